@@ -1,0 +1,107 @@
+/// A navigation operation, as a client sends it or a row's action runs it.
+///
+/// Transitions are `nil` where the client gave none: the page's own transition (for pops) or
+/// the session default (for pushes) applies.
+public enum Command: Equatable, Sendable {
+    case setRoot(RootSpec)
+    case push(ScreenSpec, transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    case pop(transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    case popToRoot(transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    /// Pops to a controller found by name (first from the root) or id; `then` pushes afterwards.
+    case popTo(PopDestination, transition: ParametricTransition? = nil, then: ThenPush? = nil, target: StackTarget? = nil)
+    case replaceTop(ScreenSpec, direction: Direction = .push, transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    case setStack([ScreenSpec], transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    case selectTab(TabSelector)
+    case configure(Configuration)
+    case query
+
+    /// The protocol's `op` for this command.
+    public var op: String {
+        switch self {
+        case .setRoot: "setRoot"
+        case .push: "push"
+        case .pop: "pop"
+        case .popToRoot: "popToRoot"
+        case .popTo: "popTo"
+        case .replaceTop: "replaceTop"
+        case .setStack: "setStack"
+        case .selectTab: "selectTab"
+        case .configure: "configure"
+        case .query: "query"
+        }
+    }
+
+    /// Whether the command changes the navigation state, and so waits for a running transition.
+    public var navigates: Bool {
+        switch self {
+        case .configure, .query: false
+        default: true
+        }
+    }
+}
+
+/// Which controller `popTo` goes to.
+public enum PopDestination: Equatable, Sendable {
+    /// The first controller with this screen name, counting from the root.
+    case name(String)
+    /// The controller with this id.
+    case controller(String)
+}
+
+/// The push that follows a `popTo` (pop-then-push).
+public struct ThenPush: Equatable, Sendable {
+    public var screen: ScreenSpec
+    public var transition: ParametricTransition?
+
+    public init(screen: ScreenSpec, transition: ParametricTransition? = nil) {
+        self.screen = screen
+        self.transition = transition
+    }
+}
+
+/// Whether a page swap looks like a push (new page from the right) or a pop.
+public enum Direction: String, Equatable, Sendable {
+    case push, pop
+}
+
+/// Which stack a command acts on; nil means the visible one.
+public enum StackTarget: Equatable, Sendable {
+    case tab(Int)
+    case stack(String)
+}
+
+/// A tab, by index or by id.
+public enum TabSelector: Equatable, Sendable {
+    case index(Int)
+    case name(String)
+}
+
+/// Session settings a client may change with `configure`; nil fields stay as they are.
+public struct Configuration: Equatable, Sendable {
+    public var busyPolicy: BusyPolicy?
+    public var slowMotion: Double?
+    public var popGestureEnabled: Bool?
+    /// The pop gesture's start range in points from the left edge; nil leaves it, `.some(nil)` restores W/3.
+    public var popGestureRange: Double??
+    /// The transition pushes use when a command names none.
+    public var transition: ParametricTransition?
+
+    public init(
+        busyPolicy: BusyPolicy? = nil, slowMotion: Double? = nil, popGestureEnabled: Bool? = nil,
+        popGestureRange: Double?? = nil, transition: ParametricTransition? = nil
+    ) {
+        self.busyPolicy = busyPolicy
+        self.slowMotion = slowMotion
+        self.popGestureEnabled = popGestureEnabled
+        self.popGestureRange = popGestureRange
+        self.transition = transition
+    }
+}
+
+/// What happens to a command that arrives while a transition or gesture runs.
+public enum BusyPolicy: String, Equatable, Sendable {
+    /// Wait, in order, until the running work is done.
+    case queue
+    /// Refuse at once with `busy`.
+    case reject
+}

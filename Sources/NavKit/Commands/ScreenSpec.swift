@@ -1,0 +1,118 @@
+/// A screen described by data: what the protocol's SCREEN object holds. The scene builds a
+/// `ScreenController` from it.
+public struct ScreenSpec: Equatable, Sendable {
+    /// The name tools, `popTo` and tests use.
+    public var name: String
+    /// The navigation bar title (defaults to the name).
+    public var title: String
+    public var background: Color
+    public var bar: BarSpec
+    public var rows: [RowSpec]
+    public var options: PageOptions
+    /// The bottom link view of seed 002.
+    public var link: LinkSpec?
+    /// The page stack inside this screen (seed 003), kept for when page stacks land.
+    public var pages: PageStackSpec?
+    // A struct cannot hold itself directly; an array gives the indirection.
+    private var swipePushStorage: [ScreenSpec] = []
+
+    public init(
+        name: String, title: String? = nil, background: Color = .white, bar: BarSpec = BarSpec(),
+        rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
+        pages: PageStackSpec? = nil, swipePush: ScreenSpec? = nil
+    ) {
+        self.name = name
+        self.title = title ?? name
+        self.background = background
+        self.bar = bar
+        self.rows = rows
+        self.options = options
+        self.link = link
+        self.pages = pages
+        self.swipePush = swipePush
+    }
+
+    /// The screen a leftward swipe pushes (seed 002), if any.
+    public var swipePush: ScreenSpec? {
+        get { swipePushStorage.first }
+        set { swipePushStorage = newValue.map { [$0] } ?? [] }
+    }
+}
+
+/// A page's navigation bar (BAR in the protocol).
+public struct BarSpec: Equatable, Sendable {
+    public enum Style: String, Equatable, Sendable {
+        /// White with a hairline at the bottom.
+        case `default`
+        /// No fill; title and back button kept.
+        case transparent
+        case hidden
+    }
+
+    public var style: Style
+    public var fill: Color?
+    public var alpha: Double
+    /// Colour of the back button.
+    public var tint: Color?
+    public var titleColor: Color?
+
+    public init(style: Style = .default, fill: Color? = nil, alpha: Double = 1, tint: Color? = nil, titleColor: Color? = nil) {
+        self.style = style
+        self.fill = fill
+        self.alpha = alpha
+        self.tint = tint
+        self.titleColor = titleColor
+    }
+}
+
+/// A list row; a tap runs `action` as if a client had sent it.
+public struct RowSpec: Equatable, Sendable {
+    public var title: String
+    public var detail: String?
+    public var action: Command?
+
+    public init(title: String, detail: String? = nil, action: Command? = nil) {
+        self.title = title
+        self.detail = detail
+        self.action = action
+    }
+}
+
+/// The bottom link view: a bar at the bottom of the page, above the safe area (seed 002).
+public struct LinkSpec: Equatable, Sendable {
+    public var height: Double
+    public var fill: Color
+    public var text: String?
+
+    public init(height: Double = 49, fill: Color = Color(rgb: 0xF9F9F9), text: String? = nil) {
+        self.height = height
+        self.fill = fill
+        self.text = text
+    }
+}
+
+/// A page of a page stack (PAGE in the protocol).
+public struct PageSpec: Equatable, Sendable {
+    public var name: String
+    public var fill: Color
+    public var title: String?
+
+    public init(name: String, fill: Color = .white, title: String? = nil) {
+        self.name = name
+        self.fill = fill
+        self.title = title
+    }
+}
+
+/// The page stack a screen hosts between two insets (seed 003).
+public struct PageStackSpec: Equatable, Sendable {
+    public var root: PageSpec
+    public var top: Double
+    public var bottom: Double
+
+    public init(root: PageSpec, top: Double = 64, bottom: Double = 0) {
+        self.root = root
+        self.top = top
+        self.bottom = bottom
+    }
+}

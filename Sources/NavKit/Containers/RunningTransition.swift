@@ -1,0 +1,28 @@
+/// A transition in progress on a stack: which pages move, how, and what is released at the end.
+final class RunningTransition {
+    let op: String
+    /// The page on top: the one pushed, or the one leaving.
+    let upper: ViewController
+    /// The page underneath.
+    let lower: ViewController?
+    let transition: any Transition
+    /// True for a push (q goes 0 → 1), false for a pop (q goes 1 → 0).
+    let presenting: Bool
+    /// Pages released when the transition completes, top first.
+    let removed: [ViewController]
+    var interactive = false
+    var animation: Animator.Handle?
+
+    init(op: String, upper: ViewController, lower: ViewController?, transition: any Transition, presenting: Bool, removed: [ViewController]) {
+        self.op = op
+        self.upper = upper
+        self.lower = lower
+        self.transition = transition
+        self.presenting = presenting
+        self.removed = removed
+    }
+
+    func pair(dim: Node, bounds: Size) -> TransitionPair {
+        TransitionPair(upper: upper.view, lower: lower?.view, dim: dim, bounds: bounds)
+    }
+}

@@ -1,0 +1,72 @@
+/// Runs time-based animations, advanced only by `advance(to:)`: the engine never reads a clock.
+///
+/// An animation starts at the animator's current time (the last time it was advanced to), so a
+/// command handled between two ticks animates from the last tick. Completions run in the order the
+/// animations were added.
+///
+/// Not thread-safe: owned by one scene.
+public final class Animator {
+    /// Identifies a running animation, to cancel it.
+    public struct Handle: Hashable, Sendable {
+        fileprivate let value: Int
+    }
+
+    private struct Animation {
+        let handle: Handle
+        let start: Double
+        let duration: Double
+        let curve: Curve
+        let update: (Double) -> Void
+        let completion: () -> Void
+    }
+
+    private var animations: [Animation] = []
+    private var nextHandle = 0
+    /// The time animations are measured against, in seconds.
+    public private(set) var now: Double = 0
+
+    public init() {}
+
+    /// True while at least one animation runs.
+    public var isAnimating: Bool { !animations.isEmpty }
+
+    /// Starts an animation; `update` gets the curve's progress (0 to 1) at each advance, and
+    /// `completion` runs once after the final update. A zero duration completes at the next advance.
+    @discardableResult
+    public func animate(
+        duration: Double, curve: Curve, update: @escaping (Double) -> Void, completion: @escaping () -> Void
+    ) -> Handle {
+        nextHandle += 1
+        let handle = Handle(value: nextHandle)
+        animations.append(Animation(handle: handle, start: now, duration: max(duration, 0), curve: curve, update: update, completion: completion))
+        update(curve.value(at: 0))
+        return handle
+    }
+
+    /// Stops an animation where it is, without running its completion.
+    public func cancel(_ handle: Handle) {
+        animations.removeAll { $0.handle == handle }
+    }
+
+    /// Moves time forward to `time` (earlier times are ignored), updates every animation, and runs
+    /// the completions of those that finished. Returns true when anything was updated.
+    @discardableResult
+    public func advance(to time: Double) -> Bool {
+        if time > now { now = time }
+        if animations.isEmpty { return false }
+        var finished: [Animation] = []
+        let running = animations
+        for animation in running {
+            let elapsed = now - animation.start
+            let t = animation.duration > 0 ? elapsed / animation.duration : 1
+            animation.update(animation.curve.value(at: t))
+            if t >= 1 { finished.append(animation) }
+        }
+        if !finished.isEmpty {
+            let done = Set(finished.map(\.handle))
+            animations.removeAll { done.contains($0.handle) }
+            for animation in finished { animation.completion() }
+        }
+        return true
+    }
+}

@@ -1,0 +1,85 @@
+/// The node tree flattened in paint order (back to front) with absolute frames, effective alpha
+/// and clip: what a viewer draws.
+///
+/// Hidden and fully transparent subtrees, nodes outside the viewport and nodes that draw nothing
+/// and have no role are left out, so its size follows what is on screen, not the size of the tree.
+public struct DisplayList: Equatable, Sendable {
+    public var items: [DisplayItem]
+    /// The viewport the list was made for.
+    public var viewport: Size
+
+    public init(items: [DisplayItem], viewport: Size) {
+        self.items = items
+        self.viewport = viewport
+    }
+
+    /// The first item with `role` (and `name`, when given), in paint order.
+    public func first(role: NodeRole, name: String? = nil) -> DisplayItem? {
+        items.first { $0.role == role && (name == nil || $0.name == name) }
+    }
+
+    /// Every item with `role`, in paint order.
+    public func all(role: NodeRole) -> [DisplayItem] {
+        items.filter { $0.role == role }
+    }
+
+    /// Flattens the tree under `root`, giving ids to nodes drawn for the first time.
+    ///
+    /// - Parameters:
+    ///   - root: the scene's root node, whose frame is in viewport coordinates.
+    ///   - viewport: the visible area; nodes entirely outside it are culled.
+    ///   - ids: the scene's id counter (ids are handed out in paint order, so they are deterministic).
+    public static func build(root: Node, viewport: Size, ids: inout Int) -> DisplayList {
+        var items: [DisplayItem] = []
+        items.reserveCapacity(64)
+        let bounds = Rect(origin: .zero, size: viewport)
+        append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids)
+        return DisplayList(items: items, viewport: viewport)
+    }
+
+    private static func append(
+        _ node: Node, offset: Point, alpha parentAlpha: Double, clip: Rect, clipped: Bool,
+        into items: inout [DisplayItem], ids: inout Int
+    ) {
+        if node.isHidden { return }
+        let alpha = parentAlpha * node.alpha
+        if alpha <= 0 { return }
+        let frame = node.frame.offsetBy(dx: offset.x, dy: offset.y)
+        let visible = frame.intersects(clip)
+        if visible && (node.draws || node.role != nil) {
+            if node.id == 0 {
+                ids += 1
+                node.id = ids
+            }
+            items.append(node.displayItem(frame: frame, alpha: alpha, clip: clipped ? clip : nil))
+        }
+        if node.children.isEmpty { return }
+        var childClip = clip
+        var childClipped = clipped
+        if node.clipsToBounds {
+            if !visible { return }
+            childClip = clip.intersection(frame)
+            childClipped = true
+        }
+        for child in node.children {
+            append(child, offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)
+        }
+    }
+}
+
+extension Node {
+    /// True when the node paints something of its own.
+    var draws: Bool {
+        fill != nil || border != nil || shadow != nil || text != nil || icon != nil
+    }
+
+    func displayItem(frame: Rect, alpha: Double, clip: Rect?) -> DisplayItem {
+        let kind: DisplayItem.Kind = text != nil ? .text : (icon != nil ? .icon : .rect)
+        return DisplayItem(
+            id: id, kind: kind, frame: frame, alpha: alpha, fill: fill, radius: cornerRadius, clip: clip,
+            shadow: shadow, border: border, text: text, font: text != nil ? (font ?? .body) : nil,
+            color: textColor, align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role,
+            name: name, vc: controllerID
+        )
+    }
+}

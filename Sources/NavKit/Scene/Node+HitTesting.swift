@@ -1,0 +1,15 @@
+extension Node {
+    /// The frontmost node under `point` (in this node's parent's coordinates), searching front to
+    /// back. Hidden, fully transparent and non-interactive subtrees are skipped, and a clipping
+    /// node hides the parts of its children outside its frame.
+    public func hitTest(_ point: Point) -> Node? {
+        if isHidden || alpha <= 0 || !isUserInteractionEnabled { return nil }
+        let inside = frame.contains(point)
+        if clipsToBounds && !inside { return nil }
+        let local = Point(x: point.x - frame.x, y: point.y - frame.y)
+        for child in children.reversed() {
+            if let hit = child.hitTest(local) { return hit }
+        }
+        return inside && (draws || role != nil) ? self : nil
+    }
+}

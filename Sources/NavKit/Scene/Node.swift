@@ -1,0 +1,112 @@
+/// A retained view: one rectangle of the scene, with its style, optional text or icon, and children.
+///
+/// Frames are in the parent's coordinates. Children paint after (in front of) their parent, in
+/// order. Ids are assigned by the scene the first time the node is drawn, in paint order, so the
+/// same script always gives the same ids.
+///
+/// Not thread-safe: a node belongs to one scene, which is used from one thread.
+public final class Node {
+    /// Stable identity on the wire; 0 until the node is first drawn.
+    public internal(set) var id: Int = 0
+    public var frame: Rect
+    public var alpha: Double = 1
+    public var isHidden = false
+    public var fill: Color?
+    public var cornerRadius: Double = 0
+    public var shadow: Shadow?
+    public var border: Border?
+    /// Children are clipped to this node's frame.
+    public var clipsToBounds = false
+    public var text: String?
+    public var font: Font?
+    public var textColor: Color?
+    public var alignment: TextAlignment?
+    /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
+    public var icon: String?
+    public var role: NodeRole?
+    /// What tools and tests call this node: a screen name, a row title.
+    public var name: String?
+    /// The id of the controller whose page this node is the root of.
+    public var controllerID: String?
+    /// False makes hit testing pass through this node and its children.
+    public var isUserInteractionEnabled = true
+
+    public private(set) var children: [Node] = []
+    public private(set) weak var parent: Node?
+
+    public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
+        self.frame = frame
+        self.role = role
+        self.name = name
+        self.fill = fill
+    }
+
+    /// Adds `child` in front of the existing children, moving it from its old parent if needed.
+    public func addChild(_ child: Node) {
+        child.removeFromParent()
+        child.parent = self
+        children.append(child)
+    }
+
+    /// Inserts `child` at `index` in paint order (0 = backmost).
+    public func insertChild(_ child: Node, at index: Int) {
+        child.removeFromParent()
+        child.parent = self
+        children.insert(child, at: min(max(index, 0), children.count))
+    }
+
+    /// Inserts `child` directly behind `sibling`, which must be a child of this node.
+    public func insertChild(_ child: Node, below sibling: Node) {
+        child.removeFromParent()
+        let index = children.firstIndex { $0 === sibling } ?? children.count
+        child.parent = self
+        children.insert(child, at: index)
+    }
+
+    /// Detaches this node from its parent. Cheap for the frontmost child (the common case of a pop).
+    public func removeFromParent() {
+        guard let parent else { return }
+        if parent.children.last === self {
+            parent.children.removeLast()
+        } else {
+            parent.children.removeAll { $0 === self }
+        }
+        self.parent = nil
+    }
+
+    /// Removes every child.
+    public func removeAllChildren() {
+        for child in children { child.parent = nil }
+        children.removeAll()
+    }
+
+    /// The first node in this subtree (depth first, this node included) that satisfies `predicate`.
+    public func first(where predicate: (Node) -> Bool) -> Node? {
+        if predicate(self) { return self }
+        for child in children {
+            if let found = child.first(where: predicate) { return found }
+        }
+        return nil
+    }
+
+    /// The nearest ancestor (this node included) that satisfies `predicate`.
+    public func ancestor(where predicate: (Node) -> Bool) -> Node? {
+        var node: Node? = self
+        while let current = node {
+            if predicate(current) { return current }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// This node's frame in the coordinates of the tree's root.
+    public var absoluteFrame: Rect {
+        var rect = frame
+        var ancestor = parent
+        while let current = ancestor {
+            rect = rect.offsetBy(dx: current.frame.x, dy: current.frame.y)
+            ancestor = current.parent
+        }
+        return rect
+    }
+}

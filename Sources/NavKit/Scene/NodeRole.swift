@@ -1,0 +1,32 @@
+/// What a node is for: tools and tests find nodes by role, and taps act on some roles.
+public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public var rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// A controller's root node; carries the controller id and screen name.
+    public static let page: NodeRole = "page"
+    /// The dimming over a covered page; its alpha is the dim amount.
+    public static let dim: NodeRole = "dim"
+    public static let navbar: NodeRole = "navbar"
+    /// A back button: a tap pops its page.
+    public static let back: NodeRole = "back"
+    public static let title: NodeRole = "title"
+    /// A list row: a tap runs its action.
+    public static let row: NodeRole = "row"
+    public static let tabbar: NodeRole = "tabbar"
+    public static let tab: NodeRole = "tab"
+    public static let badge: NodeRole = "badge"
+    /// The bottom link view of seed 002.
+    public static let link: NodeRole = "link"
+    public static let sidebar: NodeRole = "sidebar"
+    public static let pagestack: NodeRole = "pagestack"
+    public static let subpage: NodeRole = "subpage"
+    /// A container of a page's scrolling content.
+    public static let content: NodeRole = "content"
+    /// A hairline separator.
+    public static let separator: NodeRole = "separator"
+    /// A container controller's own node (a stack, a tab controller).
+    public static let container: NodeRole = "container"
+}

@@ -1,0 +1,143 @@
+/// One session's navigation world: the root container, viewport, clock, command queue, settings
+/// and event log. Time comes in only through `tick(now:)` / `advance(to:)`, so the same inputs
+/// always give the same frames.
+///
+/// Not thread-safe: a scene is used from one thread (the server's service thread, or a test).
+public final class Scene {
+    /// The node every container hangs from; its frame is the viewport.
+    public let rootNode = Node(role: .container, name: "scene")
+    public private(set) var viewport: Viewport
+    public private(set) var root: (any ContainerController)?
+    public let animator = Animator()
+    public var settings = SceneSettings() {
+        didSet { commands.policy = settings.busyPolicy }
+    }
+    /// The most recent events, oldest first (at most `settings.eventLogLimit`).
+    public private(set) var events: [SceneEvent] = []
+    /// Called with every event as it happens (the server forwards them to subscribers).
+    public var onEvent: ((SceneEvent) -> Void)?
+    /// Appearance callbacks that were out of order and so not delivered: always empty unless a
+    /// container has a bug.
+    public private(set) var appearanceViolations: [String] = []
+
+    let commands = CommandQueue()
+    private var nodeIDs = 0
+    private var controllerIDs = 0
+    private var needsDisplay = true
+    private var lastList: DisplayList?
+
+    public init(viewport: Viewport = .phone) {
+        self.viewport = viewport
+        rootNode.frame = Rect(origin: .zero, size: viewport.size)
+        rootNode.clipsToBounds = true
+    }
+
+    /// The scene's clock, in seconds: the last time it was advanced to.
+    public var now: Double { animator.now }
+
+    /// True while something moves or changed since the last frame: keep calling `tick`.
+    public var needsTick: Bool { animator.isAnimating || needsDisplay }
+
+    /// True while a navigation job or gesture is in progress.
+    public var isBusy: Bool { commands.isBusy }
+
+    // MARK: Time and frames
+
+    /// Moves the clock to `time` and runs the animations up to it (earlier times are ignored).
+    public func advance(to time: Double) {
+        if animator.advance(to: time) { needsDisplay = true }
+    }
+
+    /// Advances to `now` and returns the new display list, or nil when nothing changed.
+    public func tick(now: Double) -> DisplayList? {
+        advance(to: now)
+        guard needsDisplay else { return nil }
+        needsDisplay = false
+        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+        if list == lastList { return nil }
+        lastList = list
+        return list
+    }
+
+    /// The display list as things are now (built afresh; does not count as a frame for `tick`).
+    public func displayList() -> DisplayList {
+        DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+    }
+
+    /// Marks the scene changed, for code that edits nodes directly.
+    public func setNeedsDisplay() { needsDisplay = true }
+
+    // MARK: Structure
+
+    /// Replaces the app: the old root's visible page disappears and every old controller is
+    /// released; the new root's visible page appears.
+    public func setRoot(_ container: any ContainerController) {
+        if let old = root {
+            old.setVisible(false)
+            old.releaseAll()
+            old.node.removeFromParent()
+        }
+        root = container
+        container.attach(to: self)
+        rootNode.addChild(container.node)
+        container.layout(size: viewport.size, safeArea: viewport.safeArea)
+        container.setVisible(true)
+        needsDisplay = true
+    }
+
+    /// Lays the scene out again for a new viewport.
+    public func resize(_ viewport: Viewport) {
+        self.viewport = viewport
+        rootNode.frame = Rect(origin: .zero, size: viewport.size)
+        root?.layout(size: viewport.size, safeArea: viewport.safeArea)
+        needsDisplay = true
+    }
+
+    /// The navigation state: the container tree, as `query state` reports it.
+    public func snapshot() -> JSONValue {
+        root?.snapshot() ?? .null
+    }
+
+    // MARK: Jobs
+
+    /// Runs a navigation job through the command queue (waits or is refused while busy).
+    func submit(_ body: @escaping (@escaping (Result<JSONValue, NavError>) -> Void) -> Void, completion: @escaping (Result<JSONValue, NavError>) -> Void) {
+        needsDisplay = true
+        commands.submit(body) { [weak self] result in
+            self?.needsDisplay = true
+            completion(result)
+        }
+    }
+
+    // MARK: Bookkeeping for controllers
+
+    /// Gives `controller` an id (once) and makes it part of this scene.
+    func adopt(_ controller: ViewController) {
+        if controller.id.isEmpty {
+            controllerIDs += 1
+            controller.id = "vc\(controllerIDs)"
+        }
+        controller.scene = self
+    }
+
+    func record(_ name: SceneEvent.Name, for controller: ViewController, animated: Bool? = nil) {
+        append(SceneEvent(name: name, time: now, vc: controller.id, screen: controller.name, animated: animated))
+    }
+
+    func record(_ name: SceneEvent.Name, op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil) {
+        append(SceneEvent(name: name, time: now, op: op, interactive: interactive, cancelled: cancelled, gesture: gesture))
+    }
+
+    func recordViolation(_ message: String) {
+        appearanceViolations.append(message)
+    }
+
+    private func append(_ event: SceneEvent) {
+        if events.count >= max(settings.eventLogLimit, 1) {
+            // Drop the older half at once so appending stays O(1) amortised.
+            events.removeFirst(events.count - max(settings.eventLogLimit, 1) / 2)
+        }
+        events.append(event)
+        onEvent?(event)
+    }
+}

@@ -1,0 +1,17 @@
+/// A scene's behaviour settings; `configure` changes them. Defaults follow BEHAVIOUR.md.
+public struct SceneSettings: Sendable {
+    /// What a command does when it arrives while a transition or gesture runs.
+    public var busyPolicy: BusyPolicy = .queue
+    /// Every duration is multiplied by this (like a simulator's slow animations).
+    public var slowMotion: Double = 1
+    /// Whether a drag can pop pages at all in this session.
+    public var popGestureEnabled = true
+    /// How far from the left edge a pop drag may start, in points; nil = a third of the width.
+    public var popGestureRange: Double?
+    /// The transition a push uses when it names none.
+    public var defaultTransition: any Transition = ParametricTransition.slide
+    /// How many events `Scene.events` keeps (the oldest go first).
+    public var eventLogLimit = 10_000
+
+    public init() {}
+}
