@@ -60,8 +60,9 @@ enum PhoneApp {
     )
 
     static let locked = ScreenSpec(
-        name: "Locked", options: PageOptions(interactivePop: false),
-        rows: [RowSpec(title: "Use the back button", detail: "drag is off")]
+        name: "Locked",
+        rows: [RowSpec(title: "Use the back button", detail: "drag is off")],
+        options: PageOptions(interactivePop: false)
     )
 
     static let gallery = ScreenSpec(
