@@ -1,0 +1,64 @@
+// Device layout and the mapping between page and viewport coordinates.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { clientToViewport, layoutDevice, viewportToClient } from '../../Web/src/viewport.js';
+import { readOptions, watchUrl } from '../../Web/src/options.js';
+
+test('an iPhone that fits keeps scale 1 and its safe area', () => {
+  const layout = layoutDevice('iphone', 1200, 1000);
+  assert.equal(layout.width, 390);
+  assert.equal(layout.height, 844);
+  assert.equal(layout.scale, 1);
+  assert.deepEqual(layout.safeArea, { top: 47, left: 0, bottom: 34, right: 0 });
+});
+
+test('a device shrinks to fit a short window, never grows', () => {
+  const small = layoutDevice('iphone', 1200, 600);
+  assert.ok(small.scale < 1);
+  assert.ok((844 + 2 * 14) * small.scale <= 600 - 40 + 1e-9, 'bezel and margin fit');
+  assert.equal(small.width, 390, 'the viewport the server lays out does not change');
+  assert.equal(layoutDevice('ipad', 4000, 4000).scale, 1);
+});
+
+test('iPad and fit viewports', () => {
+  const ipad = layoutDevice('ipad', 1200, 1000);
+  assert.deepEqual([ipad.width, ipad.height, ipad.safeArea.top, ipad.safeArea.bottom], [1024, 768, 24, 0]);
+  const fit = layoutDevice('fit', 1187.6, 911.2);
+  assert.deepEqual([fit.width, fit.height, fit.scale, fit.bezel], [1187, 911, 1, 0]);
+  assert.deepEqual(fit.safeArea, { top: 0, left: 0, bottom: 0, right: 0 });
+});
+
+test('an unknown device is the default iPhone', () => {
+  assert.equal(layoutDevice('toaster', 1200, 1000).name, 'iphone');
+  assert.equal(layoutDevice('toString', 1200, 1000).name, 'iphone');
+});
+
+test('page coordinates map to viewport points through the shown size', () => {
+  const viewport = { width: 390, height: 844 };
+  const rect = { left: 400, top: 60, width: 195, height: 422 }; // shown at half size
+  assert.deepEqual(clientToViewport(rect, viewport, 400, 60), [0, 0]);
+  assert.deepEqual(clientToViewport(rect, viewport, 410, 100), [20, 80]);
+  assert.deepEqual(clientToViewport(rect, viewport, 595, 482), [390, 844]);
+  assert.deepEqual(clientToViewport(rect, viewport, 400.3333, 60), [0.67, 0], 'rounded to 1/100');
+});
+
+test('viewportToClient is the inverse of clientToViewport', () => {
+  const viewport = { width: 390, height: 844 };
+  const rect = { left: 412.5, top: 77, width: 363.2, height: 786 };
+  for (const [x, y] of [[0, 0], [20, 422], [195, 100.5], [389, 843]]) {
+    const page = viewportToClient(rect, viewport, x, y);
+    const back = clientToViewport(rect, viewport, page.x, page.y);
+    assert.ok(Math.abs(back[0] - x) < 0.01 && Math.abs(back[1] - y) < 0.01, `${x},${y} -> ${back}`);
+  }
+});
+
+test('URL options: defaults, watch mode and the watch link', () => {
+  assert.deepEqual(readOptions(''), { app: 'phone', device: 'iphone', role: 'control', session: null });
+  assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view'),
+    { app: 'tablet', device: 'fit', role: 'view', session: 'abc' });
+  assert.equal(readOptions('?role=admin').role, 'control');
+  const link = new URL(watchUrl('http://h:1/?app=phone&device=ipad', 'T0K'));
+  assert.equal(link.searchParams.get('session'), 'T0K');
+  assert.equal(link.searchParams.get('role'), 'view');
+  assert.equal(link.searchParams.get('device'), 'ipad');
+});
