@@ -1,0 +1,323 @@
+// The transport: one WebSocket to `/ws` (subprotocol `stackcast.v1`), `hello` and resume,
+// frames into the display-list model, pings for the round trip, commands with their answers,
+// and reconnection with backoff. It knows nothing about drawing or pointers.
+
+/** The subprotocol of PROTOCOL.md v1. */
+export const SUBPROTOCOL = 'stackcast.v1';
+/** Where a controlling viewer keeps its session token (per tab, survives a reload). */
+export const SESSION_KEY = 'stackcast.session';
+
+const PING_INTERVAL_MS = 2000;
+/** A ping unanswered this long means the connection is dead even if the socket has not noticed. */
+const PING_TIMEOUT_MS = 6000;
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MAX_MS = 5000;
+/** Our own close codes (4000-4999 are the application's). */
+const CLOSE_RESYNC = 4000;
+const CLOSE_NO_PONG = 4001;
+
+/** Close codes that reconnecting cannot cure: the same hello would be refused again. */
+const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
+
+const CLOSE_WORDS = {
+  1000: 'The server closed the connection.',
+  1001: 'The server went away (it is restarting or shutting down).',
+  1003: 'The server refused data it cannot read (this viewer sent something that is not text).',
+  1006: 'The connection was lost.',
+  1007: 'The server refused a message that was not valid UTF-8 text.',
+  1008: 'The server refused this connection (not allowed from here, or for this session).',
+  1009: 'A message was too large for the server.',
+  1011: 'The server ran into an internal error.',
+  [CLOSE_NO_PONG]: 'The server stopped answering.',
+  [CLOSE_RESYNC]: 'The picture went out of step with the server; fetching a whole frame.',
+};
+
+const ERROR_WORDS = {
+  bad_json: 'The server could not read a message from this viewer.',
+  bad_message: 'The server refused a message from this viewer.',
+  unknown_op: 'The server does not know that command.',
+  not_ready: 'The server was not ready for that yet.',
+  not_found: 'Not found.',
+  invalid_state: 'That is not possible right now.',
+  busy: 'The app is busy with a transition; try again.',
+  too_large: 'A message was too large.',
+  rate_limited: 'Too many messages; slow down.',
+  forbidden: 'Not allowed: this viewer only watches.',
+  unsupported: 'The server does not support that.',
+};
+
+/**
+ * A close code in plain words.
+ * @param {number} code WebSocket close code.
+ * @param {string} [reason] the server's reason text, added when it says more.
+ */
+export function describeClose(code, reason = '') {
+  const words = CLOSE_WORDS[code] ?? `The connection closed (code ${code}).`;
+  return reason ? `${words} (${reason})` : words;
+}
+
+/**
+ * A protocol `error` message in plain words, keeping the server's own message for detail.
+ * @param {{code?:string, message?:string}} error
+ */
+export function describeError(error) {
+  const words = ERROR_WORDS[error.code] ?? `Error ${error.code ?? 'unknown'}.`;
+  return error.message ? `${words} ${error.message}` : words;
+}
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): 250 ms doubling up to 5 s, scaled by a
+ * random 50-100 % so many viewers dropped together do not all come back at the same instant.
+ * @param {number} attempt
+ * @param {() => number} [random] returns [0, 1).
+ */
+export function backoffDelay(attempt, random = Math.random) {
+  const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** attempt);
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+/**
+ * The viewer's connection to one session. Events (CustomEvent `detail`):
+ * `status` {state: 'connecting'|'connected'|'reconnecting'|'stopped', message},
+ * `welcome` {welcome}, `frame` {frame, result, bytes}, `pong` {ms}, `error` {error, message}.
+ */
+export class Connection extends EventTarget {
+  /**
+   * @param {object} options
+   * @param {string} options.url the WebSocket address.
+   * @param {string} options.app the app to start or resume.
+   * @param {'control'|'view'} options.role
+   * @param {string|null} options.session a token from the address, or null.
+   * @param {() => object} options.viewport the viewport to announce in `hello`.
+   * @param {import('./delta.js').DisplayList} options.model where frames are applied.
+   * @param {Storage} options.storage keeps a controlling viewer's token across reloads.
+   */
+  constructor({ url, app, role, session, viewport, model, storage }) {
+    super();
+    this.url = url;
+    this.app = app;
+    this.role = role;
+    this.storage = storage;
+    // A watcher's token comes from its address only: storing it would make this tab take
+    // control of the watched session after a reload without `?session=`.
+    this.session = session ?? (role === 'control' ? storage.getItem(SESSION_KEY) : null);
+    this.viewport = viewport;
+    this.model = model;
+    this.socket = null;
+    this.welcomed = false;
+    this.stopped = false;
+    this.attempt = 0;
+    this.reconnectTimer = null;
+    this.pingTimer = null;
+    this.pingId = 0;
+    this.unansweredPingSince = null;
+    this.commandId = 0;
+    this.pending = new Map();
+    // Cleared when a delta does not fit our picture: the next hello then omits lastSeq, so the
+    // server starts again from a full frame instead of another delta we cannot place.
+    this.resumeFromLastSeq = true;
+  }
+
+  /** True while the session is live (welcome received, socket open). */
+  get connected() {
+    return this.welcomed && this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  /** Opens the connection (again). */
+  start() {
+    clearTimeout(this.reconnectTimer);
+    this.status('connecting', this.session ? 'Resuming the session…' : 'Connecting…');
+    const socket = new WebSocket(this.url, SUBPROTOCOL);
+    this.socket = socket;
+    socket.onopen = () => this.sendHello();
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = (event) => this.closed(event.code, event.reason);
+    // A failed socket always closes too: the close handler reports it.
+    socket.onerror = () => {};
+  }
+
+  /**
+   * Sends one message if the session is live.
+   * @returns {boolean} whether it was sent.
+   */
+  send(message) {
+    if (!this.connected) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /**
+   * Sends a command and waits for its `result` (resolves with `value`) or `error` (rejects with
+   * an Error carrying `code`). Rejects at once when not connected, or when the connection drops.
+   * @param {string} op
+   * @param {object} [fields]
+   * @returns {Promise<any>}
+   */
+  command(op, fields = {}) {
+    const id = `c${++this.commandId}`;
+    if (!this.send({ type: 'command', id, op, ...fields })) {
+      return Promise.reject(new Error('not connected'));
+    }
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  sendHello() {
+    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role };
+    if (this.session) hello.session = this.session;
+    if (this.session && this.resumeFromLastSeq && this.model.seq !== null) hello.lastSeq = this.model.seq;
+    this.socket.send(JSON.stringify(hello));
+  }
+
+  receive(data) {
+    if (typeof data !== 'string') return this.report({ code: 'bad_message', message: 'binary data from the server' });
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return this.report({ code: 'bad_json', message: 'unreadable message from the server' });
+    }
+    switch (message.type) {
+      case 'welcome': return this.welcome(message);
+      case 'frame': return this.frame(message, data);
+      case 'pong': return this.pong(message);
+      case 'result': return this.settle(message.id, (entry) => entry.resolve(message.value));
+      case 'error': return this.error(message);
+      default: return undefined; // Fields and types may be added (PROTOCOL.md): ignore the unknown.
+    }
+  }
+
+  welcome(message) {
+    this.welcomed = true;
+    this.attempt = 0;
+    this.session = message.session;
+    this.role = message.role ?? this.role;
+    if (this.role === 'control') this.storage.setItem(SESSION_KEY, message.session);
+    this.startPinging();
+    this.status('connected', this.role === 'view' ? 'Watching' : 'Connected');
+    this.emit('welcome', { welcome: message });
+  }
+
+  frame(message, data) {
+    const result = this.model.apply(message);
+    if (!result.ok) {
+      this.resumeFromLastSeq = false;
+      this.drop(CLOSE_RESYNC, result.reason, true);
+      return;
+    }
+    if (result.full) this.resumeFromLastSeq = true;
+    this.emit('frame', { frame: message, result, bytes: utf8Length(data) });
+  }
+
+  pong(message) {
+    this.unansweredPingSince = null;
+    if (typeof message.t === 'number') this.emit('pong', { ms: performance.now() - message.t });
+  }
+
+  error(message) {
+    if (message.id != null && this.pending.has(message.id)) {
+      this.settle(message.id, (entry) => entry.reject(Object.assign(new Error(describeError(message)), { code: message.code })));
+      return;
+    }
+    if (!this.welcomed && this.session && message.code === 'not_found') {
+      // The session we asked for has ended (expired or the server restarted).
+      if (this.role === 'view') {
+        this.stop(`The watched session no longer exists. ${message.message ?? ''}`.trim());
+        return;
+      }
+      this.storage.removeItem(SESSION_KEY);
+      this.session = null;
+      this.model.reset();
+      this.drop(1000, 'starting a new session', true);
+      return;
+    }
+    this.report(message);
+  }
+
+  report(error) {
+    this.emit('error', { error, message: describeError(error) });
+  }
+
+  settle(id, action) {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    action(entry);
+  }
+
+  startPinging() {
+    clearInterval(this.pingTimer);
+    this.unansweredPingSince = null;
+    const ping = () => {
+      const now = performance.now();
+      if (this.unansweredPingSince !== null && now - this.unansweredPingSince > PING_TIMEOUT_MS) {
+        this.drop(CLOSE_NO_PONG, '', false);
+        return;
+      }
+      this.unansweredPingSince ??= now;
+      this.send({ type: 'ping', id: ++this.pingId, t: now });
+    };
+    ping();
+    this.pingTimer = setInterval(ping, PING_INTERVAL_MS);
+  }
+
+  /**
+   * Leaves the current socket without waiting for its closing handshake (a dead connection can
+   * take a long time to report its close), then handles the close as if it had happened.
+   */
+  drop(code, reason, immediately) {
+    const socket = this.socket;
+    socket.onopen = socket.onmessage = socket.onclose = null;
+    socket.close(code >= 4000 || code === 1000 ? code : 1000);
+    this.closed(code, reason, immediately);
+  }
+
+  closed(code, reason, immediately = false) {
+    clearInterval(this.pingTimer);
+    this.welcomed = false;
+    this.socket = null;
+    for (const [id, entry] of this.pending) entry.reject(Object.assign(new Error('connection lost'), { id }));
+    this.pending.clear();
+    if (this.stopped) return;
+    const words = describeClose(code, reason);
+    if (FATAL_CLOSE_CODES.has(code)) {
+      this.stop(words);
+      return;
+    }
+    const delay = immediately ? 0 : backoffDelay(this.attempt++);
+    this.status('reconnecting', delay ? `${words} Reconnecting in ${(delay / 1000).toFixed(1)} s…` : words);
+    this.reconnectTimer = setTimeout(() => this.start(), delay);
+  }
+
+  stop(message) {
+    this.stopped = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.reconnectTimer);
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+    }
+    this.status('stopped', `${message} Reload the page to try again.`);
+  }
+
+  status(state, message) {
+    this.state = state;
+    this.emit('status', { state, message });
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+}
+
+/** The size of a text frame as it travelled: its UTF-8 bytes. */
+export function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00) { bytes += 4; i++; } // a surrogate pair
+    else bytes += 3;
+  }
+  return bytes;
+}
