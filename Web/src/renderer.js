@@ -1,0 +1,210 @@
+// The display: draws a display list (PROTOCOL.md NODE fields) on a canvas 2D context, sharp at
+// any devicePixelRatio, only when something changed and at the display's rate.
+
+import { drawIcon } from './icons.js';
+
+/** Font families close to the platform the apps imitate; Arial maps to Liberation Sans on Linux. */
+const FONT_FAMILY = '-apple-system, BlinkMacSystemFont, "SF Pro Text", "Segoe UI", Roboto, ' +
+  '"Helvetica Neue", Arial, "Liberation Sans", sans-serif';
+const FONT_WEIGHTS = {
+  ultralight: 100, thin: 200, light: 300, regular: 400, normal: 400, medium: 500,
+  semibold: 600, bold: 700, heavy: 800, black: 900,
+};
+const DEFAULT_FONT_SIZE = 17;
+const DEFAULT_COLOR = '#000000';
+/** Shadows are cast by a copy of the shape drawn this far away (see drawShadow). */
+const SHADOW_CASTER_OFFSET = 100000;
+const TEXT_CACHE_LIMIT = 1000;
+
+/**
+ * Draws display lists on one canvas.
+ */
+export class Renderer {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {() => object[]} nodes the display list to draw, in paint order.
+   * @param {(now: number) => void} [onDraw] called after each draw (for the fps counter).
+   */
+  constructor(canvas, nodes, onDraw = () => {}) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.nodes = nodes;
+    this.onDraw = onDraw;
+    this.viewport = { width: 1, height: 1 };
+    this.scaleX = 1;
+    this.scaleY = 1;
+    /** Drawn after the nodes, in viewport coordinates: `(ctx, nodes, pixel) => void`. */
+    this.overlay = null;
+    this.scheduled = false;
+    this.fittedText = new Map();
+    this.fontMetrics = new Map();
+  }
+
+  /**
+   * Sizes the canvas: `cssWidth` × `cssHeight` on the page, a backing store of that times the
+   * devicePixelRatio, showing a viewport of `viewport.width` × `viewport.height` points.
+   */
+  resize(cssWidth, cssHeight, viewport, dpr = window.devicePixelRatio || 1) {
+    this.canvas.style.width = `${cssWidth}px`;
+    this.canvas.style.height = `${cssHeight}px`;
+    this.canvas.width = Math.max(1, Math.round(cssWidth * dpr));
+    this.canvas.height = Math.max(1, Math.round(cssHeight * dpr));
+    this.viewport = { width: viewport.width, height: viewport.height };
+    this.scaleX = this.canvas.width / viewport.width;
+    this.scaleY = this.canvas.height / viewport.height;
+    this.invalidate();
+  }
+
+  /** Asks for a draw at the next animation frame; many calls before it make one draw. */
+  invalidate() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame((now) => {
+      this.scheduled = false;
+      this.draw();
+      this.onDraw(now);
+    });
+  }
+
+  /** Draws the current display list now. */
+  draw() {
+    const { ctx, canvas } = this;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.setTransform(this.scaleX, 0, 0, this.scaleY, 0, 0);
+    const nodes = this.nodes();
+    for (const node of nodes) this.drawNode(node);
+    if (this.overlay) {
+      ctx.save();
+      this.overlay(ctx, nodes, 1 / this.scaleX);
+      ctx.restore();
+    }
+  }
+
+  drawNode(node) {
+    const alpha = node.alpha ?? 1;
+    if (!(alpha > 0) || !Array.isArray(node.frame)) return;
+    const [x, y, w, h] = node.frame;
+    if (!(w > 0 && h > 0)) return;
+    const { ctx } = this;
+    ctx.save();
+    ctx.globalAlpha = Math.min(1, alpha);
+    if (Array.isArray(node.clip)) {
+      ctx.beginPath();
+      ctx.rect(...node.clip);
+      ctx.clip();
+    }
+    const radius = Math.max(0, Math.min(node.radius ?? 0, w / 2, h / 2));
+    if (node.shadow) this.drawShadow(node.shadow, x, y, w, h, radius);
+    if (node.fill) {
+      setStyle(ctx, 'fillStyle', node.fill);
+      shape(ctx, x, y, w, h, radius);
+      ctx.fill();
+    }
+    if (node.border?.width > 0) {
+      // UIKit draws borders inside the bounds: stroke a path inset by half the width.
+      const inset = Math.min(node.border.width, w, h) / 2;
+      setStyle(ctx, 'strokeStyle', node.border.color ?? DEFAULT_COLOR);
+      ctx.lineWidth = inset * 2;
+      shape(ctx, x + inset, y + inset, w - 2 * inset, h - 2 * inset, Math.max(0, radius - inset));
+      ctx.stroke();
+    }
+    if (node.kind === 'text' && node.text != null && node.text !== '') this.drawText(node, x, y, w, h);
+    else if (node.kind === 'icon' && node.icon) drawIcon(ctx, node.icon, node.frame, node.color ?? DEFAULT_COLOR);
+    ctx.restore();
+  }
+
+  /**
+   * Draws only the shadow of a shape: the shape itself is drawn far outside the canvas and its
+   * shadow offset brings the shadow back, so a node without a fill still casts one. Canvas
+   * shadow offsets and blur ignore the transform, hence the scaling to device pixels.
+   */
+  drawShadow(shadow, x, y, w, h, radius) {
+    const { ctx } = this;
+    ctx.save();
+    setStyle(ctx, 'shadowColor', shadow.color ?? '#00000033');
+    ctx.shadowBlur = (shadow.blur ?? 0) * (this.scaleX + this.scaleY) / 2;
+    ctx.shadowOffsetX = ((shadow.x ?? 0) + SHADOW_CASTER_OFFSET) * this.scaleX;
+    ctx.shadowOffsetY = (shadow.y ?? 0) * this.scaleY;
+    ctx.fillStyle = '#000000';
+    shape(ctx, x - SHADOW_CASTER_OFFSET, y, w, h, radius);
+    ctx.fill();
+    ctx.restore();
+  }
+
+  /** One line of text, aligned as asked, vertically centred, with an ellipsis when too wide. */
+  drawText(node, x, y, w, h) {
+    const { ctx } = this;
+    const font = fontString(node.font);
+    ctx.font = font;
+    setStyle(ctx, 'fillStyle', node.color ?? DEFAULT_COLOR);
+    const align = node.align === 'center' || node.align === 'right' ? node.align : 'left';
+    ctx.textAlign = align;
+    ctx.textBaseline = 'alphabetic';
+    const { ascent, descent } = this.metrics(font);
+    const anchorX = align === 'center' ? x + w / 2 : align === 'right' ? x + w : x;
+    ctx.fillText(this.fit(String(node.text), font, w), anchorX, y + h / 2 + (ascent - descent) / 2);
+  }
+
+  /** The font's ascent and descent, to centre its line box the way a label does. */
+  metrics(font) {
+    let metrics = this.fontMetrics.get(font);
+    if (!metrics) {
+      const measured = this.ctx.measureText('Hg');
+      metrics = {
+        ascent: measured.fontBoundingBoxAscent ?? measured.actualBoundingBoxAscent,
+        descent: measured.fontBoundingBoxDescent ?? measured.actualBoundingBoxDescent,
+      };
+      this.fontMetrics.set(font, metrics);
+    }
+    return metrics;
+  }
+
+  /**
+   * The longest prefix of `text` that fits `width` with an ellipsis, or `text` when it fits.
+   * Frames of a transition repeat the same labels, so results are cached.
+   */
+  fit(text, font, width) {
+    const key = `${font}|${width}|${text}`;
+    let fitted = this.fittedText.get(key);
+    if (fitted !== undefined) return fitted;
+    fitted = text;
+    if (this.ctx.measureText(text).width > width) {
+      const chars = Array.from(text);
+      let low = 0;
+      let high = chars.length;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (this.ctx.measureText(`${chars.slice(0, mid).join('').trimEnd()}…`).width <= width) low = mid;
+        else high = mid - 1;
+      }
+      fitted = `${chars.slice(0, low).join('').trimEnd()}…`;
+    }
+    if (this.fittedText.size >= TEXT_CACHE_LIMIT) this.fittedText.clear();
+    this.fittedText.set(key, fitted);
+    return fitted;
+  }
+}
+
+/** A CSS font from a node's `font` `{size, weight}`; weight is a number or a name. */
+function fontString(font) {
+  const size = font?.size ?? DEFAULT_FONT_SIZE;
+  const weight = typeof font?.weight === 'number' ? font.weight : FONT_WEIGHTS[font?.weight] ?? 400;
+  return `${weight} ${size}px ${FONT_FAMILY}`;
+}
+
+/**
+ * Sets a colour. Canvas ignores a value it cannot parse and keeps the previous one, which would
+ * paint this node in the last node's colour: reset to transparent first.
+ */
+function setStyle(ctx, property, value) {
+  ctx[property] = 'transparent';
+  ctx[property] = value;
+}
+
+/** Begins a path for a rectangle with corner radius `radius`. */
+function shape(ctx, x, y, w, h, radius) {
+  ctx.beginPath();
+  if (radius > 0) ctx.roundRect(x, y, w, h, radius);
+  else ctx.rect(x, y, w, h);
+}
