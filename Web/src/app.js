@@ -1,0 +1,124 @@
+// Wires the viewer: options from the address, the device layout, the connection and its model,
+// the renderer, input (controlling viewers only), HUD, inspector and toolbar. No navigation
+// logic lives here or anywhere in the viewer: the server decides, the viewer draws.
+
+import { Connection } from './connection.js';
+import { setupControls } from './controls.js';
+import { DisplayList } from './delta.js';
+import { Hud } from './hud.js';
+import { PointerInput } from './input.js';
+import { Inspector } from './inspector.js';
+import { readOptions } from './options.js';
+import { Renderer } from './renderer.js';
+import { ViewerStats } from './stats.js';
+import { clientToViewport, layoutDevice, viewportToClient } from './viewport.js';
+
+/** A `fit` viewer tells the server its new size once the window has stopped moving this long. */
+const RESIZE_SETTLE_MS = 120;
+
+const $ = (id) => document.getElementById(id);
+const options = readOptions(location.search);
+const stage = $('stage');
+const device = $('device');
+const screen = $('screen');
+const canvas = $('display');
+const screenMessage = $('screen-message');
+
+const model = new DisplayList();
+const stats = new ViewerStats();
+const renderer = new Renderer(canvas, () => model.nodes(), (now) => stats.drawn(now));
+let layout = null;
+
+/** The viewport as `hello` announces it. */
+function viewport() {
+  return { width: layout.width, height: layout.height, scale: window.devicePixelRatio || 1, safeArea: layout.safeArea };
+}
+
+/** Sizes the device frame and canvas to the stage; returns whether the viewport changed. */
+function applyLayout() {
+  const previous = layout;
+  layout = layoutDevice(options.device, stage.clientWidth, stage.clientHeight);
+  device.className = `device device-${layout.name}`;
+  device.style.padding = `${layout.bezel}px`;
+  device.style.borderRadius = `${layout.outerRadius}px`;
+  screen.style.borderRadius = `${layout.screenRadius}px`;
+  screen.style.setProperty('--scale', String(layout.scale));
+  renderer.resize(layout.width * layout.scale, layout.height * layout.scale, layout);
+  return !previous || previous.width !== layout.width || previous.height !== layout.height;
+}
+
+function toViewport(clientX, clientY) {
+  return clientToViewport(canvas.getBoundingClientRect(), layout, clientX, clientY);
+}
+
+applyLayout();
+
+const connection = new Connection({
+  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+  app: options.app,
+  role: options.role,
+  session: options.session,
+  viewport,
+  model,
+  storage: sessionStorage,
+});
+
+const hud = new Hud($('hud'), () => ({
+  ...stats.snapshot(performance.now()), seq: model.seq, nodes: model.order.length,
+}));
+const inspector = new Inspector({
+  canvas, renderer, panel: $('inspector-panel'), tip: $('inspector-tip'),
+  nodes: () => model.nodes(), toViewport,
+  queryState: () => connection.command('query', { what: 'state' }),
+});
+const controls = setupControls({ options, connection, hud, inspector });
+
+if (options.role === 'control') {
+  new PointerInput(canvas, (message) => {
+    // Time from this input to the next frame is the HUD's input-to-frame latency.
+    if (connection.role === 'control' && connection.send(message)) stats.inputSent(performance.now());
+  }, toViewport);
+}
+
+connection.addEventListener('frame', ({ detail }) => {
+  stats.frameReceived(performance.now(), detail.bytes, detail.result.skipped);
+  renderer.invalidate();
+  inspector.frameApplied(detail.result);
+});
+connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));
+connection.addEventListener('welcome', () => inspector.refresh());
+connection.addEventListener('error', ({ detail }) => controls.notice(detail.message));
+connection.addEventListener('status', ({ detail }) => {
+  controls.status(detail.state, detail.message);
+  // The last picture stays, dimmed, while the connection is away.
+  const away = detail.state !== 'connected';
+  screen.classList.toggle('away', away && model.seq !== null);
+  screenMessage.hidden = !away;
+  screenMessage.textContent = detail.state === 'stopped' ? detail.message
+    : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+});
+
+let resizeTimer = null;
+window.addEventListener('resize', () => {
+  if (!applyLayout() || layout.name !== 'fit') return;
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    const { width, height, scale } = viewport();
+    connection.send({ type: 'resize', width, height, scale });
+  }, RESIZE_SETTLE_MS);
+});
+
+/** For tests and tools: the same session, its display list and coordinate mapping. */
+window.stackcast = {
+  get session() { return connection.session; },
+  get role() { return connection.role; },
+  get lastSeq() { return model.seq; },
+  get connected() { return connection.connected; },
+  get stats() { return stats.snapshot(performance.now()); },
+  /** The display list in paint order (copies, so callers cannot change the picture). */
+  nodes: () => structuredClone(model.nodes()),
+  /** Page (client) coordinates of a viewport point, e.g. to click on a node. */
+  viewToCanvas: (x, y) => viewportToClient(canvas.getBoundingClientRect(), layout, x, y),
+};
+
+connection.start();
