@@ -1,0 +1,343 @@
+"""End-to-end test of the browser viewer against the real server.
+
+Starts `stackcast serve --port 0 --web Web --app phone`, opens the viewer in headless Chromium,
+and watches the same session from a second protocol client (role `view`) to check what the
+server did with the viewer's input: a tap on a row pushes a page, a drag from the left edge pops
+it. Also checks that the canvas is drawn and that the browser console stays free of errors.
+
+Needs Debian's chromium and chromium-driver and the PyPI packages selenium, websockets, pytest.
+The server binary comes from $STACKCAST_BIN, else .build/release/stackcast, else
+.build/debug/stackcast; a missing binary is a failure, not a skip.
+Screenshots go to .build/test-artifacts/.
+
+Run: python3 -m pytest Tests/Browser -v
+"""
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from websockets.sync.client import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".build" / "test-artifacts"
+URL_PATTERN = re.compile(r"http://127\.0\.0\.1:(\d+)/")
+STARTUP_SECONDS = 20
+# The viewport the viewer announces for the default device (`?device=iphone`).
+VIEWPORT = {"width": 390, "height": 844, "scale": 1,
+            "safeArea": {"top": 47, "left": 0, "bottom": 34, "right": 0}}
+
+
+def server_binary():
+    """The server to test: $STACKCAST_BIN, else the release build, else the debug build."""
+    named = os.environ.get("STACKCAST_BIN")
+    candidates = [Path(named)] if named else [Path(".build/release/stackcast"), Path(".build/debug/stackcast")]
+    for candidate in candidates:
+        path = candidate if candidate.is_absolute() else ROOT / candidate
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    pytest.fail("no stackcast server binary: looked for "
+                + ", ".join(str(c) for c in candidates)
+                + " (build it with `swift build -c release`, or set STACKCAST_BIN)")
+
+
+def wait_until(condition, timeout, what):
+    """Polls `condition` until it returns something truthy; fails saying `what` did not happen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout} s waiting for {what() if callable(what) else what}")
+        time.sleep(0.05)
+
+
+class Server:
+    """The server process; its output is kept for failure messages."""
+
+    def __init__(self):
+        self.output = []
+        self.process = subprocess.Popen(
+            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", "phone"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.port_found = threading.Event()
+        self.port = None
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.port_found.wait(STARTUP_SECONDS) or self.port is None:
+            self.kill()
+            pytest.fail(f"the server printed no http://127.0.0.1:PORT/ line within {STARTUP_SECONDS} s; "
+                        f"output:\n{self.log()}")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.output.append(line)
+            match = URL_PATTERN.search(line)
+            if match and self.port is None:
+                self.port = int(match.group(1))
+                self.port_found.set()
+        self.port_found.set()  # the process ended: stop waiting
+
+    def log(self):
+        return "".join(self.output[-50:])
+
+    def stop(self):
+        """SIGTERM, then the exit status (the server must shut down cleanly)."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"the server did not exit within 10 s of SIGTERM; output:\n{self.log()}")
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+class DisplayList:
+    """The watcher's copy of the display list, by the rules of PROTOCOL.md "Frames"."""
+
+    def __init__(self):
+        self.seq = None
+        self.nodes = {}
+        self.order = []
+
+    def apply(self, frame):
+        if frame.get("full"):
+            self.nodes = {node["id"]: dict(node) for node in frame["nodes"]}
+            self.order = [node["id"] for node in frame["nodes"]]
+        else:
+            assert frame.get("base") == self.seq, f"delta {frame['seq']} on base {frame.get('base')}, held {self.seq}"
+            for gone in frame.get("remove", []):
+                self.nodes.pop(gone, None)
+            new = []
+            for patch in frame.get("set", []):
+                node = self.nodes.setdefault(patch["id"], {})
+                if not node:
+                    new.append(patch["id"])
+                node.update(patch)
+                for key in [k for k, v in node.items() if v is None]:
+                    del node[key]
+            if frame.get("order") is not None:
+                self.order = list(frame["order"])
+            else:
+                self.order = [i for i in self.order if i in self.nodes] + new
+        self.seq = frame["seq"]
+
+    def in_order(self):
+        return [self.nodes[i] for i in self.order if i in self.nodes]
+
+    def pages(self):
+        return [node for node in self.in_order() if node.get("role") == "page"]
+
+
+class Watcher:
+    """A second protocol client watching the session (role `view`), receiving on its own thread."""
+
+    def __init__(self, socket, session):
+        self.model = DisplayList()
+        self.welcome = None
+        self.problems = []
+        self.lock = threading.Lock()
+        self.closing = threading.Event()
+        self.socket = socket
+        self.socket.send(json.dumps({"type": "hello", "app": "phone", "viewport": VIEWPORT,
+                                     "role": "view", "session": session}))
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.closing.is_set():
+            try:
+                raw = self.socket.recv(timeout=0.2)
+            except TimeoutError:
+                continue
+            except Exception as error:  # closed: recorded unless we closed it
+                if not self.closing.is_set():
+                    self.problems.append(f"watcher connection ended: {error!r}")
+                return
+            message = json.loads(raw)
+            with self.lock:
+                if message["type"] == "welcome":
+                    self.welcome = message
+                elif message["type"] == "frame":
+                    try:
+                        self.model.apply(message)
+                    except AssertionError as error:
+                        self.problems.append(str(error))
+                elif message["type"] == "error":
+                    self.problems.append(f"error to the watcher: {message}")
+
+    def pages(self):
+        with self.lock:
+            return [dict(page) for page in self.model.pages()]
+
+    def stop(self):
+        self.closing.set()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def start_server():
+    """Starts the server inside the test (so a missing binary fails the test itself)."""
+    started = []
+
+    def start():
+        started.append(Server())
+        return started[-1]
+    yield start
+    for running in started:
+        running.kill()
+
+
+@pytest.fixture
+def watch_session():
+    """Starts watchers of a session; closes them at the end."""
+    with contextlib.ExitStack() as cleanup:
+        def watch(port, session):
+            socket = cleanup.enter_context(
+                connect(f"ws://127.0.0.1:{port}/ws", subprotocols=["stackcast.v1"], open_timeout=10))
+            watcher = Watcher(socket, session)
+            cleanup.callback(watcher.stop)
+            return watcher
+        yield watch
+
+
+@pytest.fixture
+def driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1200,1000", "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def artifacts():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+def canvas_colours(driver):
+    """Distinct colours on a 40 × 40 grid of the canvas's pixels (read back from its backing store)."""
+    return driver.execute_script("""
+        const canvas = document.querySelector('canvas');
+        const { width, height } = canvas;
+        const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+        const colours = new Set();
+        let opaque = 0;
+        for (let i = 0; i < 40; i++) for (let j = 0; j < 40; j++) {
+          const x = Math.floor((i + 0.5) * width / 40), y = Math.floor((j + 0.5) * height / 40);
+          const k = 4 * (y * width + x);
+          if (data[k + 3] > 0) opaque++;
+          colours.add(data.slice(k, k + 4).join(','));
+        }
+        return { width, height, colours: colours.size, opaque };
+    """)
+
+
+def click_at(driver, x, y):
+    """Clicks a viewport point of the app (converted to page coordinates by the viewer)."""
+    point = driver.execute_script("return window.stackcast.viewToCanvas(arguments[0], arguments[1])", x, y)
+    actions = ActionBuilder(driver)
+    actions.pointer_action.move_to_location(round(point["x"]), round(point["y"])).click()
+    actions.perform()
+
+
+def drag(driver, start, end, steps=10):
+    """Presses at `start`, moves to `end` in `steps` moves with pauses, releases (viewport points)."""
+    to_page = "return window.stackcast.viewToCanvas(arguments[0], arguments[1])"
+    first = driver.execute_script(to_page, *start)
+    last = driver.execute_script(to_page, *end)
+    actions = ActionBuilder(driver, duration=40)
+    pointer = actions.pointer_action
+    pointer.move_to_location(round(first["x"]), round(first["y"])).pointer_down()
+    for step in range(1, steps + 1):
+        fraction = step / steps
+        pointer.move_to_location(round(first["x"] + (last["x"] - first["x"]) * fraction),
+                                 round(first["y"] + (last["y"] - first["y"]) * fraction))
+        pointer.pause(0.05)
+    pointer.pointer_up()
+    actions.perform()
+
+
+def test_viewer_draws_and_drives_the_session(start_server, watch_session, driver, artifacts):
+    server = start_server()
+    driver.get(server.url)
+    wait_until(lambda: driver.execute_script(
+        "return window.stackcast && window.stackcast.connected && window.stackcast.nodes().length > 0"),
+        15, "the viewer to connect and receive a frame")
+    time.sleep(0.3)  # one animation frame is enough to draw; leave a margin
+    driver.save_screenshot(str(artifacts / "viewer-1-initial.png"))
+
+    pixels = canvas_colours(driver)
+    assert pixels["width"] > 0 and pixels["height"] > 0, pixels
+    assert pixels["opaque"] > 1000, f"the canvas is blank: {pixels}"
+    assert pixels["colours"] >= 4, f"the canvas has too few colours to be an app screen: {pixels}"
+
+    session = driver.execute_script("return window.stackcast.session")
+    assert session, "window.stackcast.session is empty after welcome"
+    assert driver.execute_script("return window.stackcast.role") == "control"
+
+    watcher = watch_session(server.port, session)
+    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10,
+               lambda: f"the watcher's welcome and first frame (problems: {watcher.problems})")
+    assert watcher.welcome["role"] == "view"
+    assert watcher.welcome["session"] == session
+    first_pages = {page["id"] for page in watcher.pages()}
+    assert first_pages, "the watcher sees no node with role page"
+
+    # Tap the first row: the server pushes a page, which slides in and settles at x = 0.
+    row = driver.execute_script(
+        "return window.stackcast.nodes().find(node => node.role === 'row') || null")
+    assert row, "the viewer's display list has no node with role row"
+    x, y, w, h = row["frame"]
+    click_at(driver, x + w / 2, y + h / 2)
+
+    def pushed_page_at_rest():
+        new = [page for page in watcher.pages() if page["id"] not in first_pages]
+        return new and abs(new[-1]["frame"][0]) < 0.5 and new[-1]
+    pushed = wait_until(pushed_page_at_rest, 5,
+                        lambda: f"a new page at x = 0 after tapping row {row.get('name')!r}; "
+                                f"pages: {[(p['id'], p.get('name'), p['frame']) for p in watcher.pages()]}")
+    time.sleep(0.5)
+    assert pushed_page_at_rest(), "the pushed page did not stay at x = 0"
+    driver.save_screenshot(str(artifacts / "viewer-2-pushed.png"))
+
+    # The viewer holds what the watcher got: the same nodes with the same fields, in the same order
+    # (its delta handling agrees with an independent one).
+    def same_display_list():
+        with watcher.lock:
+            expected = watcher.model.in_order()
+        return driver.execute_script("return window.stackcast.nodes()") == expected
+    wait_until(same_display_list, 3, "the viewer's display list to equal the watcher's")
+
+    # Drag from the left third to the right by 300 points and let go: interactive pop.
+    height = VIEWPORT["height"]
+    drag(driver, (20, height / 2), (320, height / 2))
+    wait_until(lambda: all(page["id"] != pushed["id"] for page in watcher.pages()), 5,
+               lambda: f"the pushed page {pushed['id']} to be removed after the drag; "
+                       f"pages: {[(p['id'], p.get('name'), p['frame']) for p in watcher.pages()]}")
+    driver.save_screenshot(str(artifacts / "viewer-3-popped.png"))
+    assert not watcher.problems, watcher.problems
+
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"browser console errors: {errors}"
+
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
