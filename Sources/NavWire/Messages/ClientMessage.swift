@@ -1,0 +1,59 @@
+import NavKit
+
+/// A message from a viewer or driving program, decoded and checked.
+public enum ClientMessage: Equatable, Sendable {
+    case hello(Hello)
+    case resize(Viewport)
+    /// Answered at once with a `pong` carrying the same `id` and `t`.
+    case ping(id: JSONValue, t: JSONValue)
+    case pointer(PointerEvent)
+    case scroll(ScrollEvent)
+    case key(String)
+    /// A command with the client's `id`, which the result or error carries back.
+    case command(id: JSONValue, SessionCommand)
+}
+
+/// The first message of a connection.
+public struct Hello: Equatable, Sendable {
+    public enum Role: String, Equatable, Sendable {
+        /// Drives the session (one at a time).
+        case control
+        /// Watches only: input and commands are `forbidden`.
+        case view
+    }
+
+    public var app: String?
+    public var viewport: Viewport?
+    /// A session token to resume or watch.
+    public var session: String?
+    public var role: Role
+    /// The last frame the client applied, to resume with a delta.
+    public var lastSeq: Int?
+
+    public init(app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil) {
+        self.app = app
+        self.viewport = viewport
+        self.session = session
+        self.role = role
+        self.lastSeq = lastSeq
+    }
+}
+
+/// What a `command` message asks for: a navigation command for the engine, or a session request.
+public enum SessionCommand: Equatable, Sendable {
+    case navigation(Command)
+    /// Events to forward from now on (`lifecycle`, `transition`, `gesture`); empty stops them.
+    case subscribe(Set<String>)
+}
+
+/// A message that could not be decoded: the error to send back and, when the message was a
+/// command whose id could be read, that id.
+public struct DecodeFailure: Error, Equatable, Sendable {
+    public var error: NavError
+    public var commandID: JSONValue?
+
+    public init(_ error: NavError, commandID: JSONValue? = nil) {
+        self.error = error
+        self.commandID = commandID
+    }
+}

@@ -1,0 +1,243 @@
+import NavKit
+
+/// Turns one text frame into a `ClientMessage`, or into an error that says exactly what is wrong:
+/// `bad_json` with the offset, `bad_message` naming the field, `unknown_op`, or `unsupported`
+/// for operations whose containers this server does not have yet.
+public enum MessageDecoder {
+    /// The message types a client may send.
+    public static let types = ["hello", "resize", "ping", "pointer", "scroll", "key", "command"]
+    /// Every operation of protocol v1.
+    public static let ops = [
+        "setRoot", "push", "pop", "popToRoot", "popTo", "replaceTop", "setStack", "selectTab", "page",
+        "scrollTo", "configure", "subscribe", "query",
+    ]
+    /// The event groups `subscribe` accepts.
+    public static let eventGroups = ["lifecycle", "transition", "gesture"]
+
+    public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            return .failure(DecodeFailure(NavError(.badJSON, "not valid JSON: \(error.message)")))
+        }
+        return decode(json)
+    }
+
+    public static func decode(_ json: JSONValue) -> Result<ClientMessage, DecodeFailure> {
+        var commandID: JSONValue?
+        do throws(NavError) {
+            let message = try FieldReader(json, path: "")
+            let type = try message.string("type")
+            switch type {
+            case "hello": return .success(.hello(try hello(message)))
+            case "resize": return .success(.resize(try viewport(message)))
+            case "ping": return .success(.ping(id: message.object["id"] ?? .null, t: message.object["t"] ?? .null))
+            case "pointer": return .success(.pointer(try pointer(message)))
+            case "scroll":
+                let event = ScrollEvent(
+                    position: Point(x: try message.number("x"), y: try message.number("y")),
+                    delta: Point(x: try message.optionalNumber("dx") ?? 0, y: try message.optionalNumber("dy") ?? 0),
+                    time: (try message.optionalNumber("t") ?? 0) / 1000
+                )
+                return .success(.scroll(event))
+            case "key": return .success(.key(try message.name("key")))
+            case "command":
+                guard let id = message.value("id") else { throw message.missing("id", "a string naming the command") }
+                switch id {
+                case .string, .number: commandID = id
+                default: throw message.wrong("id", "a string or a number", id)
+                }
+                return .success(.command(id: id, try sessionCommand(message)))
+            default:
+                throw .badMessage("type: unknown message type \"\(type)\"; expected one of \(types.joined(separator: ", "))")
+            }
+        } catch {
+            return .failure(DecodeFailure(error, commandID: commandID))
+        }
+    }
+
+    // MARK: Messages
+
+    private static func hello(_ message: FieldReader) throws(NavError) -> Hello {
+        let role = try message.optionalChoice("role", ["control", "view"]).flatMap(Hello.Role.init(rawValue:)) ?? .control
+        var viewport: Viewport?
+        if let reader = try message.optionalReader("viewport") { viewport = try self.viewport(reader) }
+        let session = try message.optionalString("session")
+        if let session, session.isEmpty { throw .badMessage("session: expected a session token, got an empty string") }
+        let lastSeq = try message.optionalInt("lastSeq")
+        return Hello(app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq)
+    }
+
+    /// Width, height, scale and safe area, from `hello.viewport` or a `resize`.
+    private static func viewport(_ reader: FieldReader) throws(NavError) -> Viewport {
+        let width = try reader.optionalNumber("width", in: 1...10_000)
+        let height = try reader.optionalNumber("height", in: 1...10_000)
+        guard let width else { throw reader.missing("width", "a number of points") }
+        guard let height else { throw reader.missing("height", "a number of points") }
+        let scale = try reader.optionalNumber("scale", in: 0.1...10) ?? 1
+        var safeArea = EdgeInsets.zero
+        if let insets = try reader.optionalReader("safeArea") {
+            safeArea = EdgeInsets(
+                top: try insets.optionalNumber("top", in: 0...1000) ?? 0,
+                left: try insets.optionalNumber("left", in: 0...1000) ?? 0,
+                bottom: try insets.optionalNumber("bottom", in: 0...1000) ?? 0,
+                right: try insets.optionalNumber("right", in: 0...1000) ?? 0
+            )
+        }
+        return Viewport(width: width, height: height, safeArea: safeArea, scale: scale)
+    }
+
+    private static func pointer(_ message: FieldReader) throws(NavError) -> PointerEvent {
+        guard let phaseName = try message.optionalChoice("phase", ["down", "move", "up", "cancel"]),
+              let phase = PointerEvent.Phase(rawValue: phaseName)
+        else { throw message.missing("phase", "down, move, up or cancel") }
+        let pointer = try message.optionalInt("id") ?? 1
+        var samples: [PointerEvent.Sample] = []
+        for (index, element) in try (message.optionalArray("samples") ?? []).enumerated() {
+            guard case .array(let triple) = element, triple.count == 3,
+                  case .number(let x) = triple[0], case .number(let y) = triple[1], case .number(let t) = triple[2],
+                  x.isFinite, y.isFinite, t.isFinite
+            else { throw .badMessage("samples[\(index)]: expected [x, y, t] with three numbers") }
+            samples.append(PointerEvent.Sample(position: Point(x: x, y: y), time: t / 1000))
+        }
+        let last = samples.last
+        let x = try message.optionalNumber("x") ?? last?.position.x
+        let y = try message.optionalNumber("y") ?? last?.position.y
+        guard let x else { throw message.missing("x", "a number") }
+        guard let y else { throw message.missing("y", "a number") }
+        let time = try message.optionalNumber("t").map { $0 / 1000 } ?? last?.time
+        guard let time else { throw message.missing("t", "the event's timestamp in milliseconds") }
+        return PointerEvent(phase: phase, pointer: pointer, position: Point(x: x, y: y), time: time, samples: samples)
+    }
+
+    private static func sessionCommand(_ message: FieldReader) throws(NavError) -> SessionCommand {
+        let op = try message.string("op")
+        switch op {
+        case "subscribe":
+            var groups = Set<String>()
+            for (index, element) in try message.array("events").enumerated() {
+                guard case .string(let group) = element, eventGroups.contains(group) else {
+                    throw .badMessage("events[\(index)]: expected one of \(eventGroups.joined(separator: ", ")), got \(FieldReader.describe(element))")
+                }
+                groups.insert(group)
+            }
+            return .subscribe(groups)
+        default:
+            return .navigation(try command(message, op: op))
+        }
+    }
+
+    /// A navigation command from an object with `op` (a `command` message or a row's `action`).
+    static func command(_ reader: FieldReader, op: String) throws(NavError) -> Command {
+        switch op {
+        case "setRoot":
+            return .setRoot(try SpecDecoder.root(try reader.reader("root")))
+        case "push":
+            return .push(try SpecDecoder.screen(try reader.reader("screen")), transition: try transition(reader), target: try target(reader))
+        case "pop":
+            return .pop(transition: try transition(reader), target: try target(reader))
+        case "popToRoot":
+            return .popToRoot(transition: try transition(reader), target: try target(reader))
+        case "popTo":
+            let destination: PopDestination
+            switch (try reader.optionalString("name"), try reader.optionalString("vc")) {
+            case (let name?, nil): destination = .name(name)
+            case (nil, let vc?): destination = .controller(vc)
+            case (nil, nil): throw .badMessage("\(reader.fieldPath("name")): missing; popTo needs a screen name or a vc id")
+            case (_?, _?): throw .badMessage("\(reader.fieldPath("name")): give either name or vc, not both")
+            }
+            var then: ThenPush?
+            if let next = try reader.optionalReader("then") {
+                then = ThenPush(screen: try SpecDecoder.screen(try next.reader("screen")), transition: try transition(next))
+            }
+            return .popTo(destination, transition: try transition(reader), then: then, target: try target(reader))
+        case "replaceTop":
+            let direction = try reader.optionalChoice("direction", ["push", "pop"]).flatMap(Direction.init(rawValue:)) ?? .push
+            return .replaceTop(try SpecDecoder.screen(try reader.reader("screen")), direction: direction, transition: try transition(reader), target: try target(reader))
+        case "setStack":
+            let screens = try reader.readers("screens")
+            if screens.isEmpty { throw .badMessage("\(reader.fieldPath("screens")): expected at least one SCREEN") }
+            var specs: [ScreenSpec] = []
+            for screen in screens { specs.append(try SpecDecoder.screen(screen)) }
+            return .setStack(specs, transition: try transition(reader), target: try target(reader))
+        case "selectTab":
+            if let index = try reader.optionalInt("index") { return .selectTab(.index(index)) }
+            if let name = try reader.optionalString("name") { return .selectTab(.name(name)) }
+            throw .badMessage("\(reader.fieldPath("index")): missing; selectTab needs an index or a name")
+        case "page":
+            throw .unsupported("page stacks are not available yet: op page needs a screen with pages")
+        case "scrollTo":
+            throw .unsupported("stacked splits are not available yet: op scrollTo needs a ROOT of kind sideTabs")
+        case "configure":
+            return .configure(try configuration(reader))
+        case "query":
+            let what = try reader.optionalString("what") ?? "state"
+            guard what == "state" else { throw .badMessage("\(reader.fieldPath("what")): expected \"state\", got \"\(what)\"") }
+            return .query
+        case "subscribe":
+            throw .badMessage("\(reader.fieldPath("op")): subscribe is a session request and cannot be a row action")
+        default:
+            throw NavError(.unknownOp, "unknown op \"\(op)\"; expected one of \(ops.joined(separator: ", "))")
+        }
+    }
+
+    private static func configuration(_ reader: FieldReader) throws(NavError) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyPolicy = try reader.optionalChoice("busyPolicy", ["queue", "reject"]).flatMap(BusyPolicy.init(rawValue:))
+        configuration.slowMotion = try reader.optionalNumber("slowMotion", in: 0.01...100)
+        if let pop = try reader.optionalReader("popGesture") {
+            configuration.popGestureEnabled = try pop.optionalBool("enabled")
+            if pop.object["range"] == .null {
+                configuration.popGestureRange = .some(nil)
+            } else if let range = try pop.optionalNumber("range", in: 0...10_000) {
+                configuration.popGestureRange = .some(range)
+            }
+        }
+        configuration.transition = try transition(reader)
+        if configuration == Configuration() {
+            throw .badMessage("configure: nothing to change; expected busyPolicy, slowMotion, popGesture or transition")
+        }
+        return configuration
+    }
+
+    /// The optional `transition` field: a built-in name or a custom object.
+    static func transition(_ reader: FieldReader) throws(NavError) -> ParametricTransition? {
+        guard let value = reader.value("transition") else { return nil }
+        let path = reader.fieldPath("transition")
+        if case .string(let name) = value {
+            guard let builtIn = ParametricTransition.named(name) else {
+                throw .badMessage("\(path): unknown transition \"\(name)\"; expected slide, modal, fade, none or a custom object")
+            }
+            return builtIn
+        }
+        let custom = try FieldReader(value, path: path)
+        let kind = try custom.string("kind")
+        if kind != "custom" {
+            guard let builtIn = ParametricTransition.named(kind) else {
+                throw .badMessage("\(custom.fieldPath("kind")): expected custom, slide, modal, fade or none, got \"\(kind)\"")
+            }
+            return builtIn
+        }
+        let curveName = try custom.optionalChoice("curve", ["linear", "easeIn", "easeOut", "easeInOut"]) ?? "easeInOut"
+        let from = try custom.optionalReader("from")
+        let cover = try custom.optionalReader("cover")
+        return ParametricTransition(
+            name: "custom",
+            duration: try custom.optionalNumber("duration", in: 0...10) ?? 0.34,
+            curve: Curve(name: curveName) ?? .easeInOut,
+            from: .init(dx: try from?.optionalNumber("dx") ?? 0, dy: try from?.optionalNumber("dy") ?? 0),
+            fromAlpha: try from?.optionalNumber("alpha", in: 0...1) ?? 1,
+            cover: .init(dx: try cover?.optionalNumber("dx") ?? 0, dy: try cover?.optionalNumber("dy") ?? 0),
+            dim: try cover?.optionalNumber("dim", in: 0...1) ?? 0
+        )
+    }
+
+    /// The optional `target` field: `{"tab": N}` or `{"stack": "id"}`.
+    private static func target(_ reader: FieldReader) throws(NavError) -> StackTarget? {
+        guard let target = try reader.optionalReader("target") else { return nil }
+        if let tab = try target.optionalInt("tab") { return .tab(tab) }
+        if let stack = try target.optionalString("stack") { return .stack(stack) }
+        throw .badMessage("\(target.path): expected {\"tab\": index} or {\"stack\": identifier}")
+    }
+}

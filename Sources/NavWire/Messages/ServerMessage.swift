@@ -1,0 +1,62 @@
+import NavKit
+
+/// The control messages a server sends (everything but frames), encoded as protocol v1 text.
+public enum ServerMessage {
+    /// The protocol version this server speaks.
+    public static let protocolVersion = 1
+
+    public static func welcome(session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool) -> String {
+        var object = JSONObject()
+        object["type"] = "welcome"
+        object["protocol"] = .number(Double(protocolVersion))
+        object["session"] = .string(session)
+        object["app"] = .string(app)
+        object["role"] = .string(role.rawValue)
+        object["viewport"] = viewportJSON(viewport)
+        object["fps"] = .number(Double(fps))
+        object["resumed"] = .bool(resumed)
+        return JSONWriter.write(.object(object))
+    }
+
+    public static func pong(id: JSONValue, t: JSONValue) -> String {
+        JSONWriter.write(["type": "pong", "id": id, "t": t])
+    }
+
+    public static func result(id: JSONValue, value: JSONValue) -> String {
+        JSONWriter.write(["type": "result", "id": id, "ok": true, "value": value])
+    }
+
+    /// An error; `id` is the command's when the error answers a command.
+    public static func error(_ error: NavError, id: JSONValue? = nil) -> String {
+        var object = JSONObject()
+        object["type"] = "error"
+        if let id { object["id"] = id }
+        object["code"] = .string(error.code.rawValue)
+        object["message"] = .string(error.message)
+        return JSONWriter.write(.object(object))
+    }
+
+    /// A scene event; times go out in milliseconds.
+    public static func event(_ event: SceneEvent) -> String {
+        var object = JSONObject()
+        object["type"] = "event"
+        object["name"] = .string(event.name.rawValue)
+        if let vc = event.vc { object["vc"] = .string(vc) }
+        if let screen = event.screen { object["screen"] = .string(screen) }
+        if let animated = event.animated { object["animated"] = .bool(animated) }
+        if let op = event.op { object["op"] = .string(op) }
+        if let interactive = event.interactive { object["interactive"] = .bool(interactive) }
+        if let cancelled = event.cancelled { object["cancelled"] = .bool(cancelled) }
+        if let gesture = event.gesture { object["gesture"] = .string(gesture) }
+        object["time"] = .number((event.time * 1000 * 1000).rounded() / 1000)
+        return JSONWriter.write(.object(object))
+    }
+
+    static func viewportJSON(_ viewport: Viewport) -> JSONValue {
+        let insets = viewport.safeArea
+        return [
+            "width": .number(viewport.size.width), "height": .number(viewport.size.height), "scale": .number(viewport.scale),
+            "safeArea": ["top": .number(insets.top), "left": .number(insets.left), "bottom": .number(insets.bottom), "right": .number(insets.right)],
+        ]
+    }
+}

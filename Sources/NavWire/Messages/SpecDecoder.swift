@@ -1,0 +1,98 @@
+import NavKit
+
+/// Decodes the protocol's SCREEN, BAR, ROW, PAGE and ROOT objects.
+enum SpecDecoder {
+    /// At most this many tabs (UIKit's tab bar shows five).
+    static let maxTabs = 5
+
+    static func screen(_ reader: FieldReader) throws(NavError) -> ScreenSpec {
+        let name = try reader.name("name")
+        var rows: [RowSpec] = []
+        for row in try reader.readers("rows") {
+            var action: Command?
+            if let actionReader = try row.optionalReader("action") {
+                action = try MessageDecoder.command(actionReader, op: try actionReader.string("op"))
+            }
+            rows.append(RowSpec(title: try row.string("title"), detail: try row.optionalString("detail"), action: action))
+        }
+        var link: LinkSpec?
+        if let linkReader = try reader.optionalReader("link") {
+            link = LinkSpec(
+                height: try linkReader.optionalNumber("height", in: 1...1000) ?? 49,
+                fill: try linkReader.optionalColor("fill") ?? Color(rgb: 0xF9F9F9),
+                text: try linkReader.optionalString("text")
+            )
+        }
+        var pages: PageStackSpec?
+        if let pagesReader = try reader.optionalReader("pages") {
+            pages = PageStackSpec(
+                root: try page(try pagesReader.reader("root")),
+                top: try pagesReader.optionalNumber("top", in: 0...10_000) ?? 64,
+                bottom: try pagesReader.optionalNumber("bottom", in: 0...10_000) ?? 0
+            )
+        }
+        let options = PageOptions(
+            hidesBottomBar: try reader.optionalBool("hidesBottomBar") ?? false,
+            interactivePop: try reader.optionalBool("interactivePop") ?? true,
+            popRange: try reader.optionalNumber("popRange", in: 0...10_000),
+            width: try reader.optionalChoice("width", ["full", "half"]).flatMap(PageOptions.Width.init(rawValue:)) ?? .full
+        )
+        var swipePush: ScreenSpec?
+        if let next = try reader.optionalReader("swipePush") { swipePush = try screen(next) }
+        return ScreenSpec(
+            name: name,
+            title: try reader.optionalString("title"),
+            background: try reader.optionalColor("background") ?? .white,
+            bar: try bar(try reader.optionalReader("bar")),
+            rows: rows,
+            options: options,
+            link: link,
+            pages: pages,
+            swipePush: swipePush
+        )
+    }
+
+    static func bar(_ reader: FieldReader?) throws(NavError) -> BarSpec {
+        guard let reader else { return BarSpec() }
+        return BarSpec(
+            style: try reader.optionalChoice("style", ["default", "transparent", "hidden"]).flatMap(BarSpec.Style.init(rawValue:)) ?? .default,
+            fill: try reader.optionalColor("fill"),
+            alpha: try reader.optionalNumber("alpha", in: 0...1) ?? 1,
+            tint: try reader.optionalColor("tint"),
+            titleColor: try reader.optionalColor("titleColor")
+        )
+    }
+
+    static func page(_ reader: FieldReader) throws(NavError) -> PageSpec {
+        PageSpec(name: try reader.name("name"), fill: try reader.optionalColor("fill") ?? .white, title: try reader.optionalString("title"))
+    }
+
+    static func root(_ reader: FieldReader) throws(NavError) -> RootSpec {
+        let kind = try reader.optionalChoice("kind", ["stack", "tabs", "sideTabs"])
+        switch kind {
+        case "stack":
+            return .stack(id: try reader.optionalString("id") ?? "main", root: try screen(try reader.reader("root")))
+        case "tabs", "sideTabs":
+            let tabReaders = try reader.readers("tabs")
+            if tabReaders.isEmpty { throw .badMessage("\(reader.fieldPath("tabs")): expected at least one tab") }
+            if tabReaders.count > maxTabs {
+                throw .badMessage("\(reader.fieldPath("tabs")): at most \(maxTabs) tabs, got \(tabReaders.count)")
+            }
+            var tabs: [TabSpec] = []
+            for tab in tabReaders {
+                tabs.append(TabSpec(
+                    id: try tab.name("id"), title: try tab.string("title"), icon: try tab.optionalString("icon"),
+                    badge: try tab.optionalString("badge"), badgeColor: try tab.optionalColor("badgeColor"),
+                    root: try screen(try tab.reader("root"))
+                ))
+            }
+            let selected = try reader.optionalInt("selected") ?? 0
+            guard tabs.indices.contains(selected) else {
+                throw .badMessage("\(reader.fieldPath("selected")): expected a tab index from 0 to \(tabs.count - 1), got \(selected)")
+            }
+            return kind == "tabs" ? .tabs(tabs, selected: selected) : .sideTabs(tabs, selected: selected)
+        default:
+            throw reader.missing("kind", "stack, tabs or sideTabs")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+import NavKit
+@testable import NavWire
+
+/// Full frames and deltas: exactly the changed fields, removals, paint order, latest wins.
+@Suite struct FrameEncoderTests {
+    private func item(_ id: Int, x: Double = 0, fill: Color? = .white, text: String? = nil) -> DisplayItem {
+        DisplayItem(id: id, kind: text == nil ? .rect : .text, frame: Rect(x: x, y: 0, width: 10, height: 10), fill: fill, text: text, role: id == 1 ? .page : nil, name: id == 1 ? "Home" : nil, vc: id == 1 ? "vc1" : nil)
+    }
+
+    private func list(_ items: DisplayItem...) -> DisplayList {
+        DisplayList(items: items, viewport: Size(width: 100, height: 100))
+    }
+
+    private func encode(_ encoder: inout FrameEncoder, _ list: DisplayList, seq: Int, time: Double = 1) -> JSONValue? {
+        guard let bytes = encoder.encode(list, seq: seq, time: time) else { return nil }
+        return try? JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    @Test func firstFrameIsFull() {
+        var encoder = FrameEncoder()
+        let frame = encode(&encoder, list(item(1), item(2, text: "Hi")), seq: 1, time: 0.5)
+        #expect(frame == [
+            "type": "frame", "seq": 1, "time": 500, "full": true,
+            "nodes": [
+                ["id": 1, "kind": "rect", "frame": [0, 0, 10, 10], "alpha": 1, "fill": "#FFFFFF", "role": "page", "name": "Home", "vc": "vc1"],
+                ["id": 2, "kind": "text", "frame": [0, 0, 10, 10], "alpha": 1, "fill": "#FFFFFF", "text": "Hi"],
+            ],
+        ])
+        #expect(encoder.baseSeq == 1)
+    }
+
+    @Test func deltasCarryOnlyChangedFields() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1), item(2)), seq: 1, time: 0)
+        let frame = encode(&encoder, list(item(1, x: 12.345), item(2, fill: nil)), seq: 2)
+        #expect(frame == [
+            "type": "frame", "seq": 2, "time": 1000, "base": 1,
+            "set": [["id": 1, "frame": [12.35, 0, 10, 10]], ["id": 2, "fill": nil]],
+        ])
+    }
+
+    @Test func newNodesCarryEverythingAndRemovedNodesAreListed() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1), item(2)), seq: 1, time: 0)
+        let frame = encode(&encoder, list(item(1), item(3, x: 5)), seq: 2)
+        #expect(frame?["set"] == [["id": 3, "kind": "rect", "frame": [5, 0, 10, 10], "alpha": 1, "fill": "#FFFFFF"]])
+        #expect(frame?["remove"] == [2])
+        #expect(frame?["order"] == nil)
+    }
+
+    @Test func orderIsSentOnlyWhenItChanged() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1), item(2), item(3)), seq: 1, time: 0)
+        let frame = encode(&encoder, list(item(1), item(3), item(2)), seq: 2)
+        #expect(frame?["order"] == [1, 3, 2])
+        #expect(frame?["set"] == nil)
+        let inserted = encode(&encoder, list(item(1), item(4), item(3), item(2)), seq: 3)
+        #expect(inserted?["order"] == [1, 4, 3, 2])
+    }
+
+    @Test func nothingChangedMeansNoFrame() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
+        #expect(encoder.encode(list(item(1)), seq: 2, time: 1) == nil)
+        #expect(encoder.baseSeq == 1)
+    }
+
+    @Test func aSlowViewerGetsOneDeltaFromItsLastFrame() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
+        // Frames 2...9 were made while this viewer was not writable; it gets 10 against 1.
+        let frame = encode(&encoder, list(item(1, x: 90)), seq: 10)
+        #expect(frame?["base"] == 1)
+        #expect(frame?["set"] == [["id": 1, "frame": [90, 0, 10, 10]]])
+    }
+
+    @Test func resetAndAssume() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
+        encoder.reset()
+        #expect(encode(&encoder, list(item(1)), seq: 2)?["full"] == true)
+        encoder.assume(list(item(1)), seq: 5)
+        #expect(encode(&encoder, list(item(1), item(2)), seq: 6)?["base"] == 5)
+    }
+}
