@@ -3,7 +3,7 @@
 // and reconnection with backoff. It knows nothing about drawing or pointers.
 
 /** The subprotocol of PROTOCOL.md v1. */
-export const SUBPROTOCOL = 'stackcast.v1';
+const SUBPROTOCOL = 'stackcast.v1';
 /** Where a controlling viewer keeps its session token (per tab, survives a reload). */
 export const SESSION_KEY = 'stackcast.session';
 
@@ -15,6 +15,8 @@ const BACKOFF_MAX_MS = 5000;
 /** Our own close codes (4000-4999 are the application's). */
 const CLOSE_RESYNC = 4000;
 const CLOSE_NO_PONG = 4001;
+/** Resyncs closer together than this count as a streak and back off like a failing server. */
+const RESYNC_STREAK_MS = 5000;
 
 /** Close codes that reconnecting cannot cure: the same hello would be refused again. */
 const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
@@ -116,6 +118,8 @@ export class Connection extends EventTarget {
     // Cleared when a delta does not fit our picture: the next hello then omits lastSeq, so the
     // server starts again from a full frame instead of another delta we cannot place.
     this.resumeFromLastSeq = true;
+    this.resyncStreak = 0;
+    this.lastResyncAt = -Infinity;
   }
 
   /** True while the session is live (welcome received, socket open). */
@@ -200,8 +204,13 @@ export class Connection extends EventTarget {
   frame(message, data) {
     const result = this.model.apply(message);
     if (!result.ok) {
+      // At once the first time; a server that keeps sending deltas we cannot place is not
+      // hammered with reconnects.
+      const now = performance.now();
+      this.resyncStreak = now - this.lastResyncAt < RESYNC_STREAK_MS ? this.resyncStreak + 1 : 0;
+      this.lastResyncAt = now;
       this.resumeFromLastSeq = false;
-      this.drop(CLOSE_RESYNC, result.reason, true);
+      this.drop(CLOSE_RESYNC, result.reason, this.resyncStreak ? backoffDelay(this.resyncStreak - 1) : 0);
       return;
     }
     if (result.full) this.resumeFromLastSeq = true;
@@ -227,7 +236,7 @@ export class Connection extends EventTarget {
       this.storage.removeItem(SESSION_KEY);
       this.session = null;
       this.model.reset();
-      this.drop(1000, 'starting a new session', true);
+      this.drop(1000, 'starting a new session', 0);
       return;
     }
     this.report(message);
@@ -250,7 +259,7 @@ export class Connection extends EventTarget {
     const ping = () => {
       const now = performance.now();
       if (this.unansweredPingSince !== null && now - this.unansweredPingSince > PING_TIMEOUT_MS) {
-        this.drop(CLOSE_NO_PONG, '', false);
+        this.drop(CLOSE_NO_PONG, '');
         return;
       }
       this.unansweredPingSince ??= now;
@@ -264,14 +273,15 @@ export class Connection extends EventTarget {
    * Leaves the current socket without waiting for its closing handshake (a dead connection can
    * take a long time to report its close), then handles the close as if it had happened.
    */
-  drop(code, reason, immediately) {
+  drop(code, reason, delay) {
     const socket = this.socket;
     socket.onopen = socket.onmessage = socket.onclose = null;
-    socket.close(code >= 4000 || code === 1000 ? code : 1000);
-    this.closed(code, reason, immediately);
+    socket.close(code);
+    this.closed(code, reason, delay);
   }
 
-  closed(code, reason, immediately = false) {
+  /** The socket is gone: reconnect after `delay` ms, by default after the backoff delay. */
+  closed(code, reason, delay = backoffDelay(this.attempt++)) {
     clearInterval(this.pingTimer);
     this.welcomed = false;
     this.socket = null;
@@ -283,7 +293,6 @@ export class Connection extends EventTarget {
       this.stop(words);
       return;
     }
-    const delay = immediately ? 0 : backoffDelay(this.attempt++);
     this.status('reconnecting', delay ? `${words} Reconnecting in ${(delay / 1000).toFixed(1)} s…` : words);
     this.reconnectTimer = setTimeout(() => this.start(), delay);
   }
@@ -300,7 +309,6 @@ export class Connection extends EventTarget {
   }
 
   status(state, message) {
-    this.state = state;
     this.emit('status', { state, message });
   }
 

@@ -43,9 +43,6 @@ const ICONS = {
 /** Drawn for a name the set does not have: visible, so the gap is noticed, but quiet. */
 const PLACEHOLDER = { stroke: 'M7 7 H17 V17 H7 Z' };
 
-/** The names this viewer can draw. */
-export const ICON_NAMES = Object.freeze(Object.keys(ICONS));
-
 const compiled = new Map();
 
 /** The Path2D objects of an icon, built once. */

@@ -3,7 +3,7 @@
 import { DEVICES, DEFAULT_DEVICE } from './viewport.js';
 
 /** The app shown when `?app=` is missing. */
-export const DEFAULT_APP = 'phone';
+const DEFAULT_APP = 'phone';
 
 /**
  * Reads the viewer's options from a query string.

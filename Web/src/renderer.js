@@ -30,7 +30,6 @@ export class Renderer {
     this.ctx = canvas.getContext('2d');
     this.nodes = nodes;
     this.onDraw = onDraw;
-    this.viewport = { width: 1, height: 1 };
     this.scaleX = 1;
     this.scaleY = 1;
     /** Drawn after the nodes, in viewport coordinates: `(ctx, nodes, pixel) => void`. */
@@ -49,7 +48,6 @@ export class Renderer {
     this.canvas.style.height = `${cssHeight}px`;
     this.canvas.width = Math.max(1, Math.round(cssWidth * dpr));
     this.canvas.height = Math.max(1, Math.round(cssHeight * dpr));
-    this.viewport = { width: viewport.width, height: viewport.height };
     this.scaleX = this.canvas.width / viewport.width;
     this.scaleY = this.canvas.height / viewport.height;
     this.invalidate();
