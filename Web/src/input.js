@@ -46,7 +46,12 @@ export class PointerInput {
   pointerDown(e) {
     if (e.button !== 0) return;
     e.preventDefault();
-    this.canvas.setPointerCapture(e.pointerId);
+    try {
+      this.canvas.setPointerCapture(e.pointerId);
+    } catch {
+      // The pointer is already gone (released before this handler ran): nothing to capture,
+      // and its up, if any, still reaches the canvas.
+    }
     const [x, y] = this.toViewport(e.clientX, e.clientY);
     this.down.set(e.pointerId, [x, y]);
     this.coalescer.flush();
