@@ -10,7 +10,10 @@ final class RunningTransition {
     let presenting: Bool
     /// Pages released when the transition completes, top first.
     let removed: [ViewController]
+    /// Set for transitions a finger drives (interactive pop, left-swipe push).
     var interactive = false
+    /// The current presentation progress q (see `Transition`).
+    var progress: Double
     var animation: Animator.Handle?
 
     init(op: String, upper: ViewController, lower: ViewController?, transition: any Transition, presenting: Bool, removed: [ViewController]) {
@@ -20,6 +23,7 @@ final class RunningTransition {
         self.transition = transition
         self.presenting = presenting
         self.removed = removed
+        self.progress = presenting ? 0 : 1
     }
 
     func pair(dim: Node, bounds: Size) -> TransitionPair {

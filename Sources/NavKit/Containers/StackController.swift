@@ -12,20 +12,20 @@ public final class StackController: ContainerController {
     /// The name commands use to target this stack (`{"stack": "<identifier>"}`).
     public let identifier: String
     public let node: Node
-    public private(set) var viewControllers: [ViewController]
+    public internal(set) var viewControllers: [ViewController]
     public private(set) weak var scene: Scene?
 
     /// The black node dimming the covered page during a transition (role `dim`).
     let dim = Node(role: .dim, fill: .black)
-    private var size = Size.zero
-    private var safeArea = EdgeInsets.zero
+    private(set) var size = Size.zero
+    private(set) var safeArea = EdgeInsets.zero
     /// The transition running now, if any (for the snapshot and the interactive pop).
     var running: RunningTransition?
 
     public init(identifier: String = "main", root: ViewController) {
         self.identifier = identifier
         self.viewControllers = [root]
-        self.node = Node(role: .container, name: identifier)
+        self.node = Node(name: identifier)
         node.clipsToBounds = true
         dim.alpha = 0
         dim.name = "dim"
@@ -299,12 +299,12 @@ public final class StackController: ContainerController {
         run(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: false, removed: removed), then: then)
     }
 
-    private func isAnimated(_ transition: any Transition) -> Bool {
+    func isAnimated(_ transition: any Transition) -> Bool {
         transition.duration * (scene?.settings.slowMotion ?? 1) > 0
     }
 
     /// Attaches both pages, animates q from its start to its end, then finishes.
-    private func run(_ transition: RunningTransition, then: @escaping () -> Void) {
+    func run(_ transition: RunningTransition, then: @escaping () -> Void) {
         guard let scene else { return }
         running = transition
         attach(transition)
@@ -317,7 +317,8 @@ public final class StackController: ContainerController {
             return finish(transition, completed: true, then: then)
         }
         transition.animation = scene.animator.animate(duration: duration, curve: transition.transition.curve, update: { p in
-            transition.transition.layout(pair, progress: from + (to - from) * p)
+            transition.progress = from + (to - from) * p
+            transition.transition.layout(pair, progress: transition.progress)
         }, completion: { [self] in
             finish(transition, completed: true, then: then)
         })
@@ -335,27 +336,31 @@ public final class StackController: ContainerController {
     }
 
     /// Ends a transition: the page that stays on top rests at the origin alone; "did" callbacks,
-    /// releases and `transitionEnd` follow, in that order.
-    func finish(_ transition: RunningTransition, completed: Bool, interactive: Bool = false, then: @escaping () -> Void) {
+    /// releases and `transitionEnd` follow, in that order. A cancelled (interactive) transition
+    /// gives UIKit's reversal instead: the page that was appearing disappears again and the other
+    /// one reappears.
+    func finish(_ transition: RunningTransition, completed: Bool, then: @escaping () -> Void) {
         running = nil
-        let shown = (transition.presenting == completed) ? transition.upper : transition.lower
-        let hidden = shown === transition.upper ? transition.lower : transition.upper
+        let appearing = transition.presenting ? transition.upper : transition.lower
+        let disappearing = transition.presenting ? transition.lower : transition.upper
+        let shown = completed ? appearing : disappearing
         transition.pair(dim: dim, bounds: size).reset()
         dim.removeFromParent()
-        hidden?.view.removeFromParent()
-        let animated = interactive || isAnimated(transition.transition)
+        for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
+            page.view.removeFromParent()
+        }
+        let animated = transition.interactive || isAnimated(transition.transition)
         if completed {
-            (transition.presenting ? transition.lower : transition.upper)?.endAppearance(animated: animated)
-            (transition.presenting ? transition.upper : transition.lower)?.endAppearance(animated: animated)
+            disappearing?.endAppearance(animated: animated)
+            appearing?.endAppearance(animated: animated)
             for controller in transition.removed { release(controller) }
         } else {
-            // A cancelled interactive pop (UIKit): the page below disappears again, the top reappears.
-            transition.lower?.beginAppearance(false, animated: true)
-            transition.lower?.endAppearance(animated: true)
-            transition.upper.beginAppearance(true, animated: true)
-            transition.upper.endAppearance(animated: true)
+            appearing?.beginAppearance(false, animated: true)
+            appearing?.endAppearance(animated: true)
+            disappearing?.beginAppearance(true, animated: true)
+            disappearing?.endAppearance(animated: true)
         }
-        scene?.record(.transitionEnd, op: transition.op, interactive: interactive, cancelled: !completed)
+        scene?.record(.transitionEnd, op: transition.op, interactive: transition.interactive, cancelled: !completed)
         then()
     }
 
@@ -371,18 +376,18 @@ public final class StackController: ContainerController {
 
     // MARK: Membership
 
-    private func adopt(_ controller: ViewController) {
+    func adopt(_ controller: ViewController) {
         controller.stack = self
         scene?.adopt(controller)
     }
 
-    private func release(_ controller: ViewController) {
+    func release(_ controller: ViewController) {
         if controller.isViewLoaded { controller.view.removeFromParent() }
         controller.stack = nil
         scene?.record(.released, for: controller)
     }
 
-    private func backTitle(below controller: ViewController) -> String {
+    func backTitle(below controller: ViewController) -> String {
         controller.title.isEmpty ? "Back" : controller.title
     }
 

@@ -21,6 +21,10 @@ public final class ScreenController: ViewController {
         return spec.rows[index].action
     }
 
+    public override func pageForSwipePush() -> ViewController? {
+        spec.swipePush.map(ScreenController.init(spec:))
+    }
+
     public override func loadContent(into content: Node) {
         content.fill = spec.rows.isEmpty ? nil : Color.groupedBackground
         for row in spec.rows {

@@ -52,7 +52,7 @@ open class ViewController {
         if let loadedView { return loadedView }
         let page = Node(role: .page, name: name, fill: background)
         page.controllerID = id
-        let content = Node(role: .content)
+        let content = Node(name: "content")
         content.clipsToBounds = true
         let bar = NavigationBar(spec: barSpec, title: title)
         bar.backTitle = backTitle
@@ -92,6 +92,9 @@ open class ViewController {
     open func layoutContent(_ content: Node) {}
     /// The command a tap on `node` runs (a row's action), or nil.
     open func action(for node: Node) -> Command? { nil }
+    /// The page a leftward swipe pushes (seed 002's bound page), made fresh for each swipe; nil
+    /// when this page has none.
+    open func pageForSwipePush() -> ViewController? { nil }
     open func viewDidLoad() {}
     open func viewWillAppear(_ animated: Bool) {}
     open func viewDidAppear(_ animated: Bool) {}

@@ -23,10 +23,6 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let sidebar: NodeRole = "sidebar"
     public static let pagestack: NodeRole = "pagestack"
     public static let subpage: NodeRole = "subpage"
-    /// A container of a page's scrolling content.
-    public static let content: NodeRole = "content"
     /// A hairline separator.
     public static let separator: NodeRole = "separator"
-    /// A container controller's own node (a stack, a tab controller).
-    public static let container: NodeRole = "container"
 }

@@ -5,7 +5,7 @@
 /// Not thread-safe: a scene is used from one thread (the server's service thread, or a test).
 public final class Scene {
     /// The node every container hangs from; its frame is the viewport.
-    public let rootNode = Node(role: .container, name: "scene")
+    public let rootNode = Node(name: "scene")
     public private(set) var viewport: Viewport
     public private(set) var root: (any ContainerController)?
     public let animator = Animator()
@@ -21,9 +21,11 @@ public final class Scene {
     public private(set) var appearanceViolations: [String] = []
 
     let commands = CommandQueue()
+    /// The pointer being followed, if any (one gesture, one pointer).
+    var pointer: PointerGesture?
     private var nodeIDs = 0
     private var controllerIDs = 0
-    private var needsDisplay = true
+    var needsDisplay = true
     private var lastList: DisplayList?
 
     public init(viewport: Viewport = .phone) {

@@ -1,0 +1,44 @@
+import NavKit
+
+/// The session layer's counters for `GET /metrics`. Service thread only.
+struct SessionMetrics {
+    /// Upper bounds of the tick-duration histogram, in seconds.
+    static let tickBuckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025]
+
+    var sessionsCreated = 0
+    var sessionsResumed = 0
+    var sessionsExpired = 0
+    var framesSent = 0
+    var fullFramesSent = 0
+    var frameBytesSent = 0
+    /// Frames a slow viewer never got because a newer one replaced them (latest wins).
+    var framesSkipped = 0
+    var errorsByCode: [ErrorCode: Int] = [:]
+    private var tickCounts = Array(repeating: 0, count: SessionMetrics.tickBuckets.count)
+    private var tickCount = 0
+    private var tickSum = 0.0
+
+    mutating func recordTick(seconds: Double) {
+        tickCount += 1
+        tickSum += seconds
+        for (index, bound) in SessionMetrics.tickBuckets.enumerated() where seconds <= bound {
+            tickCounts[index] += 1
+        }
+    }
+
+    func render(sessions: Int, connectedSessions: Int, into out: inout PrometheusText) {
+        out.metric("stackcast_sessions", "gauge", "Sessions held by the server (connected or waiting to be resumed).", Double(sessions))
+        out.metric("stackcast_sessions_connected", "gauge", "Sessions with at least one viewer connected.", Double(connectedSessions))
+        out.metric("stackcast_sessions_created_total", "counter", "Sessions created by hello.", Double(sessionsCreated))
+        out.metric("stackcast_sessions_resumed_total", "counter", "hello messages that resumed or watched a session.", Double(sessionsResumed))
+        out.metric("stackcast_sessions_expired_total", "counter", "Sessions dropped after nobody resumed them in time.", Double(sessionsExpired))
+        out.metric("stackcast_frames_sent_total", "counter", "Frames sent to viewers.", Double(framesSent))
+        out.metric("stackcast_full_frames_sent_total", "counter", "Full (non-delta) frames sent to viewers.", Double(fullFramesSent))
+        out.metric("stackcast_frame_bytes_sent_total", "counter", "Bytes of frames sent to viewers.", Double(frameBytesSent))
+        out.metric("stackcast_frames_skipped_total", "counter", "Frames replaced by a newer one before a slow viewer could take them.", Double(framesSkipped))
+        out.metric("stackcast_errors_total", "counter", "Protocol errors sent, by code.",
+                   ErrorCode.allCases.map { ("{code=\"\($0.rawValue)\"}", Double(errorsByCode[$0, default: 0])) })
+        out.histogram("stackcast_tick_duration_seconds", "Time to tick every animating session once.",
+                      bounds: SessionMetrics.tickBuckets, counts: tickCounts, sum: tickSum, count: tickCount)
+    }
+}

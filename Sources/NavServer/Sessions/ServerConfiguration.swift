@@ -1,0 +1,36 @@
+import NavApps
+
+/// Everything `StackcastServer` needs: the transport's settings plus session behaviour.
+public struct ServerConfiguration: Sendable {
+    public var transport: WebSocketServerConfiguration
+    /// The app a `hello` without `app` gets.
+    public var defaultApp: String
+    /// Frames per second while something animates (1 to 120).
+    public var fps: Int
+    /// How long a session whose viewers are all gone is kept for a resume, in seconds.
+    public var sessionTTL: Double
+    /// Sessions held at once (connected or waiting to be resumed).
+    public var maxSessions: Int
+    /// Messages a connection may send per second, on average.
+    public var messagesPerSecond: Double
+    /// Messages a connection may send in a burst above the average.
+    public var messageBurst: Double
+
+    public init(
+        transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
+        defaultApp: String = AppCatalog.defaultName,
+        fps: Int = 60,
+        sessionTTL: Double = 180,
+        maxSessions: Int = 100,
+        messagesPerSecond: Double = 200,
+        messageBurst: Double = 400
+    ) {
+        self.transport = transport
+        self.defaultApp = defaultApp
+        self.fps = fps
+        self.sessionTTL = sessionTTL
+        self.maxSessions = maxSessions
+        self.messagesPerSecond = messagesPerSecond
+        self.messageBurst = messageBurst
+    }
+}

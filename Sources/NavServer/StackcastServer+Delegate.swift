@@ -1,0 +1,51 @@
+import NavKit
+import NavWire
+
+extension StackcastServer: WebSocketServerDelegate {
+    public func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
+        connection.context = Viewer(
+            connection: connection,
+            limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst)
+        )
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
+        guard let viewer = connection.context as? Viewer else { return }
+        let now = server.now
+        guard viewer.limiter.allow(now: now) else {
+            if viewer.limiter.shouldWarn(now: now) {
+                send(NavError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; messages are being dropped"), to: viewer)
+            }
+            return
+        }
+        switch MessageDecoder.decode(text) {
+        case .success(let message):
+            handle(message, from: viewer, now: now)
+        case .failure(let failure):
+            send(failure.error, id: failure.commandID, to: viewer)
+        }
+        scheduleTicks()
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16) {
+        guard let viewer = connection.context as? Viewer else { return }
+        connection.context = nil
+        leave(viewer, now: server.now)
+        scheduleTicks()
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> String? {
+        guard let viewer = connection.context as? Viewer else { return nil }
+        return nextFrame(for: viewer)
+    }
+
+    public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {
+        tick(now: now)
+    }
+
+    public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
+        var text = PrometheusText()
+        metrics.render(sessions: sessions.count, connectedSessions: sessions.values.filter { !$0.viewers.isEmpty }.count, into: &text)
+        return text.text
+    }
+}

@@ -1,0 +1,102 @@
+import Logging
+import NavApps
+import NavKit
+import NavWire
+
+/// The Stackcast server: one port serving the viewer and the protocol v1 WebSocket endpoint,
+/// running every session's scene on the transport's single service thread.
+///
+/// `start()`, `stop()`, `waitUntilStopped()` and `port` may be called from any thread (but `stop`
+/// not from the service thread); everything else runs on the service thread.
+public final class StackcastServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    let logger: Logger
+    private(set) var transport: WebSocketServer!
+
+    // Service-thread state.
+    var sessions: [String: Session] = [:]
+    var metrics = SessionMetrics()
+
+    public init(configuration: ServerConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        transport = WebSocketServer(configuration: configuration.transport, delegate: self, logger: logger)
+    }
+
+    /// Binds the port and starts the service thread; throws with a clear message when it cannot.
+    public func start() throws(WebSocketServerError) {
+        try transport.start()
+    }
+
+    /// The bound port (after `start()`).
+    public var port: Int { transport.port }
+
+    /// Closes every WebSocket with 1001 and stops; waits until done. Not from the service thread.
+    public func stop() { transport.stop() }
+
+    public func waitUntilStopped() { transport.waitUntilStopped() }
+
+    /// The viewer's URL, for people.
+    public var url: String {
+        let scheme = configuration.transport.usesTLS ? "https" : "http"
+        let host = configuration.transport.host.contains(":") ? "[\(configuration.transport.host)]" : configuration.transport.host
+        return "\(scheme)://\(host):\(port)/"
+    }
+
+    // MARK: Ticking (service thread)
+
+    /// Starts the frame timer when some session has something to show; an idle server does nothing.
+    func scheduleTicks() {
+        guard !transport.isTicking, sessions.values.contains(where: { $0.scene.needsTick }) else { return }
+        transport.startTicking(interval: 1 / Double(max(1, min(configuration.fps, 120))))
+    }
+
+    func tick(now: Double) {
+        let started = transport.now
+        var animating = false
+        for session in sessions.values where session.scene.needsTick {
+            if session.tick(now: now) {
+                for viewer in session.viewers { viewer.connection.requestWrite() }
+            }
+            animating = animating || session.scene.needsTick
+        }
+        metrics.recordTick(seconds: transport.now - started)
+        if !animating { transport.stopTicking() }
+    }
+
+    // MARK: Sessions (service thread)
+
+    /// Drops sessions nobody resumed in time.
+    func expireSessions(now: Double) {
+        for (token, session) in sessions {
+            if let expiresAt = session.expiresAt, expiresAt <= now {
+                sessions[token] = nil
+                metrics.sessionsExpired += 1
+                logger.info("session expired", metadata: ["session": "\(token.prefix(8))…", "app": "\(session.app)"])
+            }
+        }
+    }
+
+    /// Builds the next frame for `viewer` from its session's newest: a full frame at first, then
+    /// deltas against what the viewer last got.
+    func nextFrame(for viewer: Viewer) -> String? {
+        guard let session = viewer.session else { return nil }
+        let latest = session.latest
+        if let base = viewer.encoder.baseSeq {
+            if base >= latest.seq { return nil }
+            metrics.framesSkipped += latest.seq - base - 1
+        }
+        let full = viewer.encoder.baseSeq == nil
+        guard let bytes = viewer.encoder.encode(latest.list, seq: latest.seq, time: session.scene.now) else { return nil }
+        metrics.framesSent += 1
+        metrics.frameBytesSent += bytes.count
+        if full { metrics.fullFramesSent += 1 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Sends an error to `viewer` and counts it.
+    func send(_ error: NavError, id: JSONValue? = nil, to viewer: Viewer) {
+        metrics.errorsByCode[error.code, default: 0] += 1
+        viewer.connection.send(ServerMessage.error(error, id: id))
+    }
+}

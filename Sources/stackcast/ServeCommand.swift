@@ -1,0 +1,109 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import NavApps
+import NavServer
+
+/// `stackcast serve`: the viewer and the WebSocket endpoint on one port.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the viewer at / and protocol v1 at /ws on one port.",
+        discussion: """
+            Binds 127.0.0.1 unless --host says otherwise. With --tls-cert and --tls-key the same port \
+            serves https and wss. SIGINT or SIGTERM closes every WebSocket with 1001 and exits 0.
+            """
+    )
+
+    @Option(help: "TCP port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Address to listen on. Anything but a loopback address exposes the server to the network.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The app a viewer gets when its hello names none (\(AppCatalog.names.joined(separator: ", "))).")
+    var app = AppCatalog.defaultName
+
+    @Option(help: "Folder of the viewer's files served at /.")
+    var web = "Web"
+
+    @Option(help: "Frames per second while something moves (1 to 120).")
+    var fps = 60
+
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate file: serve https and wss.")
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: "PEM private key file for --tls-cert.")
+    var tlsKey: String?
+
+    @Option(name: .customLong("allow-origin"), help: "A browser origin allowed besides the server's own (repeatable), e.g. http://localhost:5173.")
+    var allowOrigin: [String] = []
+
+    @Option(name: .customLong("session-ttl"), help: "Seconds a session is kept for a resume after its last viewer leaves.")
+    var sessionTTL: Double = 180
+
+    @Option(name: .customLong("max-sessions"), help: "Sessions held at once.")
+    var maxSessions = 100
+
+    @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once.")
+    var maxConnections = 256
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
+        guard AppCatalog.root(named: app) != nil else {
+            throw ValidationError("--app: no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard sessionTTL >= 0 else { throw ValidationError("--session-ttl must be 0 or more seconds") }
+        guard maxSessions > 0, maxConnections > 0 else { throw ValidationError("--max-sessions and --max-connections must be at least 1") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "stackcast")
+        let webRoot = URL(fileURLWithPath: web, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+        let configuration = ServerConfiguration(
+            transport: WebSocketServerConfiguration(
+                host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
+                allowedOrigins: allowOrigin, maxConnections: maxConnections
+            ),
+            defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions
+        )
+        let server = StackcastServer(configuration: configuration, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)")
+        fflush(nil)
+
+        // Signals arrive on a dispatch queue, never in a signal handler: stop() may block.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                logger.info("stopping on signal \(number)")
+                server.stop()
+            }
+            source.resume()
+            return source
+        }
+        server.waitUntilStopped()
+        withExtendedLifetime(signals) {}
+        logger.info("stopped")
+    }
+}
