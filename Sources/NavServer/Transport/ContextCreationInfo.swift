@@ -1,0 +1,143 @@
+import CWebSockets
+import Glibc
+
+/// The `lws_context_creation_info` for one server, and every C allocation it points to.
+///
+/// lws keeps the pointers it is given (protocols, mounts, option lists, strings) for the whole
+/// life of the context, so this object must outlive `lws_context_destroy`; it frees them all in
+/// `deinit`. Swift strings passed straight into these structs would dangle.
+final class ContextCreationInfo {
+    /// The URL path of the Prometheus endpoint.
+    static let metricsPath = "/metrics"
+
+    /// Mimetypes lws 4.1.6 does not know (it answers 415 for those) or knows under an older name.
+    private static let extraMimetypes: KeyValuePairs<String, String> = [
+        ".mjs": "text/javascript",
+        ".map": "application/json",
+        ".json": "application/json",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+        ".svg": "image/svg+xml",
+        ".png": "image/png",
+        ".ico": "image/x-icon",
+        ".woff2": "font/woff2",
+    ]
+
+    private(set) var info = lws_context_creation_info()
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+    private var blocks: [UnsafeMutableRawPointer] = []
+
+    /// - Parameter user: handed back by `lws_context_user` in every callback (the protocol
+    ///   handler, unretained).
+    init(configuration: WebSocketServerConfiguration, user: UnsafeMutableRawPointer) {
+        let subprotocol = cString(configuration.subprotocol)
+
+        // [0] is where lws puts plain HTTP connections; [1] is ours; [2] terminates the list.
+        let protocols = allocate(count: 3, of: lws_protocols())
+        protocols[0].name = cString("http")
+        protocols[0].callback = lws_callback_http_dummy
+        protocols[1].name = subprotocol
+        protocols[1].callback = protocolHandlerCallback
+        // lws hands received data over in chunks of this size; messages are reassembled in Swift.
+        protocols[1].rx_buffer_size = 16 * 1024
+        // Without this a write is cut into rx_buffer_size pieces; let the kernel take it whole.
+        protocols[1].tx_packet_size = 1 << 20
+        info.protocols = UnsafePointer(protocols)
+
+        // Marking our protocol "default" binds clients that ask for no subprotocol to it; without
+        // it they land on the HTTP dummy and every message they send is silently dropped.
+        let defaultOption = allocate(of: lws_protocol_vhost_options())
+        defaultOption.pointee.name = cString("default")
+        defaultOption.pointee.value = cString("1")
+        let protocolOptions = allocate(of: lws_protocol_vhost_options())
+        protocolOptions.pointee.name = subprotocol
+        protocolOptions.pointee.value = cString("")
+        protocolOptions.pointee.options = UnsafePointer(defaultOption)
+        info.pvo = UnsafePointer(protocolOptions)
+
+        info.mounts = UnsafePointer(makeMounts(configuration: configuration, subprotocol: subprotocol))
+
+        // lws 4.1 replaced ws_ping_pong_interval with the validity policy: after this many idle
+        // seconds it pings, and it hangs up if nothing proves the peer alive as long again.
+        let retry = allocate(of: lws_retry_bo_t())
+        retry.pointee.secs_since_valid_ping = UInt16(clamping: configuration.heartbeatSeconds)
+        retry.pointee.secs_since_valid_hangup = UInt16(clamping: configuration.heartbeatSeconds * 2)
+        info.retry_and_idle_policy = UnsafePointer(retry)
+
+        let address = ListenAddress(configuration.host)
+        info.iface = address?.isWildcard == true ? nil : cString(configuration.host)
+        info.port = Int32(configuration.port)
+        info.user = user
+        info.server_string = cString("stackcast")
+        // The chunk size for static files.
+        info.pt_serv_buf_size = 16 * 1024
+        // lws validates text frames as they arrive and closes with 1007 on bad UTF-8.
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        if address?.isIPv4 == true {
+            // On its dual-stack socket lws binds an IPv4 iface to every interface.
+            info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        }
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+            info.ssl_cert_filepath = cString(certificate)
+            info.ssl_private_key_filepath = cString(key)
+            // lws advertises h2 by default, and Chrome then runs WebSockets over HTTP/2 streams
+            // (RFC 8441), a separate code path; HTTP/1.1 keeps every WebSocket on the h1 upgrade.
+            info.alpn = cString("http/1.1")
+        }
+    }
+
+    deinit {
+        strings.forEach { free($0) }
+        blocks.forEach { $0.deallocate() }
+    }
+
+    /// `/metrics` goes to our protocol's callback; everything else is a file under the web root.
+    /// lws picks the longest matching mountpoint, so the order does not matter.
+    private func makeMounts(
+        configuration: WebSocketServerConfiguration, subprotocol: UnsafePointer<CChar>
+    ) -> UnsafeMutablePointer<lws_http_mount> {
+        let metrics = allocate(of: lws_http_mount())
+        metrics.pointee.mountpoint = cString(Self.metricsPath)
+        metrics.pointee.mountpoint_len = UInt8(Self.metricsPath.utf8.count)
+        metrics.pointee.origin = subprotocol
+        metrics.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+
+        if let webRoot = configuration.webRoot {
+            let files = allocate(of: lws_http_mount())
+            files.pointee.mountpoint = cString("/")
+            files.pointee.mountpoint_len = 1
+            files.pointee.origin = cString(webRoot)
+            files.pointee.def = cString("index.html")
+            files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
+            files.pointee.extra_mimetypes = UnsafePointer(makeMimetypes())
+            metrics.pointee.mount_next = UnsafePointer(files)
+        }
+        return metrics
+    }
+
+    private func makeMimetypes() -> UnsafeMutablePointer<lws_protocol_vhost_options> {
+        let list = allocate(count: Self.extraMimetypes.count, of: lws_protocol_vhost_options())
+        for (index, (suffix, type)) in Self.extraMimetypes.enumerated() {
+            list[index].name = cString(suffix)
+            list[index].value = cString(type)
+            if index + 1 < Self.extraMimetypes.count {
+                list[index].next = UnsafePointer(list + index + 1)
+            }
+        }
+        return list
+    }
+
+    private func cString(_ string: String) -> UnsafePointer<CChar> {
+        let pointer = strdup(string)!
+        strings.append(pointer)
+        return UnsafePointer(pointer)
+    }
+
+    private func allocate<T>(count: Int = 1, of value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: count)
+        pointer.initialize(repeating: value, count: count)
+        blocks.append(UnsafeMutableRawPointer(pointer))
+        return pointer
+    }
+}

@@ -1,0 +1,306 @@
+import CWebSockets
+import Foundation
+import Logging
+
+/// Everything libwebsockets reports to the stackcast protocol: WebSocket admission (origin,
+/// capacity), connections, messages in and out, `GET /metrics`, and the service-thread wake-up
+/// that `WebSocketServer.perform` relies on. Because the protocol is the vhost default, lws also
+/// routes plain HTTP here; whatever is not ours goes on to `lws_callback_http_dummy`, which
+/// serves the file mount.
+///
+/// Service thread only (lws also calls in during `lws_create_context` on the thread that called
+/// `start()`, before the service thread exists, with reasons that only reach the dummy).
+final class ProtocolHandler {
+    private unowned let server: WebSocketServer
+    private let configuration: WebSocketServerConfiguration
+    private let logger: Logger
+    private let originPolicy: OriginPolicy
+    private let writeBuffer = WriteBuffer()
+    private var connections: [OpaquePointer: WebSocketConnection] = [:]
+    private var nextConnectionID = 1
+    /// `/metrics` bodies waiting for their HTTP connection to become writeable.
+    private var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
+    private var metrics = TransportMetrics()
+
+    init(server: WebSocketServer) {
+        self.server = server
+        configuration = server.configuration
+        logger = server.logger
+        originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+    }
+
+    /// Open WebSockets.
+    var openConnections: Int { connections.count }
+
+    /// Asks every open WebSocket to close (after what it has queued).
+    func closeAll(code: UInt16, reason: String) {
+        for connection in connections.values {
+            connection.close(code: code, reason: reason)
+        }
+    }
+
+    fileprivate func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            server.serviceWasWoken()
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+        case LWS_CALLBACK_ESTABLISHED:
+            opened(wsi)
+        case LWS_CALLBACK_RECEIVE:
+            if let connection = connections[wsi] {
+                return received(UnsafeRawBufferPointer(start: input, count: length), on: connection, wsi)
+            }
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            if let connection = connections[wsi] { return writeable(connection, wsi) }
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let connection = connections[wsi], connection.ending == nil {
+                connection.ending = Self.closeStatus(fromPayload: UnsafeRawBufferPointer(start: input, count: length))
+            }
+        case LWS_CALLBACK_CLOSED:
+            closed(wsi)
+        case LWS_CALLBACK_HTTP where Self.requestPath(wsi) == ContextCreationInfo.metricsPath:
+            return serveMetrics(wsi)
+        case LWS_CALLBACK_HTTP_WRITEABLE where pendingHTTPBodies[wsi] != nil:
+            return writeHTTPBody(wsi)
+        case LWS_CALLBACK_CLOSED_HTTP:
+            pendingHTTPBodies[wsi] = nil
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+        return 0
+    }
+
+    // MARK: - Admission
+
+    /// `HTTP_CONFIRM_UPGRADE`: the last moment a WebSocket handshake can still get an HTTP answer.
+    /// Returning 1 after writing a response refuses it; -1 hangs up.
+    private func confirmUpgrade(_ wsi: OpaquePointer, to upgrade: String?) -> Int32 {
+        // Only WebSocket upgrades: h2c (which curl --http2 asks for) would open WebSockets over
+        // HTTP/2 streams that bypass these checks.
+        guard upgrade?.lowercased() == "websocket" else {
+            return refuse(wsi, 400, because: "only WebSocket upgrades are supported", detail: upgrade)
+        }
+        let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
+        if !originPolicy.allows(origin: origin, host: Self.header(wsi, WSI_TOKEN_HOST)) {
+            return refuse(wsi, 403, because: "origin not allowed", detail: origin)
+        }
+        // lws would drop such a handshake without a word; say why instead.
+        if let offered = Self.header(wsi, WSI_TOKEN_PROTOCOL),
+            !offered.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == configuration.subprotocol
+            })
+        {
+            return refuse(wsi, 400, because: "subprotocol must be \(configuration.subprotocol)", detail: offered)
+        }
+        if server.isDraining {
+            return refuse(wsi, 503, because: "server shutting down", detail: nil)
+        }
+        if connections.count >= configuration.maxConnections {
+            return refuse(wsi, 503, because: "connection limit reached", detail: "\(configuration.maxConnections)")
+        }
+        return 0
+    }
+
+    /// Answers the handshake with an HTTP error page saying `reason`, and logs it with `detail`
+    /// (what the client sent, kept out of the page so nothing of it is echoed back).
+    private func refuse(_ wsi: OpaquePointer, _ status: UInt32, because reason: String, detail: String?) -> Int32 {
+        metrics.refusedByStatus[Int(status), default: 0] += 1
+        logger.warning("Refused an upgrade: \(reason)", metadata: [
+            "peer": "\(Self.peerAddress(wsi))", "status": "\(status)", "detail": "\(detail ?? "-")",
+        ])
+        return lws_return_http_status(wsi, status, reason) == 0 ? 1 : -1
+    }
+
+    // MARK: - Connections
+
+    private func opened(_ wsi: OpaquePointer) {
+        let connection = WebSocketConnection(
+            id: nextConnectionID, wsi: wsi, handler: self, peer: Self.peerAddress(wsi),
+            origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/")
+        nextConnectionID += 1
+        connections[wsi] = connection
+        metrics.connectionsOpened += 1
+        logger.info("WebSocket opened", metadata: [
+            "id": "\(connection.id)", "peer": "\(connection.peer)",
+            "origin": "\(connection.origin ?? "-")", "path": "\(connection.path)",
+        ])
+        server.delegate?.webSocketServer(server, didOpen: connection)
+    }
+
+    private func closed(_ wsi: OpaquePointer) {
+        guard let connection = connections.removeValue(forKey: wsi) else { return }
+        let ending = connection.ending ?? CloseStatus(code: 1006, reason: "connection lost")
+        connection.detach()
+        metrics.closesByCode[ending.code, default: 0] += 1
+        logger.info("WebSocket closed", metadata: [
+            "id": "\(connection.id)", "peer": "\(connection.peer)",
+            "code": "\(ending.code)", "reason": "\(ending.reason)",
+        ])
+        server.delegate?.webSocketServer(server, didClose: connection, code: ending.code)
+    }
+
+    /// `send` queued a message: wake the writer, or drop a peer that has stopped reading.
+    /// A stalled peer never becomes writeable, so it cannot be closed from the writeable callback:
+    /// lws is asked to kill it from its timeout machinery instead (no close frame).
+    func didQueue(on connection: WebSocketConnection) {
+        guard let wsi = connection.wsi else { return }
+        guard connection.queuedBytes > configuration.outboxLimitBytes else {
+            lws_callback_on_writable(wsi)
+            return
+        }
+        logger.warning("Dropping a stalled reader", metadata: [
+            "id": "\(connection.id)", "peer": "\(connection.peer)", "queuedBytes": "\(connection.queuedBytes)",
+        ])
+        connection.abandon(because: CloseStatus(code: 1006, reason: "stalled reader"))
+        metrics.stalledReadersKilled += 1
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+    }
+
+    // MARK: - Receiving
+
+    /// One chunk of a message. lws hands big frames over in pieces and clients may fragment;
+    /// the message is complete on the final fragment with nothing left of its frame.
+    private func received(_ chunk: UnsafeRawBufferPointer, on connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
+        guard connection.isOpen else { return 0 }
+        if lws_frame_is_binary(wsi) != 0 {
+            return closeNow(connection, wsi, CloseStatus(code: 1003, reason: "binary frames are not supported"))
+        }
+        // lws has no size limit: check the announced rest of the frame too, so an oversized
+        // message is refused on its first chunk and never buffered.
+        let remaining = lws_remaining_packet_payload(wsi)
+        if connection.partialMessage.count + chunk.count + remaining > configuration.maxMessageBytes {
+            return closeNow(connection, wsi, CloseStatus(
+                code: 1009, reason: "message larger than \(configuration.maxMessageBytes) bytes"))
+        }
+        let isComplete = lws_is_final_fragment(wsi) != 0 && remaining == 0
+        let text: String
+        if isComplete && connection.partialMessage.isEmpty {
+            text = String(decoding: chunk, as: UTF8.self)
+        } else {
+            connection.partialMessage.append(contentsOf: chunk)
+            guard isComplete else { return 0 }
+            text = String(decoding: connection.partialMessage, as: UTF8.self)
+            connection.partialMessage = []
+        }
+        metrics.messagesReceived += 1
+        metrics.bytesReceived += text.utf8.count
+        server.delegate?.webSocketServer(server, connection: connection, didReceiveText: text)
+        return 0
+    }
+
+    // MARK: - Sending
+
+    /// One `lws_write` per callback: the next queued message, else the pending close frame,
+    /// else (when asked for with `requestWrite`) the delegate's newest payload. lws also calls
+    /// this unasked (after answering a ping), so an empty turn must be harmless.
+    private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
+        guard connection.ending == nil else { return 0 }
+        if let text = connection.dequeue() {
+            guard write(text, wsi) else { return -1 }
+            if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
+            return 0
+        }
+        if let close = connection.pendingClose {
+            return closeNow(connection, wsi, close)
+        }
+        if connection.payloadRequested {
+            connection.payloadRequested = false
+            if let payload = server.delegate?.webSocketServer(server, nextPayloadFor: connection) {
+                guard write(payload, wsi) else { return -1 }
+            }
+        }
+        return 0
+    }
+
+    private func write(_ text: String, _ wsi: OpaquePointer) -> Bool {
+        guard writeBuffer.write(text.utf8, to: wsi, as: LWS_WRITE_TEXT) else { return false }
+        metrics.messagesSent += 1
+        metrics.bytesSent += text.utf8.count
+        return true
+    }
+
+    /// Sends a close frame now and ends the connection (the callback must return the -1).
+    private func closeNow(_ connection: WebSocketConnection, _ wsi: OpaquePointer, _ status: CloseStatus) -> Int32 {
+        connection.abandon(because: status)
+        var reason = Array(status.reason.utf8)
+        lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status.code)), &reason, reason.count)
+        return -1
+    }
+
+    // MARK: - GET /metrics
+
+    private func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
+        let text = metrics.prometheusText(openConnections: connections.count)
+            + (server.delegate?.webSocketServerMetrics(server) ?? "")
+        let body = Array(text.utf8)
+        let headerSpace = 512
+        let start = writeBuffer.payload(count: headerSpace)
+        var position: UnsafeMutablePointer<UInt8>? = start
+        let end = start + headerSpace
+        guard lws_add_http_common_headers(
+                wsi, UInt32(HTTP_STATUS_OK.rawValue), "text/plain; version=0.0.4; charset=utf-8",
+                lws_filepos_t(body.count), &position, end) == 0,
+            lws_finalize_write_http_header(wsi, start, &position, end) == 0
+        else { return 1 }
+        // The body goes out in the next HTTP_WRITEABLE: one write per callback.
+        pendingHTTPBodies[wsi] = body
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func writeHTTPBody(_ wsi: OpaquePointer) -> Int32 {
+        guard let body = pendingHTTPBodies.removeValue(forKey: wsi),
+            writeBuffer.write(body, to: wsi, as: LWS_WRITE_HTTP_FINAL)
+        else { return -1 }
+        // Nonzero means the connection should close rather than wait for another request.
+        return lws_http_transaction_completed(wsi) == 0 ? 0 : -1
+    }
+
+    // MARK: - Reading from lws
+
+    private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    private static func requestPath(_ wsi: OpaquePointer) -> String? {
+        header(wsi, WSI_TOKEN_GET_URI)
+    }
+
+    /// The peer's address; IPv4 peers of the dual-stack listener without their "::ffff:" prefix.
+    private static func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard let address = lws_get_peer_simple(wsi, &buffer, buffer.count) else { return "?" }
+        let peer = String(cString: address)
+        let mappedPrefix = "::ffff:"
+        return peer.hasPrefix(mappedPrefix) && peer.contains(".") ? String(peer.dropFirst(mappedPrefix.count)) : peer
+    }
+
+    /// The payload of a close frame: a 2-byte big-endian code, then the UTF-8 reason.
+    private static func closeStatus(fromPayload payload: UnsafeRawBufferPointer) -> CloseStatus {
+        guard payload.count >= 2 else { return CloseStatus(code: 1005, reason: "") }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        return CloseStatus(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+    }
+}
+
+/// The C callback of the stackcast protocol. It finds the handler through the context's user
+/// pointer; a free function with no captures, so it converts to `@convention(c)`.
+func protocolHandlerCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let owner = lws_context_user(lws_get_context(wsi)) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    let handler = Unmanaged<ProtocolHandler>.fromOpaque(owner).takeUnretainedValue()
+    return handler.handle(wsi, reason, user, input, length)
+}

@@ -1,0 +1,118 @@
+import CWebSockets
+
+/// One WebSocket of a `WebSocketServer`.
+///
+/// Service thread only: create none yourself, and use one only from delegate callbacks, the tick,
+/// or work queued with `WebSocketServer.perform(_:)`. After the delegate hears `didClose`, every
+/// method is a harmless no-op.
+public final class WebSocketConnection {
+    /// Unique among the connections of one server, never reused.
+    public let id: Int
+    /// The peer's address, e.g. "127.0.0.1".
+    public let peer: String
+    /// The `Origin` header of the handshake; nil for non-browser clients.
+    public let origin: String?
+    /// The request path of the handshake without its query, e.g. "/ws".
+    public let path: String
+    /// Free for the session layer: whatever it binds to this connection.
+    public var context: AnyObject?
+    /// Bytes queued with `send(_:)` and not yet handed to the socket.
+    public private(set) var queuedBytes = 0
+
+    /// The libwebsockets connection; nil once closed.
+    private(set) var wsi: OpaquePointer?
+    private weak var handler: ProtocolHandler?
+    /// Messages waiting for a writeable callback; `outboxHead` is the next one to write,
+    /// so taking one is O(1).
+    private var outbox: [String] = []
+    private var outboxHead = 0
+    /// The close frame to send once `outbox` is flushed.
+    private(set) var pendingClose: CloseStatus?
+    /// How the connection ended or is ending: the close frame sent or received, or a reason
+    /// for going away without one.
+    var ending: CloseStatus?
+    /// Set by `requestWrite()`, cleared when the delegate is asked for a payload.
+    var payloadRequested = false
+    /// The fragments of a message still being received.
+    var partialMessage: [UInt8] = []
+
+    init(id: Int, wsi: OpaquePointer, handler: ProtocolHandler, peer: String, origin: String?, path: String) {
+        self.id = id
+        self.wsi = wsi
+        self.handler = handler
+        self.peer = peer
+        self.origin = origin
+        self.path = path
+    }
+
+    /// False once a close has been asked for or the socket is gone.
+    public var isOpen: Bool { wsi != nil && pendingClose == nil && ending == nil }
+
+    /// Queues a text message. Messages go out in the order they were queued, each as one frame,
+    /// written only when the socket can take it. If the queue grows beyond the server's
+    /// `outboxLimitBytes` the peer is treated as a stalled reader and dropped.
+    public func send(_ text: String) {
+        guard isOpen, let handler else { return }
+        outbox.append(text)
+        queuedBytes += text.utf8.count
+        handler.didQueue(on: self)
+    }
+
+    /// Asks the delegate for `nextPayloadFor` this connection as soon as the socket can take a
+    /// message and the queue is empty. Several calls before then still mean one payload.
+    public func requestWrite() {
+        guard isOpen, let wsi else { return }
+        payloadRequested = true
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Sends a close frame with `code` and `reason` (cut to the 123 bytes a close frame allows)
+    /// after the messages already queued, then closes. Later sends are dropped.
+    public func close(code: UInt16, reason: String) {
+        guard isOpen, let wsi else { return }
+        pendingClose = CloseStatus(code: code, reason: reason)
+        lws_callback_on_writable(wsi)
+    }
+
+    // MARK: - Used by the server on the service thread
+
+    /// Takes the next queued message, if any.
+    func dequeue() -> String? {
+        guard outboxHead < outbox.count else { return nil }
+        let text = outbox[outboxHead]
+        outbox[outboxHead] = ""  // let the message go now, not when the slot is reused
+        outboxHead += 1
+        queuedBytes -= text.utf8.count
+        // Drop the taken slots once they are the larger part, so a queue that never quite
+        // empties does not grow for ever; amortised O(1) per message.
+        if outboxHead * 2 >= outbox.count {
+            outbox.removeFirst(outboxHead)
+            outboxHead = 0
+        }
+        return text
+    }
+
+    /// True while queued messages or a close frame wait for the socket.
+    var hasPendingOutput: Bool { outboxHead < outbox.count || pendingClose != nil }
+
+    /// Forgets everything queued (the connection is being dropped) and records why.
+    func abandon(because status: CloseStatus) {
+        clearOutbox()
+        pendingClose = nil
+        payloadRequested = false
+        ending = status
+    }
+
+    /// The socket is gone: detach from libwebsockets so every later call is a no-op.
+    func detach() {
+        wsi = nil
+        clearOutbox()
+        partialMessage = []
+    }
+
+    private func clearOutbox() {
+        outbox = []
+        outboxHead = 0
+        queuedBytes = 0
+    }
+}

@@ -1,0 +1,232 @@
+import CWebSockets
+import Foundation
+import Logging
+import Synchronization
+
+/// The transport: one libwebsockets context serving static files, `GET /metrics` and the
+/// WebSocket endpoint on one port (plain, or TLS for https + wss), driven by one service thread.
+///
+/// Threading: everything libwebsockets, every `WebSocketConnection`, the tick timer and every
+/// delegate call live on the **service thread**, started by `start()`. The only members that may
+/// be used from any thread are `start()` (before the service thread exists), `stop()` and
+/// `waitUntilStopped()` (any thread except the service thread), `perform(_:)`, `port` and `now`.
+/// Everything else is service thread only: call it from delegate callbacks, the tick, or work
+/// queued with `perform(_:)`. Mutable state outside `shared` and the atomics is touched only on
+/// that thread, which is why the class can be `@unchecked Sendable`.
+public final class WebSocketServer: @unchecked Sendable {
+    public let configuration: WebSocketServerConfiguration
+    let logger: Logger
+    private(set) weak var delegate: WebSocketServerDelegate?
+
+    // Cross-thread state.
+    private let shared = Locked(Shared())
+    private let boundPort = Atomic<Int>(0)
+    private let serviceThreadID = Atomic<UInt>(0)
+    private let finished = DispatchGroup()
+
+    // Service-thread state (and the caller's thread inside `start()`, before the thread exists).
+    private var context: OpaquePointer?
+    private var creationInfo: ContextCreationInfo?
+    private lazy var handler = ProtocolHandler(server: self)
+    private lazy var tickTimer = ServiceTimer { [unowned self] in self.tickFired() }
+    private var tickSchedule: (interval: Double, next: Double)?
+    /// Does nothing but wake `lws_service` at the drain deadline.
+    private lazy var drainTimer = ServiceTimer {}
+    private var drainDeadline: Double?
+    /// True once `stop()` has begun closing connections; new WebSockets are refused from then on.
+    var isDraining: Bool { drainDeadline != nil }
+    /// How often `lws_service` returned: lets tests check that an idle server sleeps.
+    private(set) var serviceWakeUps = 0
+
+    /// How long `stop()` lets connections exchange close frames before it destroys the context.
+    static let drainSeconds = 1.0
+
+    /// The state other threads share with the service thread.
+    private struct Shared: Sendable {
+        enum Phase { case idle, starting, running, stopped }
+        var phase = Phase.idle
+        /// Set while the service thread runs: `lws_cancel_service` is only safe on a live context.
+        var context: ContextHandle?
+        var inbox: [@Sendable () -> Void] = []
+        var stopRequested = false
+    }
+
+    /// The context pointer, handed to other threads only for `lws_cancel_service`, the one lws
+    /// call documented as safe from any thread.
+    private struct ContextHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// - Parameters:
+    ///   - delegate: held weakly; it hears about connections and messages on the service thread.
+    ///   - logger: gets one line per connection opened and closed, refusals and stalled readers.
+    public init(configuration: WebSocketServerConfiguration, delegate: WebSocketServerDelegate, logger: Logger) {
+        self.configuration = configuration
+        self.delegate = delegate
+        self.logger = logger
+    }
+
+    // MARK: - Life cycle (any thread except the service thread)
+
+    /// Checks the configuration, creates the context and the listening socket on the calling
+    /// thread, then starts the service thread. Call once; after it returns, `port` is the bound
+    /// port. Throws when a setting is invalid, a file is unreadable, or the port is taken.
+    public func start() throws(WebSocketServerError) {
+        try shared.withLock { (shared: inout Shared) throws(WebSocketServerError) in
+            guard shared.phase == .idle else { throw .alreadyStarted }
+            shared.phase = .starting
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            shared.withLock { $0.phase = .idle }
+            throw error
+        }
+
+        LibWebSocketsLog.install()
+        let info = ContextCreationInfo(
+            configuration: configuration, user: Unmanaged.passUnretained(handler).toOpaque())
+        var creation = info.info
+        guard let context = lws_create_context(&creation) else {
+            shared.withLock { $0.phase = .idle }
+            throw WebSocketServerError.diagnoseFailedStart(configuration)
+        }
+        self.context = context
+        creationInfo = info
+        boundPort.store(Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))), ordering: .releasing)
+
+        shared.withLock { shared in
+            shared.phase = .running
+            shared.context = ContextHandle(pointer: context)
+            // Work queued before start() runs on the first pass of the loop.
+            if !shared.inbox.isEmpty { lws_cancel_service(context) }
+        }
+        finished.enter()
+        let thread = Thread { [self] in serviceLoop() }
+        thread.name = "stackcast.websockets"
+        thread.start()
+        logger.info(
+            "Listening",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(port)",
+                "tls": "\(configuration.usesTLS)", "webRoot": "\(configuration.webRoot ?? "-")",
+            ])
+    }
+
+    /// Closes every WebSocket with 1001 "server shutting down", gives the peers up to
+    /// `drainSeconds` to answer, destroys the context on the service thread and frees its memory.
+    /// Returns when all of that is done. Harmless when not started or already stopped.
+    /// Never call it on the service thread (it would wait for itself): use `perform` from there
+    /// to hand it to another thread if needed.
+    public func stop() {
+        precondition(!isServiceThread, "WebSocketServer.stop() called on its own service thread")
+        shared.withLock { shared in
+            guard let context = shared.context else { return }
+            shared.stopRequested = true
+            lws_cancel_service(context.pointer)
+        }
+        waitUntilStopped()
+    }
+
+    /// Blocks until the service thread has finished (after `stop()`); returns at once when the
+    /// server is not running.
+    public func waitUntilStopped() {
+        finished.wait()
+    }
+
+    /// The port the server listens on; meaningful after `start()` returned. Any thread.
+    public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    /// Monotonic seconds (libwebsockets' clock, the one the tick uses). Any thread.
+    public var now: Double { Double(lws_now_usecs()) / 1_000_000 }
+
+    /// Runs `work` on the service thread soon, in the order queued. Any thread. Work queued after
+    /// the server has stopped is dropped.
+    public func perform(_ work: @escaping @Sendable () -> Void) {
+        shared.withLock { shared in
+            guard shared.phase != .stopped else { return }
+            shared.inbox.append(work)
+            if let context = shared.context { lws_cancel_service(context.pointer) }
+        }
+    }
+
+    // MARK: - Tick timer (service thread only)
+
+    /// Calls the delegate's `webSocketServerDidTick` every `interval` seconds until
+    /// `stopTicking()`. Ticks follow an absolute schedule, so they do not drift; after a stall
+    /// the next tick runs at once and the schedule restarts from there (no burst of late ticks).
+    /// Calling it while ticking changes the interval.
+    public func startTicking(interval: Double) {
+        precondition(interval > 0, "tick interval must be positive")
+        guard let context else { return }
+        let next = now + interval
+        tickSchedule = (interval, next)
+        tickTimer.schedule(in: interval, context: context)
+    }
+
+    /// Stops the tick timer; an idle server then does no work at all.
+    public func stopTicking() {
+        tickSchedule = nil
+        tickTimer.cancel()
+    }
+
+    /// True while the tick timer is armed.
+    public var isTicking: Bool { tickSchedule != nil }
+
+    private func tickFired() {
+        guard let context, var schedule = tickSchedule else { return }
+        let now = self.now
+        schedule.next = max(schedule.next + schedule.interval, now)
+        tickSchedule = schedule
+        tickTimer.schedule(in: schedule.next - now, context: context)
+        delegate?.webSocketServerDidTick(self, now: now)
+    }
+
+    // MARK: - Service loop
+
+    /// True when called on the service thread. Any thread.
+    var isServiceThread: Bool { serviceThreadID.load(ordering: .relaxed) == Self.currentThreadID }
+
+    private static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+    private func serviceLoop() {
+        guard let context else { return }
+        serviceThreadID.store(Self.currentThreadID, ordering: .relaxed)
+        while lws_service(context, 0) >= 0 {
+            serviceWakeUps += 1
+            if let drainDeadline, handler.openConnections == 0 || now >= drainDeadline { break }
+        }
+        stopTicking()
+        drainTimer.cancel()
+        shared.withLock { shared in
+            shared.context = nil
+            shared.phase = .stopped
+            shared.inbox = []
+        }
+        // Connections still open get their CLOSED callback (and the delegate its didClose) here.
+        lws_context_destroy(context)
+        self.context = nil
+        creationInfo = nil
+        logger.info("Stopped", metadata: ["port": "\(port)"])
+        finished.leave()
+    }
+
+    /// `EVENT_WAIT_CANCELLED`: another thread called `lws_cancel_service` (lws also sends it
+    /// unasked, e.g. for every new connection, so this must be harmless when there is nothing).
+    func serviceWasWoken() {
+        // Queued work must run on the service thread, never inside lws_create_context on the
+        // thread calling start(); start() wakes the loop again for anything queued before it.
+        guard isServiceThread else { return }
+        let (work, stopRequested) = shared.withLock { shared in
+            defer { shared.inbox = [] }
+            return (shared.inbox, shared.stopRequested)
+        }
+        work.forEach { $0() }
+        if stopRequested, drainDeadline == nil, let context {
+            drainDeadline = now + Self.drainSeconds
+            drainTimer.schedule(in: Self.drainSeconds, context: context)
+            logger.info("Shutting down", metadata: ["connections": "\(handler.openConnections)"])
+            handler.closeAll(code: 1001, reason: "server shutting down")
+        }
+    }
+}

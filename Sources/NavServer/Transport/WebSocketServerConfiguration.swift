@@ -1,0 +1,101 @@
+import Foundation
+
+/// Everything `WebSocketServer` needs to know before it starts. A plain value: build it on any
+/// thread, hand it to `WebSocketServer.init`; the server never changes it.
+public struct WebSocketServerConfiguration: Sendable, Equatable {
+    /// The address to listen on: an IPv4 or IPv6 literal; "0.0.0.0" (every IPv4 interface) or
+    /// "::" (every interface) to be reachable from other machines.
+    public var host: String
+    /// The TCP port; 0 lets the kernel pick one (read it from `WebSocketServer.port` after `start()`).
+    public var port: Int
+    /// Absolute path of the folder served at `/` (`index.html` for directories); nil serves no files.
+    public var webRoot: String?
+    /// PEM certificate. Give both paths or neither; with them the one port serves https and wss only.
+    public var tlsCertificatePath: String?
+    /// PEM private key for `tlsCertificatePath`.
+    public var tlsKeyPath: String?
+    /// Origins a browser may open a WebSocket from besides the server's own (same host:port),
+    /// e.g. `"http://localhost:5173"`. Requests without an `Origin` header (non-browser clients)
+    /// are always allowed; any other origin is refused with HTTP 403.
+    public var allowedOrigins: [String]
+    /// The largest message a client may send; a bigger one closes the connection with 1009.
+    public var maxMessageBytes: Int
+    /// Open WebSockets beyond this are refused with HTTP 503.
+    public var maxConnections: Int
+    /// A connection whose queued outgoing bytes exceed this is a stalled reader and is dropped.
+    public var outboxLimitBytes: Int
+    /// Seconds of silence after which the server pings a WebSocket; a peer that has not answered
+    /// within as long again is cut (this is how half-open sockets go away).
+    public var heartbeatSeconds: Int
+    /// The WebSocket subprotocol; clients that ask for none are bound to it as well.
+    public var subprotocol: String
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        webRoot: String? = nil,
+        tlsCertificatePath: String? = nil,
+        tlsKeyPath: String? = nil,
+        allowedOrigins: [String] = [],
+        maxMessageBytes: Int = 65536,
+        maxConnections: Int = 256,
+        outboxLimitBytes: Int = 1 << 20,
+        heartbeatSeconds: Int = 20,
+        subprotocol: String = "stackcast.v1"
+    ) {
+        self.host = host
+        self.port = port
+        self.webRoot = webRoot
+        self.tlsCertificatePath = tlsCertificatePath
+        self.tlsKeyPath = tlsKeyPath
+        self.allowedOrigins = allowedOrigins
+        self.maxMessageBytes = maxMessageBytes
+        self.maxConnections = maxConnections
+        self.outboxLimitBytes = outboxLimitBytes
+        self.heartbeatSeconds = heartbeatSeconds
+        self.subprotocol = subprotocol
+    }
+
+    /// True when the server is configured to speak TLS.
+    public var usesTLS: Bool { tlsCertificatePath != nil || tlsKeyPath != nil }
+
+    /// Throws the first problem that would keep the server from starting: a setting out of range,
+    /// an address it cannot listen on, half a TLS setup, an unreadable certificate or key, or a
+    /// missing web root.
+    func validate() throws(WebSocketServerError) {
+        func require(_ condition: Bool, _ name: String, _ reason: String) throws(WebSocketServerError) {
+            if !condition { throw .invalidSetting(name: name, reason: reason) }
+        }
+        try require((0...65535).contains(port), "port", "\(port) is not between 0 and 65535")
+        guard let address = ListenAddress(host) else {
+            throw .invalidSetting(name: "host", reason: "\(host) is not an IP address (use 127.0.0.1, ::1, 0.0.0.0 or ::)")
+        }
+        if let problem = WebSocketServerError.listenProblem(address, port: port) { throw problem }
+        try require(maxMessageBytes > 0, "maxMessageBytes", "must be positive")
+        try require(maxConnections > 0, "maxConnections", "must be positive")
+        try require(outboxLimitBytes > 0, "outboxLimitBytes", "must be positive")
+        try require((1...3600).contains(heartbeatSeconds), "heartbeatSeconds", "must be between 1 and 3600")
+        try require(
+            !subprotocol.isEmpty && subprotocol.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) },
+            "subprotocol", "\"\(subprotocol)\" is not a token of letters, digits, '.', '_' or '-'")
+
+        switch (tlsCertificatePath, tlsKeyPath) {
+        case (nil, nil):
+            break
+        case let (certificate?, key?):
+            for (role, path) in [("TLS certificate", certificate), ("TLS key", key)]
+            where !FileManager.default.isReadableFile(atPath: path) {
+                throw .fileUnreadable(role: role, path: path)
+            }
+        default:
+            throw .tlsPathsIncomplete
+        }
+
+        if let webRoot {
+            var isFolder: ObjCBool = false
+            guard webRoot.hasPrefix("/"), FileManager.default.fileExists(atPath: webRoot, isDirectory: &isFolder),
+                isFolder.boolValue
+            else { throw .webRootMissing(path: webRoot) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// What the session layer hears from the transport. Every method is called on the server's
+/// service thread, so an implementation may use `WebSocketConnection` and the server's
+/// service-thread API freely and needs no locks of its own for state only touched here.
+/// The server holds its delegate weakly.
+public protocol WebSocketServerDelegate: AnyObject {
+    /// A WebSocket finished its handshake (origin and capacity already checked).
+    func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection)
+
+    /// One complete text message, reassembled from its fragments and UTF-8-validated.
+    func webSocketServer(
+        _ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String)
+
+    /// The connection is gone. `code` is the close code that ended it: the peer's, the one the
+    /// server sent, or 1006 when the socket went away without one (network loss, stalled reader,
+    /// heartbeat timeout, or a protocol error libwebsockets closed on its own, such as bad UTF-8).
+    func webSocketServer(
+        _ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16)
+
+    /// Asked after `connection.requestWrite()`, once the socket can take a message and the
+    /// connection's own queue is empty: return the newest payload to send now, or nil. This is
+    /// how "latest wins" traffic works: call `requestWrite()` whenever there is something new and
+    /// build the payload here, so a slow reader never makes frames pile up. Call `requestWrite()`
+    /// from here to be asked once more after this payload has been written.
+    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection)
+        -> String?
+
+    /// The tick timer fired (see `WebSocketServer.startTicking(interval:)`); `now` is
+    /// `server.now` as the tick runs.
+    func webSocketServerDidTick(_ server: WebSocketServer, now: Double)
+
+    /// Extra lines in Prometheus text format appended to `GET /metrics` (each ending in "\n").
+    func webSocketServerMetrics(_ server: WebSocketServer) -> String
+}
+
+extension WebSocketServerDelegate {
+    public func webSocketServer(
+        _ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection
+    ) -> String? { nil }
+
+    public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {}
+
+    public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
+}
