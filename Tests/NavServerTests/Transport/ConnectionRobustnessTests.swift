@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import NavServer
+
+/// Misbehaving peers: each must be survived without disturbing the other connections.
+@Suite struct ConnectionRobustnessTests {
+    @Test func survivesGarbageBytesOnThePort() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let bystander = try TestWebSocketClient.connect(port: harness.port)
+
+        let garbage = try TestSocket(port: harness.port)
+        try garbage.send((0..<4096).map { _ in UInt8.random(in: 0...255) })
+        let (_, closed) = garbage.receiveAll(timeout: 5)
+        #expect(closed, "the server hangs up on garbage")
+
+        // Bytes that are no frame (reserved bits and opcode 15) after a valid handshake.
+        let broken = try TestWebSocketClient.connect(port: harness.port)
+        try broken.sendRaw(Array(repeating: 0xFF, count: 512))
+        switch broken.receive() {
+        case .closedWithoutFrame, .close: break
+        case let other: Issue.record("expected the server to hang up, got \(other)")
+        }
+
+        let client = try TestWebSocketClient.connect(port: harness.port)
+        try client.sendText("still fine")
+        #expect(client.receive() == .text("still fine"))
+        try bystander.sendText("me too")
+        #expect(bystander.receive() == .text("me too"))
+    }
+
+    @Test func reportsAnAbruptCloseAs1006() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let client = try TestWebSocketClient.connect(port: harness.port)
+        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
+        client.disconnect()
+        #expect(try #require(harness.delegate.waitForCloses(1)).values.first == 1006)
+    }
+
+    @Test func refusesAnUnknownSubprotocolWith400AndCarriesOn() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let refusal = #expect(throws: TestWebSocketClient.HandshakeRefused.self) {
+            _ = try TestWebSocketClient.connect(port: harness.port, subprotocol: "bogus")
+        }
+        #expect(refusal?.status == 400)
+        let offeredAmongOthers = try TestWebSocketClient.connect(port: harness.port, subprotocol: "stackcast.v2, stackcast.v1")
+        #expect(offeredAmongOthers.subprotocol == "stackcast.v1")
+
+        let client = try TestWebSocketClient.connect(port: harness.port)
+        try client.sendText("ok")
+        #expect(client.receive() == .text("ok"))
+    }
+
+    @Test func dropsAStalledReaderAndKeepsServingTheOthers() throws {
+        // A client that never reads while every tick queues 30 KB for everyone: once the kernel
+        // buffers are full the queue grows past the limit and the reader is dropped.
+        let harness = try TestServer { $0.outboxLimitBytes = 1 << 20 }
+        defer { harness.stop() }
+        let payload = String(repeating: "s", count: 30_000)
+        harness.delegate.onTick = { _, _ in
+            harness.delegate.connections.values.forEach { $0.send(payload) }
+        }
+        let stalled = try TestWebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
+        defer { withExtendedLifetime(stalled) {} }
+        let healthy = try TestWebSocketClient.connect(port: harness.port)
+        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 2 })
+        harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
+
+        var healthyMessages = 0
+        let dropped = waitUntil(timeout: 30) {
+            if case .text = healthy.receive() { healthyMessages += 1 }
+            return harness.delegate.record.withLock { $0.closes.count } == 1
+        }
+        #expect(dropped)
+        #expect(harness.delegate.record.withLock { $0.closes }.values.first == 1006)
+        #expect(harness.logs.contains { $0.hasPrefix("Dropping a stalled reader") })
+
+        // The healthy reader is still served after the drop.
+        let before = healthyMessages
+        for _ in 0..<20 { if case .text = healthy.receive() { healthyMessages += 1 } }
+        #expect(healthyMessages == before + 20)
+        let metrics = try TestHTTP.get(port: harness.port, path: "/metrics").text
+        #expect(metrics.contains("stackcast_stalled_readers_killed_total 1"))
+    }
+
+    @Test func cutsAStalledReaderOfLatestWinsPayloadsByHeartbeat() throws {
+        // With "latest wins" nothing queues up: lws holds at most the one payload the kernel
+        // would not take, and the peer, which never reads, never answers the heartbeat either.
+        let harness = try TestServer { $0.heartbeatSeconds = 1 }
+        defer { harness.stop() }
+        let payload = String(repeating: "f", count: 30_000)
+        harness.delegate.onTick = { _, _ in harness.delegate.connections.values.forEach { $0.requestWrite() } }
+        harness.delegate.nextPayload = { _ in payload }
+        let stalled = try TestWebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
+        defer { withExtendedLifetime(stalled) {} }
+        let healthy = try TestWebSocketClient.connect(port: harness.port)
+        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 2 })
+        harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
+
+        // The healthy client keeps reading (and answering pings) meanwhile.
+        var received = 0
+        #expect(waitUntil(timeout: 10) {
+            if case .text = healthy.receive() { received += 1 }
+            return harness.delegate.record.withLock { $0.closes.count } == 1
+        })
+        #expect(harness.delegate.record.withLock { $0.closes }.values.first == 1006)
+        let receivedBefore = received
+        for _ in 0..<20 { if case .text = healthy.receive() { received += 1 } }
+        #expect(received > receivedBefore, "the healthy reader is still served")
+        #expect(harness.delegate.record.withLock { $0.closes.count } == 1)
+    }
+
+    @Test func pingsAndCutsAPeerThatStopsAnswering() throws {
+        let harness = try TestServer { $0.heartbeatSeconds = 1 }
+        defer { harness.stop() }
+        let answering = try TestWebSocketClient.connect(port: harness.port)
+        let silent = try TestWebSocketClient.connect(port: harness.port)
+        silent.answersPings = false
+
+        #expect(answering.receive(timeout: 5) == .ping)
+        #expect(silent.receive(timeout: 5) == .ping)
+        // Unanswered, the silent peer is cut after twice the heartbeat; the other one stays.
+        var event = silent.receive(timeout: 10)
+        while event == .ping { event = silent.receive(timeout: 10) }
+        #expect(event == .closedWithoutFrame)
+        #expect(try #require(harness.delegate.waitForCloses(1)).values.first == 1006)
+
+        try answering.sendText("alive")
+        var reply = answering.receive()
+        while reply == .ping { reply = answering.receive() }
+        #expect(reply == .text("alive"))
+    }
+}

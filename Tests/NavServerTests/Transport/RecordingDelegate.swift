@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+
+@testable import NavServer
+
+/// The delegate of the transport tests: echoes every text message back unless a test plugs in
+/// other behaviour, and records what the server reported so the test thread can wait for it.
+/// Behaviour closures are set before the server starts and run on the service thread; `record`
+/// is the only state shared with the test thread.
+final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
+    struct Record {
+        var opened: [Int] = []
+        var received: [String] = []
+        var closes: [Int: UInt16] = [:]
+        var ticks = 0
+    }
+
+    let record = Locked(Record())
+
+    var onOpen: (WebSocketServer, WebSocketConnection) -> Void = { _, _ in }
+    var onText: (WebSocketServer, WebSocketConnection, String) -> Void = { _, connection, text in
+        connection.send(text)
+    }
+    var onTick: (WebSocketServer, Double) -> Void = { _, _ in }
+    var nextPayload: (WebSocketConnection) -> String? = { _ in nil }
+    var extraMetrics = ""
+
+    /// The open connections by id. Service thread only.
+    private(set) var connections: [Int: WebSocketConnection] = [:]
+
+    func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
+        connections[connection.id] = connection
+        record.withLock { $0.opened.append(connection.id) }
+        onOpen(server, connection)
+    }
+
+    func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
+        record.withLock { $0.received.append(text) }
+        onText(server, connection, text)
+    }
+
+    func webSocketServer(_ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16) {
+        connections[connection.id] = nil
+        record.withLock { $0.closes[connection.id] = code }
+    }
+
+    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> String? {
+        nextPayload(connection)
+    }
+
+    func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {
+        record.withLock { $0.ticks += 1 }
+        onTick(server, now)
+    }
+
+    func webSocketServerMetrics(_ server: WebSocketServer) -> String {
+        extraMetrics
+    }
+
+    /// Waits until `count` connections have closed and returns their codes by connection id.
+    func waitForCloses(_ count: Int, timeout: Double = 5) -> [Int: UInt16]? {
+        var closes: [Int: UInt16] = [:]
+        let done = waitUntil(timeout: timeout) {
+            closes = record.withLock { $0.closes }
+            return closes.count >= count
+        }
+        return done ? closes : nil
+    }
+}
