@@ -91,13 +91,13 @@ extension StackcastServer {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.resize(viewport)
         }
-        viewer.encoder.reset()
+        viewer.encoder = FrameEncoder(usesMoves: hello.features.contains("move"))
         if let lastSeq = hello.lastSeq, let list = session.frame(lastSeq) {
             viewer.encoder.assume(list, seq: lastSeq)
         }
         viewer.connection.send(ServerMessage.welcome(
             session: session.token, app: session.app, role: hello.role, viewport: session.scene.viewport,
-            fps: configuration.fps, resumed: hello.session != nil
+            fps: configuration.fps, resumed: hello.session != nil, features: hello.features
         ))
         viewer.connection.requestWrite()
     }

@@ -21,6 +21,16 @@ import Testing
         #expect(item.clip == Rect(x: 10, y: 20, width: 50, height: 50))
     }
 
+    @Test func aClipThatNarrowsNothingIsLeftImplicit() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        root.clipsToBounds = true
+        let child = Node(frame: Rect(x: 0, y: 0, width: 10, height: 10), fill: .black)
+        root.addChild(child)
+        var ids = 0
+        let list = DisplayList.build(root: root, viewport: Size(width: 100, height: 100), ids: &ids)
+        #expect(list.items.map(\.clip) == [nil])
+    }
+
     @Test func hiddenTransparentOffscreenAndEmptyNodesAreCulled() {
         let root = Node(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         let hidden = Node(frame: Rect(x: 0, y: 0, width: 10, height: 10), fill: .black)

@@ -83,4 +83,31 @@ import NavKit
         encoder.assume(list(item(1)), seq: 5)
         #expect(encode(&encoder, list(item(1), item(2)), seq: 6)?["base"] == 5)
     }
+
+    @Test func slidNodesTravelAsMoveGroupsOfRanges() {
+        var encoder = FrameEncoder(usesMoves: true)
+        _ = encoder.encode(list(item(1), item(2), item(3), item(5), item(6)), seq: 1, time: 0)
+        // 1, 2, 3 and 6 slide by -20; 5 slides too but also changes colour; 4 never existed.
+        let frame = encode(&encoder, list(item(1, x: -20), item(2, x: -20), item(3, x: -20), item(5, x: -20, fill: .black), item(6, x: -20)), seq: 2)
+        #expect(frame?["move"] == [["dx": -20, "dy": 0, "ranges": [[1, 3], [6, 6]]]])
+        #expect(frame?["set"] == [["id": 5, "frame": [-20, 0, 10, 10], "fill": "#000000"]])
+    }
+
+    @Test func rangesBridgeIdsTheViewerWillNotHold() {
+        var encoder = FrameEncoder(usesMoves: true)
+        _ = encoder.encode(list(item(1), item(2), item(4)), seq: 1, time: 0)
+        // 2 is removed and 3 is unknown: one range covers 1...4.
+        let frame = encode(&encoder, list(item(1, x: 5), item(4, x: 5)), seq: 2)
+        #expect(frame?["move"] == [["dx": 5, "dy": 0, "ranges": [[1, 4]]]])
+        #expect(frame?["remove"] == [2])
+        #expect(frame?["set"] == nil)
+    }
+
+    @Test func movesAreOnlySentToViewersThatAskedForThem() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
+        let frame = encode(&encoder, list(item(1, x: 5)), seq: 2)
+        #expect(frame?["move"] == nil)
+        #expect(frame?["set"] == [["id": 1, "frame": [5, 0, 10, 10]]])
+    }
 }

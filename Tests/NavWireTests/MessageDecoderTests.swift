@@ -21,6 +21,7 @@ import NavKit
             session: "abc", role: .view, lastSeq: 12
         )))
         #expect(message(#"{"type":"hello"}"#) == .hello(Hello()))
+        #expect(message(#"{"type":"hello","features":["move","teleport"]}"#) == .hello(Hello(features: ["move"])))
     }
 
     @Test func pointerWithSamplesInSeconds() {

@@ -145,3 +145,32 @@ test('nodes() returns the same array until something changes', () => {
   list.apply({ type: 'frame', seq: 11, base: 10, set: [{ id: 3, alpha: 0.4 }] });
   assert.notEqual(list.nodes(), first);
 });
+
+test('move slides the nodes in its ranges, clips too, before set runs', () => {
+  const list = loaded();
+  const clipped = { id: 5, kind: 'rect', frame: [10, 10, 5, 5], clip: [0, 0, 100, 100], fill: '#000000' };
+  assert.equal(list.apply({ type: 'frame', seq: 11, base: 10, set: [clipped] }).ok, true);
+  const result = list.apply({
+    type: 'frame', seq: 12, base: 11,
+    move: [{ dx: -65.5, dy: 2, ranges: [[1, 1], [3, 9]] }],
+    set: [{ id: 3, alpha: 0.5 }],
+  });
+  assert.equal(result.ok, true);
+  const byId = new Map(list.nodes().map((node) => [node.id, node]));
+  assert.deepEqual(byId.get(1).frame, [-65.5, 2, 390, 844]);
+  assert.deepEqual(byId.get(2).frame, title.frame, 'id 2 is outside the ranges');
+  assert.deepEqual(byId.get(3).frame, [-65.5, 102, 390, 44]);
+  assert.equal(byId.get(3).alpha, 0.5);
+  assert.deepEqual(byId.get(5).frame, [-55.5, 12, 5, 5]);
+  assert.deepEqual(byId.get(5).clip, [-65.5, 2, 100, 100]);
+});
+
+test('a malformed move is refused and changes nothing', () => {
+  const list = loaded();
+  for (const move of [[{ dx: 1, ranges: [[1, 2]] }], [{ dx: 1, dy: 1, ranges: [[3, 1]] }], { dx: 1 }]) {
+    const result = list.apply({ type: 'frame', seq: 11, base: 10, move });
+    assert.equal(result.ok, false);
+    assert.equal(list.seq, 10);
+    assert.deepEqual(list.nodes()[0].frame, page.frame);
+  }
+});

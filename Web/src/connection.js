@@ -166,7 +166,8 @@ export class Connection extends EventTarget {
   }
 
   sendHello() {
-    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role };
+    // "move": the server may send slid nodes as id ranges instead of one patch each (delta.js).
+    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role, features: ['move'] };
     if (this.session) hello.session = this.session;
     if (this.session && this.resumeFromLastSeq && this.model.seq !== null) hello.lastSeq = this.model.seq;
     this.socket.send(JSON.stringify(hello));

@@ -52,8 +52,9 @@ open class ViewController {
         if let loadedView { return loadedView }
         let page = Node(role: .page, name: name, fill: background)
         page.controllerID = id
+        // Nothing scrolls inside a page yet, so the content does not clip: a clip would follow the
+        // viewport's edge and change on every frame of a slide.
         let content = Node(name: "content")
-        content.clipsToBounds = true
         let bar = NavigationBar(spec: barSpec, title: title)
         bar.backTitle = backTitle
         page.addChild(content)

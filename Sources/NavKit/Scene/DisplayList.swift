@@ -58,8 +58,13 @@ public struct DisplayList: Equatable, Sendable {
         var childClipped = clipped
         if node.clipsToBounds {
             if !visible { return }
-            childClip = clip.intersection(frame)
-            childClipped = true
+            // A clip that narrows nothing (the viewport's own edge, a full-screen container) is
+            // left implicit: every viewer clips to its canvas anyway, and it would cost bytes.
+            let narrowed = clip.intersection(frame)
+            if narrowed != clip {
+                childClip = narrowed
+                childClipped = true
+            }
         }
         for child in node.children {
             append(child, offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)

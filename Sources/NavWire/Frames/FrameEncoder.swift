@@ -10,10 +10,17 @@ import NavKit
 public struct FrameEncoder {
     /// The seq of the last frame encoded for this viewer (the next delta's `base`), nil before the first.
     public private(set) var baseSeq: Int?
+    /// Whether deltas may group slid nodes into `move` (the viewer asked for feature `move`).
+    public var usesMoves: Bool
     private var items: [Int: DisplayItem] = [:]
     private var order: [Int] = []
 
-    public init() {}
+    public init(usesMoves: Bool = false) {
+        self.usesMoves = usesMoves
+    }
+
+    /// What the viewer held for `id` after the last frame.
+    func previous(_ id: Int) -> DisplayItem? { items[id] }
 
     /// Forgets the viewer's state: the next frame is full.
     public mutating func reset() {
@@ -57,12 +64,23 @@ public struct FrameEncoder {
         out.append(contentsOf: #","base":"#.utf8)
         JSONWriter.appendNumber(Double(base), into: &out)
         var changed = false
+        let current = Set(list.items.map(\.id))
+        var moved = Set<Int>()
+        if usesMoves {
+            let groups = moveGroups(list, current: current)
+            if !groups.groups.isEmpty {
+                FrameEncoder.appendMoves(groups.groups, into: &out)
+                moved = groups.moved
+                changed = true
+            }
+        }
         var patches = 0
         var seen = 0
         for item in list.items {
             let old = items[item.id]
             if old != nil { seen += 1 }
             if let old, old == item { continue }
+            if moved.contains(item.id) { continue }
             if patches == 0 { out.append(contentsOf: #","set":["#.utf8) } else { out.append(UInt8(ascii: ",")) }
             FrameEncoder.appendItem(item, changedFrom: old, into: &out)
             patches += 1
@@ -72,7 +90,6 @@ public struct FrameEncoder {
             changed = true
         }
         if seen < items.count {
-            let current = Set(list.items.map(\.id))
             var removed = 0
             for id in order where !current.contains(id) {
                 if removed == 0 { out.append(contentsOf: #","remove":["#.utf8) } else { out.append(UInt8(ascii: ",")) }

@@ -29,14 +29,20 @@ public struct Hello: Equatable, Sendable {
     public var role: Role
     /// The last frame the client applied, to resume with a delta.
     public var lastSeq: Int?
+    /// Protocol extensions the client understands (this server knows `move`); others are ignored.
+    public var features: Set<String>
 
-    public init(app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil) {
+    public init(app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil, features: Set<String> = []) {
         self.app = app
         self.viewport = viewport
         self.session = session
         self.role = role
         self.lastSeq = lastSeq
+        self.features = features
     }
+
+    /// The extensions this server offers.
+    public static let supportedFeatures: Set<String> = ["move"]
 }
 
 /// What a `command` message asks for: a navigation command for the engine, or a session request.

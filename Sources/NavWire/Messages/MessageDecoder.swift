@@ -66,7 +66,17 @@ public enum MessageDecoder {
         let session = try message.optionalString("session")
         if let session, session.isEmpty { throw .badMessage("session: expected a session token, got an empty string") }
         let lastSeq = try message.optionalInt("lastSeq")
-        return Hello(app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq)
+        var features = Set<String>()
+        for (index, element) in try (message.optionalArray("features") ?? []).enumerated() {
+            guard case .string(let feature) = element else {
+                throw .badMessage("features[\(index)]: expected a string, got \(FieldReader.describe(element))")
+            }
+            features.insert(feature)
+        }
+        return Hello(
+            app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq,
+            features: features.intersection(Hello.supportedFeatures)
+        )
     }
 
     /// Width, height, scale and safe area, from `hello.viewport` or a `resize`.

@@ -5,7 +5,7 @@ public enum ServerMessage {
     /// The protocol version this server speaks.
     public static let protocolVersion = 1
 
-    public static func welcome(session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool) -> String {
+    public static func welcome(session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
         object["protocol"] = .number(Double(protocolVersion))
@@ -15,6 +15,7 @@ public enum ServerMessage {
         object["viewport"] = viewportJSON(viewport)
         object["fps"] = .number(Double(fps))
         object["resumed"] = .bool(resumed)
+        object["features"] = .array(features.sorted().map(JSONValue.string))
         return JSONWriter.write(.object(object))
     }
 
