@@ -235,9 +235,9 @@ final class ProtocolHandler {
     // MARK: - GET /metrics
 
     private func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
-        let text = metrics.prometheusText(openConnections: connections.count)
-            + (server.delegate?.webSocketServerMetrics(server) ?? "")
-        let body = Array(text.utf8)
+        var text = PrometheusText()
+        metrics.render(openConnections: connections.count, into: &text)
+        let body = Array((text.text + (server.delegate?.webSocketServerMetrics(server) ?? "")).utf8)
         let headerSpace = 512
         let start = writeBuffer.payload(count: headerSpace)
         var position: UnsafeMutablePointer<UInt8>? = start

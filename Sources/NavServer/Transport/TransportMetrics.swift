@@ -1,5 +1,5 @@
-/// The transport's counters, rendered for `GET /metrics`. Service thread only (plain integers,
-/// no locks: everything that counts runs on that thread).
+/// The transport's counters for `GET /metrics`. Service thread only (plain integers, no locks:
+/// everything that counts runs on that thread).
 struct TransportMetrics {
     var connectionsOpened = 0
     var messagesReceived = 0
@@ -9,33 +9,24 @@ struct TransportMetrics {
     var stalledReadersKilled = 0
     /// Closes by the code that ended the connection (see `WebSocketServerDelegate`'s `didClose`).
     var closesByCode: [UInt16: Int] = [:]
-    /// WebSocket handshakes refused, by HTTP status (403 origin, 400 subprotocol, 503 full).
+    /// Upgrades refused, by HTTP status (403 origin, 400 subprotocol or not WebSocket, 503 full).
     var refusedByStatus: [Int: Int] = [:]
 
-    /// Prometheus text exposition format 0.0.4.
-    func prometheusText(openConnections: Int) -> String {
-        var text = ""
-        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for sample in samples {
-                text += "\(name)\(sample.labels) \(sample.value)\n"
-            }
-        }
-        metric("stackcast_connections", "gauge", "Open WebSocket connections.", [("", openConnections)])
-        metric("stackcast_connections_total", "counter", "WebSocket connections opened.", [("", connectionsOpened)])
-        metric("stackcast_messages_received_total", "counter", "Complete text messages received.", [("", messagesReceived)])
-        metric("stackcast_bytes_received_total", "counter", "Payload bytes of messages received.", [("", bytesReceived)])
-        metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", [("", messagesSent)])
-        metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets.", [("", bytesSent)])
-        metric(
-            "stackcast_closes_total", "counter", "WebSocket connections closed, by close code.",
-            closesByCode.sorted { $0.key < $1.key }.map { ("{code=\"\($0.key)\"}", $0.value) })
-        metric(
-            "stackcast_upgrades_refused_total", "counter", "WebSocket handshakes refused, by HTTP status.",
-            refusedByStatus.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", $0.value) })
-        metric(
+    func render(openConnections: Int, into out: inout PrometheusText) {
+        out.metric("stackcast_connections", "gauge", "Open WebSocket connections.", Double(openConnections))
+        out.metric("stackcast_connections_total", "counter", "WebSocket connections opened.", Double(connectionsOpened))
+        out.metric("stackcast_messages_received_total", "counter", "Complete text messages received.", Double(messagesReceived))
+        out.metric("stackcast_bytes_received_total", "counter", "Payload bytes of messages received.", Double(bytesReceived))
+        out.metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", Double(messagesSent))
+        out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets.", Double(bytesSent))
+        out.metric(
+            "stackcast_closes_total", "counter", "WebSocket connections closed, by the close code that ended them.",
+            closesByCode.sorted { $0.key < $1.key }.map { ("{code=\"\($0.key)\"}", Double($0.value)) })
+        out.metric(
+            "stackcast_upgrades_refused_total", "counter", "Upgrade requests refused, by HTTP status.",
+            refusedByStatus.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", Double($0.value)) })
+        out.metric(
             "stackcast_stalled_readers_killed_total", "counter",
-            "Connections dropped because their outgoing queue exceeded the limit.", [("", stalledReadersKilled)])
-        return text
+            "Connections dropped because their outgoing queue exceeded the limit.", Double(stalledReadersKilled))
     }
 }
