@@ -55,33 +55,15 @@ import Testing
     }
 
     @Test func dropsAStalledReaderAndKeepsServingTheOthers() throws {
-        // A client that never reads while every tick queues 30 KB for everyone: once the kernel
-        // buffers are full the queue grows past the limit and the reader is dropped.
+        // Every tick queues 30 KB for everyone: once the kernel buffers are full, the stalled
+        // reader's queue grows past the limit and it is dropped.
         let harness = try TestServer { $0.outboxLimitBytes = 1 << 20 }
         defer { harness.stop() }
         let payload = String(repeating: "s", count: 30_000)
-        harness.delegate.onTick = { _, _ in
+        try expectOnlyTheStalledReaderDropped(harness) {
             harness.delegate.connections.values.forEach { $0.send(payload) }
         }
-        let stalled = try TestWebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
-        defer { withExtendedLifetime(stalled) {} }
-        let healthy = try TestWebSocketClient.connect(port: harness.port)
-        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 2 })
-        harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
-
-        var healthyMessages = 0
-        let dropped = waitUntil(timeout: 30) {
-            if case .text = healthy.receive() { healthyMessages += 1 }
-            return harness.delegate.record.withLock { $0.closes.count } == 1
-        }
-        #expect(dropped)
-        #expect(harness.delegate.record.withLock { $0.closes }.values.first == 1006)
         #expect(harness.logs.contains { $0.hasPrefix("Dropping a stalled reader") })
-
-        // The healthy reader is still served after the drop.
-        let before = healthyMessages
-        for _ in 0..<20 { if case .text = healthy.receive() { healthyMessages += 1 } }
-        #expect(healthyMessages == before + 20)
         let metrics = try TestHTTP.get(port: harness.port, path: "/metrics").text
         #expect(metrics.contains("stackcast_stalled_readers_killed_total 1"))
     }
@@ -92,23 +74,34 @@ import Testing
         let harness = try TestServer { $0.heartbeatSeconds = 1 }
         defer { harness.stop() }
         let payload = String(repeating: "f", count: 30_000)
-        harness.delegate.onTick = { _, _ in harness.delegate.connections.values.forEach { $0.requestWrite() } }
         harness.delegate.nextPayload = { _ in payload }
+        try expectOnlyTheStalledReaderDropped(harness) {
+            harness.delegate.connections.values.forEach { $0.requestWrite() }
+        }
+    }
+
+    /// Connects a client that never reads (with a tiny receive buffer) and one that does, runs
+    /// `tick` every 5 ms on the service thread, and checks that only the first is dropped (1006)
+    /// while the second keeps reading, before and after.
+    private func expectOnlyTheStalledReaderDropped(_ harness: TestServer, tick: @escaping () -> Void) throws {
+        harness.delegate.onTick = { _, _ in tick() }
         let stalled = try TestWebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
         defer { withExtendedLifetime(stalled) {} }
         let healthy = try TestWebSocketClient.connect(port: harness.port)
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 2 })
         harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
 
-        // The healthy client keeps reading (and answering pings) meanwhile.
         var received = 0
-        #expect(waitUntil(timeout: 10) {
+        func readHealthy() {
             if case .text = healthy.receive() { received += 1 }
+        }
+        #expect(waitUntil(timeout: 30) {
+            readHealthy()
             return harness.delegate.record.withLock { $0.closes.count } == 1
         })
         #expect(harness.delegate.record.withLock { $0.closes }.values.first == 1006)
         let receivedBefore = received
-        for _ in 0..<20 { if case .text = healthy.receive() { received += 1 } }
+        for _ in 0..<20 { readHealthy() }
         #expect(received > receivedBefore, "the healthy reader is still served")
         #expect(harness.delegate.record.withLock { $0.closes.count } == 1)
     }
