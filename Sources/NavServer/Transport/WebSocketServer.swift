@@ -192,7 +192,11 @@ public final class WebSocketServer: @unchecked Sendable {
     private func serviceLoop() {
         guard let context else { return }
         serviceThreadID.store(Self.currentThreadID, ordering: .relaxed)
-        while lws_service(context, 0) >= 0 {
+        while true {
+            guard lws_service(context, 0) >= 0 else {
+                logger.error("libwebsockets' service loop failed; the server stops")
+                break
+            }
             serviceWakeUps += 1
             if let drainDeadline, handler.openConnections == 0 || now >= drainDeadline { break }
         }
