@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "NavKit"),
         // Protocol v1: JSON, message decoding with precise errors, frame diffs.
         .target(name: "NavWire", dependencies: ["NavKit"]),
+        // A small blocking WebSocket client over raw sockets, for benchmarks and tests.
+        .target(name: "NavClient"),
         // The built-in apps a viewer can ask for by name.
         .target(name: "NavApps", dependencies: ["NavKit"]),
         // libwebsockets as a system library, with a header shim for macros Swift cannot import.
@@ -37,13 +39,13 @@ let package = Package(
         .executableTarget(
             name: "stackcast",
             dependencies: [
-                "NavKit", "NavWire", "NavApps", "NavServer",
+                "NavKit", "NavWire", "NavApps", "NavServer", "NavClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "NavKitTests", dependencies: ["NavKit", "NavApps"]),
         .testTarget(name: "NavWireTests", dependencies: ["NavWire", "NavKit"]),
-        .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavWire", "NavKit", "NavApps"]),
+        .testTarget(name: "NavServerTests", dependencies: ["NavServer", "NavClient", "NavWire", "NavKit", "NavApps"]),
     ]
 )

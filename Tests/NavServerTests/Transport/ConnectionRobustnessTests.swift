@@ -1,4 +1,5 @@
 import Foundation
+import NavClient
 import Testing
 
 @testable import NavServer
@@ -8,22 +9,22 @@ import Testing
     @Test func survivesGarbageBytesOnThePort() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let bystander = try TestWebSocketClient.connect(port: harness.port)
+        let bystander = try WebSocketClient.connect(port: harness.port)
 
-        let garbage = try TestSocket(port: harness.port)
+        let garbage = try ClientSocket(port: harness.port)
         try garbage.send((0..<4096).map { _ in UInt8.random(in: 0...255) })
         let (_, closed) = garbage.receiveAll(timeout: 5)
         #expect(closed, "the server hangs up on garbage")
 
         // Bytes that are no frame (reserved bits and opcode 15) after a valid handshake.
-        let broken = try TestWebSocketClient.connect(port: harness.port)
+        let broken = try WebSocketClient.connect(port: harness.port)
         try broken.sendRaw(Array(repeating: 0xFF, count: 512))
         switch broken.receive() {
         case .closedWithoutFrame, .close: break
         case let other: Issue.record("expected the server to hang up, got \(other)")
         }
 
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendText("still fine")
         #expect(client.receive() == .text("still fine"))
         try bystander.sendText("me too")
@@ -33,7 +34,7 @@ import Testing
     @Test func reportsAnAbruptCloseAs1006() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         client.disconnect()
         #expect(try #require(harness.delegate.waitForCloses(1)).values.first == 1006)
@@ -42,14 +43,14 @@ import Testing
     @Test func refusesAnUnknownSubprotocolWith400AndCarriesOn() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let refusal = #expect(throws: TestWebSocketClient.HandshakeRefused.self) {
-            _ = try TestWebSocketClient.connect(port: harness.port, subprotocol: "bogus")
+        let refusal = #expect(throws: WebSocketClient.HandshakeRefused.self) {
+            _ = try WebSocketClient.connect(port: harness.port, subprotocol: "bogus")
         }
         #expect(refusal?.status == 400)
-        let offeredAmongOthers = try TestWebSocketClient.connect(port: harness.port, subprotocol: "stackcast.v2, stackcast.v1")
+        let offeredAmongOthers = try WebSocketClient.connect(port: harness.port, subprotocol: "stackcast.v2, stackcast.v1")
         #expect(offeredAmongOthers.subprotocol == "stackcast.v1")
 
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendText("ok")
         #expect(client.receive() == .text("ok"))
     }
@@ -64,7 +65,7 @@ import Testing
             harness.delegate.connections.values.forEach { $0.send(payload) }
         }
         #expect(harness.logs.contains { $0.hasPrefix("Dropping a stalled reader") })
-        let metrics = try TestHTTP.get(port: harness.port, path: "/metrics").text
+        let metrics = try HTTPClient.get(port: harness.port, path: "/metrics").text
         #expect(metrics.contains("stackcast_stalled_readers_killed_total 1"))
     }
 
@@ -85,9 +86,9 @@ import Testing
     /// while the second keeps reading, before and after.
     private func expectOnlyTheStalledReaderDropped(_ harness: TestServer, tick: @escaping () -> Void) throws {
         harness.delegate.onTick = { _, _ in tick() }
-        let stalled = try TestWebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
+        let stalled = try WebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
         defer { withExtendedLifetime(stalled) {} }
-        let healthy = try TestWebSocketClient.connect(port: harness.port)
+        let healthy = try WebSocketClient.connect(port: harness.port)
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 2 })
         harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
 
@@ -109,8 +110,8 @@ import Testing
     @Test func pingsAndCutsAPeerThatStopsAnswering() throws {
         let harness = try TestServer { $0.heartbeatSeconds = 1 }
         defer { harness.stop() }
-        let answering = try TestWebSocketClient.connect(port: harness.port)
-        let silent = try TestWebSocketClient.connect(port: harness.port)
+        let answering = try WebSocketClient.connect(port: harness.port)
+        let silent = try WebSocketClient.connect(port: harness.port)
         silent.answersPings = false
 
         #expect(answering.receive(timeout: 5) == .ping)

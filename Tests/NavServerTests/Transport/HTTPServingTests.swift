@@ -1,4 +1,5 @@
 import Foundation
+import NavClient
 import Testing
 
 @testable import NavServer
@@ -46,7 +47,7 @@ import Testing
             ("/style.css", "text/css", "body { margin: 0 }"),
         ]
         for file in expected {
-            let response = try TestHTTP.get(port: harness.port, path: file.path)
+            let response = try HTTPClient.get(port: harness.port, path: file.path)
             #expect(response.status == 200, "\(file.path)")
             #expect(response.headers["content-type"]?.contains(file.type) == true, "\(file.path)")
             #expect(response.text == file.body, "\(file.path)")
@@ -57,14 +58,14 @@ import Testing
         let root = try WebRoot()
         let harness = try TestServer { $0.webRoot = root.path }
         defer { harness.stop() }
-        #expect(try TestHTTP.get(port: harness.port, path: "/missing.js").status == 404)
+        #expect(try HTTPClient.get(port: harness.port, path: "/missing.js").status == 404)
         for path in ["/../secret.txt", "/%2e%2e/secret.txt", "/src/../../secret.txt", "/..%2fsecret.txt"] {
-            let response = try TestHTTP.get(port: harness.port, path: path)
+            let response = try HTTPClient.get(port: harness.port, path: path)
             #expect(response.status != 200, "\(path)")
             #expect(!response.text.contains("top secret"), "\(path)")
         }
         // The server is still fine afterwards.
-        #expect(try TestHTTP.get(port: harness.port, path: "/").status == 200)
+        #expect(try HTTPClient.get(port: harness.port, path: "/").status == 200)
     }
 
     @Test func servesMetrics() throws {
@@ -72,10 +73,10 @@ import Testing
         delegate.extraMetrics = "# TYPE stackcast_sessions gauge\nstackcast_sessions 7\n"
         let harness = try TestServer(delegate: delegate)
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendText("hello")
         #expect(client.receive() == .text("hello"))
-        let oversized = try TestWebSocketClient.connect(port: harness.port)
+        let oversized = try WebSocketClient.connect(port: harness.port)
         try oversized.sendText(String(repeating: "x", count: 70_000))
         guard case .close(1009, _) = oversized.receive() else {
             Issue.record("expected a 1009 close")
@@ -83,7 +84,7 @@ import Testing
         }
         #expect(harness.delegate.waitForCloses(1) != nil)
 
-        let response = try TestHTTP.get(port: harness.port, path: "/metrics")
+        let response = try HTTPClient.get(port: harness.port, path: "/metrics")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         let lines = Set(response.text.split(separator: "\n").map(String.init))
@@ -100,14 +101,14 @@ import Testing
     @Test func refusesForeignOriginsWith403() throws {
         let harness = try TestServer { $0.allowedOrigins = ["http://localhost:5173"] }
         defer { harness.stop() }
-        let refusal = #expect(throws: TestWebSocketClient.HandshakeRefused.self) {
-            _ = try TestWebSocketClient.connect(port: harness.port, origin: "http://evil.example")
+        let refusal = #expect(throws: WebSocketClient.HandshakeRefused.self) {
+            _ = try WebSocketClient.connect(port: harness.port, origin: "http://evil.example")
         }
         #expect(refusal?.status == 403)
         #expect(harness.logs.contains { $0.contains("origin not allowed") && $0.contains("http://evil.example") })
 
         for origin in ["http://127.0.0.1:\(harness.port)", "http://localhost:5173", "HTTP://LOCALHOST:5173/"] {
-            let client = try TestWebSocketClient.connect(port: harness.port, origin: origin)
+            let client = try WebSocketClient.connect(port: harness.port, origin: origin)
             try client.sendText(origin)
             #expect(client.receive() == .text(origin))
         }
@@ -117,10 +118,10 @@ import Testing
     @Test func refusesConnectionsBeyondTheLimitWith503() throws {
         let harness = try TestServer { $0.maxConnections = 2 }
         defer { harness.stop() }
-        let first = try TestWebSocketClient.connect(port: harness.port)
-        let second = try TestWebSocketClient.connect(port: harness.port)
-        let refusal = #expect(throws: TestWebSocketClient.HandshakeRefused.self) {
-            _ = try TestWebSocketClient.connect(port: harness.port)
+        let first = try WebSocketClient.connect(port: harness.port)
+        let second = try WebSocketClient.connect(port: harness.port)
+        let refusal = #expect(throws: WebSocketClient.HandshakeRefused.self) {
+            _ = try WebSocketClient.connect(port: harness.port)
         }
         #expect(refusal?.status == 503)
 
@@ -128,7 +129,7 @@ import Testing
         first.close()
         #expect(first.receive() == .close(code: 1000, reason: ""))
         #expect(harness.delegate.waitForCloses(1) != nil)
-        let third = try TestWebSocketClient.connect(port: harness.port)
+        let third = try WebSocketClient.connect(port: harness.port)
         try third.sendText("in")
         #expect(third.receive() == .text("in"))
         withExtendedLifetime(second) {}

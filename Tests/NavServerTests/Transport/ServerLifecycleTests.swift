@@ -1,4 +1,5 @@
 import Foundation
+import NavClient
 import Logging
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite struct ServerLifecycleTests {
     @Test func stopClosesEveryWebSocketWith1001() throws {
         let harness = try TestServer()
-        let clients = try (0..<3).map { _ in try TestWebSocketClient.connect(port: harness.port) }
+        let clients = try (0..<3).map { _ in try WebSocketClient.connect(port: harness.port) }
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 3 })
 
         harness.stop()
@@ -17,7 +18,7 @@ import Testing
         }
         #expect(harness.delegate.record.withLock { $0.closes }.values.allSatisfy { $0 == 1001 })
         #expect(harness.delegate.record.withLock { $0.closes.count } == 3)
-        #expect(throws: (any Error).self) { _ = try TestSocket(port: harness.port) }
+        #expect(throws: (any Error).self) { _ = try ClientSocket(port: harness.port) }
 
         // Stopping twice, and waiting after the stop, return at once.
         harness.stop()
@@ -26,7 +27,7 @@ import Testing
 
     @Test func stopGivesUpOnPeersThatNeverAnswerTheClose() throws {
         let harness = try TestServer()
-        let silent = try TestSocket(port: harness.port)
+        let silent = try ClientSocket(port: harness.port)
         try silent.send(
             "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
@@ -56,7 +57,7 @@ import Testing
     @Test func anIdleServerSleeps() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         defer { withExtendedLifetime(client) {} }
         let before = try #require(harness.onServiceThread { $0.serviceWakeUps })
         usleep(300_000)
@@ -68,7 +69,7 @@ import Testing
     @Test func performsWorkFromOtherThreadsOnTheServiceThread() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
 
         let server = harness.server, delegate = harness.delegate

@@ -1,4 +1,5 @@
 import Foundation
+import NavClient
 import Testing
 
 @testable import NavServer
@@ -24,7 +25,7 @@ import Testing
                 "-keyout", keyPath, "-out", certificatePath,
             ])
             guard openssl.status == 0 else {
-                throw TestSocket.Failure(description: "openssl req failed: \(openssl.standardError)")
+                throw ClientSocket.Failure(description: "openssl req failed: \(openssl.standardError)")
             }
         }
 
@@ -79,7 +80,7 @@ import Testing
         let certificate = try Certificate()
         let harness = try startServer(certificate)
         defer { harness.stop() }
-        #expect(throws: (any Error).self) { _ = try TestWebSocketClient.connect(port: harness.port, timeout: 2) }
+        #expect(throws: (any Error).self) { _ = try WebSocketClient.connect(port: harness.port, timeout: 2) }
         #expect(harness.delegate.record.withLock { $0.opened }.isEmpty)
     }
 

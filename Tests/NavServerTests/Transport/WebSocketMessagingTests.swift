@@ -1,4 +1,5 @@
 import Foundation
+import NavClient
 import Testing
 
 @testable import NavServer
@@ -8,7 +9,7 @@ import Testing
     @Test func opensEchoesAndCloses() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         #expect(client.subprotocol == "stackcast.v1")
 
         try client.sendText("hello")
@@ -28,7 +29,7 @@ import Testing
         harness.delegate.onText = { _, connection, _ in
             connection.send("\(connection.peer) \(connection.origin ?? "-") \(connection.path)")
         }
-        let client = try TestWebSocketClient.connect(port: harness.port, path: "/ws?x=1", origin: "http://viewer.test")
+        let client = try WebSocketClient.connect(port: harness.port, path: "/ws?x=1", origin: "http://viewer.test")
         try client.sendText("who")
         #expect(client.receive() == .text("127.0.0.1 http://viewer.test /ws"))
     }
@@ -39,7 +40,7 @@ import Testing
         harness.delegate.onOpen = { _, connection in
             for index in 0..<200 { connection.send("\(index)") }
         }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         let received = (0..<200).map { _ in client.receive() }
         #expect(received == (0..<200).map { .text("\($0)") })
     }
@@ -47,7 +48,7 @@ import Testing
     @Test func reassemblesFragmentsAndLargeFrames() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
 
         try client.sendRawFrame(opcode: 0x1, payload: Array("frag".utf8), fin: false)
         try client.sendRawFrame(opcode: 0x0, payload: Array("men".utf8), fin: false)
@@ -63,7 +64,7 @@ import Testing
     @Test func closesWith1009AboveTheSizeLimit() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendText(String(repeating: "x", count: 65537))
         guard case .close(1009, _) = client.receive() else {
             Issue.record("expected a 1009 close")
@@ -72,7 +73,7 @@ import Testing
         #expect(harness.delegate.record.withLock { $0.received }.isEmpty)
 
         // Also when the message only grows too big over several fragments.
-        let second = try TestWebSocketClient.connect(port: harness.port)
+        let second = try WebSocketClient.connect(port: harness.port)
         try second.sendRawFrame(opcode: 0x1, payload: Array(repeating: 0x61, count: 40000), fin: false)
         try second.sendRawFrame(opcode: 0x0, payload: Array(repeating: 0x61, count: 40000), fin: true)
         guard case .close(1009, _) = second.receive() else {
@@ -84,7 +85,7 @@ import Testing
     @Test func closesWith1003OnBinary() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendBinary([1, 2, 3])
         #expect(client.receive() == .close(code: 1003, reason: "binary frames are not supported"))
         #expect(harness.delegate.record.withLock { $0.received }.isEmpty)
@@ -93,7 +94,7 @@ import Testing
     @Test func closesWith1007OnInvalidUTF8() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendRawFrame(opcode: 0x1, payload: [0x68, 0x69, 0xFF, 0xFE])
         guard case .close(1007, _) = client.receive() else {
             Issue.record("expected a 1007 close")
@@ -110,7 +111,7 @@ import Testing
             connection.close(code: 4000, reason: "done")
             connection.send("dropped: sent after close")
         }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         try client.sendText("go")
         #expect(client.receive() == .text("last words"))
         #expect(client.receive() == .close(code: 4000, reason: "done"))
@@ -120,7 +121,7 @@ import Testing
     @Test func bindsClientsWithoutSubprotocolToOurs() throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let client = try TestWebSocketClient.connect(port: harness.port, subprotocol: nil)
+        let client = try WebSocketClient.connect(port: harness.port, subprotocol: nil)
         try client.sendText("no subprotocol")
         #expect(client.receive() == .text("no subprotocol"))
     }
@@ -137,7 +138,7 @@ import Testing
             if state == 50 { server.stopTicking() }
         }
         harness.delegate.nextPayload = { _ in "state \(state)" }
-        let client = try TestWebSocketClient.connect(port: harness.port)
+        let client = try WebSocketClient.connect(port: harness.port)
         harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.002) }
 
         var states: [Int] = []

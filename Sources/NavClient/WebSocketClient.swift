@@ -1,15 +1,15 @@
 import Foundation
 
-/// A small WebSocket client (RFC 6455) over a raw socket, for tests. URLSession's WebSocket task
+/// A small WebSocket client (RFC 6455) over a raw socket. URLSession's WebSocket task
 /// does not work on this Linux (Debian's libcurl is built without WebSocket support).
 ///
 /// It masks what it sends as a client must, reads 16- and 64-bit lengths, reassembles fragments,
 /// answers pings (unless told not to) and echoes a close frame. It can also send what a real
 /// client never would: binary or raw frames with any opcode, unfinished fragments, raw bytes.
 /// Not thread-safe: use one client from one thread at a time.
-final class TestWebSocketClient {
+public final class WebSocketClient {
     /// What `receive` saw next.
-    enum Event: Equatable {
+    public enum Event: Equatable {
         case text(String)
         case binary([UInt8])
         /// A close frame from the server (already answered with one of ours).
@@ -23,22 +23,22 @@ final class TestWebSocketClient {
     }
 
     /// The server answered the handshake with something other than 101 (403, 503, …).
-    struct HandshakeRefused: Error, CustomStringConvertible {
-        let status: Int
-        var description: String { "WebSocket handshake refused with HTTP \(status)" }
+    public struct HandshakeRefused: Error, CustomStringConvertible {
+        public let status: Int
+        public var description: String { "WebSocket handshake refused with HTTP \(status)" }
     }
 
     /// The subprotocol the server chose (`Sec-WebSocket-Protocol` of its answer).
-    let subprotocol: String?
+    public let subprotocol: String?
     /// Answer pings with pongs, as browsers do. Turn off to play a peer that has gone silent.
-    var answersPings = true
+    public var answersPings = true
 
-    private let socket: TestSocket
+    private let socket: ClientSocket
     private var buffer: [UInt8] = []
     private var sentClose = false
     private var peerClosed = false
 
-    private init(socket: TestSocket, subprotocol: String?, buffered: [UInt8]) {
+    private init(socket: ClientSocket, subprotocol: String?, buffered: [UInt8]) {
         self.socket = socket
         self.subprotocol = subprotocol
         buffer = buffered
@@ -48,14 +48,14 @@ final class TestWebSocketClient {
     /// - Parameters:
     ///   - subprotocol: sent as `Sec-WebSocket-Protocol`; nil sends none.
     ///   - origin: sent as `Origin`; nil sends none (like a non-browser client).
-    ///   - receiveBufferBytes: shrink the socket's receive buffer (see `TestSocket`).
+    ///   - receiveBufferBytes: shrink the socket's receive buffer (see `ClientSocket`).
     /// - Throws: `HandshakeRefused` with the HTTP status if the server does not switch
-    ///   protocols, `TestSocket.Failure` if it cannot connect or gets no answer.
-    static func connect(
+    ///   protocols, `ClientSocket.Failure` if it cannot connect or gets no answer.
+    public static func connect(
         port: Int, path: String = "/ws", subprotocol: String? = "stackcast.v1", origin: String? = nil,
         receiveBufferBytes: Int? = nil, timeout: Double = 5
-    ) throws -> TestWebSocketClient {
-        let socket = try TestSocket(port: port, receiveBufferBytes: receiveBufferBytes)
+    ) throws -> WebSocketClient {
+        let socket = try ClientSocket(port: port, receiveBufferBytes: receiveBufferBytes)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
@@ -63,28 +63,28 @@ final class TestWebSocketClient {
         if let origin { request += "Origin: \(origin)\r\n" }
         try socket.send(request + "\r\n")
 
-        let (bytes, _) = socket.receiveAll(timeout: timeout) { TestHTTPResponse(head: $0) != nil }
-        guard let response = TestHTTPResponse(head: bytes) else {
-            throw TestSocket.Failure(description: "no answer to the WebSocket handshake (got \(bytes.count) bytes)")
+        let (bytes, _) = socket.receiveAll(timeout: timeout) { HTTPResponse(head: $0) != nil }
+        guard let response = HTTPResponse(head: bytes) else {
+            throw ClientSocket.Failure(description: "no answer to the WebSocket handshake (got \(bytes.count) bytes)")
         }
         guard response.status == 101 else { throw HandshakeRefused(status: response.status) }
-        return TestWebSocketClient(
+        return WebSocketClient(
             socket: socket, subprotocol: response.headers["sec-websocket-protocol"], buffered: response.body)
     }
 
     /// Sends one text message in one frame.
-    func sendText(_ text: String) throws {
+    public func sendText(_ text: String) throws {
         try sendRawFrame(opcode: 0x1, payload: Array(text.utf8))
     }
 
     /// Sends one binary message in one frame.
-    func sendBinary(_ bytes: [UInt8]) throws {
+    public func sendBinary(_ bytes: [UInt8]) throws {
         try sendRawFrame(opcode: 0x2, payload: bytes)
     }
 
     /// Sends one masked frame with any opcode (0 continuation, 1 text, 2 binary, 8 close,
     /// 9 ping, 10 pong); `fin: false` starts or continues a fragmented message.
-    func sendRawFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
+    public func sendRawFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         switch payload.count {
         case ..<126:
@@ -103,12 +103,12 @@ final class TestWebSocketClient {
     }
 
     /// Sends bytes as they are, with no framing.
-    func sendRaw(_ bytes: [UInt8]) throws {
+    public func sendRaw(_ bytes: [UInt8]) throws {
         try socket.send(bytes)
     }
 
     /// Waits up to `timeout` seconds for the next message, close, or ping. Pongs are skipped.
-    func receive(timeout: Double = 5) -> Event {
+    public func receive(timeout: Double = 5) -> Event {
         let deadline = Date().addingTimeInterval(timeout)
         var message: [UInt8] = []
         var messageOpcode: UInt8 = 0
@@ -137,13 +137,13 @@ final class TestWebSocketClient {
     }
 
     /// Starts the closing handshake with a close frame (`receive` then sees the server's answer).
-    func close(code: UInt16 = 1000, reason: String = "") {
+    public func close(code: UInt16 = 1000, reason: String = "") {
         sentClose = true
         try? sendRawFrame(opcode: 0x8, payload: withUnsafeBytes(of: code.bigEndian, Array.init) + Array(reason.utf8))
     }
 
     /// Drops the TCP connection without a close frame.
-    func disconnect() {
+    public func disconnect() {
         socket.close()
     }
 

@@ -1,15 +1,15 @@
 import Foundation
 
-/// An HTTP/1.1 response as tests see it.
-struct TestHTTPResponse {
+/// An HTTP/1.1 response, parsed just enough for checks and benchmarks.
+public struct HTTPResponse {
     /// The status code, e.g. 200.
-    let status: Int
+    public let status: Int
     /// Header fields with lowercased names ("content-type").
-    let headers: [String: String]
-    let body: [UInt8]
+    public let headers: [String: String]
+    public let body: [UInt8]
 
     /// The body as UTF-8 text.
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// Parses the status line and the header fields of `bytes`, once they hold the blank line that
     /// ends the head; the body is whatever follows it. Nil while the head is incomplete.
@@ -31,26 +31,26 @@ struct TestHTTPResponse {
     }
 }
 
-/// Plain HTTP requests over a raw socket, so tests can send paths exactly as written
+/// Plain HTTP requests over a raw socket, so callers can send paths exactly as written
 /// (`/../secret`, `/%2e%2e/`) and any headers, which URL-normalising clients would not.
-enum TestHTTP {
+public enum HTTPClient {
     /// Sends `GET path` with `Connection: close` and returns the response, reading the body up to
     /// its Content-Length or until the server closes.
-    static func get(
+    public static func get(
         port: Int, path: String, headers: [String: String] = [:], timeout: Double = 5
-    ) throws -> TestHTTPResponse {
-        let socket = try TestSocket(port: port)
+    ) throws -> HTTPResponse {
+        let socket = try ClientSocket(port: port)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         try socket.send(request + "\r\n")
         let (bytes, _) = socket.receiveAll(timeout: timeout) { bytes in
-            guard let response = TestHTTPResponse(head: bytes),
+            guard let response = HTTPResponse(head: bytes),
                 let length = response.headers["content-length"].flatMap(Int.init)
             else { return false }
             return response.body.count >= length
         }
-        guard let response = TestHTTPResponse(head: bytes) else {
-            throw TestSocket.Failure(description: "no HTTP response to GET \(path) (got \(bytes.count) bytes)")
+        guard let response = HTTPResponse(head: bytes) else {
+            throw ClientSocket.Failure(description: "no HTTP response to GET \(path) (got \(bytes.count) bytes)")
         }
         return response
     }

@@ -1,13 +1,13 @@
 import Foundation
 import Glibc
 
-/// A blocking TCP socket for tests: connect to a local port, send bytes, receive with a timeout.
+/// A blocking TCP socket : connect to a local port, send bytes, receive with a timeout.
 /// The WebSocket client and the HTTP helper are built on it; use it directly to send bytes that
 /// no real client would (garbage, half requests) or to hold a connection without reading.
 /// Not thread-safe: use one socket from one thread at a time.
-final class TestSocket {
+public final class ClientSocket {
     /// What one `receive` got.
-    enum Received: Equatable {
+    public enum Received: Equatable {
         case bytes([UInt8])
         /// Nothing arrived within the timeout.
         case timeout
@@ -15,8 +15,12 @@ final class TestSocket {
         case closed
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
 
         /// A failed system call, described with errno's text.
         static func system(_ action: String) -> Failure {
@@ -28,7 +32,7 @@ final class TestSocket {
 
     /// Connects to `host:port` (IPv4). `receiveBufferBytes` shrinks the kernel's receive buffer
     /// before connecting, so a client that never reads stalls the sender sooner.
-    init(port: Int, host: String = "127.0.0.1", receiveBufferBytes: Int? = nil) throws {
+    public init(port: Int, host: String = "127.0.0.1", receiveBufferBytes: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure.system("socket") }
         if var size = receiveBufferBytes.map(Int32.init) {
@@ -55,7 +59,7 @@ final class TestSocket {
     }
 
     /// Sends every byte (blocking until the kernel took them all).
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -66,12 +70,12 @@ final class TestSocket {
         }
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
     /// Waits up to `timeout` seconds for bytes (at most `maxBytes`).
-    func receive(maxBytes: Int = 64 * 1024, timeout: Double) -> Received {
+    public func receive(maxBytes: Int = 64 * 1024, timeout: Double) -> Received {
         guard descriptor >= 0 else { return .closed }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         if limit.tv_sec == 0 && limit.tv_usec == 0 { limit.tv_usec = 1 }  // zero would mean "forever"
@@ -85,7 +89,7 @@ final class TestSocket {
 
     /// Reads until the peer closes, the timeout passes, or `isComplete` says the bytes so far are
     /// enough. Returns what arrived and whether the peer closed.
-    func receiveAll(timeout: Double, until isComplete: ([UInt8]) -> Bool = { _ in false }) -> (bytes: [UInt8], closed: Bool) {
+    public func receiveAll(timeout: Double, until isComplete: ([UInt8]) -> Bool = { _ in false }) -> (bytes: [UInt8], closed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         var bytes: [UInt8] = []
         while !isComplete(bytes) {
@@ -101,7 +105,7 @@ final class TestSocket {
     }
 
     /// Closes the socket at once, without any protocol goodbye (an abrupt close).
-    func close() {
+    public func close() {
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)
         descriptor = -1
