@@ -21,6 +21,9 @@ extension StackcastServer: WebSocketServerDelegate {
         switch MessageDecoder.decode(text) {
         case .success(let message):
             handle(message, from: viewer, now: now)
+            // Input shows at once, not at the next tick: a drag's frame leaves within the same
+            // service-loop turn as the pointer message that moved it.
+            if let session = viewer.session, session.scene.needsTick { render(session, now: now) }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)
         }

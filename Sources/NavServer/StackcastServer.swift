@@ -55,13 +55,19 @@ public final class StackcastServer: @unchecked Sendable {
         let started = transport.now
         var animating = false
         for session in sessions.values where session.scene.needsTick {
-            if session.tick(now: now) {
-                for viewer in session.viewers { viewer.connection.requestWrite() }
-            }
+            render(session, now: now)
             animating = animating || session.scene.needsTick
         }
         metrics.recordTick(seconds: transport.now - started)
         if !animating { transport.stopTicking() }
+    }
+
+    /// Ticks `session` to `now`; when its picture changed, its viewers ask for the new frame as
+    /// soon as their sockets can take it.
+    func render(_ session: Session, now: Double) {
+        if session.tick(now: now) {
+            for viewer in session.viewers { viewer.connection.requestWrite() }
+        }
     }
 
     // MARK: Sessions (service thread)

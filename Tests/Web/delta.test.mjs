@@ -174,3 +174,13 @@ test('a malformed move is refused and changes nothing', () => {
     assert.deepEqual(list.nodes()[0].frame, page.frame);
   }
 });
+
+test('repeated moves hold exactly the values a full frame would carry', () => {
+  const list = loaded();
+  let seq = 10;
+  for (let step = 0; step < 30; step++) {
+    assert.equal(list.apply({ type: 'frame', seq: seq + 1, base: seq, move: [{ dx: 0.1, dy: 0.07, ranges: [[1, 1]] }] }).ok, true);
+    seq += 1;
+  }
+  assert.deepEqual(list.nodes()[0].frame, [3, 2.1, 390, 844]);
+});

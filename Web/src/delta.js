@@ -156,9 +156,17 @@ function isMoveGroup(group) {
       range[1] - range[0] < 1_000_000);
 }
 
-/** A rectangle [x, y, w, h] moved by dx, dy. */
+/**
+ * A rectangle [x, y, w, h] moved by dx, dy. The server sends geometry in hundredths of a point,
+ * so the sum is rounded to hundredths: repeated moves then hold exactly the value a full frame
+ * would carry, with no floating-point drift.
+ */
 function translate([x, y, w, h], dx, dy) {
-  return [x + dx, y + dy, w, h];
+  return [hundredths(x + dx), hundredths(y + dy), w, h];
+}
+
+function hundredths(value) {
+  return Math.round(value * 100) / 100;
 }
 
 function refuse(reason) {
