@@ -10,10 +10,17 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "How many times each engine measurement repeats.")
     var rounds = 200
 
+    @Option(help: "Samples per server latency measurement.")
+    var samples = 300
+
+    @Flag(help: "Only the engine benchmarks (no server).")
+    var engineOnly = false
+
     func run() throws {
-        guard rounds > 0 else { throw ValidationError("--rounds must be at least 1") }
+        guard rounds > 0, samples > 0 else { throw ValidationError("--rounds and --samples must be at least 1") }
         var report = BenchReport()
         EngineBenchmarks(rounds: rounds).run(into: &report)
+        if !engineOnly { try ServerBenchmarks(samples: samples).run(into: &report) }
         report.print()
     }
 }

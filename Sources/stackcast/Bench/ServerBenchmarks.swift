@@ -1,0 +1,242 @@
+import Foundation
+import Logging
+import NavClient
+import NavKit
+import NavServer
+import NavWire
+
+/// Server benchmarks against a real server on a loopback port, driven by real WebSocket clients:
+/// input-to-frame latency against the ping floor, bytes per frame, sessions animating at once,
+/// memory per idle session; plus the server's own time from a pointer move to its frame.
+struct ServerBenchmarks {
+    let samples: Int
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func run(into report: inout BenchReport) throws {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let server = StackcastServer(
+            configuration: ServerConfiguration(
+                transport: WebSocketServerConfiguration(port: 0, maxConnections: 1024),
+                sessionTTL: 600, maxSessions: 1000, messagesPerSecond: 100_000, messageBurst: 100_000
+            ),
+            logger: logger
+        )
+        try server.start()
+        defer { server.stop() }
+
+        try latency(port: server.port, into: &report)
+        try frameBytes(port: server.port, into: &report)
+        try idleSessionMemory(port: server.port, into: &report)
+        try animatingSessions(port: server.port, into: &report)
+        pointerToFrameInProcess(into: &report)
+    }
+
+    // MARK: Latency
+
+    /// Ping → pong (the floor) against pointer move → the frame it produces, on one connection.
+    private func latency(port: Int, into report: inout BenchReport) throws {
+        let client = try Session(port: port, features: ["move"])
+        var pings: [Double] = []
+        for index in 0..<samples {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try client.send(#"{"type":"ping","id":\#(index),"t":0}"#)
+            _ = try client.next { $0.contains(#""type":"pong""#) }
+            pings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+        try client.command(#""op":"push","screen":{"name":"Drag"}"#)
+        var moves: [Double] = []
+        var x = 20.0, t = 1000.0
+        try client.send(#"{"type":"pointer","phase":"down","id":1,"x":20,"y":400,"t":1000}"#)
+        // Past the 10 pt slop the pan starts; from then on every move moves the page.
+        try client.send(#"{"type":"pointer","phase":"move","id":1,"x":40,"y":400,"t":1016}"#)
+        _ = try client.next { $0.contains(#""type":"frame""#) }
+        x = 40
+        t = 1016
+        for _ in 0..<samples {
+            x = x >= 300 ? 40 : x + 2
+            t += 16
+            let start = DispatchTime.now().uptimeNanoseconds
+            try client.send(#"{"type":"pointer","phase":"move","id":1,"x":\#(x),"y":400,"t":\#(t)}"#)
+            _ = try client.next { $0.contains(#""type":"frame""#) }
+            moves.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+        try client.send(#"{"type":"pointer","phase":"cancel","id":1,"x":\#(x),"y":400,"t":\#(t)}"#)
+        report.add("server.ping_rtt_median_us", Stats(pings).median, "µs")
+        report.add("server.ping_rtt_p99_us", Stats(pings).p99, "µs")
+        report.add("server.pointer_to_frame_median_us", Stats(moves).median, "µs")
+        report.add("server.pointer_to_frame_p99_us", Stats(moves).p99, "µs")
+        report.add("server.pointer_to_frame_vs_ping_median", Stats(moves).median / Stats(pings).median, "×")
+    }
+
+    // MARK: Bytes
+
+    /// Bytes of the full frame and of each delta during slide pushes and pops, with and without `move`.
+    private func frameBytes(port: Int, into report: inout BenchReport) throws {
+        for features in [[String](), ["move"]] {
+            let client = try Session(port: port, features: features)
+            var deltas: [Double] = []
+            for index in 0..<20 {
+                let op = index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
+                let frames = try client.command(op)
+                deltas += frames.map { Double($0.utf8.count) }
+            }
+            let name = features.isEmpty ? "plain" : "move"
+            report.add("server.delta_bytes_\(name)_median", Stats(deltas).median, "B")
+            report.add("server.delta_bytes_\(name)_p99", Stats(deltas).p99, "B")
+            if features.isEmpty { report.add("server.full_frame_bytes", Double(client.fullFrameBytes), "B") }
+        }
+    }
+
+    // MARK: Capacity
+
+    /// Resident memory per session that has no viewer (kept for a resume).
+    private func idleSessionMemory(port: Int, into report: inout BenchReport) throws {
+        let count = 200
+        let before = residentBytes()
+        for _ in 0..<count {
+            let client = try Session(port: port, features: [])
+            client.close()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        report.add("server.idle_session_kib", Double(residentBytes() - before) / Double(count) / 1024, "KiB")
+    }
+
+    /// Sessions animating at once (each alternating slide pushes and pops): frames per second each
+    /// viewer receives, with the clients' own threads on the same two cores.
+    private func animatingSessions(port: Int, into report: inout BenchReport) throws {
+        for count in [50, 200, 400] {
+            let frames = Counter()
+            let deadline = Date().addingTimeInterval(2)
+            let clients = try (0..<count).map { _ in try Session(port: port, features: ["move"]) }
+            let threads = clients.enumerated().map { index, client in
+                Thread {
+                    var push = true
+                    while Date() < deadline {
+                        let op = push ? #""op":"push","screen":{"name":"P"}"# : #""op":"pop""#
+                        guard let received = try? client.command(op) else { return }
+                        frames.add(received.count)
+                        push.toggle()
+                    }
+                }
+            }
+            threads.forEach { $0.start() }
+            while Date() < deadline.addingTimeInterval(0.5) { Thread.sleep(forTimeInterval: 0.05) }
+            clients.forEach { $0.close() }
+            report.add("server.animating_\(count)_sessions_fps", Double(frames.value) / 2 / Double(count), "frames/s per session")
+        }
+    }
+
+    // MARK: In process
+
+    /// The server's own work for a pointer move: decode the message, move the pages, flatten,
+    /// encode the delta. No sockets, so this is the part the server controls.
+    private func pointerToFrameInProcess(into report: inout BenchReport) {
+        let scene = Scene(viewport: .phone)
+        scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
+        // A page that slid in can be dragged back.
+        scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
+        _ = scene.tick(now: 1)
+        var encoder = FrameEncoder(usesMoves: true)
+        var seq = 1
+        _ = encoder.encode(scene.displayList(), seq: seq, time: 1)
+        scene.handle(PointerEvent(phase: .down, position: Point(x: 20, y: 400), time: 1))
+        var times: [Double] = []
+        var bytes: [Double] = []
+        var x = 20.0
+        for step in 1...(samples * 10) {
+            x = x >= 300 ? 40 : x + 3
+            let text = #"{"type":"pointer","phase":"move","id":1,"x":\#(x),"y":400,"t":\#(1000 + step * 16)}"#
+            var size = 0
+            times.append(measureNanoseconds {
+                guard case .success(.pointer(let event)) = MessageDecoder.decode(text) else { return }
+                scene.handle(event)
+                if let list = scene.tick(now: 1 + Double(step) / 60) {
+                    seq += 1
+                    size = encoder.encode(list, seq: seq, time: 1 + Double(step) / 60)?.count ?? 0
+                }
+            })
+            if size > 0 { bytes.append(Double(size)) }
+        }
+        report.add("server.pointer_move_work_median_us", Stats(times).median / 1000, "µs")
+        report.add("server.pointer_move_work_p99_us", Stats(times).p99 / 1000, "µs")
+        report.add("server.drag_delta_bytes_median", Stats(bytes).median, "B")
+        report.add("server.drag_delta_bytes_p99", Stats(bytes).p99, "B")
+    }
+
+    private func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kib * 1024
+    }
+}
+
+extension ServerBenchmarks {
+    /// One protocol client: hello on connect, commands that wait for their result, frame counting.
+    final class Session: @unchecked Sendable {
+        private let client: WebSocketClient
+        private var nextID = 0
+        private(set) var fullFrameBytes = 0
+
+        init(port: Int, features: [String]) throws {
+            client = try WebSocketClient.connect(port: port)
+            let list = features.map { "\"\($0)\"" }.joined(separator: ",")
+            try client.sendText(#"{"type":"hello","app":"phone","features":[\#(list)]}"#)
+            _ = try next { $0.contains(#""type":"welcome""#) }
+            fullFrameBytes = try next { $0.contains(#""full":true"#) }.utf8.count
+        }
+
+        func send(_ text: String) throws { try client.sendText(text) }
+
+        /// Reads messages until one satisfies `match`; fails after 5 s or on a close.
+        @discardableResult
+        func next(_ match: (String) -> Bool) throws -> String {
+            while true {
+                switch client.receive(timeout: 5) {
+                case .text(let text) where match(text): return text
+                case .text, .ping, .binary: continue
+                case .timeout: throw Failure(description: "no answer from the server within 5 s")
+                case .close(let code, let reason): throw Failure(description: "server closed the connection: \(code) \(reason)")
+                case .closedWithoutFrame: throw Failure(description: "the connection dropped")
+                }
+            }
+        }
+
+        /// Sends a command and returns the frames that arrived before its result (and any frames
+        /// right after it that belong to the same transition).
+        @discardableResult
+        func command(_ fields: String) throws -> [String] {
+            nextID += 1
+            let id = "b\(nextID)"
+            try client.sendText(#"{"type":"command","id":"\#(id)",\#(fields)}"#)
+            var frames: [String] = []
+            while true {
+                let text = try next { _ in true }
+                if text.hasPrefix(#"{"type":"frame""#) {
+                    frames.append(text)
+                } else if text.contains(#""id":"\#(id)""#) {
+                    if text.contains(#""type":"error""#) { throw Failure(description: "command failed: \(text)") }
+                    // The frame showing the final state follows the result within a tick.
+                    if case .text(let last) = client.receive(timeout: 0.05), last.hasPrefix(#"{"type":"frame""#) { frames.append(last) }
+                    return frames
+                }
+            }
+        }
+
+        func close() { client.close() }
+    }
+
+    /// A thread-safe counter for the clients' threads.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var total = 0
+
+        func add(_ amount: Int) { lock.withLock { total += amount } }
+        var value: Int { lock.withLock { total } }
+    }
+}
