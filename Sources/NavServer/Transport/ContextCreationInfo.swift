@@ -10,7 +10,8 @@ final class ContextCreationInfo {
     /// The URL path of the Prometheus endpoint.
     static let metricsPath = "/metrics"
 
-    /// Mimetypes lws 4.1.6 does not know (it answers 415 for those) or knows under an older name.
+    /// Mimetypes lws 4.1.6 does not know: it answers 415 for a file whose type it cannot name.
+    /// lws tries them in order, and "*" matches any name, so it must stay last.
     private static let extraMimetypes: KeyValuePairs<String, String> = [
         ".mjs": "text/javascript",
         ".map": "application/json",
@@ -21,6 +22,7 @@ final class ContextCreationInfo {
         ".png": "image/png",
         ".ico": "image/x-icon",
         ".woff2": "font/woff2",
+        "*": "application/octet-stream",
     ]
 
     private(set) var info = lws_context_creation_info()

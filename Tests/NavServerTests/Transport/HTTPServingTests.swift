@@ -18,6 +18,9 @@ import Testing
                 "web/app.js": "console.log('app')",
                 "web/src/module.mjs": "export const x = 1",
                 "web/style.css": "body { margin: 0 }",
+                "web/data.json": "{}",
+                "web/engine.wasm": "wasm",
+                "web/notes.unknown": "?",
                 "web/docs/index.html": "<p>docs</p>",
                 "secret.txt": "top secret",
             ]
@@ -45,6 +48,10 @@ import Testing
             ("/app.js", "javascript", "console.log('app')"),
             ("/src/module.mjs", "text/javascript", "export const x = 1"),
             ("/style.css", "text/css", "body { margin: 0 }"),
+            ("/data.json", "application/json", "{}"),
+            ("/engine.wasm", "application/wasm", "wasm"),
+            // lws 4.1.6 would answer 415 for a type it cannot name.
+            ("/notes.unknown", "application/octet-stream", "?"),
         ]
         for file in expected {
             let response = try HTTPClient.get(port: harness.port, path: file.path)
