@@ -3,6 +3,9 @@ import NavWire
 
 extension StackcastServer: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
+        guard connection.path == "/ws" else {
+            return connection.close(code: 1008, reason: "the WebSocket endpoint is /ws")
+        }
         connection.context = Viewer(
             connection: connection,
             limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst)
