@@ -66,71 +66,18 @@ async def session(url, *, subscribe=False, viewport=VIEWPORT, **hello_fields):
     return client
 
 
-class Client:
-    def __init__(self, ws, keep_snapshots=False):
-        self.ws = ws
-        self.log = []          # (monotonic time, message) in arrival order
-        self.nodes = {}        # id -> node (the applied display list)
+class DisplayState:
+    """A display list built from frames exactly as PROTOCOL.md says; `apply` raises
+    ProtocolViolation for a frame that does not fit."""
+
+    def __init__(self, keep_snapshots=False):
+        self.nodes = {}        # id -> node
         self.order = []        # paint order
         self.seq = None        # seq of the last frame applied
         self.keep_snapshots = keep_snapshots
         self.snapshots = {}    # seq -> [node, ...] in paint order
-        self.violation = None
-        self.closed = False
-        self.close_code = None  # the code of the close frame the server sent (None: none received)
-        self._next_id = 0
-        self._changed = asyncio.Condition()
-        self._reader = asyncio.create_task(self._read())
 
-    # MARK: reading
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                now = time.monotonic()
-                if isinstance(raw, bytes):
-                    self._violate(f"binary frame from the server ({len(raw)} bytes)")
-                    continue
-                try:
-                    message = json.loads(raw)
-                except ValueError as error:
-                    self._violate(f"server sent invalid JSON ({error}): {raw[:200]!r}")
-                    continue
-                if not isinstance(message, dict) or "type" not in message:
-                    self._violate(f"server message without type: {raw[:200]!r}")
-                    continue
-                if message["type"] == "frame":
-                    try:
-                        self._apply(message)
-                    except ProtocolViolation as violation:
-                        self._violate(str(violation))
-                self.log.append((now, message))
-                await self._notify()
-        except ConnectionClosed:
-            pass
-        except Exception as error:  # noqa: BLE001 - anything else is a finding too
-            self._violate(f"reader failed: {error!r}")
-        finally:
-            self.closed = True
-            rcvd = self.ws.protocol.close_rcvd
-            self.close_code = rcvd.code if rcvd is not None else None
-            await self._notify()
-
-    async def _notify(self):
-        async with self._changed:
-            self._changed.notify_all()
-
-    def _violate(self, text):
-        if self.violation is None:
-            self.violation = text
-
-    def check(self):
-        if self.violation:
-            raise ProtocolViolation(self.violation)
-
-    # MARK: frames
-
-    def _apply(self, frame):
+    def apply(self, frame):
         seq = frame.get("seq")
         if not isinstance(seq, int):
             raise ProtocolViolation(f"frame without an integer seq: {str(frame)[:200]}")
@@ -191,7 +138,7 @@ class Client:
             self.snapshots[seq] = self.display_list()
 
     def display_list(self):
-        """The applied display list, back to front (copies)."""
+        """The display list, back to front (copies)."""
         return [copy.deepcopy(self.nodes[i]) for i in self.order]
 
     def find(self, role=None, name=None):
@@ -200,6 +147,92 @@ class Client:
 
     def pages(self):
         return self.find(role="page")
+
+
+class Client:
+    def __init__(self, ws, keep_snapshots=False):
+        self.ws = ws
+        self.log = []          # (monotonic time, message) in arrival order
+        self.display = DisplayState(keep_snapshots)
+        self.violation = None
+        self.closed = False
+        self.close_code = None  # the code of the close frame the server sent (None: none received)
+        self._next_id = 0
+        self._changed = asyncio.Condition()
+        self._reader = asyncio.create_task(self._read())
+
+    # MARK: reading
+
+    async def _read(self):
+        try:
+            async for raw in self.ws:
+                now = time.monotonic()
+                if isinstance(raw, bytes):
+                    self._violate(f"binary frame from the server ({len(raw)} bytes)")
+                    continue
+                try:
+                    message = json.loads(raw)
+                except ValueError as error:
+                    self._violate(f"server sent invalid JSON ({error}): {raw[:200]!r}")
+                    continue
+                if not isinstance(message, dict) or "type" not in message:
+                    self._violate(f"server message without type: {raw[:200]!r}")
+                    continue
+                if message["type"] == "frame":
+                    try:
+                        self.display.apply(message)
+                    except ProtocolViolation as violation:
+                        self._violate(str(violation))
+                self.log.append((now, message))
+                await self._notify()
+        except ConnectionClosed:
+            pass
+        except Exception as error:  # noqa: BLE001 - anything else is a finding too
+            self._violate(f"reader failed: {error!r}")
+        finally:
+            self.closed = True
+            rcvd = self.ws.protocol.close_rcvd
+            self.close_code = rcvd.code if rcvd is not None else None
+            await self._notify()
+
+    async def _notify(self):
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _violate(self, text):
+        if self.violation is None:
+            self.violation = text
+
+    def check(self):
+        if self.violation:
+            raise ProtocolViolation(self.violation)
+
+    # MARK: frames (the applied display list)
+
+    @property
+    def nodes(self):
+        return self.display.nodes
+
+    @property
+    def order(self):
+        return self.display.order
+
+    @property
+    def seq(self):
+        return self.display.seq
+
+    @property
+    def snapshots(self):
+        return self.display.snapshots
+
+    def display_list(self):
+        return self.display.display_list()
+
+    def find(self, role=None, name=None):
+        return self.display.find(role, name)
+
+    def pages(self):
+        return self.display.pages()
 
     # MARK: sending
 

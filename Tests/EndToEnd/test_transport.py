@@ -1,0 +1,266 @@
+"""The transport under bad input and bad clients: close codes for oversize, binary and invalid
+UTF-8 messages; garbage bytes and half-open sockets on the port; a client dropped mid-animation;
+a client that stops reading while its session animates (memory stays bounded, others go on);
+SIGTERM with clients connected."""
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import time
+
+from stackcast_client import DisplayState, RawWebSocket, open_client, run, session
+
+DETAIL = {"name": "Detail", "title": "Detail"}
+
+
+async def works(url):
+    """A fresh session does a full push and answers a ping."""
+    client = await session(url)
+    await client.ok("push", screen=DETAIL)
+    start = client.mark()
+    await client.send({"type": "ping", "id": "ok", "t": 0})
+    await client.wait_message(lambda m: m["type"] == "pong", since=start)
+    await client.close()
+
+
+def test_oversize_message_closes_with_1009(server):
+    async def body():
+        client = await session(server.ws_url)
+        await client.send('{"type":"ping","id":"' + "y" * (65 * 1024) + '","t":0}')
+        assert await client.wait_closed() == 1009
+        await works(server.ws_url)
+    run(body())
+
+
+def test_binary_message_closes_with_1003(server):
+    async def body():
+        client = await session(server.ws_url)
+        await client.ws.send(b'{"type":"ping","id":1,"t":0}')
+        assert await client.wait_closed() == 1003
+        await works(server.ws_url)
+    run(body())
+
+
+def test_invalid_utf8_closes_with_1007(server):
+    async def body():
+        client = await session(server.ws_url)
+        await client.ws.send(b'{"type":"ping","id":"\xff\xfe\xc3","t":0}', text=True)
+        assert await client.wait_closed() == 1007
+        await works(server.ws_url)
+    run(body())
+
+
+def test_invalid_utf8_before_hello_closes_with_1007(server):
+    raw = RawWebSocket(server.port)
+    try:
+        raw.send_text(b"\xc0\xaf\xed\xa0\x80")
+        assert raw.recv_until_close() == 1007
+    finally:
+        raw.close()
+    run(works(server.ws_url))
+
+
+def read_until_closed(sock, timeout):
+    """Reads what the server sends until it closes the connection; None if still open at `timeout`."""
+    sock.settimeout(0.2)
+    received = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return received
+        if not chunk:
+            return received
+        received += chunk
+    return None
+
+
+def test_garbage_bytes_and_half_open_sockets_do_not_hurt(server):
+    idle = []
+    try:
+        # Sockets that connect and then stay silent, mid-request or mid-frame.
+        for partial in [b"", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"\x16\x03\x01\x00"]:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(partial)
+            idle.append(sock)
+        half_frame = RawWebSocket(server.port)
+        half_frame.sock.sendall(b"\x81\xfe\x10")  # a text frame header cut short
+        idle.append(half_frame.sock)
+        # Garbage, each on its own connection: the server answers or closes, and goes on.
+        garbage = [
+            os.urandom(4096),
+            b"\x00" * 100 + b"\r\n\r\n",
+            b"HELLO WORLD\r\n\r\n",
+            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n",  # no key
+            b"GET " + b"/a" * 5000 + b" HTTP/1.1\r\n\r\n",
+            b"\x81\x85\x00\x00\x00\x00hello",  # a WebSocket frame without a handshake
+        ]
+        for payload in garbage:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            try:
+                sock.sendall(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            answer = read_until_closed(sock, timeout=10)
+            sock.close()
+            assert answer is not None, f"the server kept a connection open after {payload[:40]!r}…"
+            assert server.alive(), f"the server died after {payload[:40]!r}"
+        # A normal session works while the half-open sockets are still connected.
+        run(works(server.ws_url))
+        # A garbage WebSocket frame after a good handshake (reserved opcode) closes that connection only.
+        raw = RawWebSocket(server.port)
+        raw.send_json({"type": "hello", "app": "phone"})
+        raw.send_frame(0x3, b"reserved opcode")
+        assert raw.recv_until_close() in (1002, None)
+        raw.close()
+        run(works(server.ws_url))
+    finally:
+        for sock in idle:
+            sock.close()
+    assert server.alive()
+
+
+def test_abrupt_close_mid_animation(server):
+    async def body():
+        other = await session(server.ws_url, subscribe=True)
+        dropped = await session(server.ws_url)
+        token = dropped.messages(type="welcome")[0]["session"]
+        start = dropped.mark()
+        await dropped.send_command("push", screen=DETAIL)
+        other_push = await other.send_command("push", screen={"name": "Other"})
+        await dropped.wait_message(lambda m: m["type"] == "frame", since=start)
+        dropped.abort()
+        # The other session finishes its push, with its frames consistent (checked by the client).
+        reply = await other.reply(other_push)
+        assert reply["type"] == "result" and reply["ok"], reply
+        await other.settle()
+        assert [p["name"] for p in other.pages()] == ["Other"]
+        await works(server.ws_url)
+        # The dropped session is kept, and its push completed meanwhile.
+        resumed = await open_client(server.ws_url)
+        start = resumed.mark()
+        welcome = await resumed.hello(session=token)
+        assert welcome["type"] == "welcome" and welcome["resumed"] is True, welcome
+        await resumed.wait_frame(since=start)
+        await resumed.settle()
+        assert [e["screen"] for e in (await resumed.state())["stack"]] == ["Home", "Detail"]
+        assert [(p["name"], p["frame"][0]) for p in resumed.pages()] == [("Detail", 0)]
+        await resumed.close()
+        await other.close()
+    run(body())
+
+
+BIG_VIEWPORT = {"width": 1000, "height": 10000, "scale": 1}
+BIG_ROWS = [{"title": f"Row {i}", "detail": "detail"} for i in range(240)]
+
+
+def test_stalled_reader_keeps_memory_bounded(server):
+    """A client that stops reading while its session animates for several seconds: the server
+    must not queue every frame for it (latest wins). With a 1000 x 10000 viewport and 240 rows a
+    page, each delta of a slide is about 100 KB at 60 frames a second, so queueing them all would
+    grow the server by tens of MB."""
+
+    async def body():
+        # Warm up the same session with a reading controller (allocator, frame history).
+        warm = await session(server.ws_url, viewport=BIG_VIEWPORT)
+        token = warm.messages(type="welcome")[0]["session"]
+        await warm.ok("push", screen={"name": "Big", "rows": BIG_ROWS}, transition="none")
+        await warm.ok("configure", slowMotion=6)
+        await warm.ok("push", screen={"name": "Big2", "rows": BIG_ROWS}, timeout=30)
+        await warm.ok("pop", timeout=30)
+        await warm.settle()
+        warm_seq = warm.seq
+        await warm.close()
+        other = await session(server.ws_url)
+        await asyncio.sleep(0.3)
+        baseline = server.rss_kib()
+
+        # The stalled reader takes the session over and queues ~9 s of continuous animation.
+        stalled = RawWebSocket(server.port, rcvbuf=4096)
+        stalled.send_json({"type": "hello", "app": "phone", "session": token, "viewport": BIG_VIEWPORT})
+        for index, op in enumerate(["push", "pop", "push", "pop"]):
+            command = {"type": "command", "id": f"s{index}", "op": op}
+            if op == "push":
+                command["screen"] = {"name": "Big2", "rows": BIG_ROWS}
+            stalled.send_json(command)
+
+        peak = baseline
+        deadline = time.monotonic() + 7
+        checks = 0
+        while time.monotonic() < deadline:
+            # Other sessions keep working meanwhile.
+            if checks < 2:
+                await other.ok("push", screen={"name": f"Other{checks}"})
+                await other.ok("pop")
+                checks += 1
+            start = other.mark()
+            await other.send({"type": "ping", "id": f"p{time.monotonic()}", "t": 0})
+            await other.wait_message(lambda m: m["type"] == "pong", since=start, timeout=5)
+            peak = max(peak, server.rss_kib())
+            await asyncio.sleep(0.25)
+        assert checks == 2
+        growth_mb = (peak - baseline) / 1024
+        assert growth_mb < 20, f"server RSS grew {growth_mb:.1f} MB while a client did not read"
+
+        # Reading again, the stalled client catches up: latest wins, so it gets far fewer frames
+        # than the session made, each a delta from the one before, and ends on the right picture.
+        # (A server may instead cut a reader this slow off: then a close frame ends the reading.)
+        stalled.sock.settimeout(1.0)
+        display = DisplayState()
+        frames = 0
+        results = []
+        closed = False
+        read_deadline = time.monotonic() + 30
+        while time.monotonic() < read_deadline:
+            try:
+                opcode, payload = stalled.recv_frame()
+            except socket.timeout:
+                if len(results) == 4:
+                    break  # a quiet second after the last result: settled
+                continue
+            except (EOFError, ConnectionResetError):
+                closed = True
+                break
+            if opcode == 0x8:
+                closed = True
+                break
+            if opcode != 0x1:
+                continue
+            message = json.loads(payload)
+            if message["type"] == "frame":
+                display.apply(message)
+                frames += 1
+            elif message["type"] in ("result", "error"):
+                results.append(message)
+        stalled.close()
+        if not closed:
+            assert [(r["type"], r["id"]) for r in results] == [("result", f"s{i}") for i in range(4)], results
+            produced = display.seq - warm_seq
+            assert frames < produced / 2, f"the stalled reader got {frames} of {produced} frames: no frame was skipped"
+            assert [(p["name"], p["frame"][0]) for p in display.pages()] == [("Big", 0)], display.pages()
+        await other.close()
+        await works(server.ws_url)
+    run(body(), timeout=120)
+
+
+def test_sigterm_closes_clients_with_1001_and_exits_0(start_server):
+    server = start_server()
+
+    async def body():
+        idle = await session(server.ws_url)
+        busy = await session(server.ws_url)
+        start = busy.mark()
+        await busy.send_command("push", screen=DETAIL)
+        await busy.wait_frame(since=start)
+        os.kill(server.pid, signal.SIGTERM)
+        assert await idle.wait_closed(timeout=10) == 1001
+        assert await busy.wait_closed(timeout=10) == 1001
+    run(body())
+    code = server.terminate()
+    assert code == 0, f"exit code {code} after SIGTERM\n{server.log_tail()}"
