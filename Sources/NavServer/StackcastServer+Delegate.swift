@@ -15,13 +15,19 @@ extension StackcastServer: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
         guard let viewer = connection.context as? Viewer else { return }
         let now = server.now
+        let decoded = MessageDecoder.decode(text)
         guard viewer.limiter.allow(now: now) else {
-            if viewer.limiter.shouldWarn(now: now) {
-                send(NavError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; messages are being dropped"), to: viewer)
+            // Over the limit the message is dropped, but a command still gets its answer, so a
+            // client never waits for a result that will not come.
+            let limited = NavError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
+            if case .success(.command(let id, _)) = decoded {
+                send(limited, id: id, to: viewer)
+            } else if viewer.limiter.shouldWarn(now: now) {
+                send(limited, to: viewer)
             }
             return
         }
-        switch MessageDecoder.decode(text) {
+        switch decoded {
         case .success(let message):
             handle(message, from: viewer, now: now)
             // Input shows at once, not at the next tick: a drag's frame leaves within the same
@@ -34,6 +40,7 @@ extension StackcastServer: WebSocketServerDelegate {
     }
 
     public func webSocketServer(_ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16) {
+        expireSessions(now: server.now)
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
         leave(viewer, now: server.now)
@@ -50,6 +57,7 @@ extension StackcastServer: WebSocketServerDelegate {
     }
 
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
+        expireSessions(now: server.now)
         var text = PrometheusText()
         metrics.render(sessions: sessions.count, connectedSessions: sessions.values.filter { !$0.viewers.isEmpty }.count, into: &text)
         return text.text

@@ -53,7 +53,7 @@ extension StackcastServer {
     /// Starts, resumes or watches a session, then sends `welcome` and a frame.
     private func hello(_ hello: Hello, from viewer: Viewer, now: Double) {
         expireSessions(now: now)
-        if viewer.session != nil { leave(viewer, now: now) }
+        // A failed hello leaves the connection where it was; a good one moves it.
         let session: Session
         if let token = hello.session {
             guard let existing = sessions[token] else {
@@ -80,6 +80,7 @@ extension StackcastServer {
             metrics.sessionsCreated += 1
             logger.info("session started", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(app)", "peer": "\(viewer.connection.peer)"])
         }
+        if viewer.session != nil { leave(viewer, now: now) }
         viewer.role = hello.role
         if hello.role == .control, let previous = session.controller {
             // One controller at a time: the newest hello takes over (a reconnect after a drop).
@@ -92,7 +93,8 @@ extension StackcastServer {
             session.scene.resize(viewport)
         }
         viewer.encoder = FrameEncoder(usesMoves: hello.features.contains("move"))
-        if let lastSeq = hello.lastSeq, let list = session.frame(lastSeq) {
+        // lastSeq names a frame of the session being resumed; a new session has no such frame.
+        if hello.session != nil, let lastSeq = hello.lastSeq, let list = session.frame(lastSeq) {
             viewer.encoder.assume(list, seq: lastSeq)
         }
         viewer.connection.send(ServerMessage.welcome(

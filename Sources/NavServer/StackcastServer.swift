@@ -93,7 +93,7 @@ public final class StackcastServer: @unchecked Sendable {
             metrics.framesSkipped += latest.seq - base - 1
         }
         let full = viewer.encoder.baseSeq == nil
-        guard let bytes = viewer.encoder.encode(latest.list, seq: latest.seq, time: session.scene.now) else { return nil }
+        guard let bytes = viewer.encoder.encode(latest.list, seq: latest.seq, time: latest.time) else { return nil }
         metrics.framesSent += 1
         metrics.frameBytesSent += bytes.count
         if full { metrics.fullFramesSent += 1 }

@@ -83,7 +83,7 @@ import NavKit
         (#"{"type":"hello","viewport":{"width":"wide","height":3}}"#, "viewport.width: expected a number, got \"wide\""),
         (#"{"type":"hello","role":"boss"}"#, "role: expected one of control, view, got \"boss\""),
         (#"{"type":"pointer","phase":"down","x":1,"y":2}"#, "t: missing; expected the event's timestamp in milliseconds"),
-        (#"{"type":"command","op":"pop"}"#, "id: missing; expected a string naming the command"),
+        (#"{"type":"command","op":"pop"}"#, "id: missing; expected a string or number naming the command"),
         (#"{"type":"command","id":"c","op":"push"}"#, "screen: missing; expected an object"),
         (#"{"type":"command","id":"c","op":"push","screen":{"name":"A","rows":[{"title":"x"},{"title":3}]}}"#, "screen.rows[1].title: expected a string, got 3"),
         (#"{"type":"command","id":"c","op":"push","screen":{"name":"A","background":"red"}}"#, "screen.background: expected a colour like #RRGGBB or #RRGGBBAA, got \"red\""),

@@ -17,7 +17,7 @@ final class Session {
     private(set) var viewers: [Viewer] = []
     /// The seq of the newest frame.
     private(set) var seq = 0
-    private var history: [(seq: Int, list: DisplayList)] = []
+    private var history: [Frame] = []
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
 
@@ -31,8 +31,15 @@ final class Session {
     }
 
     var controller: Viewer? { viewers.first { $0.isController } }
+    /// A picture of the scene as it was at `time` (scene seconds).
+    struct Frame {
+        let seq: Int
+        let list: DisplayList
+        let time: Double
+    }
+
     /// The newest frame.
-    var latest: (seq: Int, list: DisplayList) { history[history.count - 1] }
+    var latest: Frame { history[history.count - 1] }
 
     /// The scene's time at server time `now`.
     func sceneTime(_ now: Double) -> Double { now - epoch }
@@ -64,7 +71,7 @@ final class Session {
 
     private func record(_ list: DisplayList) {
         seq += 1
-        history.append((seq, list))
+        history.append(Frame(seq: seq, list: list, time: scene.now))
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }
     }
 }

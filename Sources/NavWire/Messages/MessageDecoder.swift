@@ -43,7 +43,7 @@ public enum MessageDecoder {
                 return .success(.scroll(event))
             case "key": return .success(.key(try message.name("key")))
             case "command":
-                guard let id = message.value("id") else { throw message.missing("id", "a string naming the command") }
+                guard let id = message.value("id") else { throw message.missing("id", "a string or number naming the command") }
                 switch id {
                 case .string, .number: commandID = id
                 default: throw message.wrong("id", "a string or a number", id)
