@@ -3,6 +3,7 @@ import NavWire
 
 extension StackcastServer: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
+        expireSessions(now: server.now)
         guard connection.path == "/ws" else {
             return connection.close(code: 1008, reason: "the WebSocket endpoint is /ws")
         }
