@@ -76,12 +76,13 @@ class DisplayState:
         self.seq = None        # seq of the last frame applied
         self.keep_snapshots = keep_snapshots
         self.snapshots = {}    # seq -> [node, ...] in paint order
+        self.assumed = False   # seq came from `assume`, not from a frame
 
     def apply(self, frame):
         seq = frame.get("seq")
         if not isinstance(seq, int):
             raise ProtocolViolation(f"frame without an integer seq: {str(frame)[:200]}")
-        if self.seq is not None and seq <= self.seq:
+        if self.seq is not None and seq <= self.seq and not (self.assumed and frame.get("full")):
             raise ProtocolViolation(f"frame seq {seq} after seq {self.seq}")
         if frame.get("full"):
             nodes = frame.get("nodes")
@@ -134,8 +135,16 @@ class DisplayState:
                 self.order = [i for i in self.order if i in self.nodes and i not in added]
                 self.order += [p["id"] for p in frame.get("set", []) if p.get("id") in added]
         self.seq = seq
+        self.assumed = False
         if self.keep_snapshots:
             self.snapshots[seq] = self.display_list()
+
+    def assume(self, nodes, seq):
+        """Starts from `nodes` as frame `seq` (what a client resuming with `lastSeq` holds)."""
+        self.nodes = {n["id"]: copy.deepcopy(n) for n in nodes}
+        self.order = [n["id"] for n in nodes]
+        self.seq = seq
+        self.assumed = True
 
     def display_list(self):
         """The display list, back to front (copies)."""
