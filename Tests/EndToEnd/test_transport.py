@@ -249,6 +249,54 @@ def test_stalled_reader_keeps_memory_bounded(server):
     run(body(), timeout=120)
 
 
+def test_stalled_reader_of_big_replies_is_cut_off(server):
+    """Replies cannot be dropped like frames: a client that does not read but keeps sending
+    pings with 50 KB ids (each pong echoes its id) must be cut off at a cap, not buffered."""
+
+    async def body():
+        other = await session(server.ws_url)
+        baseline = server.rss_kib()
+        stalled = RawWebSocket(server.port, rcvbuf=4096)
+        stalled.send_json({"type": "hello", "app": "phone"})
+        padding = "z" * 50_000
+        peak = baseline
+        cut_off = False
+        for i in range(600):  # 30 MB of pongs if the server queued them all
+            try:
+                stalled.send_json({"type": "ping", "id": f"{padding}{i}", "t": 0})
+            except (BrokenPipeError, ConnectionResetError):
+                cut_off = True
+                break
+            if i % 20 == 0:
+                peak = max(peak, server.rss_kib())
+            if i >= 350:
+                await asyncio.sleep(1 / 150)  # stay under the rate limit: every ping is answered
+        peak = max(peak, server.rss_kib())
+        if not cut_off:
+            # Sent everything: the server must have closed the connection by now.
+            stalled.sock.settimeout(5)
+            try:
+                for _ in range(1000):
+                    opcode, _payload = stalled.recv_frame()
+                    if opcode == 0x8:
+                        break
+                else:
+                    raise AssertionError("the stalled reader was still being served after 30 MB of replies")
+            except (EOFError, ConnectionResetError):
+                pass
+            except socket.timeout:
+                raise AssertionError("the stalled reader's connection is still open after 30 MB of unread replies")
+        stalled.close()
+        growth_mb = (peak - baseline) / 1024
+        assert growth_mb < 20, f"server RSS grew {growth_mb:.1f} MB for a client that does not read"
+        start = other.mark()
+        await other.send({"type": "ping", "id": "still", "t": 0})
+        await other.wait_message(lambda m: m["type"] == "pong", since=start)
+        await other.ok("push", screen=DETAIL)
+        await other.close()
+    run(body())
+
+
 def test_sigterm_closes_clients_with_1001_and_exits_0(start_server):
     server = start_server()
 
