@@ -44,6 +44,14 @@ public final class ScreenController: ViewController {
                 detailNode.isUserInteractionEnabled = false
                 node.addChild(detailNode)
             }
+            if case .push? = row.action {
+                // A disclosure chevron, as UIKit shows on rows that lead to another page.
+                let chevron = Node(name: "disclosure")
+                chevron.icon = "chevron.right"
+                chevron.textColor = Color(rgb: 0xC4C4C7)
+                chevron.isUserInteractionEnabled = false
+                node.addChild(chevron)
+            }
             node.addChild(Node(role: .separator, fill: .separator))
             content.addChild(node)
             rowNodes.append(node)
@@ -63,16 +71,20 @@ public final class ScreenController: ViewController {
         let width = content.frame.width
         // Rows start one grouped-list header below the bar, as a UIKit grouped table does.
         var y = 20.0
+        let height = ScreenController.rowHeight
         for row in rowNodes {
-            row.frame = Rect(x: 0, y: y, width: width, height: ScreenController.rowHeight)
+            row.frame = Rect(x: 0, y: y, width: width, height: height)
+            let trailing = row.children.contains { $0.icon != nil } ? 36.0 : 16.0
             for child in row.children {
                 switch (child.role, child.alignment) {
                 case (.separator?, _):
-                    child.frame = Rect(x: 16, y: ScreenController.rowHeight - 0.5, width: width - 16, height: 0.5)
+                    child.frame = Rect(x: 16, y: height - 0.5, width: width - 16, height: 0.5)
                 case (_, .right?):
-                    child.frame = Rect(x: width / 2, y: 0, width: width / 2 - 16, height: ScreenController.rowHeight)
+                    child.frame = Rect(x: width / 2, y: 0, width: width / 2 - trailing, height: height)
+                case _ where child.icon != nil:
+                    child.frame = Rect(x: width - 30, y: (height - 20) / 2, width: 14, height: 20)
                 default:
-                    child.frame = Rect(x: 16, y: 0, width: width - 32, height: ScreenController.rowHeight)
+                    child.frame = Rect(x: 16, y: 0, width: width - 16 - trailing, height: height)
                 }
             }
             y += ScreenController.rowHeight
