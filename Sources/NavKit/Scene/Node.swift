@@ -5,34 +5,38 @@
 /// same script always gives the same ids.
 ///
 /// Not thread-safe: a node belongs to one scene, which is used from one thread.
+///
+/// The stored properties opt out of dynamic exclusivity checks: every frame reads each of them for
+/// every node on screen, and the checks cost more than half the frame. Nothing in NavKit holds an
+/// `inout` access to a node's property across a call, which is what those checks guard against.
 public final class Node {
     /// Stable identity on the wire; 0 until the node is first drawn.
-    public internal(set) var id: Int = 0
-    public var frame: Rect
-    public var alpha: Double = 1
-    public var isHidden = false
-    public var fill: Color?
-    public var cornerRadius: Double = 0
-    public var shadow: Shadow?
-    public var border: Border?
+    @exclusivity(unchecked) public internal(set) var id: Int = 0
+    @exclusivity(unchecked) public var frame: Rect
+    @exclusivity(unchecked) public var alpha: Double = 1
+    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public var fill: Color?
+    @exclusivity(unchecked) public var cornerRadius: Double = 0
+    @exclusivity(unchecked) public var shadow: Shadow?
+    @exclusivity(unchecked) public var border: Border?
     /// Children are clipped to this node's frame.
-    public var clipsToBounds = false
-    public var text: String?
-    public var font: Font?
-    public var textColor: Color?
-    public var alignment: TextAlignment?
+    @exclusivity(unchecked) public var clipsToBounds = false
+    @exclusivity(unchecked) public var text: String?
+    @exclusivity(unchecked) public var font: Font?
+    @exclusivity(unchecked) public var textColor: Color?
+    @exclusivity(unchecked) public var alignment: TextAlignment?
     /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
-    public var icon: String?
-    public var role: NodeRole?
+    @exclusivity(unchecked) public var icon: String?
+    @exclusivity(unchecked) public var role: NodeRole?
     /// What tools and tests call this node: a screen name, a row title.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
     /// The id of the controller whose page this node is the root of.
-    public var controllerID: String?
+    @exclusivity(unchecked) public var controllerID: String?
     /// False makes hit testing pass through this node and its children.
-    public var isUserInteractionEnabled = true
+    @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
-    public private(set) var children: [Node] = []
-    public private(set) weak var parent: Node?
+    @exclusivity(unchecked) public private(set) var children: [Node] = []
+    @exclusivity(unchecked) public private(set) weak var parent: Node?
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
