@@ -312,3 +312,25 @@ def test_sigterm_closes_clients_with_1001_and_exits_0(start_server):
     run(body())
     code = server.terminate()
     assert code == 0, f"exit code {code} after SIGTERM\n{server.log_tail()}"
+
+
+def test_sigint_closes_clients_with_1001_and_exits_0(start_server):
+    server = start_server()
+
+    async def body():
+        client = await session(server.ws_url)
+        os.kill(server.pid, signal.SIGINT)
+        assert await client.wait_closed(timeout=10) == 1001
+    run(body())
+    code = server.terminate()
+    assert code == 0, f"exit code {code} after SIGINT\n{server.log_tail()}"
+
+
+def test_sigterm_right_after_the_url_line_exits_0(start_server):
+    """A script that starts the server, reads the URL line and stops it at once must see it exit
+    0: the signal may not be lost (a hang) nor kill the process (-15)."""
+    for attempt in range(5):
+        server = start_server()
+        code = server.terminate(timeout=5, settle=False)
+        assert code == 0, (f"attempt {attempt}: SIGTERM sent right after the URL line gave "
+                           f"{'no exit within 5 s' if code is None else f'exit code {code}'}\n{server.log_tail()}")
