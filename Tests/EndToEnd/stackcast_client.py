@@ -76,7 +76,7 @@ class DisplayState:
         self.seq = None        # seq of the last frame applied
         self.keep_snapshots = keep_snapshots
         self.snapshots = {}    # seq -> [node, ...] in paint order
-        self.assumed = False   # seq came from `assume`, not from a frame
+        self.assumed = False   # seq came from `assume` or a welcome: a full frame may restart seqs
 
     def apply(self, frame):
         seq = frame.get("seq")
@@ -187,6 +187,9 @@ class Client:
                 if not isinstance(message, dict) or "type" not in message:
                     self._violate(f"server message without type: {raw[:200]!r}")
                     continue
+                if message["type"] == "welcome":
+                    # A new hello may start another session, whose seqs start afresh with a full frame.
+                    self.display.assumed = True
                 if message["type"] == "frame":
                     try:
                         self.display.apply(message)

@@ -524,3 +524,49 @@ def test_new_hello_cancels_the_gesture(server):
         assert await stack_of(client) == ["Home", "Detail"]
         await client.close()
     run(body())
+
+
+def test_movement_in_the_first_sample_past_the_slop_is_not_lost(server):
+    """The page follows the finger 1:1 once the pan has started: a first move that jumps from
+    x = 20 to x = 300 in one sample (a coalesced or low-rate pointer) must move the page by about
+    280 pt (at most the 10 pt slop less), not by nothing. Held still there and lifted, the pop
+    completes: slow release past W/2."""
+
+    async def body():
+        client = await pushed(server.ws_url)
+        start = client.mark()
+        await client.pointer("down", 20, Y, 1000)
+        await client.pointer("move", 300, Y, 1100, samples=[[300, Y, 1100]])
+        await client.wait_event("gestureBegan", since=start)
+        await client.settle(quiet=0.3)
+        top = client.find(role="page", name="Detail")[0]["frame"][0]
+        assert 269 <= top <= 281, f"finger moved 280 pt in one sample; the top page is at x = {top}"
+        # Held still for 200 ms, then lifted.
+        await client.pointer("move", 300, Y, 1300, samples=[[300, Y, 1200], [300, Y, 1300]])
+        await client.pointer("up", 300, Y, 1300)
+        events = await gesture_done(client, start)
+        assert flow(events) == COMPLETED_POP, flow(events)
+        assert await stack_of(client) == ["Home"]
+        await client.close()
+    run(body())
+
+
+def test_tap_during_a_transition_is_ignored(server):
+    async def body():
+        client = await pushed(server.ws_url, screen={
+            "name": "Detail", "rows": [{"title": "Go", "action": {"op": "push", "screen": {"name": "Tapped"}}}]})
+        await client.ok("configure", slowMotion=5)
+        start = client.mark()
+        pop = await client.send_command("pop")
+        await client.wait_frame(since=start)
+        await asyncio.sleep(0.2)
+        row = client.find(role="row", name="Go")
+        assert row, "the popping page is not drawn during its pop"
+        x, y = centre(row[0])
+        await tap(client, x, y)
+        assert (await client.reply(pop, timeout=15))["type"] == "result"
+        await client.settle()
+        assert await stack_of(client) == ["Home"]
+        assert "Tapped" not in [e.get("screen") for e in client.events(start)]
+        await client.close()
+    run(body())

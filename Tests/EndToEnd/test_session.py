@@ -282,3 +282,52 @@ def test_resize_lays_the_scene_out_again(server):
         await client.close()
     run(body())
 
+
+
+def test_resize_during_a_push_ends_in_the_new_layout(server):
+    async def body():
+        client = await session(server.ws_url)
+        start = client.mark()
+        push = await client.send_command("push", screen={"name": "Detail", "rows": [{"title": "Row"}]})
+        await client.wait_frame(since=start)
+        await client.send({"type": "resize", "width": 600, "height": 700, "scale": 2})
+        assert (await client.reply(push))["type"] == "result"
+        await client.settle()
+        assert [(p["name"], p["frame"]) for p in client.pages()] == [("Detail", [0, 0, 600, 700])]
+        assert [r["frame"][2] for r in client.find(role="row")] == [600]
+        state = await client.state()
+        assert [e["frame"] for e in state["stack"]] == [[0, 0, 600, 700], [0, 0, 600, 700]], state
+        await client.close()
+    run(body())
+
+
+def test_numeric_command_ids_come_back_as_numbers(server):
+    async def body():
+        client = await session(server.ws_url)
+        start = client.mark()
+        await client.send({"type": "command", "id": 42, "op": "query", "what": "state"})
+        reply = await client.wait_message(lambda m: m["type"] == "result", since=start)
+        assert reply["id"] == 42 and isinstance(reply["id"], int), reply
+        await client.send({"type": "command", "id": 43, "op": "pop"})
+        error = await client.wait_message(lambda m: m["type"] == "error", since=start)
+        assert error["id"] == 43 and error["code"] == "invalid_state", error
+        await client.close()
+    run(body())
+
+
+def test_text_survives_the_round_trip(server):
+    """Names and titles with quotes, backslashes, control characters, U+2028 and emoji come back
+    exactly, in the display list and in the state."""
+    title = 'Ünïcødé "q" \\ \t \x01 \u2028 😀 𝄞'
+
+    async def body():
+        client = await session(server.ws_url)
+        await client.ok("push", screen={"name": title, "title": title, "rows": [{"title": title}]})
+        await client.settle()
+        assert [p["name"] for p in client.pages()] == [title]
+        assert [r["name"] for r in client.find(role="row")] == [title]
+        assert any(n.get("text") == title for n in client.find(role="title")), client.find(role="title")
+        assert (await client.state())["stack"][1]["screen"] == title
+        await client.ok("popTo", name="Home")
+        await client.close()
+    run(body())

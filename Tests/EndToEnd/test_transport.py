@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import time
+import urllib.request
 
 from stackcast_client import DisplayState, RawWebSocket, open_client, run, session
 
@@ -244,6 +245,9 @@ def test_stalled_reader_keeps_memory_bounded(server):
             produced = display.seq - warm_seq
             assert frames < produced / 2, f"the stalled reader got {frames} of {produced} frames: no frame was skipped"
             assert [(p["name"], p["frame"][0]) for p in display.pages()] == [("Big", 0)], display.pages()
+            metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
+            skipped = [l for l in metrics.splitlines() if l.startswith("stackcast_frames_skipped_total ")]
+            assert skipped and float(skipped[0].split()[1]) > 0, skipped
         await other.close()
         await works(server.ws_url)
     run(body(), timeout=120)
