@@ -74,14 +74,25 @@ class DisplayState:
         self.nodes = {}        # id -> node
         self.order = []        # paint order
         self.seq = None        # seq of the last frame applied
+        self.time = None       # its time (ms)
         self.keep_snapshots = keep_snapshots
         self.snapshots = {}    # seq -> [node, ...] in paint order
         self.assumed = False   # seq came from `assume` or a welcome: a full frame may restart seqs
+        # Fields a delta sent although they did not change (PROTOCOL.md: only changed fields):
+        # counted, not fatal, so that test_frames.py can check it on its own.
+        self.unchanged_fields = 0
+        self.unchanged_example = None
 
     def apply(self, frame):
         seq = frame.get("seq")
         if not isinstance(seq, int):
             raise ProtocolViolation(f"frame without an integer seq: {str(frame)[:200]}")
+        time_ms = frame.get("time")
+        if not isinstance(time_ms, (int, float)):
+            raise ProtocolViolation(f"frame {seq} without a numeric time")
+        if self.time is not None and time_ms < self.time and not frame.get("full"):
+            raise ProtocolViolation(f"frame {seq} has time {time_ms}, before the previous frame's {self.time}")
+        self.time = time_ms
         if self.seq is not None and seq <= self.seq and not (self.assumed and frame.get("full")):
             raise ProtocolViolation(f"frame seq {seq} after seq {self.seq}")
         if frame.get("full"):
@@ -108,10 +119,18 @@ class DisplayState:
                 node_id = patch.get("id")
                 if node_id in self.nodes:
                     node = self.nodes[node_id]
+                    if len(patch) < 2:
+                        self._unchanged(f"delta {seq}: a patch for node {node_id} with no field")
                     for key, value in patch.items():
+                        if key == "id":
+                            continue
                         if value is None:
+                            if key not in node:
+                                self._unchanged(f"delta {seq}: node {node_id} deletes {key}, which it does not have")
                             node.pop(key, None)
                         else:
+                            if node.get(key) == value:
+                                self._unchanged(f"delta {seq}: node {node_id} sends {key} = {value!r} unchanged")
                             node[key] = value
                 else:
                     check_node(patch, new=True)
@@ -138,6 +157,11 @@ class DisplayState:
         self.assumed = False
         if self.keep_snapshots:
             self.snapshots[seq] = self.display_list()
+
+    def _unchanged(self, text):
+        self.unchanged_fields += 1
+        if self.unchanged_example is None:
+            self.unchanged_example = text
 
     def assume(self, nodes, seq):
         """Starts from `nodes` as frame `seq` (what a client resuming with `lastSeq` holds)."""
