@@ -81,6 +81,20 @@ struct ServeCommand: ParsableCommand {
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions
         )
         let server = StackcastServer(configuration: configuration, logger: logger)
+        // Signals arrive on a dispatch queue, never in a signal handler: stop() may block. They are
+        // set up before the server starts, so a signal right after the URL line is never lost.
+        let shutdown = Shutdown()
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                logger.info("stopping on signal \(number)")
+                if shutdown.request() { server.stop() }
+            }
+            source.resume()
+            return source
+        }
         do {
             try server.start()
         } catch {
@@ -89,21 +103,34 @@ struct ServeCommand: ParsableCommand {
         }
         print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)")
         fflush(nil)
+        if shutdown.started() { server.stop() }
 
-        // Signals arrive on a dispatch queue, never in a signal handler: stop() may block.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                logger.info("stopping on signal \(number)")
-                server.stop()
-            }
-            source.resume()
-            return source
-        }
         server.waitUntilStopped()
         withExtendedLifetime(signals) {}
         logger.info("stopped")
+    }
+}
+
+/// A stop request that may come before the server has started: it is then carried out as soon
+/// as the server is up. Called from the signal queue and the main thread.
+private final class Shutdown: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isStarted = false
+    private var isRequested = false
+
+    /// Records a request; true when the server is up and should stop now.
+    func request() -> Bool {
+        lock.withLock {
+            isRequested = true
+            return isStarted
+        }
+    }
+
+    /// Records that the server is up; true when a request came before.
+    func started() -> Bool {
+        lock.withLock {
+            isStarted = true
+            return isRequested
+        }
     }
 }

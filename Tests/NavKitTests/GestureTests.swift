@@ -88,7 +88,7 @@ import Testing
         let t0 = h.scene.now
         h.tick(at: t0 + 0.34 * remaining - 0.001)
         #expect(h.stackNames == ["Home", "Detail"])
-        h.tick(at: t0 + 0.34 * remaining)
+        h.tick(at: t0 + 0.34 * remaining + 1e-9)
         #expect(h.stackNames == ["Home"])
         #expect(h.allEvents == [
             "gestureBegan", "Detail.viewWillDisappear", "Home.viewWillAppear", "transitionStart",
@@ -188,13 +188,22 @@ import Testing
         #expect(!root.scene.events.contains { $0.name == .gestureBegan })
     }
 
+    @Test func movementPastTheSlopInOneSampleIsKept() throws {
+        let h = pushed()
+        let finger = Finger(h.scene)
+        finger.down(20)
+        finger.move(to: 300, steps: 1, dt: 0.1)
+        let list = try #require(h.advance(by: 1.0 / 60))
+        #expect(h.page("Detail", in: list)?.frame.x == 300 - 20 - PanTracker.slop)
+    }
+
     @Test func aSecondPointerIsIgnored() throws {
         let h = pushed()
         let finger = Finger(h.scene)
         let intruder = Finger(h.scene, pointer: 2)
         finger.down(20)
         finger.move(to: 130, steps: 5)
-        let panStart = 20 + 110.0 / 5
+        let panStart = 20 + PanTracker.slop
         intruder.down(300)
         intruder.move(to: 10, steps: 5)
         intruder.up()
@@ -266,7 +275,7 @@ import Testing
         let t0 = h.scene.now
         h.tick(at: t0 + 0.35 * remaining - 0.001)
         #expect(h.stackNames == ["Home", "Gallery"])
-        h.tick(at: t0 + 0.35 * remaining)
+        h.tick(at: t0 + 0.35 * remaining + 1e-9)
         #expect(h.stackNames == ["Home", "Gallery", "Picture"])
         #expect(h.lifecycle == [
             "Picture.viewDidLoad", "Gallery.viewWillDisappear", "Picture.viewWillAppear",

@@ -110,4 +110,11 @@ import NavKit
         #expect(frame?["move"] == nil)
         #expect(frame?["set"] == [["id": 1, "frame": [5, 0, 10, 10]]])
     }
+
+    @Test func changesBelowTheWiresPrecisionAreNotSent() {
+        var encoder = FrameEncoder()
+        _ = encoder.encode(list(item(1, x: 10)), seq: 1, time: 0)
+        #expect(encoder.encode(list(item(1, x: 10.001)), seq: 2, time: 1) == nil)
+        #expect(encode(&encoder, list(item(1, x: 10.02)), seq: 3)?["set"] == [["id": 1, "frame": [10.02, 0, 10, 10]]])
+    }
 }

@@ -16,7 +16,7 @@ public struct PanTracker {
     public private(set) var current: PointerEvent.Sample
     /// The pan's axis once it has started; nil while it could still be a tap.
     public private(set) var axis: Axis?
-    /// Where the pan started (after the slop): translations are measured from here.
+    /// Where the pan started (the slop's end): translations are measured from here.
     public private(set) var panOrigin: Point?
     public private(set) var velocity = VelocityTracker()
 
@@ -37,7 +37,11 @@ public struct PanTracker {
                 let dx = sample.position.x - start.position.x, dy = sample.position.y - start.position.y
                 if max(abs(dx), abs(dy)) >= PanTracker.slop {
                     axis = abs(dx) > abs(dy) ? .horizontal : .vertical
-                    panOrigin = sample.position
+                    // The pan starts where the slop ends, so movement past it in the same sample
+                    // counts: a fast first sample moves the page as far as the finger went.
+                    panOrigin = axis == .horizontal
+                        ? Point(x: start.position.x + (dx > 0 ? PanTracker.slop : -PanTracker.slop), y: sample.position.y)
+                        : Point(x: sample.position.x, y: start.position.y + (dy > 0 ? PanTracker.slop : -PanTracker.slop))
                     started = true
                 }
             }

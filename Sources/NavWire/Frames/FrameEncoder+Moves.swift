@@ -15,10 +15,10 @@ extension FrameEncoder {
 
     /// The offset `old` slid by to become `item`, or nil when anything else changed.
     static func translation(from old: DisplayItem, to item: DisplayItem) -> Offset? {
-        let from = rounded(old.frame), to = rounded(item.frame)
+        let from = round(old.frame), to = round(item.frame)
         guard from.size == to.size else { return nil }
         let offset = Offset(dx: round(to.x - from.x, to: 100), dy: round(to.y - from.y, to: 100))
-        switch (old.clip.map(rounded), item.clip.map(rounded)) {
+        switch (old.clip.map(round), item.clip.map(round)) {
         case (nil, nil):
             break
         case (let a?, let b?):
@@ -86,9 +86,5 @@ extension FrameEncoder {
             out.append(contentsOf: "]}".utf8)
         }
         out.append(UInt8(ascii: "]"))
-    }
-
-    private static func rounded(_ rect: Rect) -> Rect {
-        Rect(x: round(rect.x, to: 100), y: round(rect.y, to: 100), width: round(rect.width, to: 100), height: round(rect.height, to: 100))
     }
 }

@@ -31,12 +31,14 @@ public struct FrameEncoder {
 
     /// Takes `list` as what the viewer already has as frame `seq` (a resumed viewer).
     public mutating func assume(_ list: DisplayList, seq: Int) {
-        remember(list, seq: seq)
+        remember(FrameEncoder.wirePrecision(list), seq: seq)
     }
 
     /// The frame taking the viewer to `list` as frame `seq`: full when the viewer has nothing yet,
     /// otherwise a delta; nil when the viewer already shows exactly this list.
-    public mutating func encode(_ list: DisplayList, seq: Int, time: Double) -> [UInt8]? {
+    public mutating func encode(_ exact: DisplayList, seq: Int, time: Double) -> [UInt8]? {
+        // Compare what goes on the wire: a change below its precision is no change.
+        let list = FrameEncoder.wirePrecision(exact)
         var out: [UInt8] = []
         out.reserveCapacity(baseSeq == nil ? 256 + list.items.count * 160 : 256)
         out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
@@ -131,6 +133,22 @@ public struct FrameEncoder {
             items[item.id] = item
             order.append(item.id)
         }
+    }
+
+    /// `list` with geometry in hundredths of a point and alpha in thousandths, as frames carry them.
+    static func wirePrecision(_ list: DisplayList) -> DisplayList {
+        var list = list
+        for index in list.items.indices {
+            list.items[index].frame = round(list.items[index].frame)
+            list.items[index].clip = list.items[index].clip.map(round)
+            list.items[index].alpha = round(list.items[index].alpha, to: 1000)
+            list.items[index].radius = round(list.items[index].radius, to: 100)
+        }
+        return list
+    }
+
+    static func round(_ rect: Rect) -> Rect {
+        Rect(x: round(rect.x, to: 100), y: round(rect.y, to: 100), width: round(rect.width, to: 100), height: round(rect.height, to: 100))
     }
 
     /// Rounds to a multiple of 1/`divisions`: sub-pixel noise costs bytes and is invisible.
