@@ -6,8 +6,8 @@ server did with the viewer's input: a tap on a row pushes a page, a drag from th
 it. Also checks that the canvas is drawn and that the browser console stays free of errors.
 
 Needs Debian's chromium and chromium-driver and the PyPI packages selenium, websockets, pytest.
-The server binary comes from $STACKCAST_BIN, else .build/release/stackcast, else
-.build/debug/stackcast; a missing binary is a failure, not a skip.
+The server binary comes from $STACKCAST_BIN, else .build/debug/stackcast; a missing binary is
+a failure, not a skip.
 Screenshots go to .build/test-artifacts/.
 
 Run: python3 -m pytest Tests/Browser -v
@@ -29,38 +29,14 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from websockets.sync.client import connect
 
-ROOT = Path(__file__).resolve().parents[2]
+from stackcast_testing import ROOT, server_binary, wait_until
+
 ARTIFACTS = ROOT / ".build" / "test-artifacts"
 URL_PATTERN = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 STARTUP_SECONDS = 20
 # The viewport the viewer announces for the default device (`?device=iphone`).
 VIEWPORT = {"width": 390, "height": 844, "scale": 1,
             "safeArea": {"top": 47, "left": 0, "bottom": 34, "right": 0}}
-
-
-def server_binary():
-    """The server to test: $STACKCAST_BIN, else the release build, else the debug build."""
-    named = os.environ.get("STACKCAST_BIN")
-    candidates = [Path(named)] if named else [Path(".build/release/stackcast"), Path(".build/debug/stackcast")]
-    for candidate in candidates:
-        path = candidate if candidate.is_absolute() else ROOT / candidate
-        if path.is_file() and os.access(path, os.X_OK):
-            return path
-    pytest.fail("no stackcast server binary: looked for "
-                + ", ".join(str(c) for c in candidates)
-                + " (build it with `swift build -c release`, or set STACKCAST_BIN)")
-
-
-def wait_until(condition, timeout, what):
-    """Polls `condition` until it returns something truthy; fails saying `what` did not happen."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what() if callable(what) else what}")
-        time.sleep(0.05)
 
 
 class Server:

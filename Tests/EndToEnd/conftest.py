@@ -13,22 +13,15 @@ import threading
 import time
 from pathlib import Path
 
+import sys
+
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from stackcast_testing import ROOT, server_binary  # noqa: E402  (path set just above)
 URL_LINE = re.compile(r"Stackcast serving (https?)://127\.0\.0\.1:(\d+)/")
 STARTUP_SECONDS = 20
 STOP_SECONDS = 10
-
-
-def server_binary():
-    named = os.environ.get("STACKCAST_BIN") or ".build/debug/stackcast"
-    path = Path(named)
-    if not path.is_absolute():
-        path = ROOT / path
-    if not (path.is_file() and os.access(path, os.X_OK)):
-        pytest.fail(f"no stackcast binary at {path} (run `swift build`, or set STACKCAST_BIN)")
-    return path
 
 
 class ServerProcess:
@@ -152,12 +145,3 @@ def server(start_server):
     return start_server()
 
 
-def wait_until(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
