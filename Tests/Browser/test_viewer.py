@@ -15,7 +15,6 @@ Run: python3 -m pytest Tests/Browser -v
 
 import contextlib
 import json
-import os
 import re
 import signal
 import subprocess

@@ -5,7 +5,6 @@ failure, never a skip. Every server a test starts is stopped with SIGTERM at the
 and the test fails unless the process exits with code 0 (a crash at any point shows up here).
 """
 
-import os
 import re
 import signal
 import subprocess
