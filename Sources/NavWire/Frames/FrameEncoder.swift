@@ -101,7 +101,7 @@ public struct FrameEncoder {
             out.append(UInt8(ascii: "]"))
             changed = true
         }
-        if !list.items.elementsEqual(order, by: { $0.id == $1 }) && !FrameEncoder.isAppendOnly(list, order, removedAny: seen < items.count) {
+        if !list.items.elementsEqual(order, by: { $0.id == $1 }) && !FrameEncoder.isAppendOnly(list, order, current: current) {
             out.append(contentsOf: #","order":["#.utf8)
             for (index, item) in list.items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -116,8 +116,7 @@ public struct FrameEncoder {
 
     /// True when the new paint order is the old one, minus removed ids, plus new ids at the end:
     /// the order a viewer gets by applying `set` and `remove` alone, so `order` can be left out.
-    private static func isAppendOnly(_ list: DisplayList, _ old: [Int], removedAny: Bool) -> Bool {
-        let current = Set(list.items.map(\.id))
+    private static func isAppendOnly(_ list: DisplayList, _ old: [Int], current: Set<Int>) -> Bool {
         let kept = old.filter { current.contains($0) }
         guard kept.count <= list.items.count else { return false }
         for (index, id) in kept.enumerated() where list.items[index].id != id { return false }
