@@ -20,7 +20,7 @@ extension StackcastServer: WebSocketServerDelegate {
         guard viewer.limiter.allow(now: now) else {
             // Over the limit the message is dropped, but a command still gets its answer, so a
             // client never waits for a result that will not come.
-            let limited = NavError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
+            let limited = WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
             if case .success(.command(let id, _)) = decoded {
                 send(limited, id: id, to: viewer)
             } else if viewer.limiter.shouldWarn(now: now) {

@@ -9,13 +9,13 @@ extension StackcastServer {
             return self.hello(hello, from: viewer, now: now)
         }
         guard let session = viewer.session else {
-            return send(NavError(.notReady, "send hello first: it picks the app and the viewport"), id: commandID(of: message), to: viewer)
+            return send(WireError(.notReady, "send hello first: it picks the app and the viewport"), id: commandID(of: message), to: viewer)
         }
         if case .ping(let id, let t) = message {
             return viewer.connection.send(ServerMessage.pong(id: id, t: t))
         }
-        guard viewer.isController else {
-            return send(NavError(.forbidden, "this viewer only watches (role view): input and commands are refused"), id: commandID(of: message), to: viewer)
+        guard viewer.isController || message.isReadOnly else {
+            return send(WireError(.forbidden, "this viewer only watches (role view): it may query, subscribe and ping; input and other commands are refused"), id: commandID(of: message), to: viewer)
         }
         let scene = session.scene
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
@@ -38,8 +38,8 @@ extension StackcastServer {
             scene.handle(command) { [weak self, weak viewer] result in
                 guard let self, let viewer, viewer.connection.isOpen else { return }
                 switch result {
-                case .success(let value): viewer.connection.send(ServerMessage.result(id: id, value: value))
-                case .failure(let error): send(error, id: id, to: viewer)
+                case .success(let value): viewer.connection.send(ServerMessage.result(id: id, value: value.json))
+                case .failure(let error): send(WireError(error), id: id, to: viewer)
                 }
             }
         }
@@ -57,23 +57,27 @@ extension StackcastServer {
         let session: Session
         if let token = hello.session {
             guard let existing = sessions[token] else {
-                return send(NavError(.notFound, "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"), to: viewer)
+                return send(WireError(.notFound, "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"), to: viewer)
             }
             session = existing
             metrics.sessionsResumed += 1
         } else {
             guard hello.role == .control else {
-                return send(NavError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
+                return send(WireError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
             }
             let app = hello.app ?? configuration.defaultApp
             guard let root = AppCatalog.root(named: app) else {
-                return send(NavError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
+                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
             }
             guard sessions.count < configuration.maxSessions else {
-                return send(NavError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
+                return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
             let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
-            if case .success(let container) = scene.makeRoot(root) { scene.setRoot(container) }
+            do throws(NavError) {
+                scene.setRoot(try root.makeController(scene))
+            } catch {
+                return send(WireError(error), to: viewer)
+            }
             session = Session(token: SessionToken.make(), app: app, scene: scene, epoch: now)
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session

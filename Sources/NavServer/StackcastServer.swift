@@ -101,7 +101,7 @@ public final class StackcastServer: @unchecked Sendable {
     }
 
     /// Sends an error to `viewer` and counts it.
-    func send(_ error: NavError, id: JSONValue? = nil, to viewer: Viewer) {
+    func send(_ error: WireError, id: JSONValue? = nil, to viewer: Viewer) {
         metrics.errorsByCode[error.code, default: 0] += 1
         viewer.connection.send(ServerMessage.error(error, id: id))
     }

@@ -162,10 +162,16 @@ def test_forbidden_for_a_watcher(server):
         welcome = await watcher.hello(session=token, role="view")
         assert welcome["type"] == "welcome" and welcome["role"] == "view", welcome
         await watcher.wait_frame(since=start)
-        for op, fields in [("push", {"screen": {"name": "A"}}), ("pop", {}), ("query", {"what": "state"}),
-                           ("configure", {"busyPolicy": "reject"}), ("subscribe", {"events": ["lifecycle"]})]:
+        for op, fields in [("push", {"screen": {"name": "A"}}), ("pop", {}), ("selectTab", {"index": 0}),
+                           ("configure", {"busyPolicy": "reject"}), ("setBadge", {"index": 0, "badge": "1"}),
+                           ("page", {"action": "pop"})]:
             reply = await watcher.command(op, **fields)
             assert reply["type"] == "error" and reply["code"] == "forbidden", (op, reply)
+        # Reading is allowed: tools that watch a person's session need the state and the events.
+        reply = await watcher.command("query", what="state")
+        assert reply["type"] == "result" and "kind" in reply["value"], reply
+        reply = await watcher.command("subscribe", events=["lifecycle"])
+        assert reply["type"] == "result" and reply["value"] == {"events": ["lifecycle"]}, reply
         for message in [{"type": "pointer", "phase": "down", "id": 1, "x": 10, "y": 300, "t": 0},
                         {"type": "key", "key": "Escape"},
                         {"type": "resize", "width": 300, "height": 300}]:
@@ -186,12 +192,9 @@ def test_forbidden_for_a_watcher(server):
 def test_unsupported_containers(server):
     async def body():
         client = await session(server.ws_url)
-        tabs = {"kind": "tabs", "selected": 0, "tabs": [
-            {"id": "home", "title": "Home", "icon": "home", "root": {"name": "Home"}},
-            {"id": "more", "title": "More", "icon": "more", "root": {"name": "More"}}]}
-        reply = await client.command("setRoot", root=tabs)
-        assert reply["type"] == "error" and reply["code"] == "unsupported", reply
-        reply = await client.command("page", action="push", page={"name": "P2"})
+        side = {"kind": "sideTabs", "selected": 0, "tabs": [
+            {"id": "home", "title": "Home", "icon": "home", "root": {"name": "Home"}}]}
+        reply = await client.command("setRoot", root=side)
         assert reply["type"] == "error" and reply["code"] == "unsupported", reply
         reply = await client.command("scrollTo", index=1, animated=False)
         assert reply["type"] == "error" and reply["code"] == "unsupported", reply

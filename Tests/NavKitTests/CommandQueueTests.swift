@@ -34,9 +34,12 @@ import Testing
         h.send(.push(screen("A")))
         h.send(.query, label: "query")
         #expect(h.results.map(\.label) == ["query"])
-        let stack = h.results[0].result.value?["stack"]?.arrayValue
-        #expect(stack?.count == 2)
-        #expect(stack?[1]["appearance"] == "appearing")
+        guard case .state(.stack(let stack))? = h.results[0].result.value else {
+            Issue.record("query answered \(h.results[0].result)")
+            return
+        }
+        #expect(stack.pages.count == 2)
+        #expect(stack.pages[1].appearance == .appearing)
     }
 
     @Test func aFailedCommandDoesNotBlockTheQueue() {

@@ -56,7 +56,7 @@ import Testing
         let shallow = h.scene.displayList().items.count
         for index in 0..<200 { h.run(.push(screen("P\(index)"), transition: ParametricTransition.none)) }
         #expect(h.scene.displayList().items.count == shallow)
-        #expect(h.stack.node.children.count == 1)
+        #expect(h.stack.view.children.count == 1)
     }
 
     @Test func hitTestingFindsTheFrontmostNode() {

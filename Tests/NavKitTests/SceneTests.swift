@@ -62,14 +62,13 @@ import Testing
     @Test func snapshotReportsTheStack() throws {
         let h = SceneHarness()
         h.run(.push(screen("Detail")))
-        let state = h.scene.snapshot()
-        #expect(state["kind"] == "stack")
-        #expect(state["id"] == "main")
-        let stack = try #require(state["stack"]?.arrayValue)
-        #expect(stack.map { $0["screen"] } == ["Home", "Detail"])
-        #expect(stack.map { $0["appearance"] } == ["disappeared", "appeared"])
-        #expect(stack[1]["frame"] == [0, 0, 390, 844])
-        #expect(stack[1]["vc"] == .string(h.stack.topViewController.id))
+        let state = try #require(h.stackState)
+        #expect(state.id == "main")
+        #expect(state.pages.map(\.screen) == ["Home", "Detail"])
+        #expect(state.pages.map(\.appearance) == [.disappeared, .appeared])
+        #expect(state.pages[1].frame == Rect(x: 0, y: 0, width: 390, height: 844))
+        #expect(state.pages[1].vc == h.stack.topViewController.id)
+        #expect(state.transition == nil)
     }
 
     @Test func outOfOrderAppearanceCallsAreCaught() {

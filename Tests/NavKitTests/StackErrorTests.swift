@@ -45,18 +45,17 @@ import Testing
         #expect(h.stackNames == ["Home"])
     }
 
-    @Test func containersThatDoNotExistYetAreUnsupported() {
+    @Test func tabCommandsWithoutATabBarAreNotFound() {
         let h = SceneHarness()
-        let tabs = RootSpec.tabs([TabSpec(id: "home", title: "Home", root: screen("Home"))], selected: 0)
-        #expect(h.run(.setRoot(tabs)).errorCode == .unsupported)
-        #expect(h.run(.selectTab(.index(0))).errorCode == .unsupported)
+        #expect(h.run(.selectTab(.index(0))).errorCode == .notFound)
+        #expect(h.run(.setBadge(.index(0), badge: "1")).errorCode == .notFound)
         #expect(h.stackNames == ["Home"])
     }
 
     @Test func pushingAControllerTwiceIsInvalidState() {
         let h = SceneHarness()
         let a = ViewController(name: "A")
-        var results: [Result<JSONValue, NavError>] = []
+        var results: [Result<CommandResult, NavError>] = []
         h.stack.push(a, transition: ParametricTransition.none) { results.append($0) }
         h.stack.push(a, transition: ParametricTransition.none) { results.append($0) }
         #expect(results.count == 2)
@@ -66,22 +65,16 @@ import Testing
 
     @Test func aStackOutsideASceneSaysSo() {
         let stack = StackController(root: ViewController(name: "Root"))
-        var result: Result<JSONValue, NavError>?
+        var result: Result<CommandResult, NavError>?
         stack.push(ViewController(name: "A")) { result = $0 }
         #expect(result?.errorCode == .invalidState)
     }
 
-    @Test func badSettingsAreBadMessage() {
+    @Test func badSettingsAreInvalidArguments() {
         let h = SceneHarness()
-        #expect(h.run(.configure(Configuration(slowMotion: 0))).errorCode == .badMessage)
-        #expect(h.run(.configure(Configuration(popGestureRange: .some(-3)))).errorCode == .badMessage)
+        #expect(h.run(.configure(Configuration(slowMotion: 0))).errorCode == .invalidArgument)
+        #expect(h.run(.configure(Configuration(popGestureRange: .some(-3)))).errorCode == .invalidArgument)
         #expect(h.scene.settings.slowMotion == 1)
     }
 
-    @Test func errorCodesSpellTheProtocolNames() {
-        #expect(ErrorCode.allCases.map(\.rawValue) == [
-            "bad_json", "bad_message", "unknown_op", "not_ready", "not_found", "invalid_state",
-            "busy", "too_large", "rate_limited", "forbidden", "unsupported",
-        ])
-    }
 }

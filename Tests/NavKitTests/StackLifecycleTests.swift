@@ -69,7 +69,7 @@ import Testing
         for name in ["A", "B", "C"] { h.run(.push(screen(name))) }
         let b = h.stack.viewControllers[2]
         let result = h.run(.popTo(.controller(b.id)))
-        #expect(result.value == ["vc": .string(b.id)])
+        #expect(result.value == .controller(id: b.id))
         #expect(h.stackNames == ["Home", "A", "B"])
     }
 
@@ -96,7 +96,7 @@ import Testing
             "C.viewDidLoad", "Home.viewWillDisappear", "C.viewWillAppear", "Home.viewDidDisappear", "C.viewDidAppear",
         ])
         #expect(h.stackNames == ["Home", "C"])
-        #expect(result.value == ["vc": .string(h.stack.topViewController.id)])
+        #expect(result.value == .controller(id: h.stack.topViewController.id))
         let ops = h.scene.events.filter { $0.name == .transitionStart }.map(\.op)
         #expect(ops.suffix(2) == ["popTo", "push"])
     }
@@ -105,7 +105,7 @@ import Testing
         let h = SceneHarness()
         let a = ViewController(name: "A")
         let c = ViewController(name: "C")
-        var results: [Result<JSONValue, NavError>] = []
+        var results: [Result<CommandResult, NavError>] = []
         h.stack.push(a) { results.append($0) }
         h.stack.push(ViewController(name: "B")) { results.append($0) }
         h.stack.popTo(a, thenPush: c) { results.append($0) }

@@ -14,6 +14,12 @@ import NavKit
         try? MessageDecoder.decode(text).get()
     }
 
+    /// The navigation command a `command` message carries.
+    private func command(_ text: String) -> Command? {
+        if case .command(_, .navigation(let command))? = message(text) { return command }
+        return nil
+    }
+
     @Test func hello() {
         let decoded = message(#"{"type":"hello","app":"phone","viewport":{"width":390,"height":844,"scale":3,"safeArea":{"top":47,"bottom":34}},"role":"view","session":"abc","lastSeq":12}"#)
         #expect(decoded == .hello(Hello(
@@ -94,14 +100,14 @@ import NavKit
     ])
     func badMessagesNameTheField(text: String, expected: String) {
         let failed = failure(text)
-        #expect(failed?.error == NavError(.badMessage, expected))
+        #expect(failed?.error == WireError(.badMessage, expected))
     }
 
     @Test func tooManyTabs() {
         let tab = #"{"id":"t","title":"T","root":{"name":"R"}}"#
         let tabs = Array(repeating: tab, count: 6).joined(separator: ",")
         let failed = failure(#"{"type":"command","id":"c","op":"setRoot","root":{"kind":"tabs","tabs":["# + tabs + "]}}")
-        #expect(failed?.error == NavError(.badMessage, "root.tabs: at most 5 tabs, got 6"))
+        #expect(failed?.error == WireError(.badMessage, "root.tabs[5]: a tab bar has at most 5 tabs, got 6"))
     }
 
     @Test func unknownOpKeepsTheCommandID() {
@@ -111,7 +117,57 @@ import NavKit
     }
 
     @Test func opsWithoutTheirContainerAreUnsupported() {
-        #expect(failure(#"{"type":"command","id":"c","op":"page","action":"push"}"#)?.error.code == .unsupported)
         #expect(failure(#"{"type":"command","id":"c","op":"scrollTo","index":1}"#)?.error.code == .unsupported)
+        let sideTabs = #"{"type":"command","id":"c","op":"setRoot","root":{"kind":"sideTabs","tabs":[{"id":"a","title":"A","root":{"name":"A"}}]}}"#
+        #expect(failure(sideTabs)?.error.code == .unsupported)
+    }
+
+    @Test func everyOperationDecodesOrSaysWhyNot() {
+        // Each op in the one list either decodes from a minimal message or fails for a reason
+        // other than unknown_op: the list and the decoder agree.
+        for op in Operation.allCases {
+            let failed = failure(#"{"type":"command","id":"c","op":"\#(op.rawValue)"}"#)
+            #expect(failed?.error.code != .unknownOp, "\(op.rawValue)")
+            #expect((failed?.error.code == .unsupported) == (op.unsupportedReason != nil), "\(op.rawValue)")
+        }
+    }
+
+    @Test func pageActionsDecode() throws {
+        let push = try #require(command(##"{"type":"command","id":"c","op":"page","action":"push","page":{"name":"Card","fill":"#FFCC00"}}"##))
+        #expect(push == .page(PageCommand(.push(PageSpec(name: "Card", fill: Color(rgb: 0xFFCC00))))))
+        let switched = try #require(command(#"{"type":"command","id":"c","op":"page","action":"switch","direction":"pop","animated":false,"page":{"name":"B"},"vc":"vc3"}"#))
+        #expect(switched == .page(PageCommand(.switch(PageSpec(name: "B"), direction: .pop), animated: false), vc: "vc3"))
+        #expect(failure(#"{"type":"command","id":"c","op":"page","action":"fly"}"#)?.error.code == .badMessage)
+        #expect(failure(#"{"type":"command","id":"c","op":"page","action":"popTo"}"#)?.error.message == "name: missing; expected a string")
+    }
+
+    @Test func targetsCarrySelect() throws {
+        let push = try #require(command(#"{"type":"command","id":"c","op":"push","screen":{"name":"A"},"target":{"tab":2},"select":true}"#))
+        #expect(push == .push(ScreenSpec(name: "A"), target: .tab(2, select: true)))
+        #expect(failure(#"{"type":"command","id":"c","op":"pop","select":true}"#)?.error.code == .badMessage)
+    }
+
+    @Test func badgesAndTabsDecode() throws {
+        #expect(try #require(command(#"{"type":"command","id":"c","op":"setBadge","name":"search","badge":"3"}"#)) == .setBadge(.name("search"), badge: "3"))
+        #expect(try #require(command(#"{"type":"command","id":"c","op":"setBadge","index":1}"#)) == .setBadge(.index(1), badge: nil))
+        #expect(failure(#"{"type":"command","id":"c","op":"selectTab"}"#)?.error.message == "index: missing; selectTab needs a tab index or a name")
+        let twice = #"{"type":"command","id":"c","op":"setRoot","root":{"kind":"tabs","tabs":[{"id":"a","title":"A","root":{"name":"A"}},{"id":"a","title":"B","root":{"name":"B"}}]}}"#
+        #expect(failure(twice)?.error.code == .badMessage)
+    }
+
+    @Test func watchersMayOnlyRead() throws {
+        let query = try #require(try? MessageDecoder.decode(#"{"type":"command","id":"q","op":"query"}"#).get())
+        let subscribe = try #require(try? MessageDecoder.decode(#"{"type":"command","id":"s","op":"subscribe","events":["page"]}"#).get())
+        let push = try #require(try? MessageDecoder.decode(#"{"type":"command","id":"p","op":"push","screen":{"name":"A"}}"#).get())
+        #expect(query.isReadOnly && subscribe.isReadOnly)
+        #expect(!push.isReadOnly)
+        #expect(ClientMessage.ping(id: 1, t: 2).isReadOnly)
+    }
+
+    @Test func errorCodesSpellTheProtocolNames() {
+        #expect(ErrorCode.allCases.map(\.rawValue) == [
+            "bad_json", "bad_message", "unknown_op", "not_ready", "not_found", "invalid_state",
+            "busy", "too_large", "rate_limited", "forbidden", "unsupported",
+        ])
     }
 }

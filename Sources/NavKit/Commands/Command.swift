@@ -11,33 +11,38 @@ public enum Command: Equatable, Sendable {
     case popTo(PopDestination, transition: ParametricTransition? = nil, then: ThenPush? = nil, target: StackTarget? = nil)
     case replaceTop(ScreenSpec, direction: Direction = .push, transition: ParametricTransition? = nil, target: StackTarget? = nil)
     case setStack([ScreenSpec], transition: ParametricTransition? = nil, target: StackTarget? = nil)
+    /// Selects a tab of the tab bar (reselecting the selected one pops its stack to the root).
     case selectTab(TabSelector)
+    /// Changes a tab's badge; nil removes it.
+    case setBadge(TabSelector, badge: String?, color: Color? = nil)
+    /// An operation of the page stack inside a page (seed 003): that page's (`vc`) or the one on top.
+    case page(PageCommand, vc: String? = nil)
     case configure(Configuration)
     case query
 
-    /// The protocol's `op` for this command.
-    public var op: String {
+    /// The protocol operation of this command.
+    public var operation: Operation {
         switch self {
-        case .setRoot: "setRoot"
-        case .push: "push"
-        case .pop: "pop"
-        case .popToRoot: "popToRoot"
-        case .popTo: "popTo"
-        case .replaceTop: "replaceTop"
-        case .setStack: "setStack"
-        case .selectTab: "selectTab"
-        case .configure: "configure"
-        case .query: "query"
+        case .setRoot: .setRoot
+        case .push: .push
+        case .pop: .pop
+        case .popToRoot: .popToRoot
+        case .popTo: .popTo
+        case .replaceTop: .replaceTop
+        case .setStack: .setStack
+        case .selectTab: .selectTab
+        case .setBadge: .setBadge
+        case .page: .page
+        case .configure: .configure
+        case .query: .query
         }
     }
 
+    /// The protocol's `op` for this command.
+    public var op: String { operation.rawValue }
+
     /// Whether the command changes the navigation state, and so waits for a running transition.
-    public var navigates: Bool {
-        switch self {
-        case .configure, .query: false
-        default: true
-        }
-    }
+    public var navigates: Bool { operation.navigates }
 }
 
 /// Which controller `popTo` goes to.
@@ -64,10 +69,34 @@ public enum Direction: String, Equatable, Sendable {
     case push, pop
 }
 
-/// Which stack a command acts on; nil means the visible one.
-public enum StackTarget: Equatable, Sendable {
-    case tab(Int)
-    case stack(String)
+/// Which stack a command acts on (nil means the visible one), and whether to select its tab.
+public struct StackTarget: Equatable, Sendable {
+    public enum Location: Equatable, Sendable {
+        /// The stack of the tab at this index.
+        case tab(Int)
+        /// The stack with this identifier, anywhere in the app.
+        case stack(String)
+    }
+
+    public var location: Location
+    /// Also select the tab that holds the stack (`"select": true`).
+    public var select: Bool
+
+    public init(_ location: Location, select: Bool = false) {
+        self.location = location
+        self.select = select
+    }
+
+    public static func tab(_ index: Int, select: Bool = false) -> StackTarget { StackTarget(.tab(index), select: select) }
+    public static func stack(_ identifier: String, select: Bool = false) -> StackTarget { StackTarget(.stack(identifier), select: select) }
+
+    /// How messages name the target: `{"tab":1}`, `{"stack":"main"}`.
+    public var description: String {
+        switch location {
+        case .tab(let index): "{\"tab\":\(index)}"
+        case .stack(let identifier): "{\"stack\":\"\(identifier)\"}"
+        }
+    }
 }
 
 /// A tab, by index or by id.

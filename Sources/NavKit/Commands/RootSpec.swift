@@ -4,23 +4,35 @@ public enum RootSpec: Equatable, Sendable {
     case stack(id: String, root: ScreenSpec)
     /// A bottom tab bar, each tab hosting a stack.
     case tabs([TabSpec], selected: Int)
-    /// A side tab bar, each tab hosting a stacked split.
-    case sideTabs([TabSpec], selected: Int)
 
     /// The protocol's `kind` of this root.
     public var kind: String {
         switch self {
         case .stack: "stack"
         case .tabs: "tabs"
-        case .sideTabs: "sideTabs"
+        }
+    }
+
+    /// Builds the controller tree this spec describes.
+    ///
+    /// - Throws: `invalidArgument` when the spec cannot be built (a tab bar with more than five tabs).
+    public func makeController(_ scene: Scene) throws(NavError) -> Controller {
+        switch self {
+        case .stack(let id, let root):
+            return StackController(identifier: id, root: scene.makeController(root))
+        case .tabs(let tabs, let selected):
+            let stacks = tabs.map { StackController(identifier: $0.id, root: scene.makeController($0.root)) }
+            return try TabController(tabs: tabs, stacks: stacks, selected: selected)
         }
     }
 }
 
-/// One tab of a tab bar or side tab bar.
+/// One tab of a tab bar.
 public struct TabSpec: Equatable, Sendable {
+    /// The tab's identifier, which is also its stack's (`{"stack": id}`).
     public var id: String
     public var title: String
+    /// A name from the viewer's icon set.
     public var icon: String?
     public var badge: String?
     public var badgeColor: Color?

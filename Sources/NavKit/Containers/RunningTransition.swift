@@ -1,30 +1,42 @@
-/// A transition in progress on a stack: which pages move, how, and what is released at the end.
+/// A transition in progress between two pages: which move, how, and what is released at the end.
 final class RunningTransition {
     let op: String
     /// The page on top: the one pushed, or the one leaving.
-    let upper: ViewController
+    let upper: Controller
     /// The page underneath.
-    let lower: ViewController?
+    let lower: Controller?
     let transition: any Transition
     /// True for a push (q goes 0 → 1), false for a pop (q goes 1 → 0).
     let presenting: Bool
     /// Pages released when the transition completes, top first.
-    let removed: [ViewController]
+    let removed: [Controller]
     /// Set for transitions a finger drives (interactive pop, left-swipe push).
-    var interactive = false
+    let interactive: Bool
+    /// False for transitions without a dim node over the lower page (the page stack's carousel).
+    let dims: Bool
+    /// True when the lower page is drawn in front (the carousel draws the incoming page on top).
+    let lowerInFront: Bool
     /// The current presentation progress q (see `Transition`).
     var progress: Double
     var animation: Animator.Handle?
 
-    init(op: String, upper: ViewController, lower: ViewController?, transition: any Transition, presenting: Bool, removed: [ViewController]) {
+    init(op: String, upper: Controller, lower: Controller?, transition: any Transition, presenting: Bool, removed: [Controller], interactive: Bool = false, dims: Bool = true, lowerInFront: Bool = false) {
         self.op = op
         self.upper = upper
         self.lower = lower
         self.transition = transition
         self.presenting = presenting
         self.removed = removed
+        self.interactive = interactive
+        self.dims = dims
+        self.lowerInFront = lowerInFront
         self.progress = presenting ? 0 : 1
     }
+
+    /// The page that is on top when the transition completes.
+    var appearing: Controller? { presenting ? upper : lower }
+    /// The page that leaves the screen when the transition completes.
+    var disappearing: Controller? { presenting ? lower : upper }
 
     func pair(dim: Node, bounds: Size) -> TransitionPair {
         TransitionPair(upper: upper.view, lower: lower?.view, dim: dim, bounds: bounds)

@@ -1,14 +1,7 @@
 /// Transitions a finger drives: the interactive pop (seeds 000 and 002, UIKit, Flutter) and the
-/// left-swipe push (seed 002). The scene's gesture code starts, moves and ends them.
+/// left-swipe push (seed 002). The stack offers them to horizontal pans through the responder
+/// chain; the scene's gesture code moves and ends them.
 extension StackController {
-    /// Which interactive transition runs.
-    enum InteractiveKind {
-        /// A rightward drag pops the top page.
-        case pop
-        /// A leftward drag pushes the top page's bound page.
-        case swipePush
-    }
-
     /// Seconds a full interactive pop's remaining motion takes (scaled by what is left).
     static let popFinishDuration = 0.34
     /// Seconds a full left-swipe push's remaining motion takes (scaled by what is left).
@@ -16,12 +9,22 @@ extension StackController {
     /// A left-swipe push completes past this fraction of the width.
     static let swipePushThreshold = 0.3
 
-    /// Whether a rightward drag that went down at `x` may pop the top page now.
+    /// A rightward pan may pop the top page; a leftward one pushes its bound page.
+    func interactiveTransition(for pan: PanTracker) -> PanHandler? {
+        guard pan.axis == .horizontal, !isTransitioning, let scene else { return nil }
+        if pan.movement.x > 0 {
+            guard canBeginInteractivePop(downAt: pan.start.position.x - view.absoluteFrame.x, settings: scene.settings) else { return nil }
+            return InteractiveStackTransition(stack: self, kind: .pop)
+        }
+        guard let next = topViewController.pageForSwipePush() else { return nil }
+        return InteractiveStackTransition(stack: self, kind: .swipePush(next))
+    }
+
+    /// Whether a rightward drag that went down at `x` (in the stack's coordinates) may pop now.
     func canBeginInteractivePop(downAt x: Double, settings: SceneSettings) -> Bool {
-        guard running == nil, viewControllers.count > 1, settings.popGestureEnabled else { return false }
+        guard viewControllers.count > 1, settings.popGestureEnabled else { return false }
         let top = topViewController
-        // The drag moves pages sideways, so only pages that came in sideways leave this way.
-        guard top.options.interactivePop, top.arrival.name == ParametricTransition.slide.name else { return false }
+        guard top.options.interactivePop, top.arrival.movesSideways else { return false }
         let range = top.options.popRange ?? settings.popGestureRange ?? size.width / 3
         return x <= range
     }
@@ -31,10 +34,11 @@ extension StackController {
     func beginInteractivePop() {
         let top = topViewController
         let below = viewControllers[viewControllers.count - 2]
-        below.layout(size: size, safeArea: safeArea)
+        layoutPage(below)
         top.beginAppearance(false, animated: true)
         below.beginAppearance(true, animated: true)
-        begin(RunningTransition(op: "pop", upper: top, lower: below, transition: ParametricTransition.slide, presenting: false, removed: [top]))
+        // The drag moves pages as a slide does, whatever brought the page in (a `none` push too).
+        start(RunningTransition(op: "pop", upper: top, lower: below, transition: ParametricTransition.slide, presenting: false, removed: [top], interactive: true))
     }
 
     /// Starts a left-swipe push of `controller`, the top page's bound page.
@@ -43,29 +47,20 @@ extension StackController {
         controller.arrival = ParametricTransition.slide
         controller.backTitle = backTitle(below: top)
         adopt(controller)
-        controller.layout(size: size, safeArea: safeArea)
+        layoutPage(controller)
         top.beginAppearance(false, animated: true)
         controller.beginAppearance(true, animated: true)
-        begin(RunningTransition(op: "push", upper: controller, lower: top, transition: ParametricTransition.slide, presenting: true, removed: []))
-    }
-
-    private func begin(_ transition: RunningTransition) {
-        transition.interactive = true
-        running = transition
-        attach(transition)
-        scene?.record(.transitionStart, op: transition.op, interactive: true)
-        transition.transition.layout(transition.pair(dim: dim, bounds: size), progress: transition.progress)
+        start(RunningTransition(op: "push", upper: controller, lower: top, transition: ParametricTransition.slide, presenting: true, removed: [], interactive: true))
     }
 
     /// Follows the finger: `translation` is its horizontal movement since the pan started.
     func updateInteractive(translation: Double) {
-        guard let running, running.interactive, running.animation == nil else { return }
+        guard let running, running.interactive else { return }
         let width = max(size.width, 1)
         // A pop follows a rightward finger (q falls from 1), a swipe push a leftward one (q rises from 0).
         let distance = running.presenting ? -translation : translation
         let fraction = min(max(distance, 0), width) / width
-        running.progress = running.presenting ? fraction : 1 - fraction
-        running.transition.layout(running.pair(dim: dim, bounds: size), progress: running.progress)
+        runner.follow(progress: running.presenting ? fraction : 1 - fraction)
     }
 
     /// Releases the finger with horizontal velocity `velocity` (points per second): a fling of at
@@ -76,12 +71,9 @@ extension StackController {
         let width = max(size.width, 1)
         let moved = running.presenting ? running.progress : 1 - running.progress
         let forward = running.presenting ? -velocity : velocity
-        let completes: Bool
-        if abs(velocity) >= width {
-            completes = forward > 0
-        } else {
-            completes = moved > (running.presenting ? StackController.swipePushThreshold : 0.5)
-        }
+        let completes = abs(velocity) >= width
+            ? forward > 0
+            : moved > (running.presenting ? StackController.swipePushThreshold : 0.5)
         settle(running, completes: completes, then: then)
     }
 
@@ -94,27 +86,66 @@ extension StackController {
 
     private func settle(_ running: RunningTransition, completes: Bool, then: @escaping (_ completed: Bool) -> Void) {
         guard let scene else { return }
-        let start = running.progress
-        let target: Double = (running.presenting == completes) ? 1 : 0
         let full = running.presenting ? StackController.swipePushFinishDuration : StackController.popFinishDuration
-        let duration = full * abs(target - start) * scene.settings.slowMotion
-        let pair = running.pair(dim: dim, bounds: size)
-        let done = { [self] in
+        runner.settle(completes: completes, fullDuration: full, scene: scene) { [self] in
             if completes {
-                if running.presenting {
-                    viewControllers.append(running.upper)
+                if running.presenting, let pushed = running.upper as? ViewController {
+                    viewControllers.append(pushed)
                 } else {
                     viewControllers.removeLast()
                 }
             }
-            finish(running, completed: completes) { [self] in
-                if !completes && running.presenting { release(running.upper) }
+            finish(running, completed: completes) {
+                if !completes && running.presenting { running.upper.release() }
                 then(completes)
             }
         }
-        running.animation = scene.animator.animate(duration: duration, curve: .easeOut, update: { p in
-            running.progress = start + (target - start) * p
-            running.transition.layout(pair, progress: running.progress)
-        }, completion: done)
+    }
+}
+
+/// The pan handler of a stack's interactive pop or left-swipe push.
+final class InteractiveStackTransition: PanHandler {
+    enum Kind {
+        /// A rightward drag pops the top page.
+        case pop
+        /// A leftward drag pushes this page (the top page's bound page).
+        case swipePush(ViewController)
+    }
+
+    private let stack: StackController
+    private let kind: Kind
+
+    init(stack: StackController, kind: Kind) {
+        self.stack = stack
+        self.kind = kind
+    }
+
+    var gestureName: String? {
+        switch kind {
+        case .pop: "pop"
+        case .swipePush: "swipePush"
+        }
+    }
+
+    var holdsCommands: Bool { true }
+
+    func panBegan(_ pan: PanTracker) {
+        switch kind {
+        case .pop: stack.beginInteractivePop()
+        case .swipePush(let page): stack.beginSwipePush(page)
+        }
+    }
+
+    func panMoved(_ pan: PanTracker) {
+        stack.updateInteractive(translation: pan.translation.x)
+    }
+
+    func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
+        stack.updateInteractive(translation: pan.translation.x)
+        stack.endInteractive(velocity: pan.velocity.velocity.x, then: done)
+    }
+
+    func panCancelled(done: @escaping (Bool) -> Void) {
+        stack.cancelInteractive(then: done)
     }
 }

@@ -2,15 +2,11 @@
 /// and navigation options.
 ///
 /// Subclass it and override `loadContent(into:)` / `layoutContent(_:)` and the callbacks, as with
-/// `UIViewController`. The containers call the callbacks; a call out of order (say `viewDidAppear`
+/// `UIViewController`. Its container calls the callbacks; a call out of order (say `viewDidAppear`
 /// twice) is recorded in `Scene.appearanceViolations` and not delivered, so tests catch it.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-open class ViewController {
-    /// The id on the wire (`vc1`, `vc2`, ...), given when the controller first joins a scene.
-    public internal(set) var id: String = ""
-    /// The screen name that tools, `popTo` and tests use.
-    public let name: String
+open class ViewController: Controller {
     /// The navigation bar's title; the next page's back button shows it.
     public var title: String {
         didSet { if let bar = loadedBar { bar.title = title } }
@@ -22,50 +18,63 @@ open class ViewController {
     }
     /// The page's background.
     public var background: Color {
-        didSet { loadedView?.fill = background }
+        didSet { if isViewLoaded { view.fill = background } }
     }
-    public private(set) var appearance: AppearanceState = .disappeared
-
-    /// The scene the controller belongs to, once added.
-    public internal(set) weak var scene: Scene?
-    /// The stack the controller is in, if any.
-    public internal(set) weak var stack: StackController?
     /// The transition that brought this page in; it leaves the same way (seed 000).
     public internal(set) var arrival: any Transition = ParametricTransition.slide
 
-    private var loadedView: Node?
     private var loadedBar: NavigationBar?
     private var loadedContent: Node?
+    /// How much of the content's bottom lies under the safe area or a tab bar: lists leave it free
+    /// at the end of their scrolling, as a UIKit scroll view's content inset does.
+    public private(set) var contentBottomInset = 0.0
+    /// The page stack inside this page (seed 003), if any.
+    public private(set) var pageStack: PageStack?
 
     public init(name: String, title: String? = nil, options: PageOptions = PageOptions(), bar: BarSpec = BarSpec(), background: Color = .white) {
-        self.name = name
         self.title = title ?? name
         self.options = options
         self.barSpec = bar
         self.background = background
+        super.init(name: name)
     }
 
-    public var isViewLoaded: Bool { loadedView != nil }
+    /// The stack the page is in, if any.
+    public var stack: StackController? { parent as? StackController }
 
-    /// The page's root node (role `page`), loaded on first use: `viewDidLoad` runs then.
-    public var view: Node {
-        if let loadedView { return loadedView }
+    public override var children: [Controller] { pageStack.map { [$0] } ?? [] }
+    public override var appearingChildren: [Controller] { children }
+
+    /// Hosts `pages` between the bar and the bottom of this page (before the view loads).
+    public func embed(_ pages: PageStack) {
+        pageStack = pages
+        adopt(pages)
+    }
+
+    /// How far the page's list is scrolled, in points from the top.
+    open var scrollOffset: Double { 0 }
+
+    /// The page's root node (role `page`): content below, the bar in front.
+    open override func loadView() -> Node {
         let page = Node(role: .page, name: name, fill: background)
         page.controllerID = id
-        // Nothing scrolls inside a page yet, so the content does not clip: a clip would follow the
-        // viewport's edge and change on every frame of a slide.
+        // The content does not clip: a clip would follow the viewport's edge and change on every
+        // frame of a slide. Scrolling lists clip inside it.
         let content = Node(name: "content")
         let bar = NavigationBar(spec: barSpec, title: title)
         bar.backTitle = backTitle
         page.addChild(content)
+        if let pageStack { page.addChild(pageStack.view) }
         page.addChild(bar.node)
-        loadedView = page
         loadedBar = bar
         loadedContent = content
-        loadContent(into: content)
+        return page
+    }
+
+    override func viewLoaded() {
+        loadContent(into: loadedContent!)
         scene?.record(.viewDidLoad, for: self)
         viewDidLoad()
-        return page
     }
 
     /// The navigation bar (loads the view).
@@ -104,8 +113,8 @@ open class ViewController {
 
     // MARK: Layout
 
-    /// Sizes the page to `size` and lays out its bar, content and link view.
-    func layout(size: Size, safeArea: EdgeInsets) {
+    /// Sizes the page to `size` and lays out its bar, content and bottom accessories.
+    override func layout(size: Size, safeArea: EdgeInsets) {
         let page = view
         page.frame.size = size
         page.controllerID = id
@@ -113,9 +122,11 @@ open class ViewController {
         bar.layout(width: size.width, safeTop: safeArea.top)
         let top = bar.spec.style == .hidden ? safeArea.top : bar.totalHeight(safeTop: safeArea.top)
         let bottom = layoutBottomAccessories(size: size, safeArea: safeArea)
+        contentBottomInset = bottom > 0 ? 0 : safeArea.bottom
         let content = loadedContent!
         content.frame = Rect(x: 0, y: top, width: size.width, height: max(size.height - top - bottom, 0))
         layoutContent(content)
+        pageStack?.layout(size: size, safeArea: safeArea)
     }
 
     /// Lays out views pinned to the bottom of the page and returns the height they take.
@@ -123,28 +134,32 @@ open class ViewController {
 
     // MARK: Appearance
 
-    /// Starts appearing or disappearing: calls `viewWillAppear` or `viewWillDisappear`.
-    func beginAppearance(_ appearing: Bool, animated: Bool) {
-        let next = appearing ? appearance.willAppear : appearance.willDisappear
-        let event: SceneEvent.Name = appearing ? .viewWillAppear : .viewWillDisappear
-        guard let next else {
-            scene?.recordViolation("\(name) (\(id)): \(event.rawValue) while \(appearance.rawValue)")
-            return
-        }
-        appearance = next
-        scene?.record(event, for: self, animated: animated)
+    override func appearanceWillChange(_ appearing: Bool, animated: Bool) {
+        scene?.record(appearing ? .viewWillAppear : .viewWillDisappear, for: self, animated: animated)
         if appearing { viewWillAppear(animated) } else { viewWillDisappear(animated) }
     }
 
-    /// Finishes the current appearance transition: calls `viewDidAppear` or `viewDidDisappear`.
-    func endAppearance(animated: Bool) {
-        guard let next = appearance.did else {
-            scene?.recordViolation("\(name) (\(id)): end of appearance while \(appearance.rawValue)")
-            return
-        }
-        let appearing = appearance == .appearing
-        appearance = next
+    override func appearanceDidChange(_ appearing: Bool, animated: Bool) {
         scene?.record(appearing ? .viewDidAppear : .viewDidDisappear, for: self, animated: animated)
         if appearing { viewDidAppear(animated) } else { viewDidDisappear(animated) }
+    }
+
+    override func didRelease() {
+        scene?.record(.released, for: self)
+    }
+
+    // MARK: Responder chain
+
+    /// A back button pops this page's stack; a row runs its action with this page as origin.
+    override func handleTap(on node: Node) -> Bool {
+        if node.ancestor(where: { $0.role == .back }) != nil, let stack {
+            stack.pop()
+            return true
+        }
+        if let command = action(for: node), let scene {
+            scene.handle(command, from: self) { _ in }
+            return true
+        }
+        return false
     }
 }

@@ -1,7 +1,10 @@
 /// Runs navigation jobs one at a time. A job that arrives while another runs, or while a gesture
 /// holds the queue, waits in order (`queue`) or is refused with `busy` (`reject`).
+///
+/// Every job must call its `done` exactly once; a second call is a bug in the job, caught by an
+/// assertion in debug builds and ignored in release builds.
 final class CommandQueue {
-    typealias Completion = (Result<JSONValue, NavError>) -> Void
+    typealias Completion = (Result<CommandResult, NavError>) -> Void
     typealias Body = (@escaping Completion) -> Void
 
     private struct Job {
@@ -41,7 +44,11 @@ final class CommandQueue {
 
     private func run(_ job: Job) {
         isRunning = true
+        var answered = false
         job.body { [self] result in
+            assert(!answered, "a navigation job called done twice")
+            guard !answered else { return }
+            answered = true
             isRunning = false
             job.completion(result)
             drain()

@@ -32,6 +32,8 @@ public final class Node {
     @exclusivity(unchecked) public var name: String?
     /// The id of the controller whose page this node is the root of.
     @exclusivity(unchecked) public var controllerID: String?
+    /// The controller whose root node this is (the responder chain starts from it).
+    @exclusivity(unchecked) public internal(set) weak var owner: Controller?
     /// False makes hit testing pass through this node and its children.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
@@ -98,6 +100,16 @@ public final class Node {
         var node: Node? = self
         while let current = node {
             if predicate(current) { return current }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// The controller that owns this node: the nearest ancestor's (this node included) `owner`.
+    public var owningController: Controller? {
+        var node: Node? = self
+        while let current = node {
+            if let owner = current.owner { return owner }
             node = current.parent
         }
         return nil

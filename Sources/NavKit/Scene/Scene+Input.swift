@@ -1,6 +1,7 @@
 extension Scene {
-    /// Handles a pointer event from the controlling viewer: taps on rows, back buttons and tabs,
-    /// the interactive pop and the left-swipe push. One pointer at a time; others are ignored.
+    /// Handles a pointer event from the controlling viewer. A tap goes to the controller that owns
+    /// the tapped node and up through its parents until one handles it; a pan that passes the slop
+    /// is offered the same way (a list scrolls, a stack pops). One pointer at a time.
     public func handle(_ event: PointerEvent) {
         switch event.phase {
         case .down: pointerDown(event)
@@ -10,13 +11,23 @@ extension Scene {
         }
     }
 
-    /// Wheel and trackpad scrolling; it moves stacked splits, which this engine does not have yet.
-    public func handle(_ event: ScrollEvent) {}
+    /// Wheel and trackpad scrolling: scrolls the list under the pointer.
+    public func handle(_ event: ScrollEvent) {
+        guard let hit = rootNode.hitTest(event.position) else { return }
+        var controller = hit.owningController
+        while let current = controller {
+            if current.handleScroll(event, hit: hit) {
+                needsDisplay = true
+                return
+            }
+            controller = current.parent
+        }
+    }
 
     /// A key from the viewer: `Escape` acts as the visible stack's back button.
     public func handleKey(_ key: String) {
-        guard key == "Escape", pointer == nil, case .success(let stack)? = root?.stack(for: nil) else { return }
-        if stack.viewControllers.count > 1 { stack.pop() }
+        guard key == "Escape", pointer == nil, let stack = visibleStack, stack.viewControllers.count > 1 else { return }
+        stack.pop()
     }
 
     /// Cancels the gesture in progress (a `cancel` pointer, a dropped connection, a new `hello`):
@@ -24,25 +35,25 @@ extension Scene {
     public func cancelInput() {
         guard let gesture = pointer else { return }
         pointer = nil
-        if case .interactive(let stack, let name) = gesture.role {
-            stack.cancelInteractive { [weak self] completed in self?.endGesture(name, completed: completed) }
+        if case .handled(let handler) = gesture.role {
+            handler.panCancelled { [weak self] completed in self?.endGesture(handler, completed: completed) }
         }
     }
 
     private func pointerDown(_ event: PointerEvent) {
         guard pointer == nil else { return }
         // A programmatic transition blocks new gestures (BEHAVIOUR.md: input is ignored meanwhile).
-        pointer = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided)
+        pointer = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided, hit: rootNode.hitTest(event.position))
     }
 
     private func pointerMoved(_ event: PointerEvent) {
         guard let gesture = pointer, gesture.tracker.pointer == event.pointer else { return }
         let started = gesture.tracker.move(event)
         if started, case .undecided = gesture.role {
-            gesture.role = decide(gesture.tracker)
+            gesture.role = decide(gesture)
         }
-        if case .interactive(let stack, _) = gesture.role {
-            stack.updateInteractive(translation: gesture.tracker.translation.x)
+        if case .handled(let handler) = gesture.role {
+            handler.panMoved(gesture.tracker)
             needsDisplay = true
         }
     }
@@ -52,48 +63,47 @@ extension Scene {
         _ = gesture.tracker.move(event)
         pointer = nil
         switch gesture.role {
-        case .interactive(let stack, let name):
-            stack.updateInteractive(translation: gesture.tracker.translation.x)
-            stack.endInteractive(velocity: gesture.tracker.velocity.velocity.x) { [weak self] completed in
-                self?.endGesture(name, completed: completed)
-            }
+        case .handled(let handler):
+            handler.panEnded(gesture.tracker) { [weak self] completed in self?.endGesture(handler, completed: completed) }
+            needsDisplay = true
         case .undecided where gesture.tracker.isTap:
-            tap(at: gesture.tracker.start.position)
+            if let hit = gesture.hit { tap(hit) }
         case .undecided, .ignored:
             break
         }
     }
 
-    /// Chooses what a pan that just passed the slop does.
-    private func decide(_ tracker: PanTracker) -> PointerGesture.Role {
-        guard tracker.axis == .horizontal, case .success(let stack)? = root?.stack(for: nil) else { return .ignored }
-        if tracker.movement.x > 0 {
-            guard stack.canBeginInteractivePop(downAt: tracker.start.position.x, settings: settings) else { return .ignored }
-            commands.hold()
-            record(.gestureBegan, gesture: "pop")
-            stack.beginInteractivePop()
-            return .interactive(stack, name: "pop")
+    /// Offers a pan that just passed the slop to the controllers from the hit node up.
+    private func decide(_ gesture: PointerGesture) -> PointerGesture.Role {
+        var controller = gesture.hit?.owningController ?? visibleStack?.topViewController
+        let hit = gesture.hit ?? rootNode
+        while let current = controller {
+            if let handler = current.panHandler(for: gesture.tracker, hit: hit) {
+                if handler.holdsCommands { commands.hold() }
+                if let name = handler.gestureName { record(.gestureBegan, gesture: name) }
+                handler.panBegan(gesture.tracker)
+                return .handled(handler)
+            }
+            controller = current.parent
         }
-        guard !stack.isTransitioning, let next = stack.topViewController.pageForSwipePush() else { return .ignored }
-        commands.hold()
-        record(.gestureBegan, gesture: "swipePush")
-        stack.beginSwipePush(next)
-        return .interactive(stack, name: "swipePush")
+        return .ignored
     }
 
-    private func endGesture(_ name: String, completed: Bool) {
-        record(.gestureEnded, cancelled: !completed, gesture: name)
+    private func endGesture(_ handler: any PanHandler, completed: Bool) {
+        if let name = handler.gestureName { record(.gestureEnded, cancelled: !completed, gesture: name) }
         needsDisplay = true
-        commands.release()
+        if handler.holdsCommands { commands.release() }
     }
 
-    /// A tap: a back button pops its page's stack; a row runs its action.
-    private func tap(at point: Point) {
-        guard let hit = rootNode.hitTest(point), let controller = root?.visibleController else { return }
-        if hit.ancestor(where: { $0.role == .back }) != nil {
-            controller.stack?.pop()
-        } else if let action = controller.action(for: hit) {
-            handle(action) { _ in }
+    /// A tap goes to the controller owning the tapped node, then up its parents.
+    private func tap(_ hit: Node) {
+        var controller = hit.owningController
+        while let current = controller {
+            if current.handleTap(on: hit) {
+                needsDisplay = true
+                return
+            }
+            controller = current.parent
         }
     }
 }

@@ -7,7 +7,7 @@ public final class Scene {
     /// The node every container hangs from; its frame is the viewport.
     public let rootNode = Node(name: "scene")
     public private(set) var viewport: Viewport
-    public private(set) var root: (any ContainerController)?
+    public private(set) var root: Controller?
     public let animator = Animator()
     public var settings = SceneSettings() {
         didSet { commands.policy = settings.busyPolicy }
@@ -73,17 +73,16 @@ public final class Scene {
 
     /// Replaces the app: the old root's visible page disappears and every old controller is
     /// released; the new root's visible page appears.
-    public func setRoot(_ container: any ContainerController) {
+    public func setRoot(_ controller: Controller) {
         if let old = root {
-            old.setVisible(false)
-            old.releaseAll()
-            old.node.removeFromParent()
+            if old.isShowing { old.setAppearance(false, animated: false) }
+            old.release()
         }
-        root = container
-        container.attach(to: self)
-        rootNode.addChild(container.node)
-        container.layout(size: viewport.size, safeArea: viewport.safeArea)
-        container.setVisible(true)
+        root = controller
+        controller.attach(to: self)
+        rootNode.addChild(controller.view)
+        controller.layout(size: viewport.size, safeArea: viewport.safeArea)
+        controller.setAppearance(true, animated: false)
         needsDisplay = true
     }
 
@@ -96,14 +95,14 @@ public final class Scene {
     }
 
     /// The navigation state: the container tree, as `query state` reports it.
-    public func snapshot() -> JSONValue {
-        root?.snapshot() ?? .null
+    public var state: NavigationState? {
+        root?.navigationState
     }
 
     // MARK: Jobs
 
     /// Runs a navigation job through the command queue (waits or is refused while busy).
-    func submit(_ body: @escaping (@escaping (Result<JSONValue, NavError>) -> Void) -> Void, completion: @escaping (Result<JSONValue, NavError>) -> Void) {
+    func submit(_ body: @escaping CommandQueue.Body, completion: @escaping CommandQueue.Completion) {
         needsDisplay = true
         commands.submit(body) { [weak self] result in
             self?.needsDisplay = true
@@ -113,21 +112,26 @@ public final class Scene {
 
     // MARK: Bookkeeping for controllers
 
-    /// Gives `controller` an id (once) and makes it part of this scene.
-    func adopt(_ controller: ViewController) {
-        if controller.id.isEmpty {
+    /// Makes `controller` part of this scene; a page gets its id (once).
+    func adopt(_ controller: Controller) {
+        if controller.id.isEmpty, controller is ViewController {
             controllerIDs += 1
             controller.id = "vc\(controllerIDs)"
         }
         controller.scene = self
     }
 
-    func record(_ name: SceneEvent.Name, for controller: ViewController, animated: Bool? = nil) {
+    func record(_ name: SceneEvent.Name, for controller: Controller, animated: Bool? = nil) {
         append(SceneEvent(name: name, time: now, vc: controller.id, screen: controller.name, animated: animated))
     }
 
     func record(_ name: SceneEvent.Name, op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil) {
         append(SceneEvent(name: name, time: now, op: op, interactive: interactive, cancelled: cancelled, gesture: gesture))
+    }
+
+    /// A page stack event: `screen` is the page, `vc` the page that hosts the page stack.
+    func record(_ name: SceneEvent.Name, for page: PageStack.Page, in pages: PageStack) {
+        append(SceneEvent(name: name, time: now, vc: pages.parent?.id, screen: page.name))
     }
 
     func recordViolation(_ message: String) {

@@ -5,6 +5,10 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         case viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear, released
         case transitionStart, transitionEnd
         case gestureBegan, gestureEnded
+        /// A page stack's top page is about to be covered or removed; `screen` names it.
+        case pageWillHide
+        /// A page stack's new top page is in place; `screen` names it.
+        case pageDidShow
 
         /// The protocol's subscription group (`lifecycle`, `transition`, `gesture`).
         public var group: String {
@@ -13,6 +17,7 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
                 "lifecycle"
             case .transitionStart, .transitionEnd: "transition"
             case .gestureBegan, .gestureEnded: "gesture"
+            case .pageWillHide, .pageDidShow: "page"
             }
         }
     }

@@ -48,6 +48,13 @@ public struct ParametricTransition: Transition, Equatable {
         self.edgeShadow = edgeShadow
     }
 
+    /// A horizontal slide, or no animation at all (UIKit lets a page pushed with `animated: false`
+    /// be swiped back); modal, faded and diagonal transitions are not.
+    public var movesSideways: Bool {
+        if duration <= 0 { return true }
+        return from.dx != 0 && from.dy == 0 && fromAlpha == 1
+    }
+
     public func layout(_ pair: TransitionPair, progress q: Double) {
         let start = from.resolved(in: pair.bounds)
         pair.upper.frame.origin = Point(x: start.x * (1 - q), y: start.y * (1 - q))

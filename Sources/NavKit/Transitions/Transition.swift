@@ -10,8 +10,15 @@ public protocol Transition: Sendable {
     /// Seconds for a full run, before slow motion.
     var duration: Double { get }
     var curve: Curve { get }
+    /// True when the page came in sideways (or at once) and so may leave by a sideways drag:
+    /// the interactive pop is offered only for such pages.
+    var movesSideways: Bool { get }
     /// Sets the pair's node properties for progress `q` (0...1).
     func layout(_ pair: TransitionPair, progress q: Double)
+}
+
+extension Transition {
+    public var movesSideways: Bool { false }
 }
 
 /// The nodes a transition moves: the upper (pushed or popped) page, the lower (covered) page,

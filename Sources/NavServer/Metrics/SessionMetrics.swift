@@ -1,4 +1,5 @@
 import NavKit
+import NavWire
 
 /// The session layer's counters for `GET /metrics`. Service thread only.
 struct SessionMetrics {

@@ -55,11 +55,21 @@ public enum SessionCommand: Equatable, Sendable {
 /// A message that could not be decoded: the error to send back and, when the message was a
 /// command whose id could be read, that id.
 public struct DecodeFailure: Error, Equatable, Sendable {
-    public var error: NavError
+    public var error: WireError
     public var commandID: JSONValue?
 
-    public init(_ error: NavError, commandID: JSONValue? = nil) {
+    public init(_ error: WireError, commandID: JSONValue? = nil) {
         self.error = error
         self.commandID = commandID
+    }
+}
+
+extension ClientMessage {
+    /// True for messages a watcher (role view) may send: they read the session without changing it.
+    public var isReadOnly: Bool {
+        switch self {
+        case .ping, .command(_, .subscribe), .command(_, .navigation(.query)): true
+        default: false
+        }
     }
 }

@@ -7,7 +7,7 @@ struct FieldReader {
     /// Where this object sits in the message (`""` at the top, `screen`, `screen.rows[1]`).
     let path: String
 
-    init(_ value: JSONValue, path: String) throws(NavError) {
+    init(_ value: JSONValue, path: String) throws(WireError) {
         guard case .object(let object) = value else {
             throw .badMessage("\(path.isEmpty ? "message" : path): expected an object, got \(FieldReader.describe(value))")
         }
@@ -28,37 +28,37 @@ struct FieldReader {
         return value
     }
 
-    func string(_ key: String) throws(NavError) -> String {
+    func string(_ key: String) throws(WireError) -> String {
         guard let value = try optionalString(key) else { throw missing(key, "a string") }
         return value
     }
 
-    func optionalString(_ key: String) throws(NavError) -> String? {
+    func optionalString(_ key: String) throws(WireError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw wrong(key, "a string", value) }
         return string
     }
 
     /// A non-empty string.
-    func name(_ key: String) throws(NavError) -> String {
+    func name(_ key: String) throws(WireError) -> String {
         let value = try string(key)
         if value.isEmpty { throw .badMessage("\(fieldPath(key)): expected a non-empty string") }
         return value
     }
 
-    func number(_ key: String) throws(NavError) -> Double {
+    func number(_ key: String) throws(WireError) -> Double {
         guard let value = try optionalNumber(key) else { throw missing(key, "a number") }
         return value
     }
 
-    func optionalNumber(_ key: String) throws(NavError) -> Double? {
+    func optionalNumber(_ key: String) throws(WireError) -> Double? {
         guard let value = value(key) else { return nil }
         guard case .number(let number) = value, number.isFinite else { throw wrong(key, "a number", value) }
         return number
     }
 
     /// A number within `range`.
-    func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(NavError) -> Double? {
+    func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(WireError) -> Double? {
         guard let number = try optionalNumber(key) else { return nil }
         guard range.contains(number) else {
             throw .badMessage("\(fieldPath(key)): expected a number from \(FieldReader.format(range.lowerBound)) to \(FieldReader.format(range.upperBound)), got \(FieldReader.format(number))")
@@ -66,12 +66,12 @@ struct FieldReader {
         return number
     }
 
-    func int(_ key: String) throws(NavError) -> Int {
+    func int(_ key: String) throws(WireError) -> Int {
         guard let value = try optionalInt(key) else { throw missing(key, "an integer") }
         return value
     }
 
-    func optionalInt(_ key: String) throws(NavError) -> Int? {
+    func optionalInt(_ key: String) throws(WireError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .number(let number) = value, number.rounded() == number, abs(number) < 9e15 else {
             throw wrong(key, "an integer", value)
@@ -79,13 +79,13 @@ struct FieldReader {
         return Int(number)
     }
 
-    func optionalBool(_ key: String) throws(NavError) -> Bool? {
+    func optionalBool(_ key: String) throws(WireError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let bool) = value else { throw wrong(key, "true or false", value) }
         return bool
     }
 
-    func optionalColor(_ key: String) throws(NavError) -> Color? {
+    func optionalColor(_ key: String) throws(WireError) -> Color? {
         guard let string = try optionalString(key) else { return nil }
         guard let color = Color(hex: string) else {
             throw .badMessage("\(fieldPath(key)): expected a colour like #RRGGBB or #RRGGBBAA, got \"\(string)\"")
@@ -94,7 +94,7 @@ struct FieldReader {
     }
 
     /// One of `choices` (a string), or nil when missing.
-    func optionalChoice(_ key: String, _ choices: [String]) throws(NavError) -> String? {
+    func optionalChoice(_ key: String, _ choices: [String]) throws(WireError) -> String? {
         guard let string = try optionalString(key) else { return nil }
         guard choices.contains(string) else {
             throw .badMessage("\(fieldPath(key)): expected one of \(choices.joined(separator: ", ")), got \"\(string)\"")
@@ -102,29 +102,29 @@ struct FieldReader {
         return string
     }
 
-    func reader(_ key: String) throws(NavError) -> FieldReader {
+    func reader(_ key: String) throws(WireError) -> FieldReader {
         guard let value = value(key) else { throw missing(key, "an object") }
         return try FieldReader(value, path: fieldPath(key))
     }
 
-    func optionalReader(_ key: String) throws(NavError) -> FieldReader? {
+    func optionalReader(_ key: String) throws(WireError) -> FieldReader? {
         guard let value = value(key) else { return nil }
         return try FieldReader(value, path: fieldPath(key))
     }
 
-    func array(_ key: String) throws(NavError) -> [JSONValue] {
+    func array(_ key: String) throws(WireError) -> [JSONValue] {
         guard let value = try optionalArray(key) else { throw missing(key, "an array") }
         return value
     }
 
-    func optionalArray(_ key: String) throws(NavError) -> [JSONValue]? {
+    func optionalArray(_ key: String) throws(WireError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let array) = value else { throw wrong(key, "an array", value) }
         return array
     }
 
     /// Readers for each object of the array `key`, with paths like `rows[2]`.
-    func readers(_ key: String) throws(NavError) -> [FieldReader] {
+    func readers(_ key: String) throws(WireError) -> [FieldReader] {
         var result: [FieldReader] = []
         for (index, element) in try (optionalArray(key) ?? []).enumerated() {
             result.append(try FieldReader(element, path: "\(fieldPath(key))[\(index)]"))
@@ -132,11 +132,11 @@ struct FieldReader {
         return result
     }
 
-    func missing(_ key: String, _ expected: String) -> NavError {
+    func missing(_ key: String, _ expected: String) -> WireError {
         .badMessage("\(fieldPath(key)): missing; expected \(expected)")
     }
 
-    func wrong(_ key: String, _ expected: String, _ value: JSONValue) -> NavError {
+    func wrong(_ key: String, _ expected: String, _ value: JSONValue) -> WireError {
         .badMessage("\(fieldPath(key)): expected \(expected), got \(FieldReader.describe(value))")
     }
 

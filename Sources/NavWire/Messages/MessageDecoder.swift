@@ -6,27 +6,22 @@ import NavKit
 public enum MessageDecoder {
     /// The message types a client may send.
     public static let types = ["hello", "resize", "ping", "pointer", "scroll", "key", "command"]
-    /// Every operation of protocol v1.
-    public static let ops = [
-        "setRoot", "push", "pop", "popToRoot", "popTo", "replaceTop", "setStack", "selectTab", "page",
-        "scrollTo", "configure", "subscribe", "query",
-    ]
     /// The event groups `subscribe` accepts.
-    public static let eventGroups = ["lifecycle", "transition", "gesture"]
+    public static let eventGroups = ["lifecycle", "transition", "gesture", "page"]
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
         let json: JSONValue
         do {
             json = try JSONParser.parse(text)
         } catch {
-            return .failure(DecodeFailure(NavError(.badJSON, "not valid JSON: \(error.message)")))
+            return .failure(DecodeFailure(WireError(.badJSON, "not valid JSON: \(error.message)")))
         }
         return decode(json)
     }
 
     public static func decode(_ json: JSONValue) -> Result<ClientMessage, DecodeFailure> {
         var commandID: JSONValue?
-        do throws(NavError) {
+        do throws(WireError) {
             let message = try FieldReader(json, path: "")
             let type = try message.string("type")
             switch type {
@@ -59,7 +54,7 @@ public enum MessageDecoder {
 
     // MARK: Messages
 
-    private static func hello(_ message: FieldReader) throws(NavError) -> Hello {
+    private static func hello(_ message: FieldReader) throws(WireError) -> Hello {
         let role = try message.optionalChoice("role", ["control", "view"]).flatMap(Hello.Role.init(rawValue:)) ?? .control
         var viewport: Viewport?
         if let reader = try message.optionalReader("viewport") { viewport = try self.viewport(reader) }
@@ -80,7 +75,7 @@ public enum MessageDecoder {
     }
 
     /// Width, height, scale and safe area, from `hello.viewport` or a `resize`.
-    private static func viewport(_ reader: FieldReader) throws(NavError) -> Viewport {
+    private static func viewport(_ reader: FieldReader) throws(WireError) -> Viewport {
         let width = try reader.optionalNumber("width", in: 1...10_000)
         let height = try reader.optionalNumber("height", in: 1...10_000)
         guard let width else { throw reader.missing("width", "a number of points") }
@@ -98,7 +93,7 @@ public enum MessageDecoder {
         return Viewport(width: width, height: height, safeArea: safeArea, scale: scale)
     }
 
-    private static func pointer(_ message: FieldReader) throws(NavError) -> PointerEvent {
+    private static func pointer(_ message: FieldReader) throws(WireError) -> PointerEvent {
         guard let phaseName = try message.optionalChoice("phase", ["down", "move", "up", "cancel"]),
               let phase = PointerEvent.Phase(rawValue: phaseName)
         else { throw message.missing("phase", "down, move, up or cancel") }
@@ -121,10 +116,10 @@ public enum MessageDecoder {
         return PointerEvent(phase: phase, pointer: pointer, position: Point(x: x, y: y), time: time, samples: samples)
     }
 
-    private static func sessionCommand(_ message: FieldReader) throws(NavError) -> SessionCommand {
-        let op = try message.string("op")
+    private static func sessionCommand(_ message: FieldReader) throws(WireError) -> SessionCommand {
+        let op = try operation(message)
         switch op {
-        case "subscribe":
+        case .subscribe:
             var groups = Set<String>()
             for (index, element) in try message.array("events").enumerated() {
                 guard case .string(let group) = element, eventGroups.contains(group) else {
@@ -138,18 +133,28 @@ public enum MessageDecoder {
         }
     }
 
+    /// The `op` field: a known, supported operation.
+    static func operation(_ reader: FieldReader) throws(WireError) -> Operation {
+        let name = try reader.string("op")
+        guard let op = Operation(rawValue: name) else {
+            throw WireError(.unknownOp, "unknown op \"\(name)\"; expected one of \(Operation.list)")
+        }
+        if let reason = op.unsupportedReason { throw .unsupported(reason) }
+        return op
+    }
+
     /// A navigation command from an object with `op` (a `command` message or a row's `action`).
-    static func command(_ reader: FieldReader, op: String) throws(NavError) -> Command {
+    static func command(_ reader: FieldReader, op: Operation) throws(WireError) -> Command {
         switch op {
-        case "setRoot":
+        case .setRoot:
             return .setRoot(try SpecDecoder.root(try reader.reader("root")))
-        case "push":
+        case .push:
             return .push(try SpecDecoder.screen(try reader.reader("screen")), transition: try transition(reader), target: try target(reader))
-        case "pop":
+        case .pop:
             return .pop(transition: try transition(reader), target: try target(reader))
-        case "popToRoot":
+        case .popToRoot:
             return .popToRoot(transition: try transition(reader), target: try target(reader))
-        case "popTo":
+        case .popTo:
             let destination: PopDestination
             switch (try reader.optionalString("name"), try reader.optionalString("vc")) {
             case (let name?, nil): destination = .name(name)
@@ -162,37 +167,62 @@ public enum MessageDecoder {
                 then = ThenPush(screen: try SpecDecoder.screen(try next.reader("screen")), transition: try transition(next))
             }
             return .popTo(destination, transition: try transition(reader), then: then, target: try target(reader))
-        case "replaceTop":
+        case .replaceTop:
             let direction = try reader.optionalChoice("direction", ["push", "pop"]).flatMap(Direction.init(rawValue:)) ?? .push
             return .replaceTop(try SpecDecoder.screen(try reader.reader("screen")), direction: direction, transition: try transition(reader), target: try target(reader))
-        case "setStack":
+        case .setStack:
             let screens = try reader.readers("screens")
             if screens.isEmpty { throw .badMessage("\(reader.fieldPath("screens")): expected at least one SCREEN") }
             var specs: [ScreenSpec] = []
             for screen in screens { specs.append(try SpecDecoder.screen(screen)) }
             return .setStack(specs, transition: try transition(reader), target: try target(reader))
-        case "selectTab":
-            if let index = try reader.optionalInt("index") { return .selectTab(.index(index)) }
-            if let name = try reader.optionalString("name") { return .selectTab(.name(name)) }
-            throw .badMessage("\(reader.fieldPath("index")): missing; selectTab needs an index or a name")
-        case "page":
-            throw .unsupported("page stacks are not available yet: op page needs a screen with pages")
-        case "scrollTo":
-            throw .unsupported("stacked splits are not available yet: op scrollTo needs a ROOT of kind sideTabs")
-        case "configure":
+        case .selectTab:
+            return .selectTab(try tabSelector(reader, op: op))
+        case .setBadge:
+            let badge = try reader.optionalString("badge")
+            return .setBadge(try tabSelector(reader, op: op), badge: badge, color: try reader.optionalColor("badgeColor"))
+        case .page:
+            return .page(try pageCommand(reader), vc: try reader.optionalString("vc"))
+        case .scrollTo:
+            throw .unsupported(op.unsupportedReason ?? "scrollTo is not available")
+        case .configure:
             return .configure(try configuration(reader))
-        case "query":
+        case .query:
             let what = try reader.optionalString("what") ?? "state"
             guard what == "state" else { throw .badMessage("\(reader.fieldPath("what")): expected \"state\", got \"\(what)\"") }
             return .query
-        case "subscribe":
+        case .subscribe:
             throw .badMessage("\(reader.fieldPath("op")): subscribe is a session request and cannot be a row action")
-        default:
-            throw NavError(.unknownOp, "unknown op \"\(op)\"; expected one of \(ops.joined(separator: ", "))")
         }
     }
 
-    private static func configuration(_ reader: FieldReader) throws(NavError) -> Configuration {
+    /// `index` or `name` of a tab.
+    private static func tabSelector(_ reader: FieldReader, op: Operation) throws(WireError) -> TabSelector {
+        if let index = try reader.optionalInt("index") { return .index(index) }
+        if let name = try reader.optionalString("name") { return .name(name) }
+        throw .badMessage("\(reader.fieldPath("index")): missing; \(op.rawValue) needs a tab index or a name")
+    }
+
+    /// The `page` op's action and its fields.
+    private static func pageCommand(_ reader: FieldReader) throws(WireError) -> PageCommand {
+        guard let action = try reader.optionalChoice("action", PageCommand.actionNames) else {
+            throw reader.missing("action", PageCommand.actionNames.joined(separator: ", "))
+        }
+        let animated = try reader.optionalBool("animated") ?? true
+        func page() throws(WireError) -> PageSpec { try SpecDecoder.page(try reader.reader("page")) }
+        switch action {
+        case "push": return PageCommand(.push(try page()), animated: animated)
+        case "pop": return PageCommand(.pop, animated: animated)
+        case "popTo": return PageCommand(.popTo(try reader.name("name")), animated: animated)
+        case "popToRoot": return PageCommand(.popToRoot, animated: animated)
+        case "switch":
+            let direction = try reader.optionalChoice("direction", ["push", "pop"]).flatMap(Direction.init(rawValue:)) ?? .push
+            return PageCommand(.switch(try page(), direction: direction), animated: animated)
+        default: return PageCommand(.newRoot(try page()), animated: animated)
+        }
+    }
+
+    private static func configuration(_ reader: FieldReader) throws(WireError) -> Configuration {
         var configuration = Configuration()
         configuration.busyPolicy = try reader.optionalChoice("busyPolicy", ["queue", "reject"]).flatMap(BusyPolicy.init(rawValue:))
         configuration.slowMotion = try reader.optionalNumber("slowMotion", in: 0.01...100)
@@ -212,7 +242,7 @@ public enum MessageDecoder {
     }
 
     /// The optional `transition` field: a built-in name or a custom object.
-    static func transition(_ reader: FieldReader) throws(NavError) -> ParametricTransition? {
+    static func transition(_ reader: FieldReader) throws(WireError) -> ParametricTransition? {
         guard let value = reader.value("transition") else { return nil }
         let path = reader.fieldPath("transition")
         if case .string(let name) = value {
@@ -243,11 +273,15 @@ public enum MessageDecoder {
         )
     }
 
-    /// The optional `target` field: `{"tab": N}` or `{"stack": "id"}`.
-    private static func target(_ reader: FieldReader) throws(NavError) -> StackTarget? {
-        guard let target = try reader.optionalReader("target") else { return nil }
-        if let tab = try target.optionalInt("tab") { return .tab(tab) }
-        if let stack = try target.optionalString("stack") { return .stack(stack) }
+    /// The optional `target` field, `{"tab": N}` or `{"stack": "id"}`, and the command's `select`.
+    private static func target(_ reader: FieldReader) throws(WireError) -> StackTarget? {
+        let select = try reader.optionalBool("select") ?? false
+        guard let target = try reader.optionalReader("target") else {
+            if select { throw .badMessage("\(reader.fieldPath("select")): select needs a target naming the tab or stack to select") }
+            return nil
+        }
+        if let tab = try target.optionalInt("tab") { return .tab(tab, select: select) }
+        if let stack = try target.optionalString("stack") { return .stack(stack, select: select) }
         throw .badMessage("\(target.path): expected {\"tab\": index} or {\"stack\": identifier}")
     }
 }

@@ -28,7 +28,7 @@ public enum ServerMessage {
     }
 
     /// An error; `id` is the command's when the error answers a command.
-    public static func error(_ error: NavError, id: JSONValue? = nil) -> String {
+    public static func error(_ error: WireError, id: JSONValue? = nil) -> String {
         var object = JSONObject()
         object["type"] = "error"
         if let id { object["id"] = id }

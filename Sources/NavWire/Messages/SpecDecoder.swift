@@ -3,15 +3,15 @@ import NavKit
 /// Decodes the protocol's SCREEN, BAR, ROW, PAGE and ROOT objects.
 enum SpecDecoder {
     /// At most this many tabs (UIKit's tab bar shows five).
-    static let maxTabs = 5
+    static let maxTabs = TabController.maxTabs
 
-    static func screen(_ reader: FieldReader) throws(NavError) -> ScreenSpec {
+    static func screen(_ reader: FieldReader) throws(WireError) -> ScreenSpec {
         let name = try reader.name("name")
         var rows: [RowSpec] = []
         for row in try reader.readers("rows") {
             var action: Command?
             if let actionReader = try row.optionalReader("action") {
-                action = try MessageDecoder.command(actionReader, op: try actionReader.string("op"))
+                action = try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))
             }
             rows.append(RowSpec(title: try row.string("title"), detail: try row.optionalString("detail"), action: action))
         }
@@ -52,7 +52,7 @@ enum SpecDecoder {
         )
     }
 
-    static func bar(_ reader: FieldReader?) throws(NavError) -> BarSpec {
+    static func bar(_ reader: FieldReader?) throws(WireError) -> BarSpec {
         guard let reader else { return BarSpec() }
         return BarSpec(
             style: try reader.optionalChoice("style", ["default", "transparent", "hidden"]).flatMap(BarSpec.Style.init(rawValue:)) ?? .default,
@@ -63,23 +63,30 @@ enum SpecDecoder {
         )
     }
 
-    static func page(_ reader: FieldReader) throws(NavError) -> PageSpec {
+    static func page(_ reader: FieldReader) throws(WireError) -> PageSpec {
         PageSpec(name: try reader.name("name"), fill: try reader.optionalColor("fill") ?? .white, title: try reader.optionalString("title"))
     }
 
-    static func root(_ reader: FieldReader) throws(NavError) -> RootSpec {
+    static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {
         let kind = try reader.optionalChoice("kind", ["stack", "tabs", "sideTabs"])
+        if kind == "sideTabs" {
+            throw .unsupported("ROOT kind sideTabs is not available yet: this server has stacks and tabs")
+        }
         switch kind {
         case "stack":
             return .stack(id: try reader.optionalString("id") ?? "main", root: try screen(try reader.reader("root")))
-        case "tabs", "sideTabs":
+        case "tabs":
             let tabReaders = try reader.readers("tabs")
             if tabReaders.isEmpty { throw .badMessage("\(reader.fieldPath("tabs")): expected at least one tab") }
             if tabReaders.count > maxTabs {
-                throw .badMessage("\(reader.fieldPath("tabs")): at most \(maxTabs) tabs, got \(tabReaders.count)")
+                throw .badMessage("\(reader.fieldPath("tabs"))[\(maxTabs)]: a tab bar has at most \(maxTabs) tabs, got \(tabReaders.count)")
             }
             var tabs: [TabSpec] = []
+            var ids = Set<String>()
             for tab in tabReaders {
+                if !ids.insert(try tab.name("id")).inserted {
+                    throw .badMessage("\(tab.fieldPath("id")): another tab already has id \(try tab.name("id")); tab ids name their stacks and must be unique")
+                }
                 tabs.append(TabSpec(
                     id: try tab.name("id"), title: try tab.string("title"), icon: try tab.optionalString("icon"),
                     badge: try tab.optionalString("badge"), badgeColor: try tab.optionalColor("badgeColor"),
@@ -90,9 +97,9 @@ enum SpecDecoder {
             guard tabs.indices.contains(selected) else {
                 throw .badMessage("\(reader.fieldPath("selected")): expected a tab index from 0 to \(tabs.count - 1), got \(selected)")
             }
-            return kind == "tabs" ? .tabs(tabs, selected: selected) : .sideTabs(tabs, selected: selected)
+            return .tabs(tabs, selected: selected)
         default:
-            throw reader.missing("kind", "stack, tabs or sideTabs")
+            throw reader.missing("kind", "stack or tabs")
         }
     }
 }

@@ -4,7 +4,7 @@ import NavKit
 final class SceneHarness {
     let scene: Scene
     /// Results of commands, in the order they completed, with their command's label.
-    private(set) var results: [(label: String, result: Result<JSONValue, NavError>)] = []
+    private(set) var results: [(label: String, result: Result<CommandResult, NavError>)] = []
 
     init(viewport: Viewport = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34)), root: ScreenSpec = ScreenSpec(name: "Home")) {
         scene = Scene(viewport: viewport)
@@ -23,7 +23,7 @@ final class SceneHarness {
 
     /// Sends `command` and advances the clock in frame steps until it completes; returns its result.
     @discardableResult
-    func run(_ command: Command, step: Double = 1.0 / 60) -> Result<JSONValue, NavError> {
+    func run(_ command: Command, step: Double = 1.0 / 60) -> Result<CommandResult, NavError> {
         let before = results.count
         send(command)
         var guardCount = 0
@@ -68,18 +68,24 @@ final class SceneHarness {
         list.items.first { $0.role == .page && $0.name == screen }
     }
 
+    /// The scene's navigation state as a stack (fails the test otherwise).
+    var stackState: StackState? {
+        if case .stack(let state)? = scene.state { return state }
+        return nil
+    }
+
     /// The names of the stack's controllers, root first.
     var stackNames: [String] { stack.viewControllers.map(\.name) }
 }
 
-extension Result where Success == JSONValue, Failure == NavError {
+extension Result where Success == CommandResult, Failure == NavError {
     /// The error code, or nil on success.
-    var errorCode: ErrorCode? {
+    var errorCode: NavError.Code? {
         if case .failure(let error) = self { return error.code }
         return nil
     }
 
-    var value: JSONValue? {
+    var value: CommandResult? {
         if case .success(let value) = self { return value }
         return nil
     }

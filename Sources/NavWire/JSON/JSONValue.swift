@@ -1,5 +1,5 @@
-/// A JSON document as a value: what the engine reports (`snapshot()`, command results) and what
-/// the wire layer parses. The engine never serialises it; `NavWire` does.
+/// A JSON document as a value: what the wire layer parses, and what it builds from the engine's
+/// typed results and state before writing them.
 ///
 /// Objects keep their keys in insertion order so that encoded output is deterministic.
 public enum JSONValue: Equatable, Sendable {

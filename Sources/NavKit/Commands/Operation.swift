@@ -1,0 +1,28 @@
+/// Every operation of the protocol, in one list: the decoder, the docs check, error messages and
+/// tests all read it from here.
+public enum Operation: String, CaseIterable, Equatable, Hashable, Sendable {
+    case setRoot, push, pop, popToRoot, popTo, replaceTop, setStack
+    case selectTab, setBadge, page, scrollTo
+    case configure, subscribe, query
+
+    /// Operations this server does not run yet, with the reason given to clients.
+    ///
+    /// The wire decoder refuses them with `unsupported`; nothing deeper ever sees them.
+    public var unsupportedReason: String? {
+        switch self {
+        case .scrollTo: "stacked splits are not available yet: op scrollTo needs a ROOT of kind sideTabs"
+        default: nil
+        }
+    }
+
+    /// True for operations that change navigation state and so wait for a running transition.
+    public var navigates: Bool {
+        switch self {
+        case .configure, .subscribe, .query: false
+        default: true
+        }
+    }
+
+    /// Every op name, comma separated, for error messages.
+    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}

@@ -1,0 +1,39 @@
+/// An operation on a page stack (seed 003's NavigationRoute), as the protocol's `page` op sends it.
+public struct PageCommand: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        case push(PageSpec)
+        case pop
+        /// Pops to the page with this name.
+        case popTo(String)
+        case popToRoot
+        /// Replaces the top page, animating like a push or a pop (switchTopView).
+        case `switch`(PageSpec, direction: Direction)
+        /// Replaces the root and pops to it.
+        case newRoot(PageSpec)
+    }
+
+    public var action: Action
+    public var animated: Bool
+
+    public init(_ action: Action, animated: Bool = true) {
+        self.action = action
+        self.animated = animated
+    }
+
+    /// The protocol's name of the action.
+    public var name: String {
+        switch action {
+        case .push: "push"
+        case .pop: "pop"
+        case .popTo: "popTo"
+        case .popToRoot: "popToRoot"
+        case .switch: "switch"
+        case .newRoot: "newRoot"
+        }
+    }
+}
+
+extension PageCommand {
+    /// The protocol's names of every action, in the order the docs list them.
+    public static let actionNames = ["push", "pop", "popTo", "popToRoot", "switch", "newRoot"]
+}

@@ -1,0 +1,94 @@
+/// How the stack runs a change of its top page: appearance callbacks in UIKit's order, the
+/// transition through its runner, the bottom bar travelling with the page that shows it, and
+/// releases at the end.
+extension StackController {
+    /// `upper` comes in over `lower`; `removed` pages (top first) are released at the end.
+    func present(upper: ViewController, over lower: ViewController, op: String, transition: any Transition, removed: [ViewController] = [], then: @escaping () -> Void) {
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: true, removed: removed), then: then)
+    }
+
+    /// `upper` leaves and uncovers `lower`; `removed` pages (top first) are released at the end.
+    func dismiss(upper: ViewController, to lower: ViewController, removed: [ViewController], op: String, transition: any Transition, then: @escaping () -> Void) {
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: false, removed: removed), then: then)
+    }
+
+    func isAnimated(_ transition: any Transition) -> Bool {
+        transition.duration * (scene?.settings.slowMotion ?? 1) > 0
+    }
+
+    /// Runs a programmatic change: "will" callbacks (the leaving page first), the animation, then
+    /// `finish`. A stack that is not on screen just swaps pages: nothing to see, nobody to call.
+    private func change(_ transition: RunningTransition, then: @escaping () -> Void) {
+        guard let scene, isShowing else {
+            // Pages load and lay out when the stack next appears, as UIKit loads views lazily.
+            view.removeAllChildren()
+            for page in transition.removed { page.release() }
+            return then()
+        }
+        let animated = isAnimated(transition.transition)
+        for page in [transition.upper, transition.lower].compactMap({ $0 as? ViewController }) { layoutPage(page) }
+        transition.disappearing?.beginAppearance(false, animated: animated)
+        transition.appearing?.beginAppearance(true, animated: animated)
+        start(transition)
+        runner.play(scene: scene) { [self] in finish(transition, completed: true, then: then) }
+    }
+
+    /// Puts a transition's pages on screen, with the bottom bar on the page that shows it.
+    func start(_ transition: RunningTransition) {
+        if let host = bottomBarHost, isShowing {
+            let upperHides = hidesBottomBar(transition.upper), lowerHides = transition.lower.map(hidesBottomBar) ?? upperHides
+            if upperHides == lowerHides {
+                host.placeBottomBar(upperHides ? .hidden : .host)
+            } else if let showing = upperHides ? transition.lower : transition.upper {
+                host.placeBottomBar(.page(showing.view))
+            }
+        }
+        runner.start(transition, in: view, scene: scene)
+    }
+
+    /// Ends a transition: the page that stays on top rests at the origin alone; "did" callbacks,
+    /// releases and `transitionEnd` follow, in that order. A cancelled (interactive) transition
+    /// gives UIKit's reversal instead: the page that was appearing disappears again and the other
+    /// one reappears.
+    func finish(_ transition: RunningTransition, completed: Bool, then: @escaping () -> Void) {
+        runner.end()
+        let shown = completed ? transition.appearing : transition.disappearing
+        for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
+            page.view.removeFromParent()
+        }
+        if let shown = shown as? ViewController { placeBottomBar(restingOn: shown) }
+        let animated = transition.interactive || isAnimated(transition.transition)
+        if completed {
+            transition.disappearing?.endAppearance(animated: animated)
+            transition.appearing?.endAppearance(animated: animated)
+            for controller in transition.removed { controller.release() }
+        } else {
+            transition.appearing?.setAppearance(false, animated: true)
+            transition.disappearing?.setAppearance(true, animated: true)
+        }
+        scene?.record(.transitionEnd, op: transition.op, interactive: transition.interactive, cancelled: !completed)
+        then()
+    }
+
+    // MARK: Bottom bar
+
+    /// The tab bar this stack sits above, if any.
+    var bottomBarHost: BottomBarHost? { parent as? BottomBarHost }
+
+    /// Whether `page` hides the bottom bar: it or a page pushed before it (above the root) asked
+    /// to (`hidesBottomBar`), as UIKit keeps the bar hidden for everything pushed after such a page.
+    func hidesBottomBar(_ page: Controller) -> Bool {
+        guard let index = viewControllers.firstIndex(where: { $0 === page }) else {
+            // A page on its way out is no longer in the stack: it hid the bar if it asked to or
+            // the page now on top does.
+            return ((page as? ViewController)?.options.hidesBottomBar ?? false) || hidesBottomBar(topViewController)
+        }
+        return index > 0 && viewControllers[1...index].contains { $0.options.hidesBottomBar }
+    }
+
+    /// At rest the bar is in its host, or gone while the page on top hides it.
+    func placeBottomBar(restingOn page: ViewController) {
+        guard let host = bottomBarHost, isShowing else { return }
+        host.placeBottomBar(hidesBottomBar(page) ? .hidden : .host)
+    }
+}

@@ -1,0 +1,171 @@
+/// A tab bar controller (seed 000/001's TabBarManager, UIKit's UITabBarController): up to five
+/// tabs, each owning a navigation stack that keeps its pages while other tabs are shown.
+///
+/// Switching tabs gives UIKit's callback order (`new.viewWillAppear`, `old.viewWillDisappear`,
+/// `old.viewDidDisappear`, `new.viewDidAppear`); selecting the selected tab pops its stack to the
+/// root. Pages that set `hidesBottomBar` take the tab bar away with the page they cover.
+///
+/// Not thread-safe: belongs to one scene, used from one thread.
+public final class TabController: Controller, TabHost, BottomBarHost {
+    /// At most this many tabs, as UIKit's tab bar shows on a phone.
+    public static let maxTabs = 5
+
+    public let identifier: String
+    public private(set) var tabs: [TabSpec]
+    /// Each tab's stack, in tab order.
+    public let stacks: [StackController]
+    public private(set) var selectedIndex: Int
+    public let tabBar: TabBar
+    private var size = Size.zero
+    private var safeArea = EdgeInsets.zero
+
+    /// - Throws: `invalidArgument` for no tabs, more than five, or a selection out of range.
+    public init(identifier: String = "tabs", tabs: [TabSpec], stacks: [StackController], selected: Int = 0) throws(NavError) {
+        guard !tabs.isEmpty, tabs.count <= TabController.maxTabs else {
+            throw .invalidArgument("a tab bar has 1 to \(TabController.maxTabs) tabs, got \(tabs.count)")
+        }
+        guard stacks.count == tabs.count else { throw .invalidArgument("each of the \(tabs.count) tabs needs one stack, got \(stacks.count)") }
+        guard tabs.indices.contains(selected) else {
+            throw .invalidArgument("selected must be a tab index from 0 to \(tabs.count - 1), got \(selected)")
+        }
+        self.identifier = identifier
+        self.tabs = tabs
+        self.stacks = stacks
+        self.selectedIndex = selected
+        self.tabBar = TabBar(tabs: tabs)
+        super.init(name: identifier)
+        id = identifier
+        for stack in stacks { stack.parent = self }
+        tabBar.select(selected)
+    }
+
+    public var selectedStack: StackController { stacks[selectedIndex] }
+
+    public override var children: [Controller] { stacks }
+    public override var appearingChildren: [Controller] { [selectedStack] }
+    public override var focusedChild: Controller? { selectedStack }
+
+    public override func loadView() -> Node {
+        let node = Node(name: identifier)
+        node.addChild(selectedStack.view)
+        node.addChild(tabBar.node)
+        return node
+    }
+
+    override func layout(size: Size, safeArea: EdgeInsets) {
+        self.size = size
+        self.safeArea = safeArea
+        view.frame.size = size
+        tabBar.layout(width: size.width, safeBottom: safeArea.bottom)
+        if tabBar.node.parent === view { tabBar.node.frame.origin = Point(x: 0, y: size.height - bottomBarHeight) }
+        selectedStack.layout(size: size, safeArea: safeArea)
+    }
+
+    // MARK: Selection
+
+    /// Selects tab `index` at once, with UIKit's callback order; nothing happens if it is selected.
+    func select(index: Int) {
+        guard index != selectedIndex, stacks.indices.contains(index) else { return }
+        let old = selectedStack, new = stacks[index]
+        selectedIndex = index
+        tabBar.select(index)
+        old.view.removeFromParent()
+        view.insertChild(new.view, at: 0)
+        // Laid out (and so loaded) before its callbacks, as UIKit loads a view before it appears.
+        new.layout(size: size, safeArea: safeArea)
+        if isShowing {
+            new.beginAppearance(true, animated: false)
+            old.beginAppearance(false, animated: false)
+            old.endAppearance(animated: false)
+            new.endAppearance(animated: false)
+            new.placeBottomBar(restingOn: new.topViewController)
+        }
+        scene?.setNeedsDisplay()
+    }
+
+    /// The index `selector` names, or `notFound`.
+    func index(of selector: TabSelector) -> Result<Int, NavError> {
+        switch selector {
+        case .index(let index):
+            guard tabs.indices.contains(index) else {
+                return .failure(.notFound("no tab at index \(index); this tab bar has \(tabs.count) tabs (0 to \(tabs.count - 1))"))
+            }
+            return .success(index)
+        case .name(let name):
+            guard let index = tabs.firstIndex(where: { $0.id == name || $0.title == name }) else {
+                return .failure(.notFound("no tab named \(name); the tabs are \(tabs.map(\.id).joined(separator: ", "))"))
+            }
+            return .success(index)
+        }
+    }
+
+    func performSelect(_ selector: TabSelector, done: @escaping Scene.CommandCompletion) {
+        switch index(of: selector) {
+        case .failure(let error):
+            done(.failure(error))
+        case .success(let index) where index == selectedIndex && selectedStack.viewControllers.count > 1:
+            // UIKit: tapping the selected tab pops its stack to the root.
+            selectedStack.performPopTo(.root, transition: nil, then: nil, op: "popToRoot") { [self] result in
+                done(result.map { _ in tabResult(index) })
+            }
+        case .success(let index):
+            select(index: index)
+            done(.success(tabResult(index)))
+        }
+    }
+
+    func performSetBadge(_ selector: TabSelector, badge: String?, color: Color?, done: @escaping Scene.CommandCompletion) {
+        switch index(of: selector) {
+        case .failure(let error):
+            done(.failure(error))
+        case .success(let index):
+            tabs[index].badge = badge
+            tabs[index].badgeColor = color
+            tabBar.setBadge(badge, color: color, at: index)
+            scene?.setNeedsDisplay()
+            done(.success(tabResult(index)))
+        }
+    }
+
+    private func tabResult(_ index: Int) -> CommandResult {
+        .tab(index: index, id: tabs[index].id, top: stacks[index].topViewController.id)
+    }
+
+    var tabStacks: [StackController] { stacks }
+
+    // MARK: Taps
+
+    /// A tap on an item selects its tab, through the command queue like `selectTab`.
+    override func handleTap(on node: Node) -> Bool {
+        guard let item = node.ancestor(where: { $0.role == .tab }),
+              let index = tabBar.items.firstIndex(where: { $0.node === item }), let scene
+        else { return false }
+        scene.handle(.selectTab(.index(index))) { _ in }
+        return true
+    }
+
+    // MARK: BottomBarHost
+
+    var bottomBarHeight: Double { tabBar.totalHeight(safeBottom: safeArea.bottom) }
+
+    func placeBottomBar(_ placement: BottomBarPlacement) {
+        let bar = tabBar.node
+        switch placement {
+        case .host:
+            if bar.parent !== view || view.children.last !== bar { view.addChild(bar) }
+            bar.frame.origin = Point(x: 0, y: size.height - bottomBarHeight)
+        case .page(let page):
+            page.addChild(bar)
+            bar.frame.origin = Point(x: 0, y: page.frame.height - bottomBarHeight)
+        case .hidden:
+            bar.removeFromParent()
+        }
+    }
+
+    // MARK: State
+
+    public override var navigationState: NavigationState? {
+        let states = tabs.indices.map { TabState(id: tabs[$0].id, title: tabs[$0].title, badge: tabs[$0].badge, stack: stacks[$0].stackState) }
+        return .tabs(TabsState(selected: selectedIndex, tabs: states, barVisible: tabBar.node.parent != nil))
+    }
+}

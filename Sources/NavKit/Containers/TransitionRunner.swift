@@ -1,0 +1,94 @@
+/// Runs a container's transitions between two pages: puts the pair on screen with the dim node,
+/// animates the presentation progress on the scene's animator (or follows a finger, then
+/// settles), and puts the pages back at rest. Which pages stay and which callbacks run at the end
+/// is the container's business; every container animates through one of these.
+///
+/// Not thread-safe: belongs to one scene, used from one thread.
+final class TransitionRunner {
+    /// The black node dimming the covered page (role `dim`).
+    let dim = Node(role: .dim, name: "dim", fill: .black)
+    /// The transition running now, if any.
+    private(set) var running: RunningTransition?
+    /// The container's size: what relative offsets are fractions of.
+    var bounds = Size.zero
+
+    init() {
+        dim.alpha = 0
+    }
+
+    var isRunning: Bool { running != nil }
+
+    /// Puts `transition`'s pages into `container` (the lower behind the upper, dimmed) at its
+    /// starting progress, and announces `transitionStart`.
+    func start(_ transition: RunningTransition, in container: Node, scene: Scene?) {
+        running = transition
+        let upper = transition.upper.view
+        if upper.parent !== container { container.addChild(upper) }
+        if let lower = transition.lower {
+            let lowerView = lower.view
+            if transition.lowerInFront {
+                container.insertChild(lowerView, at: container.children.count)
+            } else {
+                container.insertChild(lowerView, below: upper)
+            }
+            if transition.dims { lowerView.addChild(dim) }
+        }
+        dim.frame = Rect(origin: .zero, size: bounds)
+        scene?.record(.transitionStart, op: transition.op, interactive: transition.interactive)
+        layout(transition)
+    }
+
+    /// Animates the running transition to its end (q = 1 for a presentation, 0 for a
+    /// dismissal) over the transition's duration; `done` runs when it gets there.
+    func play(scene: Scene, done: @escaping () -> Void) {
+        guard let transition = running else { return }
+        let target: Double = transition.presenting ? 1 : 0
+        animate(transition, to: target, duration: transition.transition.duration * scene.settings.slowMotion, curve: transition.transition.curve, scene: scene, done: done)
+    }
+
+    /// Sets the progress of an interactive transition from the finger.
+    func follow(progress: Double) {
+        guard let transition = running, transition.animation == nil else { return }
+        transition.progress = progress
+        layout(transition)
+    }
+
+    /// Finishes an interactive transition: runs the rest of the way to its end (`completes`) or
+    /// back to its start, over `fullDuration` × the remaining fraction, easing out.
+    func settle(completes: Bool, fullDuration: Double, scene: Scene, done: @escaping () -> Void) {
+        guard let transition = running else { return }
+        let target: Double = (transition.presenting == completes) ? 1 : 0
+        let duration = fullDuration * abs(target - transition.progress) * scene.settings.slowMotion
+        animate(transition, to: target, duration: duration, curve: .easeOut, scene: scene, done: done)
+    }
+
+    /// Puts both pages back at rest and forgets the transition.
+    func end() {
+        guard let transition = running else { return }
+        running = nil
+        transition.pair(dim: dim, bounds: bounds).reset()
+        dim.removeFromParent()
+    }
+
+    /// Lays the running transition out again (after a resize).
+    func relayout() {
+        if let running { layout(running) }
+    }
+
+    private func layout(_ transition: RunningTransition) {
+        transition.transition.layout(transition.pair(dim: dim, bounds: bounds), progress: transition.progress)
+    }
+
+    private func animate(_ transition: RunningTransition, to target: Double, duration: Double, curve: Curve, scene: Scene, done: @escaping () -> Void) {
+        let start = transition.progress
+        if duration <= 0 {
+            transition.progress = target
+            layout(transition)
+            return done()
+        }
+        transition.animation = scene.animator.animate(duration: duration, curve: curve, update: { [self] p in
+            transition.progress = start + (target - start) * p
+            layout(transition)
+        }, completion: done)
+    }
+}

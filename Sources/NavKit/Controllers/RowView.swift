@@ -1,0 +1,50 @@
+/// The nodes of one list row: title, optional detail at the right, a disclosure chevron on rows
+/// that push, and a hairline separator, laid out as a UIKit grouped table cell.
+enum RowView {
+    static func make(_ row: RowSpec) -> Node {
+        let node = Node(role: .row, name: row.title, fill: .white)
+        let label = Node()
+        label.text = row.title
+        label.font = .body
+        label.textColor = .black
+        label.isUserInteractionEnabled = false
+        node.addChild(label)
+        if let detail = row.detail {
+            let detailNode = Node()
+            detailNode.text = detail
+            detailNode.font = .body
+            detailNode.textColor = .secondaryLabel
+            detailNode.alignment = .right
+            detailNode.isUserInteractionEnabled = false
+            node.addChild(detailNode)
+        }
+        if case .push? = row.action {
+            // A disclosure chevron, as UIKit shows on rows that lead to another page.
+            let chevron = Node(name: "disclosure")
+            chevron.icon = "chevron.right"
+            chevron.textColor = Color(rgb: 0xC4C4C7)
+            chevron.isUserInteractionEnabled = false
+            node.addChild(chevron)
+        }
+        node.addChild(Node(role: .separator, fill: .separator))
+        return node
+    }
+
+    /// Lays out a row's children for the row's current frame.
+    static func layout(_ row: Node) {
+        let width = row.frame.width, height = row.frame.height
+        let trailing = row.children.contains { $0.icon != nil } ? 36.0 : 16.0
+        for child in row.children {
+            switch (child.role, child.alignment) {
+            case (.separator?, _):
+                child.frame = Rect(x: 16, y: height - 0.5, width: width - 16, height: 0.5)
+            case (_, .right?):
+                child.frame = Rect(x: width / 2, y: 0, width: width / 2 - trailing, height: height)
+            case _ where child.icon != nil:
+                child.frame = Rect(x: width - 30, y: (height - 20) / 2, width: 14, height: 20)
+            default:
+                child.frame = Rect(x: 16, y: 0, width: width - 16 - trailing, height: height)
+            }
+        }
+    }
+}

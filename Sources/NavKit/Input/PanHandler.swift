@@ -1,0 +1,16 @@
+/// Whatever a pan drives once the responder chain gave it a handler: an interactive pop, a
+/// left-swipe push, a list's scrolling.
+protocol PanHandler: AnyObject {
+    /// The gesture's name in `gestureBegan`/`gestureEnded` events; nil for ones not announced.
+    var gestureName: String? { get }
+    /// True when navigation commands must wait until the pan ends (it moves pages).
+    var holdsCommands: Bool { get }
+    /// The responder chain chose this handler; the gesture starts now.
+    func panBegan(_ pan: PanTracker)
+    /// The finger moved; `pan` has its translation and velocity.
+    func panMoved(_ pan: PanTracker)
+    /// The finger lifted; `done` says whether the gesture completed (an interactive pop popped).
+    func panEnded(_ pan: PanTracker, done: @escaping (_ completed: Bool) -> Void)
+    /// The gesture was cancelled (a `cancel` pointer, a dropped connection).
+    func panCancelled(done: @escaping (_ completed: Bool) -> Void)
+}

@@ -1,0 +1,59 @@
+/// The navigation state of a scene, as a tree of values: what `query` reports. NavWire turns it
+/// into the protocol's STATE object.
+public indirect enum NavigationState: Equatable, Sendable {
+    case stack(StackState)
+    case tabs(TabsState)
+    case page(PageState)
+}
+
+/// A navigation stack: its pages from the root up.
+public struct StackState: Equatable, Sendable {
+    public var id: String
+    public var pages: [PageState]
+    /// The transition running now, if any.
+    public var transition: TransitionState?
+}
+
+/// A transition in progress.
+public struct TransitionState: Equatable, Sendable {
+    public var op: String
+    public var interactive: Bool
+}
+
+/// One page (view controller).
+public struct PageState: Equatable, Sendable {
+    public var vc: String
+    public var screen: String
+    public var title: String
+    /// Absolute frame (where the page would rest when it is not on screen).
+    public var frame: Rect
+    public var appearance: AppearanceState
+    /// The transition that brought it in.
+    public var transition: String
+    /// The vertical scroll offset of its list.
+    public var scrollOffset: Double
+    /// The page stack inside it, if any.
+    public var pages: PageStackState?
+}
+
+/// A tab bar and its tabs' stacks.
+public struct TabsState: Equatable, Sendable {
+    public var selected: Int
+    public var tabs: [TabState]
+    /// Whether the tab bar is on screen (false while a page that hides it is on top).
+    public var barVisible: Bool
+}
+
+/// One tab.
+public struct TabState: Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var badge: String?
+    public var stack: StackState
+}
+
+/// A page stack (seed 003): page names from the root up.
+public struct PageStackState: Equatable, Sendable {
+    public var pages: [String]
+    public var animating: Bool
+}

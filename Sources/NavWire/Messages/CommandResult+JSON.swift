@@ -1,0 +1,26 @@
+import NavKit
+
+extension CommandResult {
+    /// The `value` of a `result` message.
+    public var json: JSONValue {
+        switch self {
+        case .controller(let id):
+            return ["vc": .string(id)]
+        case .root(let kind):
+            return ["root": .string(kind)]
+        case .tab(let index, let id, let top):
+            return ["tab": .number(Double(index)), "id": .string(id), "vc": .string(top)]
+        case .page(let name):
+            return ["page": .string(name)]
+        case .settings(let settings):
+            return [
+                "busyPolicy": .string(settings.busyPolicy.rawValue),
+                "slowMotion": .number(settings.slowMotion),
+                "popGesture": ["enabled": .bool(settings.popGestureEnabled), "range": settings.popGestureRange.map(JSONValue.number) ?? .null],
+                "transition": .string(settings.transition),
+            ]
+        case .state(let state):
+            return state.json
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import NavKit
+
+extension NavigationState {
+    /// The protocol's STATE object.
+    public var json: JSONValue {
+        switch self {
+        case .stack(let stack):
+            var object = JSONObject()
+            object["kind"] = "stack"
+            object["id"] = .string(stack.id)
+            object["stack"] = .array(stack.pages.map(\.json))
+            if let transition = stack.transition { object["transition"] = transition.json }
+            return .object(object)
+        case .tabs(let tabs):
+            return [
+                "kind": "tabs",
+                "selected": .number(Double(tabs.selected)),
+                "barVisible": .bool(tabs.barVisible),
+                "tabs": .array(tabs.tabs.map(\.json)),
+            ]
+        case .page(let page):
+            return page.json
+        }
+    }
+}
+
+extension TabState {
+    var json: JSONValue {
+        var object = JSONObject()
+        object["id"] = .string(id)
+        object["title"] = .string(title)
+        object["badge"] = badge.map(JSONValue.string) ?? .null
+        object["stack"] = .array(stack.pages.map(\.json))
+        if let transition = stack.transition { object["transition"] = transition.json }
+        return .object(object)
+    }
+}
+
+extension TransitionState {
+    var json: JSONValue { ["op": .string(op), "interactive": .bool(interactive)] }
+}
+
+extension PageState {
+    var json: JSONValue {
+        var object = JSONObject()
+        object["vc"] = .string(vc)
+        object["screen"] = .string(screen)
+        object["title"] = .string(title)
+        object["frame"] = .array([.number(frame.x), .number(frame.y), .number(frame.width), .number(frame.height)])
+        object["appearance"] = .string(appearance.rawValue)
+        object["transition"] = .string(transition)
+        if scrollOffset != 0 { object["scrollOffset"] = .number(scrollOffset) }
+        if let pages {
+            object["pages"] = .array(pages.pages.map(JSONValue.string))
+            if pages.animating { object["pagesAnimating"] = true }
+        }
+        return .object(object)
+    }
+}
