@@ -4,47 +4,6 @@ import Testing
 /// Scripted pointer sequences on a virtual clock: interactive pop, left-swipe push, taps and
 /// arbitration, as BEHAVIOUR.md describes them.
 @Suite struct GestureTests {
-    /// Pointer time, in seconds of the viewer's clock (independent of the scene's).
-    private final class Finger {
-        let scene: Scene
-        var time = 10.0
-        let pointer: Int
-        var position = Point.zero
-
-        init(_ scene: Scene, pointer: Int = 1) {
-            self.scene = scene
-            self.pointer = pointer
-        }
-
-        func down(_ x: Double, _ y: Double = 400) {
-            position = Point(x: x, y: y)
-            scene.handle(PointerEvent(phase: .down, pointer: pointer, position: position, time: time))
-        }
-
-        /// Moves to (x, y) in `steps` samples `dt` seconds apart, as one coalesced message per step.
-        func move(to x: Double, _ y: Double? = nil, steps: Int = 10, dt: Double = 0.016) {
-            let start = position
-            let y = y ?? start.y
-            for step in 1...steps {
-                time += dt
-                let f = Double(step) / Double(steps)
-                position = Point(x: start.x + (x - start.x) * f, y: start.y + (y - start.y) * f)
-                scene.handle(PointerEvent(phase: .move, pointer: pointer, position: position, time: time))
-            }
-        }
-
-        /// Holds still for `seconds` (the velocity decays to zero) then lifts.
-        func up(after seconds: Double = 0.2) {
-            time += seconds
-            scene.handle(PointerEvent(phase: .move, pointer: pointer, position: position, time: time))
-            scene.handle(PointerEvent(phase: .up, pointer: pointer, position: position, time: time))
-        }
-
-        func flick() {
-            scene.handle(PointerEvent(phase: .up, pointer: pointer, position: position, time: time))
-        }
-    }
-
     private func pushed(_ screens: [ScreenSpec] = [screen("Detail")]) -> SceneHarness {
         let h = SceneHarness()
         for spec in screens { h.run(.push(spec)) }
@@ -352,6 +311,54 @@ import Testing
         #expect(h.page("Sheet", in: list)?.frame.x == 0)
         settle(h)
         #expect(h.stackNames == ["Home", "Detail"])
+    }
+
+    @Test func aPagePushedWithoutAnimationIsDraggedBackWithUIKitCallbacks() {
+        let h = pushed()
+        h.run(.push(screen("Instant"), transition: .none))
+        h.clearEvents()
+        let finger = Finger(h.scene)
+        finger.down(20)
+        finger.move(to: 30 + 0.75 * h.width, steps: 20)
+        finger.up()
+        settle(h)
+        #expect(h.stackNames == ["Home", "Detail"])
+        #expect(h.lifecycle == [
+            "Instant.viewWillDisappear", "Detail.viewWillAppear",
+            "Instant.viewDidDisappear", "Detail.viewDidAppear", "Instant.released",
+        ])
+    }
+
+    @Test func aCancelledDragOfAnInstantPageGivesTheReversal() {
+        let h = pushed()
+        h.run(.push(screen("Instant"), transition: .none))
+        h.clearEvents()
+        let finger = Finger(h.scene)
+        finger.down(20)
+        finger.move(to: 30 + 0.3 * h.width, steps: 20)
+        finger.up()
+        settle(h)
+        #expect(h.stackNames == ["Home", "Detail", "Instant"])
+        #expect(h.lifecycle == [
+            "Instant.viewWillDisappear", "Detail.viewWillAppear",
+            "Detail.viewWillDisappear", "Detail.viewDidDisappear", "Instant.viewWillAppear", "Instant.viewDidAppear",
+        ])
+        #expect(h.scene.appearanceViolations.isEmpty)
+    }
+
+    @Test func modalAndFadedPagesCannotBeDragged() {
+        for transition in [ParametricTransition.modal, .fade] {
+            let h = pushed()
+            h.run(.push(screen("Sheet"), transition: transition))
+            h.clearEvents()
+            let finger = Finger(h.scene)
+            finger.down(20)
+            finger.move(to: 30 + 0.75 * h.width, steps: 20)
+            finger.up()
+            settle(h)
+            #expect(h.stackNames == ["Home", "Detail", "Sheet"])
+            #expect(h.allEvents.isEmpty)
+        }
     }
 
     @Test func velocityComesFromTimestampsLeastSquares() {

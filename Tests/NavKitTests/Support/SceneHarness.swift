@@ -12,7 +12,15 @@ final class SceneHarness {
         _ = scene.tick(now: 0)
     }
 
-    var stack: StackController { scene.root as! StackController }
+    /// A scene running `app` (a tab bar, say).
+    init(viewport: Viewport = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34)), app: RootSpec) throws {
+        scene = Scene(viewport: viewport)
+        scene.setRoot(try app.makeController(scene))
+        _ = scene.tick(now: 0)
+    }
+
+    /// The visible stack (the selected tab's in a tab bar).
+    var stack: StackController { scene.visibleStack! }
     var width: Double { scene.viewport.size.width }
 
     /// Sends `command`; its result is appended to `results` under `label` when it completes.
@@ -88,6 +96,13 @@ extension Result where Success == CommandResult, Failure == NavError {
     var value: CommandResult? {
         if case .success(let value) = self { return value }
         return nil
+    }
+}
+
+/// The item with `role` and `name` in the scene's current display list.
+extension SceneHarness {
+    func item(_ role: NodeRole, _ name: String? = nil) -> DisplayItem? {
+        scene.displayList().first(role: role, name: name)
     }
 }
 
