@@ -6,13 +6,14 @@ public enum AppCatalog {
     public static let defaultName = "phone"
 
     /// The names of every built-in app, in the order a picker shows them.
-    public static let names = ["phone", "tablet"]
+    public static let names = ["phone", "tablet", "stack"]
 
     /// The app called `name`, or nil when there is none.
     public static func root(named name: String) -> RootSpec? {
         switch name {
         case "phone": PhoneApp.root
         case "tablet": TabletApp.root
+        case "stack": StackApp.root
         default: nil
         }
     }

@@ -1,49 +1,61 @@
 import NavKit
 
-/// The phone demo: a settings-like list whose rows show each navigation system of the seeds —
-/// pushes with each transition, a modal, pop-to and pop-then-push, per-page bars, a page that
-/// refuses the pop gesture, a left-swipe push and a bottom link view.
+/// The phone showcase (`phone`, the default app): a tab bar with Library, Search (with a badge)
+/// and Settings, whose rows show every phone-style system of the seeds: deep lists to pop across,
+/// each transition, per-page bars (transparent, red), a modal player, a page stack with cards, a
+/// link view, a page that hides the tab bar, a left-swipe push, a page without the pop drag, one
+/// pushed without animation, and a row that pushes onto another tab. Long lists scroll.
 enum PhoneApp {
-    static let root = RootSpec.stack(id: "main", root: home)
+    static let root = RootSpec.tabs([
+        TabSpec(id: "library", title: "Library", icon: "library", root: library),
+        TabSpec(id: "search", title: "Search", icon: "search", badge: "3", root: search),
+        TabSpec(id: "settings", title: "Settings", icon: "settings", root: settings),
+    ], selected: 0)
 
-    static let home = ScreenSpec(
-        name: "Home", title: "Stackcast",
+    // MARK: Library
+
+    static let library = ScreenSpec(
+        name: "Library",
         rows: [
-            RowSpec(title: "General", detail: "slide", action: .push(general)),
+            RowSpec(title: "Playlists", detail: "deep lists", action: .push(playlists)),
             RowSpec(title: "Now Playing", detail: "modal", action: .push(nowPlaying, transition: .modal)),
+            RowSpec(title: "Artist", detail: "clear bar", action: .push(artist)),
+            RowSpec(title: "Live", detail: "red bar", action: .push(live)),
+            RowSpec(title: "Nearby", detail: "page stack", action: .push(nearby)),
+            RowSpec(title: "Mini Player", detail: "link view", action: .push(miniPlayer)),
+            RowSpec(title: "Full Screen", detail: "hides tab bar", action: .push(fullScreen)),
             RowSpec(title: "Photos", detail: "fade", action: .push(photos, transition: .fade)),
-            RowSpec(title: "Clear Bar", detail: "transparent", action: .push(clearBar)),
-            RowSpec(title: "Locked", detail: "no pop drag", action: .push(locked)),
             RowSpec(title: "Gallery", detail: "swipe left", action: .push(gallery)),
+            RowSpec(title: "Locked", detail: "no pop drag", action: .push(locked)),
+            RowSpec(title: "Instant", detail: "no animation", action: .push(instant, transition: .none)),
+            RowSpec(title: "Find in Search", detail: "other tab", action: .push(searchResult, target: .tab(1, select: true))),
         ]
     )
 
-    static let general = ScreenSpec(
-        name: "General",
-        rows: [
-            RowSpec(title: "About", action: .push(about)),
-            RowSpec(title: "Keyboard", action: .push(keyboard)),
-        ]
+    static let playlists = ScreenSpec(
+        name: "Playlists",
+        rows: (1...24).map { RowSpec(title: "Playlist \($0)", detail: "\(20 + $0) songs", action: .push(playlist($0))) }
     )
 
-    static let about = ScreenSpec(
-        name: "About",
-        rows: [
-            RowSpec(title: "Version", detail: "1.0"),
-            RowSpec(title: "Legal", action: .push(legal)),
-        ]
-    )
+    static func playlist(_ number: Int) -> ScreenSpec {
+        ScreenSpec(
+            name: "Playlist \(number)",
+            rows: (1...(20 + number)).map { RowSpec(title: "Track \($0)", action: .push(song($0))) }
+        )
+    }
 
-    static let legal = ScreenSpec(
-        name: "Legal",
-        rows: [
-            RowSpec(title: "Back to General", detail: "popTo", action: .popTo(.name("General"))),
-            RowSpec(title: "Home, then Photos", detail: "pop-then-push", action: .popTo(.name("Home"), then: ThenPush(screen: photos))),
-            RowSpec(title: "Back to Home", detail: "popToRoot", action: .popToRoot()),
-        ]
-    )
+    static func song(_ track: Int) -> ScreenSpec {
+        ScreenSpec(
+            name: "Track \(track)", title: "Track \(track)",
+            rows: [
+                RowSpec(title: "Back to Playlists", detail: "popTo", action: .popTo(.name("Playlists"))),
+                RowSpec(title: "Back to Library", detail: "popToRoot", action: .popToRoot()),
+                RowSpec(title: "Up Next", detail: "pop-then-push", action: .popTo(.name("Playlists"), then: ThenPush(screen: upNext))),
+            ]
+        )
+    }
 
-    static let keyboard = ScreenSpec(name: "Keyboard", rows: [RowSpec(title: "Text Replacement"), RowSpec(title: "One-Handed")])
+    static let upNext = ScreenSpec(name: "Up Next", rows: [RowSpec(title: "Popped to Playlists, then pushed")])
 
     static let nowPlaying = ScreenSpec(
         name: "Now Playing", background: Color(rgb: 0x1C1C1E),
@@ -51,12 +63,62 @@ enum PhoneApp {
         rows: [RowSpec(title: "Close", detail: "pop", action: .pop())]
     )
 
+    static let artist = ScreenSpec(
+        name: "Artist", title: "Röyksopp", background: Color(rgb: 0xFFE8CC),
+        bar: BarSpec(style: .transparent, tint: Color(rgb: 0xC2410C)),
+        rows: [RowSpec(title: "Popular"), RowSpec(title: "Albums", action: .push(ScreenSpec(name: "Albums", rows: [RowSpec(title: "Melody A.M.")])))]
+    )
+
+    static let live = ScreenSpec(
+        name: "Live", title: "Live",
+        bar: BarSpec(fill: Color(rgb: 0xE0245E), tint: .white, titleColor: .white),
+        rows: [RowSpec(title: "Tonight", detail: "21:00"), RowSpec(title: "Tickets", action: .push(ScreenSpec(name: "Tickets")))]
+    )
+
+    // MARK: Page stack (seed 003)
+
+    static let cardsTop = 91.0 + ScreenController.listMargin * 2 + 5 * ScreenController.rowHeight
+
+    static let nearby = ScreenSpec(
+        name: "Nearby", background: Color(rgb: 0xDCEBD2),
+        rows: [
+            RowSpec(title: "Museum", detail: "push card", action: .page(PageCommand(.push(card("Museum", 0xE0F2FE))))),
+            RowSpec(title: "Park", detail: "switch card", action: .page(PageCommand(.switch(card("Park", 0xDCFCE7), direction: .push)))),
+            RowSpec(title: "Back", detail: "pop card", action: .page(PageCommand(.pop))),
+            RowSpec(title: "First Card", detail: "pop to root", action: .page(PageCommand(.popToRoot))),
+            RowSpec(title: "Station", detail: "new root", action: .page(PageCommand(.newRoot(card("Station", 0xF3E8FF))))),
+        ],
+        pages: PageStackSpec(root: card("Café", 0xFFF4E0), top: cardsTop, bottom: 83)
+    )
+
+    static func card(_ name: String, _ fill: Int) -> PageSpec {
+        PageSpec(name: name, fill: Color(rgb: UInt32(fill)), title: name)
+    }
+
+    // MARK: Bars, gestures
+
+    static let miniPlayer = ScreenSpec(
+        name: "Mini Player",
+        rows: [RowSpec(title: "The bar at the bottom moves with the page")],
+        link: LinkSpec(height: 56, fill: Color(rgb: 0xF9F9F9), text: "▶ Melody A.M. · Röyksopp")
+    )
+
+    static let fullScreen = ScreenSpec(
+        name: "Full Screen", background: Color(rgb: 0x0F172A),
+        bar: BarSpec(fill: Color(rgb: 0x0F172A), tint: .white, titleColor: .white),
+        rows: [
+            RowSpec(title: "Lyrics", detail: "still no tab bar", action: .push(ScreenSpec(name: "Lyrics"))),
+            RowSpec(title: "Done", action: .pop()),
+        ],
+        options: PageOptions(hidesBottomBar: true),
+        link: LinkSpec(height: 56, fill: Color(rgb: 0x1E293B), text: "The tab bar left with Library")
+    )
+
     static let photos = ScreenSpec(name: "Photos", background: Color(rgb: 0xF2F2F7), rows: [RowSpec(title: "Recents"), RowSpec(title: "Favourites")])
 
-    static let clearBar = ScreenSpec(
-        name: "Clear Bar", background: Color(rgb: 0xFFE8CC),
-        bar: BarSpec(style: .transparent, tint: Color(rgb: 0xC2410C)),
-        rows: [RowSpec(title: "A page with a transparent bar")]
+    static let gallery = ScreenSpec(
+        name: "Gallery", rows: [RowSpec(title: "Swipe left for the next picture")],
+        swipePush: ScreenSpec(name: "Picture", background: Color(rgb: 0xE0F2FE), rows: [RowSpec(title: "A pushed picture")])
     )
 
     static let locked = ScreenSpec(
@@ -65,8 +127,49 @@ enum PhoneApp {
         options: PageOptions(interactivePop: false)
     )
 
-    static let gallery = ScreenSpec(
-        name: "Gallery", link: LinkSpec(height: 49, fill: Color(rgb: 0xF9F9F9), text: "Swipe left for the next picture"),
-        swipePush: ScreenSpec(name: "Picture", background: Color(rgb: 0xE0F2FE), rows: [RowSpec(title: "A pushed picture")])
+    static let instant = ScreenSpec(name: "Instant", rows: [RowSpec(title: "Came in at once", detail: "drag it back")])
+
+    // MARK: Search
+
+    static let genres = [
+        "Pop", "Hip-Hop", "Rock", "Jazz", "Classical", "Electronic", "Folk", "Soul", "Reggae", "Blues",
+        "Country", "Latin", "Metal", "Punk", "Ambient", "Funk", "Disco", "House", "Techno", "K-Pop",
+        "Gospel", "Indie", "R&B", "Soundtracks",
+    ]
+
+    static let search = ScreenSpec(
+        name: "Search",
+        rows: genres.map { genre in RowSpec(title: genre, action: .push(ScreenSpec(name: genre, rows: [RowSpec(title: "Top \(genre)"), RowSpec(title: "New \(genre)")]))) }
     )
+
+    static let searchResult = ScreenSpec(name: "Röyksopp", rows: [RowSpec(title: "Pushed from the Library tab")])
+
+    // MARK: Settings
+
+    static let settings = ScreenSpec(
+        name: "Settings",
+        rows: [
+            RowSpec(title: "General", action: .push(general)),
+            RowSpec(title: "Search Badge", detail: "9+", action: .setBadge(.name("search"), badge: "9+")),
+            RowSpec(title: "Clear Badge", detail: "none", action: .setBadge(.name("search"), badge: nil)),
+            RowSpec(title: "Show Search", detail: "selectTab", action: .selectTab(.name("search"))),
+        ]
+    )
+
+    static let general = ScreenSpec(name: "General", rows: [RowSpec(title: "About", action: .push(about)), RowSpec(title: "Keyboard", action: .push(keyboard))])
+
+    static let about = ScreenSpec(name: "About", rows: [RowSpec(title: "Version", detail: "1.0"), RowSpec(title: "Legal", action: .push(legal))])
+
+    static let version = ScreenSpec(name: "Version", rows: [RowSpec(title: "Stackcast", detail: "1.0")])
+
+    static let legal = ScreenSpec(
+        name: "Legal",
+        rows: [
+            RowSpec(title: "Back to General", detail: "popTo", action: .popTo(.name("General"))),
+            RowSpec(title: "Settings, then Version", detail: "pop-then-push", action: .popTo(.name("Settings"), then: ThenPush(screen: version))),
+            RowSpec(title: "Back to Settings", detail: "popToRoot", action: .popToRoot()),
+        ]
+    )
+
+    static let keyboard = ScreenSpec(name: "Keyboard", rows: [RowSpec(title: "Text Replacement"), RowSpec(title: "One-Handed")])
 }

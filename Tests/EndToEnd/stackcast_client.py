@@ -280,7 +280,7 @@ class Client:
         """A position in the log, for `since=`."""
         return len(self.log)
 
-    async def hello(self, app="phone", viewport=VIEWPORT, timeout=10, **fields):
+    async def hello(self, app="stack", viewport=VIEWPORT, timeout=10, **fields):
         """Sends hello; returns the welcome (or the error that came instead)."""
         start = self.mark()
         message = {"type": "hello", **({"app": app} if app else {}), **({"viewport": viewport} if viewport else {}), **fields}
@@ -353,6 +353,34 @@ class Client:
         return await self.wait_message(
             lambda m: m["type"] == "event" and m["name"] == name and all(m.get(k) == v for k, v in fields.items()),
             since=since, timeout=timeout, what=f"event {name} {fields}")
+
+    async def wait_until(self, condition, timeout=10, what="a condition"):
+        """Re-checks `condition()` (usually on the applied display list) after every message until
+        it returns something truthy, which is returned; fails after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.check()
+            value = condition()
+            if value:
+                return value
+            if self.closed:
+                raise AssertionError(f"connection closed (code {self.close_code}) while waiting for {what}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what}; last messages: {self.tail()}")
+            seen = len(self.log)
+            async with self._changed:
+                if len(self.log) == seen and not self.closed:
+                    try:
+                        await asyncio.wait_for(self._changed.wait(), remaining)
+                    except asyncio.TimeoutError:
+                        pass
+
+    def frames_since(self, since):
+        """The display lists after each frame that arrived at or after log position `since`
+        (needs `display.keep_snapshots` on before those frames came)."""
+        return [self.display.snapshots[m["seq"]] for m in self.messages(since, "frame")
+                if m["seq"] in self.display.snapshots]
 
     async def wait_closed(self, timeout=10):
         deadline = time.monotonic() + timeout

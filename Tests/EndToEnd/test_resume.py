@@ -29,7 +29,7 @@ def test_resume_with_last_seq_and_nothing_changed_sends_nothing(server):
         await first.close()
 
         second, welcome = await resume(server.ws_url, token, held=held, lastSeq=last_seq)
-        assert welcome["role"] == "control" and welcome["app"] == "phone"
+        assert welcome["role"] == "control" and welcome["app"] == "stack"
         quiet = await second.quiet_for(0.7)
         assert [m for m in quiet if m["type"] == "frame"] == [], f"unchanged since {last_seq}, yet frames came: {quiet}"
         state = await second.state()

@@ -18,7 +18,7 @@ def test_hello_gets_welcome_then_a_full_frame(server):
         assert welcome["type"] == "welcome", welcome
         assert welcome["protocol"] == 1
         assert re.fullmatch(r"[0-9a-f]{32}", welcome["session"]), welcome["session"]
-        assert welcome["app"] == "phone"
+        assert welcome["app"] == "stack"
         assert welcome["role"] == "control"
         for key, value in VIEWPORT.items():
             assert welcome["viewport"][key] == value, welcome["viewport"]

@@ -11,11 +11,20 @@ struct EngineBenchmarks {
         ScreenSpec(name: "Page", rows: (1...8).map { RowSpec(title: "Row \($0)", detail: "detail") })
     }
 
+    /// The same page in the first of three tabs: the tab bar is on screen during the slide.
+    private var tabs: RootSpec {
+        .tabs(["Library", "Search", "Settings"].map { TabSpec(id: $0.lowercased(), title: $0, icon: "library", badge: "3", root: page) }, selected: 0)
+    }
+
     func run(into report: inout BenchReport) {
-        let (frames, nodes) = framesDuringSlide()
+        let (frames, nodes) = framesDuringSlide(.stack(id: "main", root: page))
         report.add("engine.slide_frame_median_ns", Stats(frames).median, "ns/frame")
         report.add("engine.slide_frame_p99_ns", Stats(frames).p99, "ns/frame")
         report.add("engine.slide_nodes_per_frame", nodes, "nodes")
+        let (tabFrames, tabNodes) = framesDuringSlide(tabs)
+        report.add("engine.slide_frame_tabs_median_ns", Stats(tabFrames).median, "ns/frame")
+        report.add("engine.slide_frame_tabs_p99_ns", Stats(tabFrames).p99, "ns/frame")
+        report.add("engine.slide_nodes_per_frame_tabs", tabNodes, "nodes")
         let shallow = pushPop(depth: 10)
         let deep = pushPop(depth: 10_000)
         report.add("engine.push_pop_depth_10_us", shallow.pushPop / 1000, "µs")
@@ -27,9 +36,10 @@ struct EngineBenchmarks {
     }
 
     /// Per-frame engine time (tick: animate, flatten, compare) over many slide pushes and pops.
-    private func framesDuringSlide() -> (frames: [Double], nodes: Double) {
+    private func framesDuringSlide(_ app: RootSpec) -> (frames: [Double], nodes: Double) {
         let scene = Scene(viewport: .phone)
-        scene.setRoot(StackController(root: scene.makeController(page)))
+        // Both apps are valid by construction: five tabs at most, a selection in range.
+        scene.setRoot(try! app.makeController(scene))
         var now = 0.0
         _ = scene.tick(now: now)
         var frames: [Double] = []
