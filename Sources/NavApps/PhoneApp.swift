@@ -156,20 +156,7 @@ enum PhoneApp {
         ]
     )
 
-    static let general = ScreenSpec(name: "General", rows: [RowSpec(title: "About", action: .push(about)), RowSpec(title: "Keyboard", action: .push(keyboard))])
-
-    static let about = ScreenSpec(name: "About", rows: [RowSpec(title: "Version", detail: "1.0"), RowSpec(title: "Legal", action: .push(legal))])
+    static let general = GeneralScreens.general(root: "Settings", then: version)
 
     static let version = ScreenSpec(name: "Version", rows: [RowSpec(title: "Stackcast", detail: "1.0")])
-
-    static let legal = ScreenSpec(
-        name: "Legal",
-        rows: [
-            RowSpec(title: "Back to General", detail: "popTo", action: .popTo(.name("General"))),
-            RowSpec(title: "Settings, then Version", detail: "pop-then-push", action: .popTo(.name("Settings"), then: ThenPush(screen: version))),
-            RowSpec(title: "Back to Settings", detail: "popToRoot", action: .popToRoot()),
-        ]
-    )
-
-    static let keyboard = ScreenSpec(name: "Keyboard", rows: [RowSpec(title: "Text Replacement"), RowSpec(title: "One-Handed")])
 }

@@ -19,32 +19,7 @@ enum StackApp {
         ]
     )
 
-    static let general = ScreenSpec(
-        name: "General",
-        rows: [
-            RowSpec(title: "About", action: .push(about)),
-            RowSpec(title: "Keyboard", action: .push(keyboard)),
-        ]
-    )
-
-    static let about = ScreenSpec(
-        name: "About",
-        rows: [
-            RowSpec(title: "Version", detail: "1.0"),
-            RowSpec(title: "Legal", action: .push(legal)),
-        ]
-    )
-
-    static let legal = ScreenSpec(
-        name: "Legal",
-        rows: [
-            RowSpec(title: "Back to General", detail: "popTo", action: .popTo(.name("General"))),
-            RowSpec(title: "Home, then Photos", detail: "pop-then-push", action: .popTo(.name("Home"), then: ThenPush(screen: photos))),
-            RowSpec(title: "Back to Home", detail: "popToRoot", action: .popToRoot()),
-        ]
-    )
-
-    static let keyboard = ScreenSpec(name: "Keyboard", rows: [RowSpec(title: "Text Replacement"), RowSpec(title: "One-Handed")])
+    static let general = GeneralScreens.general(root: "Home", then: photos)
 
     static let nowPlaying = ScreenSpec(
         name: "Now Playing", background: Color(rgb: 0x1C1C1E),

@@ -313,15 +313,20 @@ import Testing
         #expect(h.stackNames == ["Home", "Detail"])
     }
 
+    /// Drags from the left edge across `fraction` of the width past the slop, lifts slowly, settles.
+    private func dragFromEdge(_ h: SceneHarness, across fraction: Double) {
+        let finger = Finger(h.scene)
+        finger.down(20)
+        finger.move(to: 30 + fraction * h.width, steps: 20)
+        finger.up()
+        settle(h)
+    }
+
     @Test func aPagePushedWithoutAnimationIsDraggedBackWithUIKitCallbacks() {
         let h = pushed()
         h.run(.push(screen("Instant"), transition: .none))
         h.clearEvents()
-        let finger = Finger(h.scene)
-        finger.down(20)
-        finger.move(to: 30 + 0.75 * h.width, steps: 20)
-        finger.up()
-        settle(h)
+        dragFromEdge(h, across: 0.75)
         #expect(h.stackNames == ["Home", "Detail"])
         #expect(h.lifecycle == [
             "Instant.viewWillDisappear", "Detail.viewWillAppear",
@@ -333,11 +338,7 @@ import Testing
         let h = pushed()
         h.run(.push(screen("Instant"), transition: .none))
         h.clearEvents()
-        let finger = Finger(h.scene)
-        finger.down(20)
-        finger.move(to: 30 + 0.3 * h.width, steps: 20)
-        finger.up()
-        settle(h)
+        dragFromEdge(h, across: 0.3)
         #expect(h.stackNames == ["Home", "Detail", "Instant"])
         #expect(h.lifecycle == [
             "Instant.viewWillDisappear", "Detail.viewWillAppear",
@@ -351,11 +352,7 @@ import Testing
             let h = pushed()
             h.run(.push(screen("Sheet"), transition: transition))
             h.clearEvents()
-            let finger = Finger(h.scene)
-            finger.down(20)
-            finger.move(to: 30 + 0.75 * h.width, steps: 20)
-            finger.up()
-            settle(h)
+            dragFromEdge(h, across: 0.75)
             #expect(h.stackNames == ["Home", "Detail", "Sheet"])
             #expect(h.allEvents.isEmpty)
         }

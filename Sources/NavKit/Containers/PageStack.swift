@@ -20,13 +20,7 @@ public final class PageStack: Controller {
         public override func loadView() -> Node {
             let node = Node(role: .subpage, name: spec.name, fill: spec.fill)
             if let title = spec.title {
-                let label = Node(name: "title")
-                label.text = title
-                label.font = .title
-                label.alignment = .center
-                label.textColor = .black
-                label.isUserInteractionEnabled = false
-                node.addChild(label)
+                node.addChild(.label(title, font: .title, color: .black, alignment: .center, name: "title"))
             }
             return node
         }

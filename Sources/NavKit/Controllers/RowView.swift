@@ -3,20 +3,9 @@
 enum RowView {
     static func make(_ row: RowSpec) -> Node {
         let node = Node(role: .row, name: row.title, fill: .white)
-        let label = Node()
-        label.text = row.title
-        label.font = .body
-        label.textColor = .black
-        label.isUserInteractionEnabled = false
-        node.addChild(label)
+        node.addChild(.label(row.title, font: .body, color: .black))
         if let detail = row.detail {
-            let detailNode = Node()
-            detailNode.text = detail
-            detailNode.font = .body
-            detailNode.textColor = .secondaryLabel
-            detailNode.alignment = .right
-            detailNode.isUserInteractionEnabled = false
-            node.addChild(detailNode)
+            node.addChild(.label(detail, font: .body, color: .secondaryLabel, alignment: .right))
         }
         if case .push? = row.action {
             // A disclosure chevron, as UIKit shows on rows that lead to another page.

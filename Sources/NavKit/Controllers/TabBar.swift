@@ -29,17 +29,10 @@ public final class TabBar {
             let icon = Node(name: "icon")
             icon.icon = tab.icon ?? "circle"
             icon.isUserInteractionEnabled = false
-            let title = Node()
-            title.text = tab.title
-            title.font = Font(size: 10, weight: 500)
-            title.alignment = .center
-            title.isUserInteractionEnabled = false
+            let title = Node.label(tab.title, font: Font(size: 10, weight: 500), color: nil, alignment: .center)
             let badge = Node(role: .badge, name: tab.title)
             badge.isUserInteractionEnabled = false
-            let badgeText = Node()
-            badgeText.font = Font(size: 13)
-            badgeText.textColor = .white
-            badgeText.alignment = .center
+            let badgeText = Node.label(nil, font: Font(size: 13), color: .white, alignment: .center)
             badge.addChild(badgeText)
             for child in [icon, title, badge] { item.addChild(child) }
             node.addChild(item)
