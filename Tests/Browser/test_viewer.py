@@ -3,7 +3,10 @@
 Starts `stackcast serve --port 0 --web Web --app phone`, opens the viewer in headless Chromium,
 and watches the same session from a second protocol client (role `view`) to check what the
 server did with the viewer's input: a tap on a row pushes a page, a drag from the left edge pops
-it. Also checks that the canvas is drawn and that the browser console stays free of errors.
+it; a click on the Search tab item selects that tab and a wheel over its list scrolls it (read
+back with `query`). Also checks that the canvas is drawn (the tab bar's tints and badge
+included) and that the browser console stays free of errors, and takes screenshots of the tab
+bar at phone, tablet and desktop window sizes.
 
 Needs Debian's chromium and chromium-driver and the PyPI packages selenium, websockets, pytest.
 The server binary comes from $STACKCAST_BIN, else .build/debug/stackcast; a missing binary is
@@ -25,7 +28,9 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from websockets.sync.client import connect
 
 from stackcast_testing import ROOT, server_binary, wait_until
@@ -33,6 +38,7 @@ from stackcast_testing import ROOT, server_binary, wait_until
 ARTIFACTS = ROOT / ".build" / "test-artifacts"
 URL_PATTERN = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 STARTUP_SECONDS = 20
+COMMAND_SECONDS = 5
 # The viewport the viewer announces for the default device (`?device=iphone`).
 VIEWPORT = {"width": 390, "height": 844, "scale": 1,
             "safeArea": {"top": 47, "left": 0, "bottom": 34, "right": 0}}
@@ -128,6 +134,9 @@ class Watcher:
         self.problems = []
         self.lock = threading.Lock()
         self.closing = threading.Event()
+        self.replies = {}
+        self.replied = threading.Condition(self.lock)
+        self.next_id = 0
         self.socket = socket
         self.socket.send(json.dumps({"type": "hello", "app": "phone", "viewport": VIEWPORT,
                                      "role": "view", "session": session}))
@@ -153,8 +162,34 @@ class Watcher:
                         self.model.apply(message)
                     except AssertionError as error:
                         self.problems.append(str(error))
+                elif message["type"] in ("result", "error") and message.get("id") in self.replies:
+                    self.replies[message["id"]] = message
+                    self.replied.notify_all()
                 elif message["type"] == "error":
                     self.problems.append(f"error to the watcher: {message}")
+
+    def command(self, op, **fields):
+        """Sends a command (watchers may `query`) and returns its value; fails on an error."""
+        with self.lock:
+            self.next_id += 1
+            ident = f"w{self.next_id}"
+            self.replies[ident] = None
+        self.socket.send(json.dumps({"type": "command", "id": ident, "op": op, **fields}))
+        with self.lock:
+            if not self.replied.wait_for(lambda: self.replies[ident] is not None, COMMAND_SECONDS):
+                pytest.fail(f"no answer to the watcher's {op} within {COMMAND_SECONDS} s")
+            reply = self.replies.pop(ident)
+        assert reply["type"] == "result" and reply.get("ok"), f"{op} failed: {reply}"
+        return reply.get("value")
+
+    def state(self):
+        return self.command("query", what="state")
+
+    def find(self, role, name=None):
+        """Nodes with `role` (and `name`) in the watcher's display list, in paint order."""
+        with self.lock:
+            return [dict(node) for node in self.model.in_order()
+                    if node.get("role") == role and (name is None or node.get("name") == name)]
 
     def pages(self):
         with self.lock:
@@ -315,4 +350,196 @@ def test_viewer_draws_and_drives_the_session(start_server, watch_session, driver
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, f"browser console errors: {errors}"
 
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
+
+
+# Window sizes (the page's inner size, CSS pixels) for the tab bar screenshots.
+WINDOW_SIZES = {"phone": (390, 844), "tablet": (1200, 1000), "desktop": (1600, 900)}
+BLUE, GREY, RED, WHITE = (0, 122, 255), (153, 153, 153), (255, 59, 48), (255, 255, 255)
+
+
+def wait_for_viewer(driver):
+    wait_until(lambda: driver.execute_script(
+        "return window.stackcast && window.stackcast.connected && window.stackcast.nodes().length > 0"),
+        15, "the viewer to connect and receive a frame")
+
+
+def viewer_nodes(driver):
+    return driver.execute_script("return window.stackcast.nodes()")
+
+
+def inside(outer, inner):
+    ox, oy, ow, oh = outer
+    x, y, w, h = inner
+    return x >= ox - 0.01 and y >= oy - 0.01 and x + w <= ox + ow + 0.01 and y + h <= oy + oh + 0.01
+
+
+def tab_items(nodes):
+    """Each tab item by title: its node, its icon node and its title text node (painted after the
+    item, inside it; rows scrolled under the bar are painted before it)."""
+    items = {}
+    for index, tab in enumerate(nodes):
+        if tab.get("role") != "tab":
+            continue
+        parts = [node for node in nodes[index + 1:] if inside(tab["frame"], node["frame"])]
+        icons = [node for node in parts if node.get("kind") == "icon"]
+        titles = [node for node in parts if node.get("kind") == "text" and node.get("text") == tab["name"]]
+        assert len(icons) == 1 and len(titles) == 1, f"tab {tab['name']!r}: icons {icons}, titles {titles}"
+        items[tab["name"]] = {"tab": tab, "icon": icons[0], "title": titles[0]}
+    return items
+
+
+def pixels_like(driver, frame, rgb, tolerance=40):
+    """How many canvas pixels inside `frame` (viewport points of the iPhone viewport) are close
+    to `rgb`, read back from the canvas's backing store."""
+    return driver.execute_script("""
+        const [[x, y, w, h], [r, g, b], tolerance, viewportWidth] = arguments;
+        const canvas = document.querySelector('canvas');
+        const k = canvas.width / viewportWidth;
+        const left = Math.floor(x * k), top = Math.floor(y * k);
+        const width = Math.max(1, Math.ceil(w * k)), height = Math.max(1, Math.ceil(h * k));
+        const data = canvas.getContext('2d').getImageData(left, top, width, height).data;
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) <= tolerance) count++;
+        }
+        return count;
+    """, frame, rgb, tolerance, VIEWPORT["width"])
+
+
+def set_inner_size(driver, width, height):
+    """Resizes the window so that the page itself (innerWidth × innerHeight) has this size."""
+    driver.set_window_size(width, height)
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    if inner != [width, height]:
+        driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    wait_until(lambda: driver.execute_script("return [window.innerWidth, window.innerHeight]") == [width, height],
+               3, lambda: f"a {width} × {height} page; it is "
+                          f"{driver.execute_script('return [window.innerWidth, window.innerHeight]')}")
+
+
+def canvas_rect(driver):
+    return driver.execute_script(
+        "const r = document.querySelector('canvas').getBoundingClientRect();"
+        "return [r.left, r.top, r.width, r.height]")
+
+
+def test_tab_bar_select_scroll_and_window_sizes(start_server, watch_session, driver, artifacts):
+    server = start_server()
+    driver.get(server.url)
+    wait_for_viewer(driver)
+    watcher = watch_session(server.port, driver.execute_script("return window.stackcast.session"))
+    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10,
+               lambda: f"the watcher's welcome and first frame (problems: {watcher.problems})")
+
+    state = watcher.state()
+    assert (state["kind"], state["selected"]) == ("tabs", 0), state
+    assert [tab["title"] for tab in state["tabs"]] == ["Library", "Search", "Settings"], state
+    assert [tab["badge"] for tab in state["tabs"]] == [None, "3", None], state
+
+    # The bar as the viewer holds it: along the bottom, three items of equal width side by side,
+    # an icon above each title, Library tinted blue, a badge at the Search icon's top right.
+    nodes = viewer_nodes(driver)
+    bars = [node for node in nodes if node.get("role") == "tabbar"]
+    assert len(bars) == 1, bars
+    bx, by, bw, bh = bars[0]["frame"]
+    assert (bx, bw, by + bh) == (0, VIEWPORT["width"], VIEWPORT["height"]), bars[0]
+    items = tab_items(nodes)
+    assert list(items) == ["Library", "Search", "Settings"], items
+    frames = [item["tab"]["frame"] for item in items.values()]
+    assert all(abs(frame[2] - bw / 3) < 0.01 and frame[1] == by for frame in frames), frames
+    assert [frame[0] for frame in frames] == sorted(frame[0] for frame in frames), frames
+    for name, item in items.items():
+        icon, title = item["icon"]["frame"], item["title"]["frame"]
+        assert icon[1] + icon[3] <= title[1] + 0.01, f"{name}: icon {icon} not above title {title}"
+        assert item["title"]["font"]["size"] == 10 and item["title"]["align"] == "center", item["title"]
+    assert [(item["icon"]["color"], item["title"]["color"]) for item in items.values()] == \
+        [("#007AFF", "#007AFF"), ("#999999", "#999999"), ("#999999", "#999999")]
+    badges = [node for node in nodes if node.get("role") == "badge"]
+    assert [badge["name"] for badge in badges] == ["Search"], badges
+    badge, search_icon = badges[0]["frame"], items["Search"]["icon"]["frame"]
+    assert badge[3] == 18 and badges[0]["radius"] == 9 and badges[0]["fill"] == "#FF3B30", badges[0]
+    assert search_icon[0] + search_icon[2] / 2 <= badge[0] + badge[2] / 2 and badge[1] <= search_icon[1], \
+        f"badge {badge} is not at the top right of the Search icon {search_icon}"
+
+    # ...and as the canvas shows it: the tints and the pill are really painted.
+    assert pixels_like(driver, items["Library"]["icon"]["frame"], BLUE) > 20, "no blue in the Library icon"
+    assert pixels_like(driver, items["Settings"]["icon"]["frame"], GREY) > 20, "no grey in the Settings icon"
+    assert pixels_like(driver, badge, RED) > 50, "no red badge pill"
+    assert pixels_like(driver, badge, WHITE, tolerance=60) > 3, "no white text in the badge"
+    driver.save_screenshot(str(artifacts / "viewer-tabs-1-library.png"))
+
+    # A real click on the canvas at the Search item's centre selects the Search tab.
+    x, y, w, h = items["Search"]["tab"]["frame"]
+    click_at(driver, x + w / 2, y + h / 2)
+
+    def search_shown():
+        state = watcher.state()
+        top = state["tabs"][1]["stack"][-1]
+        return state["selected"] == 1 and top["screen"] == "Search" and top["appearance"] == "appeared" and state
+    state = wait_until(search_shown, 5, lambda: f"the Search tab selected and shown; state: {watcher.state()}",
+                       interval=0.1)
+    assert state["tabs"][1]["stack"][-1].get("scrollOffset", 0) == 0, state
+    wait_until(lambda: watcher.find("page", "Search") and not watcher.find("page", "Library"), 3,
+               lambda: f"the Search page alone on screen; pages: {[p.get('name') for p in watcher.pages()]}")
+
+    def search_tinted():
+        items = tab_items(viewer_nodes(driver))
+        return items["Search"]["title"]["color"] == "#007AFF" and items["Library"]["title"]["color"] == "#999999"
+    wait_until(search_tinted, 3, "the viewer's Search item tinted blue and Library grey")
+    time.sleep(0.3)  # let the viewer draw it
+    assert pixels_like(driver, items["Search"]["icon"]["frame"], BLUE) > 20, "the Search icon is not drawn blue"
+
+    # A wheel over the list scrolls it on the server: the offset grows and the rows move up by it.
+    before = {row["name"]: row["frame"][1] for row in watcher.find("row")}
+    assert "Pop" in before, before
+    point = driver.execute_script("return window.stackcast.viewToCanvas(arguments[0], arguments[1])",
+                                  VIEWPORT["width"] / 2, 400)
+    ActionChains(driver).scroll_from_origin(
+        ScrollOrigin.from_viewport(round(point["x"]), round(point["y"])), 0, 240).perform()
+
+    def scrolled():
+        offset = watcher.state()["tabs"][1]["stack"][-1].get("scrollOffset", 0)
+        return offset > 0 and offset
+    offset = wait_until(scrolled, 5, lambda: f"a scroll offset on the Search page; state: {watcher.state()}",
+                        interval=0.1)
+
+    def rows_moved():
+        after = {row["name"]: row["frame"][1] for row in watcher.find("row")}
+        common = set(before) & set(after)
+        return common and all(abs(after[name] - (before[name] - offset)) < 0.5 for name in common) and after
+    after = wait_until(rows_moved, 3, lambda: f"the rows to move up by {offset}; before {before}, "
+                                              f"after {({r['name']: r['frame'][1] for r in watcher.find('row')})}")
+    assert after.get("Pop", -1e9) < before["Pop"], (before, after)
+    time.sleep(0.3)
+
+    # Screenshots at phone, tablet and desktop window sizes, first with the iPhone device...
+    for name, (width, height) in WINDOW_SIZES.items():
+        set_inner_size(driver, width, height)
+        time.sleep(0.3)  # the viewer lays out and draws again at the next animation frame
+        left, top, cw, ch = canvas_rect(driver)
+        assert cw > 0 and ch > 0 and left >= 0 and left + cw <= width + 0.5 and top + ch <= height + 0.5, \
+            f"the iPhone screen does not fit a {width} × {height} window: canvas at {[left, top, cw, ch]}"
+        assert abs(cw / ch - VIEWPORT["width"] / VIEWPORT["height"]) < 0.01, "the screen is distorted"
+        driver.save_screenshot(str(artifacts / f"viewer-tabs-{name}.png"))
+
+    # ...then with `device=fit` (a new session laid out at the window's size).
+    driver.execute_script("sessionStorage.clear()")
+    driver.get(server.url + "?device=fit")
+    wait_for_viewer(driver)
+    for name, (width, height) in WINDOW_SIZES.items():
+        set_inner_size(driver, width, height)
+
+        def laid_out_for_window():
+            left, top, cw, ch = canvas_rect(driver)
+            bar = [node for node in viewer_nodes(driver) if node.get("role") == "tabbar"]
+            return bar and abs(bar[0]["frame"][2] - cw) < 1 and abs(sum(bar[0]["frame"][1::2]) - ch) < 1
+        wait_until(laid_out_for_window, 5, lambda: f"the fit viewport laid out for {width} × {height}: "
+                                                   f"canvas {canvas_rect(driver)}")
+        time.sleep(0.3)
+        driver.save_screenshot(str(artifacts / f"viewer-tabs-fit-{name}.png"))
+
+    assert not watcher.problems, watcher.problems
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"browser console errors: {errors}"
     assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"

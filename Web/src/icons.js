@@ -1,6 +1,7 @@
 // The viewer's icon set, drawn with canvas paths (no images, no icon fonts): crisp at any size
 // and any devicePixelRatio, nothing to load. Each icon is SVG path data on a 24 × 24 grid,
-// stroked 2 units wide with round caps, or filled.
+// stroked 2 units wide with round caps, or filled. The grid square is fitted into the node's
+// frame, except for an icon with its own `box` (the part of the grid that fills the frame).
 
 /** Path data of a circle, for composing icons. */
 function circle(cx, cy, r) {
@@ -20,14 +21,23 @@ function gear(teeth, outer, inner, hole) {
   return `${ring} Z ${circle(12, 12, hole)}`;
 }
 
-const CHEVRON_LEFT = { stroke: 'M15 4.5 L7.5 12 L15 19.5' };
+const CHEVRON_LEFT = 'M15 4.5 L7.5 12 L15 19.5';
+const HOME = { stroke: 'M3 11 L12 3.5 L21 11 M5.5 9 V20.5 H10 V14.5 H14 V20.5 H18.5 V9' };
+/** The whole 24 × 24 design grid: `[x, y, width, height]`. */
+const GRID = Object.freeze([0, 0, 24, 24]);
 
-/** name -> {stroke?: path data, fill?: path data}. */
+/** name -> {stroke?: path data, fill?: path data, box?: [x, y, w, h] of the grid}. */
 const ICONS = {
-  back: CHEVRON_LEFT,
-  'chevron.left': CHEVRON_LEFT,
+  // The back indicator fills its frame, as UIKit's backIndicatorImage (a 13 × 21 pt chevron)
+  // fills its image view: its box is the chevron and its round caps, without the grid's margin.
+  back: { stroke: CHEVRON_LEFT, box: [6.5, 3.5, 9.5, 17] },
+  'chevron.left': { stroke: CHEVRON_LEFT },
   'chevron.right': { stroke: 'M9 4.5 L16.5 12 L9 19.5' },
-  home: { stroke: 'M3 11 L12 3.5 L21 11 M5.5 9 V20.5 H10 V14.5 H14 V20.5 H18.5 V9' },
+  home: HOME,
+  house: HOME,
+  // A tab without an icon of its own shows `circle` (docs/protocol.md, NODE fields).
+  circle: { stroke: circle(12, 12, 8.5) },
+  envelope: { stroke: 'M3 6 H21 V18 H3 Z M3.5 6.5 L12 13 L20.5 6.5' },
   search: { stroke: `${circle(10.5, 10.5, 6.5)} M15.3 15.3 L20.5 20.5` },
   library: { stroke: 'M3.5 3.5 H7.5 V20.5 H3.5 Z M9.5 3.5 H13.5 V20.5 H9.5 Z M15.3 5 L19 4 L22 19.6 L18.3 20.6 Z' },
   music: { stroke: 'M8.6 17.5 V5.6 L19.6 3.5 V15.5', fill: `${circle(6.1, 17.5, 2.8)} ${circle(17.1, 15.5, 2.8)}` },
@@ -45,11 +55,39 @@ const PLACEHOLDER = { stroke: 'M7 7 H17 V17 H7 Z' };
 
 const compiled = new Map();
 
+function definition(name) {
+  return Object.hasOwn(ICONS, name) ? ICONS[name] : PLACEHOLDER;
+}
+
+/** Whether the set has an icon called `name` (others draw a placeholder). */
+export function hasIcon(name) {
+  return Object.hasOwn(ICONS, String(name));
+}
+
+/**
+ * Where an icon's grid goes in `frame`: its box scaled to fit (the same scale on both axes)
+ * and centred. The grid point (gx, gy) lands at (x + gx × scale, y + gy × scale).
+ * @param {string} name
+ * @param {number[]} frame `[x, y, w, h]` in viewport points.
+ * @returns {{x:number, y:number, scale:number}|null} null for an empty frame.
+ */
+export function iconPlacement(name, frame) {
+  const [x, y, w, h] = frame;
+  const [bx, by, bw, bh] = definition(String(name)).box ?? GRID;
+  const scale = Math.min(w / bw, h / bh);
+  if (!(scale > 0)) return null;
+  return {
+    x: x + (w - bw * scale) / 2 - bx * scale,
+    y: y + (h - bh * scale) / 2 - by * scale,
+    scale,
+  };
+}
+
 /** The Path2D objects of an icon, built once. */
 function paths(name) {
   let entry = compiled.get(name);
   if (!entry) {
-    const icon = Object.hasOwn(ICONS, name) ? ICONS[name] : PLACEHOLDER;
+    const icon = definition(name);
     entry = {
       stroke: icon.stroke ? new Path2D(icon.stroke) : null,
       fill: icon.fill ? new Path2D(icon.fill) : null,
@@ -60,20 +98,20 @@ function paths(name) {
 }
 
 /**
- * Draws an icon as large as fits, centred in `frame`. Unknown names draw a placeholder square.
+ * Draws an icon as large as fits, centred in `frame` (see iconPlacement). Unknown names draw a
+ * placeholder square.
  * @param {CanvasRenderingContext2D} ctx
  * @param {string} name
  * @param {number[]} frame `[x, y, w, h]` in viewport points.
  * @param {string} color
  */
 export function drawIcon(ctx, name, frame, color) {
-  const [x, y, w, h] = frame;
-  const size = Math.min(w, h);
-  if (!(size > 0)) return;
+  const placement = iconPlacement(name, frame);
+  if (!placement) return;
   const { stroke, fill } = paths(String(name));
   ctx.save();
-  ctx.translate(x + (w - size) / 2, y + (h - size) / 2);
-  ctx.scale(size / 24, size / 24);
+  ctx.translate(placement.x, placement.y);
+  ctx.scale(placement.scale, placement.scale);
   ctx.fillStyle = color;
   ctx.strokeStyle = color;
   ctx.lineWidth = 2;

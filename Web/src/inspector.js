@@ -51,6 +51,9 @@ function describe(entry) {
   if (entry.appearance) parts.push(entry.appearance);
   if (entry.selected != null) parts.push(`selected ${entry.selected}`);
   if (entry.offset != null) parts.push(`offset ${entry.offset}`);
+  if (entry.scrollOffset) parts.push(`scrolled ${Math.round(entry.scrollOffset)}`);
+  if (entry.badge != null) parts.push(`badge ${entry.badge}`);
+  if (entry.barVisible === false) parts.push('bar hidden');
   if (Array.isArray(entry.frame)) parts.push(`[${entry.frame.map((v) => Math.round(v)).join(', ')}]`);
   if (entry.hidden) parts.push('hidden');
   if (entry.dim) parts.push(`dim ${entry.dim}`);

@@ -96,7 +96,8 @@ export class Renderer {
     if (node.shadow) this.drawShadow(node.shadow, x, y, w, h, radius);
     if (node.fill) {
       setStyle(ctx, 'fillStyle', node.fill);
-      shape(ctx, x, y, w, h, radius);
+      if (radius > 0) shape(ctx, x, y, w, h, radius);
+      else shape(ctx, ...snapHairline(node.frame, this.scaleX, this.scaleY), 0);
       ctx.fill();
     }
     if (node.border?.width > 0) {
@@ -182,6 +183,39 @@ export class Renderer {
     this.fittedText.set(key, fitted);
     return fitted;
   }
+}
+
+/** Thinner than this many device pixels, a filled rectangle is a hairline (see snapHairline). */
+const HAIRLINE_PIXELS = 2;
+
+/**
+ * A hairline (a separator, 0.5 pt high or wide) snapped to whole device pixels, at least one:
+ * drawn where it falls, it would be smeared over two pixel rows at a fraction of its colour, and
+ * the separators of a list would come out in different greys as their positions vary. It ends
+ * on the last pixel boundary at or before its own end, so it stays clear of the row below it
+ * (painted after it, whose top edge shares that pixel). Other rectangles are returned unchanged.
+ * @param {number[]} frame `[x, y, w, h]` in viewport points.
+ * @param {number} scaleX device pixels per point across.
+ * @param {number} scaleY device pixels per point down.
+ * @returns {number[]} `[x, y, w, h]` in viewport points.
+ */
+export function snapHairline([x, y, w, h], scaleX, scaleY) {
+  if (h * scaleY < HAIRLINE_PIXELS && h < w) {
+    const [top, height] = snapSpan(y, h, scaleY);
+    return [x, top, w, height];
+  }
+  if (w * scaleX < HAIRLINE_PIXELS && w < h) {
+    const [left, width] = snapSpan(x, w, scaleX);
+    return [left, y, width, h];
+  }
+  return [x, y, w, h];
+}
+
+/** `[start, length]` in points of a span `length` long at `start`, on whole pixels (see above). */
+function snapSpan(start, length, scale) {
+  const pixels = Math.max(1, Math.round(length * scale));
+  const end = Math.floor((start + length) * scale + 1e-6);
+  return [(end - pixels) / scale, pixels / scale];
 }
 
 /** A CSS font from a node's `font` `{size, weight}`; weight is a number or a name. */
