@@ -100,3 +100,13 @@ import Testing
         }
     }
 }
+
+extension BottomBarTests {
+    @Test func linkTextReadsOnItsFill() throws {
+        let dark = ScreenSpec(name: "Dark", link: LinkSpec(height: 49, fill: Color(rgb: 0x1E293B), text: "Playing"))
+        let h = SceneHarness(root: dark)
+        #expect(h.item(.link)?.color == .white)
+        let light = SceneHarness(root: ScreenSpec(name: "Light", link: Self.link))
+        #expect(light.item(.link)?.color == .black)
+    }
+}

@@ -47,7 +47,7 @@ public final class ScreenController: ViewController {
             let node = Node(role: .link, name: link.text ?? "link", fill: link.fill)
             node.text = link.text
             node.font = .body
-            node.textColor = .black
+            node.textColor = link.fill.contrastingText
             node.alignment = .center
             view.addChild(node)
             linkNode = node

@@ -17,6 +17,12 @@ public struct Color: Equatable, Hashable, Sendable {
         self.init(red: UInt8((rgb >> 16) & 0xFF), green: UInt8((rgb >> 8) & 0xFF), blue: UInt8(rgb & 0xFF), alpha: alpha)
     }
 
+    /// Black or white, whichever reads better on this colour (by its perceived brightness).
+    public var contrastingText: Color {
+        let brightness = 0.299 * Double(red) + 0.587 * Double(green) + 0.114 * Double(blue)
+        return brightness < 140 ? .white : .black
+    }
+
     /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive); nil for anything else.
     public init?(hex: String) {
         let digits = hex.utf8
