@@ -49,6 +49,21 @@ import Testing
         #expect(h.stackState?.pages.last?.scrollOffset == 0)
     }
 
+    @Test func pullingPastTheEndRubberBandsAndBouncesBack() {
+        let h = songs()
+        let viewport = 844 - 91 - 34.0
+        let maxOffset = 1800 - viewport
+        h.scene.handle(ScrollEvent(position: Point(x: 200, y: 400), delta: Point(x: 0, y: maxOffset), time: 1))
+        let finger = Finger(h.scene)
+        finger.down(200, 600)
+        finger.move(to: 200, 600 - 10 - 120, steps: 8)
+        h.advance(by: 1.0 / 60)
+        #expect(abs(offset(h) - maxOffset - ScrollPhysics.rubberBand(overscroll: 120, dimension: viewport)) < 1e-9)
+        finger.up(after: 0.2)
+        for _ in 0..<40 { h.advance(by: 1.0 / 60) }
+        #expect(offset(h) == maxOffset)
+    }
+
     @Test func aFlingDeceleratesAndRestsWithinTheEnd() throws {
         let h = songs()
         let finger = Finger(h.scene)
