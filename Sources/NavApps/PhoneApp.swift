@@ -27,7 +27,7 @@ enum PhoneApp {
             RowSpec(title: "Photos", detail: "fade", action: .push(photos, transition: .fade)),
             RowSpec(title: "Gallery", detail: "swipe left", action: .push(gallery)),
             RowSpec(title: "Locked", detail: "no pop drag", action: .push(locked)),
-            RowSpec(title: "Instant", detail: "no animation", action: .push(instant, transition: .none)),
+            RowSpec(title: "Instant", detail: "no animation", action: .push(instant, transition: ParametricTransition.none)),
             RowSpec(title: "Find in Search", detail: "other tab", action: .push(searchResult, target: .tab(1, select: true))),
         ]
     )

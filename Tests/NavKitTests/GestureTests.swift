@@ -324,7 +324,8 @@ import Testing
 
     @Test func aPagePushedWithoutAnimationIsDraggedBackWithUIKitCallbacks() {
         let h = pushed()
-        h.run(.push(screen("Instant"), transition: .none))
+        h.run(.push(screen("Instant"), transition: ParametricTransition.none))
+        #expect(h.stack.topViewController.arrival.name == "none")
         h.clearEvents()
         dragFromEdge(h, across: 0.75)
         #expect(h.stackNames == ["Home", "Detail"])
@@ -336,7 +337,7 @@ import Testing
 
     @Test func aCancelledDragOfAnInstantPageGivesTheReversal() {
         let h = pushed()
-        h.run(.push(screen("Instant"), transition: .none))
+        h.run(.push(screen("Instant"), transition: ParametricTransition.none))
         h.clearEvents()
         dragFromEdge(h, across: 0.3)
         #expect(h.stackNames == ["Home", "Detail", "Instant"])

@@ -4,13 +4,13 @@ import NavApps
 
 /// The built-in phone showcase: three tabs, and every row of its Library does what its detail says.
 @Suite struct PhoneAppTests {
-    private func phone() throws -> SceneHarness {
+    func phone() throws -> SceneHarness {
         let app = try #require(AppCatalog.root(named: "phone"))
         return try SceneHarness(app: app)
     }
 
     /// Taps the row titled `title` on the visible page and lets everything settle.
-    private func tapRow(_ h: SceneHarness, _ title: String) throws {
+    func tapRow(_ h: SceneHarness, _ title: String) throws {
         let row = try #require(h.item(.row, title), "no row \(title)")
         let finger = Finger(h.scene)
         finger.down(row.frame.x + row.frame.width / 2, row.frame.y + row.frame.height / 2)
@@ -89,5 +89,13 @@ import NavApps
         #expect(tabsState(h)?.tabs[1].badge == nil)
         try tapRow(h, "Show Search")
         #expect(tabsState(h)?.selected == 1)
+    }
+}
+
+extension PhoneAppTests {
+    @Test func instantReallyComesInWithoutAnimation() throws {
+        let h = try phone()
+        try tapRow(h, "Instant")
+        #expect(h.stack.topViewController.arrival.name == "none")
     }
 }

@@ -27,9 +27,9 @@ import Testing
 
     @Test func poppedControllersAreReleased() {
         let h = SceneHarness()
-        weak var a: ViewController?
-        weak var b: ViewController?
-        weak var c: ViewController?
+        weak let a: ViewController?
+        weak let b: ViewController?
+        weak let c: ViewController?
         do {
             let strongA = ViewController(name: "A"), strongB = ViewController(name: "B"), strongC = ViewController(name: "C")
             a = strongA; b = strongB; c = strongC
@@ -46,7 +46,7 @@ import Testing
 
     @Test func replacedAndOldRootControllersAreReleased() {
         let h = SceneHarness()
-        weak var old: ViewController?
+        weak let old: ViewController?
         do {
             let controller = ViewController(name: "Old")
             old = controller
@@ -54,7 +54,7 @@ import Testing
         }
         h.run(.replaceTop(screen("New")))
         #expect(old == nil)
-        weak var home = h.stack.rootViewController
+        weak let home = h.stack.rootViewController
         h.run(.setRoot(.stack(id: "main", root: screen("Other"))))
         #expect(home == nil)
     }

@@ -137,8 +137,8 @@ import Testing
         let h = try tabs()
         h.run(.push(screen("Album")))
         h.run(.push(screen("Artist"), target: .tab(1)))
-        weak var album = h.stack.topViewController
-        weak var tabs = h.scene.root
+        weak let album = h.stack.topViewController
+        weak let tabs = h.scene.root
         h.clearEvents()
         h.run(.setRoot(.stack(id: "main", root: screen("Fresh"))))
         #expect(h.lifecycle == [
