@@ -110,3 +110,21 @@ extension BottomBarTests {
         #expect(light.item(.link)?.color == .black)
     }
 }
+
+extension BottomBarTests {
+    /// The page on top hid the bar only because a page below it did; both leave in one popToRoot.
+    @Test func popToRootFromAboveAHidingPageBringsTheBarBackWithTheRoot() throws {
+        let h = try tabs()
+        h.run(.push(Self.player))
+        h.run(.push(screen("Above")))
+        #expect(h.item(.tabbar) == nil)
+        let start = h.scene.now
+        h.send(.popToRoot())
+        let list = try #require(h.tick(at: start + 0.17))
+        let root = try #require(h.page("Library", in: list))
+        #expect(list.first(role: .tabbar)?.frame.x == root.frame.x)
+        #expect(root.frame.x < 0)
+        h.advance(by: 0.3)
+        #expect(h.item(.tabbar)?.frame.x == 0)
+    }
+}

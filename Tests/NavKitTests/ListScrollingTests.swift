@@ -119,3 +119,27 @@ import Testing
         #expect(offset(h) == 0)
     }
 }
+
+extension ListScrollingTests {
+    @Test func aTouchCatchesADeceleratingListAndSelectsNothing() {
+        let h = songs()
+        let finger = Finger(h.scene)
+        finger.down(200, 700)
+        finger.move(to: 200, 500, steps: 6, dt: 0.01)
+        finger.flick()
+        for _ in 0..<5 { h.advance(by: 1.0 / 60) }
+        let moving = offset(h)
+        let catcher = Finger(h.scene)
+        catcher.time = finger.time + 0.1
+        catcher.down(200, 400)
+        catcher.up(after: 0.05)
+        for _ in 0..<30 { h.advance(by: 1.0 / 60) }
+        #expect(offset(h) == moving)
+        #expect(h.stackNames == ["Home", "Songs"])
+        // The next tap, on a list at rest, selects its row.
+        catcher.down(200, 400)
+        catcher.up(after: 0.05)
+        for _ in 0..<30 { h.advance(by: 1.0 / 60) }
+        #expect(h.stackNames.count == 3)
+    }
+}

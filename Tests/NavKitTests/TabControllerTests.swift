@@ -108,6 +108,14 @@ import Testing
         #expect(h.allEvents.isEmpty)
     }
 
+    @Test func pagesOfATabNeverShownReportTheViewport() throws {
+        let h = try tabs()
+        h.run(.push(screen("Results"), target: .tab(1)))
+        let search = try tabsState(h).tabs[1].stack.pages
+        #expect(search.map(\.frame) == [Rect(x: 0, y: 0, width: 390, height: 844), Rect(x: 0, y: 0, width: 390, height: 844)])
+        #expect(search.map(\.appearance) == [.disappeared, .disappeared])
+    }
+
     @Test func unknownTabsAreNotFound() throws {
         let h = try tabs()
         #expect(h.run(.selectTab(.index(5))).errorCode == .notFound)

@@ -108,6 +108,7 @@ extension StackController {
         let finish = { [self] in done(.success(.controller(id: topViewController.id))) }
         if newTop === oldTop {
             for controller in removed { controller.release() }
+            placeBottomBar(restingOn: newTop)
             return finish()
         }
         if wasBelow {

@@ -34,9 +34,16 @@ extension StackController {
     }
 
     /// Puts a transition's pages on screen, with the bottom bar on the page that shows it.
+    ///
+    /// The page that was on top keeps the bar state it had at rest: it may already be out of the
+    /// stack, along with the page below it that made it hide the bar (a popToRoot from above a
+    /// page that hides it).
     func start(_ transition: RunningTransition) {
         if let host = bottomBarHost, isShowing {
-            let upperHides = hidesBottomBar(transition.upper), lowerHides = transition.lower.map(hidesBottomBar) ?? upperHides
+            let incoming = transition.presenting ? transition.upper : transition.lower
+            let incomingHides = incoming.map(hidesBottomBar) ?? bottomBarHiddenAtRest
+            let upperHides = transition.presenting ? incomingHides : bottomBarHiddenAtRest
+            let lowerHides = transition.presenting ? bottomBarHiddenAtRest : incomingHides
             if upperHides == lowerHides {
                 host.placeBottomBar(upperHides ? .hidden : .host)
             } else if let showing = upperHides ? transition.lower : transition.upper {
@@ -79,8 +86,7 @@ extension StackController {
     /// to (`hidesBottomBar`), as UIKit keeps the bar hidden for everything pushed after such a page.
     func hidesBottomBar(_ page: Controller) -> Bool {
         guard let index = viewControllers.firstIndex(where: { $0 === page }) else {
-            // A page on its way out is no longer in the stack: it hid the bar if it asked to or
-            // the page now on top does.
+            // Not in the stack yet (a left-swipe push in progress): it goes on top of the top page.
             return ((page as? ViewController)?.options.hidesBottomBar ?? false) || hidesBottomBar(topViewController)
         }
         return index > 0 && viewControllers[1...index].contains { $0.options.hidesBottomBar }
@@ -89,6 +95,7 @@ extension StackController {
     /// At rest the bar is in its host, or gone while the page on top hides it.
     func placeBottomBar(restingOn page: ViewController) {
         guard let host = bottomBarHost, isShowing else { return }
-        host.placeBottomBar(hidesBottomBar(page) ? .hidden : .host)
+        bottomBarHiddenAtRest = hidesBottomBar(page)
+        host.placeBottomBar(bottomBarHiddenAtRest ? .hidden : .host)
     }
 }

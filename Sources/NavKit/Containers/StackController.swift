@@ -18,6 +18,8 @@ public final class StackController: Controller {
     let runner = TransitionRunner()
     private(set) var size = Size.zero
     private(set) var safeArea = EdgeInsets.zero
+    /// Whether the page at rest on top hid the bottom bar, as last placed.
+    var bottomBarHiddenAtRest = false
 
     public init(identifier: String = "main", root: ViewController) {
         self.identifier = identifier
@@ -95,10 +97,7 @@ public final class StackController: Controller {
     // MARK: Layout
 
     override func layout(size: Size, safeArea: EdgeInsets) {
-        self.size = size
-        self.safeArea = safeArea
-        runner.bounds = size
-        view.frame.size = size
+        setBounds(size: size, safeArea: safeArea)
         if let running {
             for page in [running.upper, running.lower].compactMap({ $0 as? ViewController }) { layoutPage(page) }
             runner.dim.frame.size = size
@@ -106,6 +105,15 @@ public final class StackController: Controller {
         } else {
             show(topViewController)
         }
+    }
+
+    /// Takes the size the stack will be shown at, without loading or laying out any page (a tab
+    /// not shown yet reports its pages' frames at this size).
+    func setBounds(size: Size, safeArea: EdgeInsets) {
+        self.size = size
+        self.safeArea = safeArea
+        runner.bounds = size
+        view.frame.size = size
     }
 
     /// Lays a page out at the stack's size, leaving room for the bottom bar when it shows one.

@@ -58,6 +58,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         view.frame.size = size
         tabBar.layout(width: size.width, safeBottom: safeArea.bottom)
         if tabBar.node.parent === view { tabBar.node.frame.origin = Point(x: 0, y: size.height - bottomBarHeight) }
+        for stack in stacks where stack !== selectedStack { stack.setBounds(size: size, safeArea: safeArea) }
         selectedStack.layout(size: size, safeArea: safeArea)
     }
 

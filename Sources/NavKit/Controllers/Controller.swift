@@ -153,6 +153,10 @@ open class Controller {
     /// Handles a tap on `node`, a node inside this controller's view; false passes it to the parent.
     func handleTap(on node: Node) -> Bool { false }
 
+    /// A finger went down on `node`; true when that stopped something moving (a decelerating
+    /// list), so the touch is not a tap, as a touch that catches a UIKit scroll view selects nothing.
+    func touchBegan(on node: Node) -> Bool { false }
+
     /// Offers a pan that has just passed the slop; returns who takes it, or nil to pass it up.
     func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { nil }
 

@@ -104,6 +104,14 @@ public final class ScreenController: ViewController {
         return true
     }
 
+    /// A touch on a list that is still decelerating stops it there and selects nothing. A list
+    /// bouncing back from past an end keeps bouncing (it has to come to rest inside its bounds).
+    override func touchBegan(on node: Node) -> Bool {
+        guard let scroller, scroller.isAnimating, isInList(node) else { return false }
+        if scroller.offset >= 0 && scroller.offset <= scroller.maxOffset { scroller.stop() }
+        return true
+    }
+
     private func isInList(_ node: Node) -> Bool {
         node.ancestor(where: { $0 === contentNode }) != nil
     }

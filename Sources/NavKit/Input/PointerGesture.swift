@@ -12,10 +12,13 @@ final class PointerGesture {
     var role: Role
     /// The node under the pointer when it went down.
     let hit: Node?
+    /// False when going down stopped something moving: lifting then is not a tap.
+    let mayTap: Bool
 
-    init(tracker: PanTracker, role: Role, hit: Node?) {
+    init(tracker: PanTracker, role: Role, hit: Node?, mayTap: Bool = true) {
         self.tracker = tracker
         self.role = role
         self.hit = hit
+        self.mayTap = mayTap
     }
 }

@@ -12,6 +12,11 @@ public final class Scroller {
     /// UIKit's bounce is a spring that settles in roughly half a second; an ease-out of the same
     /// length looks alike and is exact at its end.
     public static let bounceDuration = 0.5
+    /// How far past an end a fling carries the content: as far as it would travel in this many
+    /// seconds at the speed it hits the end, rubber-banded. UIKit's spring stops a fast fling well
+    /// inside a fifth of the screen (3000 pt/s gives about 70 pt on a phone); banding the whole
+    /// remaining deceleration distance would carry it half a screen.
+    public static let overshootWindow = 0.05
 
     private let animator: Animator
     /// The running animation; nil when idle.
@@ -125,9 +130,8 @@ public final class Scroller {
     /// Decelerates from `velocity` (pt/s, in offset direction). Past the end it would cross, the
     /// approximation is deterministic and piecewise in time t (seconds, before `slowMotion`):
     /// 1. the exact deceleration up to the end, reached at tb with velocity vb;
-    /// 2. an overshoot of b = rubberBand(remaining projected distance −vb/(1000·ln rate)) with a
-    ///    constant deceleration (quadratic ease-out) starting at vb, so it lasts 2b/|vb| (at most
-    ///    2·c·0.5 s ≈ 0.55 s, since the band is below c times its input): no jump in speed at the end;
+    /// 2. an overshoot of b = rubberBand(vb × `overshootWindow`) with a constant deceleration
+    ///    (quadratic ease-out) starting at vb, so it lasts 2b/|vb|: no jump in speed at the end;
     /// 3. the usual `bounceDuration` ease-out back to the end, which is the exact final offset.
     private func fling(velocity v0: Double, slowMotion: Double) {
         let x0 = offset
@@ -144,8 +148,7 @@ public final class Scroller {
         }
         let tb = ScrollPhysics.timeToTravel(bound - x0, initialVelocity: v0) ?? 0
         let vb = ScrollPhysics.velocity(after: tb, initialVelocity: v0)
-        let remaining = ScrollPhysics.projectedDistance(initialVelocity: vb)
-        let overshoot = ScrollPhysics.rubberBand(overscroll: remaining, dimension: viewportHeight)
+        let overshoot = ScrollPhysics.rubberBand(overscroll: vb * Self.overshootWindow, dimension: viewportHeight)
         let peak = bound + overshoot
         let outTime = overshoot == 0 ? 0 : 2 * abs(overshoot) / abs(vb)
         let backTime = overshoot == 0 ? 0 : Self.bounceDuration

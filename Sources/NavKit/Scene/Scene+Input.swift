@@ -43,7 +43,16 @@ extension Scene {
     private func pointerDown(_ event: PointerEvent) {
         guard pointer == nil else { return }
         // A programmatic transition blocks new gestures (BEHAVIOUR.md: input is ignored meanwhile).
-        pointer = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided, hit: rootNode.hitTest(event.position))
+        let hit = rootNode.hitTest(event.position)
+        var caught = false
+        if !isBusy, let hit {
+            var controller = hit.owningController
+            while let current = controller, !caught {
+                caught = current.touchBegan(on: hit)
+                controller = current.parent
+            }
+        }
+        pointer = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided, hit: hit, mayTap: !caught)
     }
 
     private func pointerMoved(_ event: PointerEvent) {
@@ -66,7 +75,7 @@ extension Scene {
         case .handled(let handler):
             handler.panEnded(gesture.tracker) { [weak self] completed in self?.endGesture(handler, completed: completed) }
             needsDisplay = true
-        case .undecided where gesture.tracker.isTap:
+        case .undecided where gesture.tracker.isTap && gesture.mayTap:
             if let hit = gesture.hit { tap(hit) }
         case .undecided, .ignored:
             break
