@@ -9,13 +9,13 @@ public final class TabBar {
     static let selectedTint = Color.systemBlue
     static let unselectedTint = Color(rgb: 0x999999)
 
-    /// One item's nodes.
+    /// One item's nodes. The badge is one node, a pill with its text, to keep the bar's node
+    /// count (and so every frame's cost) low.
     struct Item {
         let node: Node
         let icon: Node
         let title: Node
         let badge: Node
-        let badgeText: Node
     }
 
     public let node = Node(role: .tabbar, name: "tabbar", fill: Color(rgb: 0xF9F9F9, alpha: 0xF0))
@@ -30,13 +30,12 @@ public final class TabBar {
             icon.icon = tab.icon ?? "circle"
             icon.isUserInteractionEnabled = false
             let title = Node.label(tab.title, font: Font(size: 10, weight: 500), color: nil, alignment: .center)
-            let badge = Node(role: .badge, name: tab.title)
-            badge.isUserInteractionEnabled = false
-            let badgeText = Node.label(nil, font: Font(size: 13), color: .white, alignment: .center)
-            badge.addChild(badgeText)
+            let badge = Node.label(nil, font: Font(size: 13), color: .white, alignment: .center, name: tab.title)
+            badge.role = .badge
+            badge.cornerRadius = 9
             for child in [icon, title, badge] { item.addChild(child) }
             node.addChild(item)
-            items.append(Item(node: item, icon: icon, title: title, badge: badge, badgeText: badgeText))
+            items.append(Item(node: item, icon: icon, title: title, badge: badge))
         }
         for (index, tab) in tabs.enumerated() { setBadge(tab.badge, color: tab.badgeColor, at: index) }
     }
@@ -71,17 +70,15 @@ public final class TabBar {
         let item = items[index]
         item.badge.isHidden = text == nil
         item.badge.fill = color ?? .systemRed
-        item.badgeText.text = text
+        item.badge.text = text
         layoutBadge(item, itemWidth: item.node.frame.width)
     }
 
     private func layoutBadge(_ item: Item, itemWidth: Double) {
         // A pill at least as wide as it is tall, growing with the text, its left edge just right of
         // the icon's centre as UIKit places it.
-        let characters = Double(item.badgeText.text?.count ?? 0)
+        let characters = Double(item.badge.text?.count ?? 0)
         let width = max(18, 8 * characters + 10)
         item.badge.frame = Rect(x: itemWidth / 2 + 5, y: 2, width: width, height: 18)
-        item.badge.cornerRadius = 9
-        item.badgeText.frame = Rect(x: 0, y: 0, width: width, height: 18)
     }
 }

@@ -38,13 +38,21 @@ public final class Node {
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
     @exclusivity(unchecked) public private(set) var children: [Node] = []
-    @exclusivity(unchecked) public private(set) weak var parent: Node?
+    /// Not `weak`: a weak reference gives every node a side table, which puts each retain and
+    /// release of a node (every child visited by every frame) on the runtime's slow path. The
+    /// pointer is safe because a parent clears it in its children when it goes (`deinit`) and a
+    /// child clears it when it leaves.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Node?
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
         self.role = role
         self.name = name
         self.fill = fill
+    }
+
+    deinit {
+        for child in children where child.parent === self { child.parent = nil }
     }
 
     /// Adds `child` in front of the existing children, moving it from its old parent if needed.
