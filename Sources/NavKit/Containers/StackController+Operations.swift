@@ -1,14 +1,6 @@
 /// The stack's operations, run by the scene's command queue one at a time. Each calls `done`
 /// exactly once.
 extension StackController {
-    /// Where `popTo` goes.
-    enum PopTarget {
-        case root
-        case name(String)
-        case instance(ViewController)
-        case id(String)
-    }
-
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion) {
         if let error = checkNew([controller]) { return done(.failure(error)) }
         let from = topViewController
@@ -34,24 +26,9 @@ extension StackController {
 
     func performPopTo(_ target: PopTarget, transition: (any Transition)?, then: (ViewController, (any Transition)?)?, op: String, done: @escaping Completion) {
         let index: Int
-        switch target {
-        case .root:
-            index = 0
-        case .name(let name):
-            guard let found = viewControllers.firstIndex(where: { $0.name == name }) else {
-                return done(.failure(.notFound("no controller named \(name) in stack \(identifier)")))
-            }
-            index = found
-        case .id(let id):
-            guard let found = viewControllers.firstIndex(where: { $0.id == id }) else {
-                return done(.failure(.notFound("no controller \(id) in stack \(identifier)")))
-            }
-            index = found
-        case .instance(let controller):
-            guard let found = viewControllers.firstIndex(where: { $0 === controller }) else {
-                return done(.failure(.notFound("controller \(controller.name) is not in stack \(identifier)")))
-            }
-            index = found
+        switch self.index(of: target) {
+        case .success(let found): index = found
+        case .failure(let error): return done(.failure(error))
         }
         let pushAfter: () -> Void = { [self] in
             guard let (next, nextTransition) = then else {

@@ -7,7 +7,7 @@
 /// on screen (another tab's) changes without animation and without appearance callbacks.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-public final class StackController: Controller {
+public final class StackController: Controller, NavigationStack {
     public typealias Completion = (Result<CommandResult, NavError>) -> Void
 
     /// The name commands use to target this stack (`{"stack": "<identifier>"}`).
@@ -149,14 +149,4 @@ public final class StackController: Controller {
         controller.title.isEmpty ? "Back" : controller.title
     }
 
-    /// An error when a controller to be added is already somewhere (UIKit throws here).
-    func checkNew(_ controllers: [ViewController]) -> NavError? {
-        var seen = Set<ObjectIdentifier>()
-        for controller in controllers {
-            if controller.parent != nil || !seen.insert(ObjectIdentifier(controller)).inserted {
-                return .invalidState("\(controller.name) is already in a stack; a controller can be in one place only")
-            }
-        }
-        return nil
-    }
 }

@@ -132,7 +132,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         .tab(index: index, id: tabs[index].id, top: stacks[index].topViewController.id)
     }
 
-    var tabStacks: [StackController] { stacks }
+    var tabStacks: [any NavigationStack] { stacks }
 
     // MARK: Taps
 

@@ -45,7 +45,7 @@ extension Scene {
         case .popToRoot(let transition, let target):
             withStack(target, origin, done) { $0.performPopTo(.root, transition: transition, then: nil, op: "popToRoot", done: done) }
         case .popTo(let destination, let transition, let then, let target):
-            let popTarget: StackController.PopTarget = switch destination {
+            let popTarget: PopTarget = switch destination {
             case .name(let name): .name(name)
             case .controller(let id): .id(id)
             }
@@ -56,7 +56,7 @@ extension Scene {
             withStack(target, origin, done) { $0.performReplaceTop(self.makeController(screen), direction: direction, transition: transition, done: done) }
         case .setStack(let screens, let transition, let target):
             withStack(target, origin, done) { stack in
-                stack.performSetStack(self.controllers(for: screens, reusing: stack.viewControllers), transition: transition, done: done)
+                stack.performSetStack(stack.controllers(for: screens, in: self), transition: transition, done: done)
             }
         case .selectTab(let selector):
             withTabs(done) { $0.performSelect(selector, done: done) }
@@ -73,7 +73,7 @@ extension Scene {
         }
     }
 
-    private func withStack(_ target: StackTarget?, _ origin: Controller?, _ done: CommandCompletion, _ body: (StackController) -> Void) {
+    private func withStack(_ target: StackTarget?, _ origin: Controller?, _ done: CommandCompletion, _ body: (any NavigationStack) -> Void) {
         switch stack(for: target, from: origin) {
         case .success(let stack): body(stack)
         case .failure(let error): done(.failure(error))
@@ -83,22 +83,6 @@ extension Scene {
     private func withTabs(_ done: CommandCompletion, _ body: (any TabHost) -> Void) {
         guard let tabs = tabHost else { return done(.failure(.notFound("this app has no tab bar: selectTab and setBadge need a ROOT of kind tabs"))) }
         body(tabs)
-    }
-
-    /// Controllers for `setStack`: the leading screens whose names match the current stack keep
-    /// their controllers (and state); the rest are new.
-    private func controllers(for screens: [ScreenSpec], reusing current: [ViewController]) -> [ViewController] {
-        var result: [ViewController] = []
-        var matching = true
-        for (index, screen) in screens.enumerated() {
-            if matching, index < current.count, current[index].name == screen.name {
-                result.append(current[index])
-            } else {
-                matching = false
-                result.append(makeController(screen))
-            }
-        }
-        return result
     }
 
     private func apply(_ configuration: Configuration) -> Result<CommandResult, NavError> {

@@ -26,8 +26,8 @@ extension Scene {
 
     /// A key from the viewer: `Escape` acts as the visible stack's back button.
     public func handleKey(_ key: String) {
-        guard key == "Escape", pointer == nil, let stack = visibleStack, stack.viewControllers.count > 1 else { return }
-        stack.pop()
+        guard key == "Escape", pointer == nil, let stack = focusedStack, stack.viewControllers.count > 1 else { return }
+        submit({ done in stack.performPop(transition: nil, done: done) }, completion: { _ in })
     }
 
     /// Cancels the gesture in progress (a `cancel` pointer, a dropped connection, a new `hello`):

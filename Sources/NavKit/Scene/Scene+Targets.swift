@@ -1,11 +1,15 @@
 /// Finding what a command acts on: a stack by target, the visible stack, the tab bar, a page stack.
 extension Scene {
-    /// The innermost stack along the chain of focused controllers (the selected tab's stack).
-    public var visibleStack: StackController? {
-        var found: StackController?
+    /// The innermost navigation stack along the chain of focused controllers (the selected tab's).
+    public var visibleStack: StackController? { focusedStack as? StackController }
+
+    /// The innermost stack of either kind along the chain of focused controllers: what commands
+    /// without a target and the Escape key act on.
+    var focusedStack: (any NavigationStack)? {
+        var found: (any NavigationStack)?
         var current = root
         while let controller = current {
-            if let stack = controller as? StackController { found = stack }
+            if let stack = controller as? any NavigationStack { found = stack }
             current = controller.focusedChild
         }
         return found
@@ -13,13 +17,13 @@ extension Scene {
 
     /// The stack a command acts on: the one `target` names, else the origin page's stack, else
     /// the visible one. A target with `select` also selects its tab.
-    func stack(for target: StackTarget?, from origin: Controller?) -> Result<StackController, NavError> {
+    func stack(for target: StackTarget?, from origin: Controller?) -> Result<any NavigationStack, NavError> {
         guard let root else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
         guard let target else {
-            if let stack = origin?.ancestor(StackController.self) ?? visibleStack { return .success(stack) }
+            if let stack = origin.flatMap(enclosingStack) ?? focusedStack { return .success(stack) }
             return .failure(.notFound("this app has no navigation stack"))
         }
-        let found: StackController?
+        let found: (any NavigationStack)?
         switch target.location {
         case .tab(let index):
             guard let tabs = tabHost else { return .failure(.notFound("target \(target.description): this app has no tab bar")) }
@@ -28,9 +32,9 @@ extension Scene {
             }
             found = tabs.tabStacks[index]
         case .stack(let identifier):
-            found = root.subtree.lazy.compactMap { $0 as? StackController }.first { $0.identifier == identifier }
+            found = root.subtree.lazy.compactMap { $0 as? any NavigationStack }.first { $0.identifier == identifier }
             if found == nil {
-                let names = root.subtree.compactMap { ($0 as? StackController)?.identifier }
+                let names = root.subtree.compactMap { ($0 as? any NavigationStack)?.identifier }
                 return .failure(.notFound("target \(target.description): no stack named \(identifier); this app has \(names.joined(separator: ", "))"))
             }
         }
@@ -39,6 +43,16 @@ extension Scene {
             tabs.select(index: index)
         }
         return .success(stack)
+    }
+
+    /// The nearest stack of either kind above `controller`.
+    private func enclosingStack(_ controller: Controller) -> (any NavigationStack)? {
+        var current: Controller? = controller
+        while let candidate = current {
+            if let stack = candidate as? any NavigationStack { return stack }
+            current = candidate.parent
+        }
+        return nil
     }
 
     /// The first tab bar in the app, if any.
@@ -54,7 +68,7 @@ extension Scene {
             page = root.subtree.first { $0.id == vc && $0 is ViewController }
             guard page != nil else { return .failure(.notFound("no controller \(vc) in this app")) }
         } else {
-            page = origin?.ancestor(ViewController.self) ?? visibleStack?.topViewController
+            page = origin?.ancestor(ViewController.self) ?? focusedStack?.viewControllers.last
         }
         guard let pages = page?.children.lazy.compactMap({ $0 as? PageStack }).first else {
             let name = page.map { "\($0.name) (\($0.id))" } ?? "the visible page"
