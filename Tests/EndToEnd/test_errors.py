@@ -189,16 +189,18 @@ def test_forbidden_for_a_watcher(server):
     run(body())
 
 
-def test_unsupported_containers(server):
+def test_scroll_to_on_a_navigation_stack_is_not_found(server):
     async def body():
         client = await session(server.ws_url)
+        reply = await client.command("scrollTo", index=1, animated=False)
+        assert reply["type"] == "error" and reply["code"] == "not_found", reply
+        assert "stacked split" in reply["message"], reply
+        reply = await client.command("scrollTo")
+        assert reply["type"] == "error" and reply["code"] == "bad_message", reply
+        # setRoot with side tabs is supported now; with a stack, too.
         side = {"kind": "sideTabs", "selected": 0, "tabs": [
             {"id": "home", "title": "Home", "icon": "home", "root": {"name": "Home"}}]}
-        reply = await client.command("setRoot", root=side)
-        assert reply["type"] == "error" and reply["code"] == "unsupported", reply
-        reply = await client.command("scrollTo", index=1, animated=False)
-        assert reply["type"] == "error" and reply["code"] == "unsupported", reply
-        # setRoot with a stack is supported.
+        assert await client.ok("setRoot", root=side) == {"root": "sideTabs"}
         value = await client.ok("setRoot", root={"kind": "stack", "id": "main", "root": {"name": "Fresh", "title": "Fresh"}})
         assert value is not None
         await client.settle()

@@ -17,6 +17,8 @@ public enum Command: Equatable, Sendable {
     case setBadge(TabSelector, badge: String?, color: Color? = nil)
     /// An operation of the page stack inside a page (seed 003): that page's (`vc`) or the one on top.
     case page(PageCommand, vc: String? = nil)
+    /// Scrolls a stacked split to a page (left-aligned, made active) or to an offset.
+    case scrollTo(ScrollDestination, animated: Bool = true, target: StackTarget? = nil)
     case configure(Configuration)
     case query
 
@@ -33,6 +35,7 @@ public enum Command: Equatable, Sendable {
         case .selectTab: .selectTab
         case .setBadge: .setBadge
         case .page: .page
+        case .scrollTo: .scrollTo
         case .configure: .configure
         case .query: .query
         }
@@ -97,6 +100,14 @@ public struct StackTarget: Equatable, Sendable {
         case .stack(let identifier): "{\"stack\":\"\(identifier)\"}"
         }
     }
+}
+
+/// Where `scrollTo` goes.
+public enum ScrollDestination: Equatable, Sendable {
+    /// Aligns this page at the left edge and makes it active.
+    case index(Int)
+    /// This content offset, in points.
+    case offset(Double)
 }
 
 /// A tab, by index or by id.

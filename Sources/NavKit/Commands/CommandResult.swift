@@ -6,6 +6,8 @@ public enum CommandResult: Equatable, Sendable {
     case root(kind: String)
     /// `selectTab` and `setBadge`: the tab concerned and the page on top of its stack.
     case tab(index: Int, id: String, top: String)
+    /// `scrollTo`: the offset the split settled at and its active page.
+    case scroll(offset: Double, active: String)
     /// A page stack operation: the page on top afterwards.
     case page(name: String)
     /// `configure`: the settings now in force.

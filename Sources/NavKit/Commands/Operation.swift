@@ -5,16 +5,6 @@ public enum Operation: String, CaseIterable, Equatable, Hashable, Sendable {
     case selectTab, setBadge, page, scrollTo
     case configure, subscribe, query
 
-    /// Operations this server does not run yet, with the reason given to clients.
-    ///
-    /// The wire decoder refuses them with `unsupported`; nothing deeper ever sees them.
-    public var unsupportedReason: String? {
-        switch self {
-        case .scrollTo: "stacked splits are not available yet: op scrollTo needs a ROOT of kind sideTabs"
-        default: nil
-        }
-    }
-
     /// True for operations that change navigation state and so wait for a running transition.
     public var navigates: Bool {
         switch self {

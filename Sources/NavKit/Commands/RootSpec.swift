@@ -4,12 +4,15 @@ public enum RootSpec: Equatable, Sendable {
     case stack(id: String, root: ScreenSpec)
     /// A bottom tab bar, each tab hosting a stack.
     case tabs([TabSpec], selected: Int)
+    /// A side tab bar (seed 004), each tab hosting a stacked split.
+    case sideTabs([TabSpec], selected: Int)
 
     /// The protocol's `kind` of this root.
     public var kind: String {
         switch self {
         case .stack: "stack"
         case .tabs: "tabs"
+        case .sideTabs: "sideTabs"
         }
     }
 
@@ -23,6 +26,9 @@ public enum RootSpec: Equatable, Sendable {
         case .tabs(let tabs, let selected):
             let stacks = tabs.map { StackController(identifier: $0.id, root: scene.makeController($0.root)) }
             return try TabController(tabs: tabs, stacks: stacks, selected: selected)
+        case .sideTabs(let tabs, let selected):
+            let splits: [any NavigationStack] = tabs.map { StackedController(identifier: $0.id, root: scene.makeController($0.root)) }
+            return try TabController(tabs: tabs, stacks: splits, selected: selected, style: .side)
         }
     }
 }

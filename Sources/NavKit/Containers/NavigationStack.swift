@@ -12,12 +12,20 @@ protocol NavigationStack: Controller {
     var identifier: String { get }
     /// The pages from the root up.
     var viewControllers: [ViewController] { get }
+    /// The stack as `query` reports it.
+    var stackState: StackState { get }
+
+    /// Takes the size the stack will be shown at without loading a page, so a tab not shown yet
+    /// reports its pages where they would rest.
+    func setBounds(size: Size, safeArea: EdgeInsets)
 
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion)
     func performPop(transition: (any Transition)?, done: @escaping Completion)
     func performPopTo(_ target: PopTarget, transition: (any Transition)?, then: (ViewController, (any Transition)?)?, op: String, done: @escaping Completion)
     func performReplaceTop(_ controller: ViewController, direction: Direction, transition: (any Transition)?, done: @escaping Completion)
     func performSetStack(_ controllers: [ViewController], transition: (any Transition)?, done: @escaping Completion)
+    /// `scrollTo`: only a stacked split scrolls.
+    func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion)
 }
 
 /// Where `popTo` goes.
@@ -29,6 +37,10 @@ enum PopTarget {
 }
 
 extension NavigationStack {
+    func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
+        done(.failure(.notFound("scrollTo needs a stacked split; stack \(identifier) is a navigation stack")))
+    }
+
     /// The index `target` names in `viewControllers`, or `notFound` saying what was missing.
     func index(of target: PopTarget) -> Result<Int, NavError> {
         let found: Int?

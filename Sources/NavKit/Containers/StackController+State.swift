@@ -6,7 +6,8 @@ extension StackController {
         return StackState(
             id: identifier,
             pages: viewControllers.map { $0.pageState(restingAt: resting) },
-            transition: running.map { TransitionState(op: $0.op, interactive: $0.interactive) }
+            transition: running.map { TransitionState(op: $0.op, interactive: $0.interactive) },
+            split: nil
         )
     }
 }

@@ -1,26 +1,46 @@
-/// A tab bar controller (seed 000/001's TabBarManager, UIKit's UITabBarController): up to five
-/// tabs, each owning a navigation stack that keeps its pages while other tabs are shown.
+/// A tab bar controller (seed 000/001's TabBarManager, UIKit's UITabBarController; seed 004's
+/// SPSideTabController): up to five tabs, each owning a navigation stack that keeps its pages
+/// while other tabs are shown.
 ///
-/// Switching tabs gives UIKit's callback order (`new.viewWillAppear`, `old.viewWillDisappear`,
-/// `old.viewDidDisappear`, `new.viewDidAppear`); selecting the selected tab pops its stack to the
-/// root. Pages that set `hidesBottomBar` take the tab bar away with the page they cover.
+/// One controller, two styles of bar (`TabBarStyle`): UIKit's bar along the bottom (`TabBar`) or
+/// SPStackedNav's side bar at the left (`SideTabBar`). The bar only draws; selection, callbacks,
+/// taps and state are the same for both. Switching tabs gives UIKit's callback order
+/// (`new.viewWillAppear`, `old.viewWillDisappear`, `old.viewDidDisappear`, `new.viewDidAppear`);
+/// selecting the selected tab pops its stack to the root (SPSideTabController does the same).
+/// With the bottom bar, pages that set `hidesBottomBar` take the bar away with the page they
+/// cover; the side bar is not at the bottom, so `hidesBottomBar` does nothing there.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 public final class TabController: Controller, TabHost, BottomBarHost {
-    /// At most this many tabs, as UIKit's tab bar shows on a phone.
+    /// Which bar the tabs are in.
+    public typealias Style = TabBarStyle
+
+    /// At most this many tabs, as UIKit's tab bar shows on a phone (the side bar keeps the limit:
+    /// one implementation, one rule).
     public static let maxTabs = 5
 
     public let identifier: String
+    public let style: Style
     public private(set) var tabs: [TabSpec]
-    /// Each tab's stack, in tab order.
-    public let stacks: [StackController]
+    /// Each tab's stack, in tab order: navigation stacks, or the stacked split's.
+    let stacks: [any NavigationStack]
     public private(set) var selectedIndex: Int
-    public let tabBar: TabBar
+    /// The bar, of `style`.
+    let tabBar: any TabBarView
     private var size = Size.zero
     private var safeArea = EdgeInsets.zero
 
+    /// Tabs over navigation stacks.
+    ///
     /// - Throws: `invalidArgument` for no tabs, more than five, or a selection out of range.
-    public init(identifier: String = "tabs", tabs: [TabSpec], stacks: [StackController], selected: Int = 0) throws(NavError) {
+    public convenience init(identifier: String = "tabs", tabs: [TabSpec], stacks: [StackController], selected: Int = 0, style: Style = .bottom) throws(NavError) {
+        try self.init(identifier: identifier, tabs: tabs, stacks: stacks.map { $0 as any NavigationStack }, selected: selected, style: style)
+    }
+
+    /// Tabs over stacks of any kind (a side tab bar over stacked splits, say).
+    ///
+    /// - Throws: `invalidArgument` for no tabs, more than five, or a selection out of range.
+    init(identifier: String = "tabs", tabs: [TabSpec], stacks: [any NavigationStack], selected: Int = 0, style: Style = .bottom) throws(NavError) {
         guard !tabs.isEmpty, tabs.count <= TabController.maxTabs else {
             throw .invalidArgument("a tab bar has 1 to \(TabController.maxTabs) tabs, got \(tabs.count)")
         }
@@ -29,17 +49,25 @@ public final class TabController: Controller, TabHost, BottomBarHost {
             throw .invalidArgument("selected must be a tab index from 0 to \(tabs.count - 1), got \(selected)")
         }
         self.identifier = identifier
+        self.style = style
         self.tabs = tabs
         self.stacks = stacks
         self.selectedIndex = selected
-        self.tabBar = TabBar(tabs: tabs)
+        switch style {
+        case .bottom: self.tabBar = TabBar(tabs: tabs)
+        case .side: self.tabBar = SideTabBar(tabs: tabs)
+        }
         super.init(name: identifier)
         id = identifier
         for stack in stacks { stack.parent = self }
         tabBar.select(selected)
     }
 
-    public var selectedStack: StackController { stacks[selectedIndex] }
+    /// The selected tab's stack.
+    var selectedStack: any NavigationStack { stacks[selectedIndex] }
+
+    /// The selected tab's stack, for code outside NavKit (`NavigationStack` is internal).
+    public var selectedController: Controller { selectedStack }
 
     public override var children: [Controller] { stacks }
     public override var appearingChildren: [Controller] { [selectedStack] }
@@ -56,10 +84,23 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         self.size = size
         self.safeArea = safeArea
         view.frame.size = size
-        tabBar.layout(width: size.width, safeBottom: safeArea.bottom)
-        if tabBar.node.parent === view { tabBar.node.frame.origin = Point(x: 0, y: size.height - bottomBarHeight) }
-        for stack in stacks where stack !== selectedStack { stack.setBounds(size: size, safeArea: safeArea) }
-        selectedStack.layout(size: size, safeArea: safeArea)
+        tabBar.layout(in: size, safeArea: safeArea)
+        // A bottom bar inside a page (travelling with it) is placed by the page's stack.
+        if tabBar.node.parent === view { tabBar.node.frame = tabBar.restingFrame(in: size, safeArea: safeArea) }
+        let content = tabBar.contentFrame(in: size), insets = tabBar.contentSafeArea(safeArea)
+        for stack in stacks where stack !== selectedStack {
+            // Tabs not shown yet report their pages where they would rest, without loading a page.
+            stack.view.frame.origin = content.origin
+            stack.setBounds(size: content.size, safeArea: insets)
+        }
+        layoutSelected()
+    }
+
+    /// Puts the selected stack in the bar's content frame and lays it out there.
+    private func layoutSelected() {
+        let content = tabBar.contentFrame(in: size)
+        selectedStack.view.frame.origin = content.origin
+        selectedStack.layout(size: content.size, safeArea: tabBar.contentSafeArea(safeArea))
     }
 
     // MARK: Selection
@@ -73,13 +114,13 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         old.view.removeFromParent()
         view.insertChild(new.view, at: 0)
         // Laid out (and so loaded) before its callbacks, as UIKit loads a view before it appears.
-        new.layout(size: size, safeArea: safeArea)
+        layoutSelected()
         if isShowing {
             new.beginAppearance(true, animated: false)
             old.beginAppearance(false, animated: false)
             old.endAppearance(animated: false)
             new.endAppearance(animated: false)
-            new.placeBottomBar(restingOn: new.topViewController)
+            if let new = new as? StackController { new.placeBottomBar(restingOn: new.topViewController) }
         }
         scene?.setNeedsDisplay()
     }
@@ -129,7 +170,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     }
 
     private func tabResult(_ index: Int) -> CommandResult {
-        .tab(index: index, id: tabs[index].id, top: stacks[index].topViewController.id)
+        .tab(index: index, id: tabs[index].id, top: stacks[index].viewControllers.last?.id ?? "")
     }
 
     var tabStacks: [any NavigationStack] { stacks }
@@ -139,7 +180,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     /// A tap on an item selects its tab, through the command queue like `selectTab`.
     override func handleTap(on node: Node) -> Bool {
         guard let item = node.ancestor(where: { $0.role == .tab }),
-              let index = tabBar.items.firstIndex(where: { $0.node === item }), let scene
+              let index = tabBar.itemIndex(of: item), let scene
         else { return false }
         scene.handle(.selectTab(.index(index))) { _ in }
         return true
@@ -147,14 +188,21 @@ public final class TabController: Controller, TabHost, BottomBarHost {
 
     // MARK: BottomBarHost
 
-    var bottomBarHeight: Double { tabBar.totalHeight(safeBottom: safeArea.bottom) }
+    /// What pages that show the bar leave free at the bottom; beside a side bar, only the safe
+    /// area (a stack takes this as its pages' bottom inset, so it must not drop the safe area).
+    var bottomBarHeight: Double {
+        guard let bar = tabBar as? TabBar else { return safeArea.bottom }
+        return bar.totalHeight(safeBottom: safeArea.bottom)
+    }
 
+    /// Moves a bottom bar; the side bar stays where it is (`hidesBottomBar` does not apply to it).
     func placeBottomBar(_ placement: BottomBarPlacement) {
+        guard style == .bottom else { return }
         let bar = tabBar.node
         switch placement {
         case .host:
             if bar.parent !== view || view.children.last !== bar { view.addChild(bar) }
-            bar.frame.origin = Point(x: 0, y: size.height - bottomBarHeight)
+            bar.frame.origin = tabBar.restingFrame(in: size, safeArea: safeArea).origin
         case .page(let page):
             page.addChild(bar)
             bar.frame.origin = Point(x: 0, y: page.frame.height - bottomBarHeight)
@@ -166,7 +214,9 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     // MARK: State
 
     public override var navigationState: NavigationState? {
-        let states = tabs.indices.map { TabState(id: tabs[$0].id, title: tabs[$0].title, badge: tabs[$0].badge, stack: stacks[$0].stackState) }
-        return .tabs(TabsState(selected: selectedIndex, tabs: states, barVisible: tabBar.node.parent != nil))
+        let states = tabs.indices.map {
+            TabState(id: tabs[$0].id, title: tabs[$0].title, badge: tabs[$0].badge, stack: stacks[$0].stackState)
+        }
+        return .tabs(TabsState(selected: selectedIndex, tabs: states, barVisible: tabBar.node.parent != nil, style: style))
     }
 }

@@ -1,5 +1,5 @@
-/// A container whose children are tabs, each hosting a stack: the tab bar (and later the side tab
-/// bar). Commands that name tabs reach it through this protocol, so the scene names no concrete
+/// A container whose children are tabs, each hosting a stack: the tab controller, with its bottom
+/// or side bar. Commands that name tabs reach it through this protocol, so the scene names no concrete
 /// container.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.

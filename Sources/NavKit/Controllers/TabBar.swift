@@ -2,7 +2,7 @@
 /// each with an icon, a title and an optional badge pill (red unless the tab names a colour).
 ///
 /// 49 pt plus the safe-area bottom, as UIKit's. Laid out by its `TabController`.
-public final class TabBar {
+public final class TabBar: TabBarView {
     /// Height of the bar above the safe area, as UIKit's.
     public static let height = 49.0
     /// Colour of the selected item; the others are grey.
@@ -43,9 +43,10 @@ public final class TabBar {
     /// Total height including the safe area below it.
     func totalHeight(safeBottom: Double) -> Double { TabBar.height + safeBottom }
 
-    /// Lays the bar out `width` wide at the origin of whatever holds it.
-    func layout(width: Double, safeBottom: Double) {
-        node.frame.size = Size(width: width, height: totalHeight(safeBottom: safeBottom))
+    /// Lays the bar out as wide as the container, at the origin of whatever holds it.
+    func layout(in size: Size, safeArea: EdgeInsets) {
+        let width = size.width
+        node.frame.size = Size(width: width, height: totalHeight(safeBottom: safeArea.bottom))
         hairline.frame = Rect(x: 0, y: 0, width: width, height: 0.5)
         let itemWidth = items.isEmpty ? 0 : width / Double(items.count)
         for (index, item) in items.enumerated() {
@@ -55,6 +56,20 @@ public final class TabBar {
             layoutBadge(item, itemWidth: itemWidth)
         }
     }
+
+    /// Along the bottom, over the stack, reaching down through the safe area.
+    func restingFrame(in size: Size, safeArea: EdgeInsets) -> Rect {
+        let height = totalHeight(safeBottom: safeArea.bottom)
+        return Rect(x: 0, y: size.height - height, width: size.width, height: height)
+    }
+
+    /// The whole container: the bar floats over the stack, whose pages leave room for it
+    /// themselves (`BottomBarHost.bottomBarHeight`) unless they hide it.
+    func contentFrame(in size: Size) -> Rect { Rect(origin: .zero, size: size) }
+
+    func contentSafeArea(_ safeArea: EdgeInsets) -> EdgeInsets { safeArea }
+
+    func itemIndex(of item: Node) -> Int? { items.firstIndex { $0.node === item } }
 
     /// Tints the selected item.
     func select(_ index: Int) {

@@ -21,14 +21,26 @@ public final class Animator {
     }
 
     private var animations: [Animation] = []
+    /// Callbacks run on every advance until they return false, like a display link.
+    private var links: [(handle: Handle, step: (Double) -> Bool)] = []
     private var nextHandle = 0
     /// The time animations are measured against, in seconds.
     public private(set) var now: Double = 0
 
     public init() {}
 
-    /// True while at least one animation runs.
-    public var isAnimating: Bool { !animations.isEmpty }
+    /// True while at least one animation or display link runs.
+    public var isAnimating: Bool { !animations.isEmpty || !links.isEmpty }
+
+    /// Calls `step` with the time at every advance until it returns false: for motion that is
+    /// computed tick by tick rather than as a curve over a duration (the stacked split's scroll).
+    @discardableResult
+    public func addDisplayLink(_ step: @escaping (_ now: Double) -> Bool) -> Handle {
+        nextHandle += 1
+        let handle = Handle(value: nextHandle)
+        links.append((handle, step))
+        return handle
+    }
 
     /// Starts an animation; `update` gets the curve's progress (0 to 1) at each advance, and
     /// `completion` runs once after the final update. A zero duration completes at the next advance.
@@ -46,6 +58,7 @@ public final class Animator {
     /// Stops an animation where it is, without running its completion.
     public func cancel(_ handle: Handle) {
         animations.removeAll { $0.handle == handle }
+        links.removeAll { $0.handle == handle }
     }
 
     /// Moves time forward to `time` (earlier times are ignored), updates every animation, and runs
@@ -53,7 +66,13 @@ public final class Animator {
     @discardableResult
     public func advance(to time: Double) -> Bool {
         if time > now { now = time }
-        if animations.isEmpty { return false }
+        if animations.isEmpty && links.isEmpty { return false }
+        if !links.isEmpty {
+            let running = links
+            let ended = Set(running.filter { !$0.step(now) }.map(\.handle))
+            if !ended.isEmpty { links.removeAll { ended.contains($0.handle) } }
+        }
+        if animations.isEmpty { return true }
         var finished: [Animation] = []
         let running = animations
         for animation in running {

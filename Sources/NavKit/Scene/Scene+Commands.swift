@@ -62,6 +62,8 @@ extension Scene {
             withTabs(done) { $0.performSelect(selector, done: done) }
         case .setBadge(let selector, let badge, let color):
             withTabs(done) { $0.performSetBadge(selector, badge: badge, color: color, done: done) }
+        case .scrollTo(let destination, let animated, let target):
+            withStack(target, origin, done) { $0.performScroll(to: destination, animated: animated, done: done) }
         case .page(let pageCommand, let vc):
             switch pageStack(vc: vc, origin: origin) {
             case .success(let pages): pages.perform(pageCommand, done: done)

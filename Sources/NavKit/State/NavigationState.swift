@@ -6,12 +6,26 @@ public indirect enum NavigationState: Equatable, Sendable {
     case page(PageState)
 }
 
-/// A navigation stack: its pages from the root up.
+/// A navigation stack or a stacked split: its pages from the root up.
 public struct StackState: Equatable, Sendable {
     public var id: String
     public var pages: [PageState]
     /// The transition running now, if any.
     public var transition: TransitionState?
+    /// For a stacked split: its scroll state (nil for a navigation stack).
+    public var split: SplitState?
+}
+
+/// A stacked split's scroll: what is drawn, where it is going, and the active page.
+public struct SplitState: Equatable, Sendable {
+    /// The offset drawn.
+    public var offset: Double
+    /// The offset a running scroll is going to (equal to `offset` at rest).
+    public var targetOffset: Double
+    /// The active page's index and the edge it is aligned with (`left`, `right`).
+    public var active: Int
+    public var position: String
+    public var scrolling: Bool
 }
 
 /// A transition in progress.
@@ -34,14 +48,20 @@ public struct PageState: Equatable, Sendable {
     public var scrollOffset: Double
     /// The page stack inside it, if any.
     public var pages: PageStackState?
+    /// In a stacked split: whether the page is hidden (an older stacked page) and its dim.
+    public var hidden: Bool? = nil
+    public var dim: Double? = nil
 }
 
 /// A tab bar and its tabs' stacks.
 public struct TabsState: Equatable, Sendable {
     public var selected: Int
     public var tabs: [TabState]
-    /// Whether the tab bar is on screen (false while a page that hides it is on top).
+    /// Whether the tab bar is on screen (false while a page that hides it is on top; a side bar
+    /// is always on screen).
     public var barVisible: Bool
+    /// The bar's style: the protocol's kind is `tabs` for the bottom bar, `sideTabs` for the side.
+    public var style: TabBarStyle = .bottom
 }
 
 /// One tab.

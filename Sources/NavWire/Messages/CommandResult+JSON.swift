@@ -10,6 +10,8 @@ extension CommandResult {
             return ["root": .string(kind)]
         case .tab(let index, let id, let top):
             return ["tab": .number(Double(index)), "id": .string(id), "vc": .string(top)]
+        case .scroll(let offset, let active):
+            return ["offset": .number(offset), "vc": .string(active)]
         case .page(let name):
             return ["page": .string(name)]
         case .settings(let settings):

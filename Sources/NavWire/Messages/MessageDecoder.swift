@@ -133,13 +133,12 @@ public enum MessageDecoder {
         }
     }
 
-    /// The `op` field: a known, supported operation.
+    /// The `op` field: a known operation.
     static func operation(_ reader: FieldReader) throws(WireError) -> Operation {
         let name = try reader.string("op")
         guard let op = Operation(rawValue: name) else {
             throw WireError(.unknownOp, "unknown op \"\(name)\"; expected one of \(Operation.list)")
         }
-        if let reason = op.unsupportedReason { throw .unsupported(reason) }
         return op
     }
 
@@ -184,7 +183,14 @@ public enum MessageDecoder {
         case .page:
             return .page(try pageCommand(reader), vc: try reader.optionalString("vc"))
         case .scrollTo:
-            throw .unsupported(op.unsupportedReason ?? "scrollTo is not available")
+            let destination: ScrollDestination
+            switch (try reader.optionalInt("index"), try reader.optionalNumber("offset")) {
+            case (let index?, nil): destination = .index(index)
+            case (nil, let offset?): destination = .offset(offset)
+            case (nil, nil): throw .badMessage("\(reader.fieldPath("index")): missing; scrollTo needs a page index or an offset")
+            case (_?, _?): throw .badMessage("\(reader.fieldPath("index")): give either index or offset, not both")
+            }
+            return .scrollTo(destination, animated: try reader.optionalBool("animated") ?? true, target: try target(reader))
         case .configure:
             return .configure(try configuration(reader))
         case .query:

@@ -6,14 +6,15 @@ extension NavigationState {
         switch self {
         case .stack(let stack):
             var object = JSONObject()
-            object["kind"] = "stack"
+            object["kind"] = stack.split == nil ? "stack" : "split"
             object["id"] = .string(stack.id)
             object["stack"] = .array(stack.pages.map(\.json))
             if let transition = stack.transition { object["transition"] = transition.json }
+            stack.split?.add(to: &object)
             return .object(object)
         case .tabs(let tabs):
             return [
-                "kind": "tabs",
+                "kind": .string(tabs.style == .side ? "sideTabs" : "tabs"),
                 "selected": .number(Double(tabs.selected)),
                 "barVisible": .bool(tabs.barVisible),
                 "tabs": .array(tabs.tabs.map(\.json)),
@@ -32,7 +33,19 @@ extension TabState {
         object["badge"] = badge.map(JSONValue.string) ?? .null
         object["stack"] = .array(stack.pages.map(\.json))
         if let transition = stack.transition { object["transition"] = transition.json }
+        stack.split?.add(to: &object)
         return .object(object)
+    }
+}
+
+extension SplitState {
+    /// A split's fields, next to its pages.
+    func add(to object: inout JSONObject) {
+        object["offset"] = .number(offset)
+        object["targetOffset"] = .number(targetOffset)
+        object["active"] = .number(Double(active))
+        object["position"] = .string(position)
+        object["scrolling"] = .bool(scrolling)
     }
 }
 
@@ -50,6 +63,8 @@ extension PageState {
         object["appearance"] = .string(appearance.rawValue)
         object["transition"] = .string(transition)
         if scrollOffset != 0 { object["scrollOffset"] = .number(scrollOffset) }
+        if let hidden { object["hidden"] = .bool(hidden) }
+        if let dim { object["dim"] = .number(dim) }
         if let pages {
             object["pages"] = .array(pages.pages.map(JSONValue.string))
             if pages.animating { object["pagesAnimating"] = true }

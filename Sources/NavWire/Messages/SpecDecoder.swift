@@ -69,13 +69,10 @@ enum SpecDecoder {
 
     static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {
         let kind = try reader.optionalChoice("kind", ["stack", "tabs", "sideTabs"])
-        if kind == "sideTabs" {
-            throw .unsupported("ROOT kind sideTabs is not available yet: this server has stacks and tabs")
-        }
         switch kind {
         case "stack":
             return .stack(id: try reader.optionalString("id") ?? "main", root: try screen(try reader.reader("root")))
-        case "tabs":
+        case "tabs", "sideTabs":
             let tabReaders = try reader.readers("tabs")
             if tabReaders.isEmpty { throw .badMessage("\(reader.fieldPath("tabs")): expected at least one tab") }
             if tabReaders.count > maxTabs {
@@ -97,9 +94,9 @@ enum SpecDecoder {
             guard tabs.indices.contains(selected) else {
                 throw .badMessage("\(reader.fieldPath("selected")): expected a tab index from 0 to \(tabs.count - 1), got \(selected)")
             }
-            return .tabs(tabs, selected: selected)
+            return kind == "tabs" ? .tabs(tabs, selected: selected) : .sideTabs(tabs, selected: selected)
         default:
-            throw reader.missing("kind", "stack or tabs")
+            throw reader.missing("kind", "stack, tabs or sideTabs")
         }
     }
 }

@@ -1,0 +1,113 @@
+/// Scrolling the split by hand (SV.m:195-251, PC.m:179-204): a pan that starts within the capture
+/// angle moves the offset 1:1 (the layout rubber-bands past the ends) and snaps on release; wheel
+/// and trackpad deltas do the same and snap once they pause; a tap on a page that is not active
+/// activates it.
+extension StackedController {
+    /// Seconds without a wheel delta after which the split snaps, as a released pan does.
+    static let wheelSnapDelay = 0.15
+
+    func splitPan(for pan: PanTracker) -> PanHandler? {
+        guard pan.axis == .horizontal, StackedScrollMath.capturesPan(velocity: pan.velocity.velocity) || pan.velocity.velocity.x == 0 else { return nil }
+        return SplitPan(split: self)
+    }
+
+    func scrollSplit(by event: ScrollEvent) -> Bool {
+        // A vertical wheel the page's list did not take scrolls the split too, as a mouse has no
+        // horizontal wheel.
+        let delta = event.delta.x != 0 ? event.delta.x : event.delta.y
+        guard delta != 0 else { return false }
+        if let snap = scroll.setOffset(scroll.actual + delta, animated: false) { becomeActive(snap) }
+        layoutPages()
+        scheduleWheelSnap()
+        return true
+    }
+
+    /// A tap that no row took, on a page that is not active, makes that page active (PC.m:186-189).
+    func activatePage(tappedAt node: Node) -> Bool {
+        guard let page = node.owningController?.ancestor(ViewController.self),
+              let index = viewControllers.firstIndex(where: { $0 === page }), index != activeIndex
+        else { return false }
+        setActive(index, position: index > activeIndex ? .right : .left, animated: true)
+        return true
+    }
+
+    /// Snaps as a release with no velocity does, after the wheel has paused.
+    private func scheduleWheelSnap() {
+        guard let scene else { return }
+        wheelSnapDue = scene.now + StackedController.wheelSnapDelay * scene.settings.slowMotion
+        guard wheelTimer == nil else { return }
+        wheelTimer = scene.animator.addDisplayLink { [weak self] now in
+            guard let self, let due = wheelSnapDue else { return false }
+            guard now >= due else { return true }
+            wheelSnapDue = nil
+            wheelTimer = nil
+            release(velocity: 0)
+            return false
+        }
+    }
+
+    /// `scrollAndSnapWithVelocity:animated:YES` (SV.m:133-192); `velocity` along the offset.
+    func release(velocity: Double) {
+        layoutPages()
+        let visible = entries.map(\.visibility.isVisible)
+        guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else { return }
+        guard isShowing, scene != nil else {
+            becomeActive(snap)
+            setOffset(snap.offset, animated: false)
+            return
+        }
+        scroll.start(snap)
+        startLink()
+    }
+
+    /// `scrollTo`: aligns page `index` at the left (and makes it active), or goes to `offset`.
+    func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
+        switch destination {
+        case .index(let index):
+            guard viewControllers.indices.contains(index) else {
+                return done(.failure(.notFound("no page at index \(index) in split \(identifier); it has \(viewControllers.count) pages")))
+            }
+            setActive(index, position: .left, animated: animated)
+        case .offset(let offset):
+            setOffset(offset, animated: animated)
+        }
+        whenSettled { [self] in done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? ""))) }
+    }
+}
+
+/// The split's pan: 1:1 from the offset drawn when it began, a snap on release, back to the start
+/// when cancelled (SV.m:195-209).
+final class SplitPan: PanHandler {
+    private let split: StackedController
+    private var start = 0.0
+
+    init(split: StackedController) {
+        self.split = split
+    }
+
+    var gestureName: String? { "scroll" }
+    var holdsCommands: Bool { true }
+
+    func panBegan(_ pan: PanTracker) {
+        start = split.scroll.actual
+        panMoved(pan)
+    }
+
+    func panMoved(_ pan: PanTracker) {
+        if let snap = split.scroll.setOffset(StackedScrollMath.panOffset(start: start, translation: pan.translation.x), animated: false) {
+            split.becomeActive(snap)
+        }
+        split.layoutPages()
+    }
+
+    func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
+        panMoved(pan)
+        split.release(velocity: -pan.velocity.velocity.x)
+        split.whenSettled { done(true) }
+    }
+
+    func panCancelled(done: @escaping (Bool) -> Void) {
+        split.setOffset(start, animated: true)
+        split.whenSettled { done(false) }
+    }
+}

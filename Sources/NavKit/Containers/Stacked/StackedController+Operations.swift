@@ -1,0 +1,108 @@
+/// The split's stack operations (NC.m:87-175): a push right-aligns the new page, a pop aligns the
+/// new last page at the right, popToRoot aligns the root at the left. Animated unless the command's
+/// transition is `none`; each result comes when the scroll has settled.
+extension StackedController {
+    func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion) {
+        if let error = checkNew([controller]) { return done(.failure(error)) }
+        append(controller)
+        setActive(viewControllers.count - 1, position: .right, animated: isAnimated(transition))
+        whenSettled { done(.success(.controller(id: controller.id))) }
+    }
+
+    func performPop(transition: (any Transition)?, done: @escaping Completion) {
+        guard viewControllers.count > 1 else {
+            return done(.failure(.invalidState("\(viewControllers[0].name) is the root of split \(identifier): there is nothing to pop")))
+        }
+        let animated = isAnimated(transition)
+        removeLast(animated: animated)
+        setActive(viewControllers.count - 1, position: .right, animated: animated)
+        whenSettled { [self] in done(.success(.controller(id: viewControllers[viewControllers.count - 1].id))) }
+    }
+
+    func performPopTo(_ target: PopTarget, transition: (any Transition)?, then: (ViewController, (any Transition)?)?, op: String, done: @escaping Completion) {
+        let index: Int
+        switch self.index(of: target) {
+        case .success(let found): index = found
+        case .failure(let error): return done(.failure(error))
+        }
+        if let (next, _) = then, let error = checkNew([next]) { return done(.failure(error)) }
+        if index == viewControllers.count - 1, then == nil {
+            let what = op == "popToRoot" ? "the split is already at its root" : "\(viewControllers[index].name) is already the top of split \(identifier)"
+            return done(.failure(.invalidState(what)))
+        }
+        let animated = isAnimated(transition)
+        // popToRoot keeps a half root's neighbour, so the root fills the split with it (NC.m:242-253).
+        let keep = op == "popToRoot" && index == 0 && viewControllers[0].options.width == .half ? min(2, viewControllers.count) : index + 1
+        while viewControllers.count > keep { removeLast(animated: animated) }
+        if let (next, nextTransition) = then {
+            return performPush(next, transition: nextTransition ?? transition, done: done)
+        }
+        if op == "popToRoot" {
+            setActive(0, position: .left, animated: animated)
+        } else {
+            setActive(viewControllers.count - 1, position: .right, animated: animated)
+        }
+        whenSettled { [self] in done(.success(.controller(id: viewControllers[index].id))) }
+    }
+
+    func performReplaceTop(_ controller: ViewController, direction: Direction, transition: (any Transition)?, done: @escaping Completion) {
+        if let error = checkNew([controller]) { return done(.failure(error)) }
+        let animated = isAnimated(transition)
+        if viewControllers.count > 1 || entries.count > 1 {
+            removeLast(animated: animated)
+        } else {
+            // The root itself is replaced: it goes at once, as there is nothing to scroll to.
+            removeLast(animated: false)
+        }
+        append(controller)
+        setActive(viewControllers.count - 1, position: .right, animated: animated)
+        whenSettled { done(.success(.controller(id: controller.id))) }
+    }
+
+    func performSetStack(_ controllers: [ViewController], transition: (any Transition)?, done: @escaping Completion) {
+        guard let last = controllers.last else { return done(.failure(.invalidArgument("setStack needs at least one screen"))) }
+        let kept = Set(viewControllers.map(ObjectIdentifier.init))
+        if let error = checkNew(controllers.filter { !kept.contains(ObjectIdentifier($0)) }) { return done(.failure(error)) }
+        // The common prefix stays; the rest is popped, then the new pages are pushed (NC.m:153-175).
+        let common = zip(viewControllers, controllers).prefix { $0 === $1 }.count
+        let animated = isAnimated(transition)
+        while viewControllers.count > max(common, 1) { removeLast(animated: animated) }
+        if common == 0 {
+            // Nothing in common: the new root replaces the old one at once.
+            removeLast(animated: false)
+            append(controllers[0])
+        }
+        for controller in controllers.dropFirst(max(common, 1)) { append(controller) }
+        setActive(viewControllers.count - 1, position: viewControllers.count == 1 ? .left : .right, animated: animated)
+        whenSettled { done(.success(.controller(id: last.id))) }
+    }
+
+    // MARK: Membership
+
+    /// Adds a page at the end of the split.
+    private func append(_ controller: ViewController) {
+        viewControllers.append(controller)
+        entries.append(Entry(controller))
+        adopt(controller)
+    }
+
+    /// Takes the last live page out: with an animation it stays drawn, being removed, until the
+    /// scroll settles (NC.m:126-150); without one it goes at once (fixes the reference, where it
+    /// stayed until some later animation settled).
+    private func removeLast(animated: Bool) {
+        guard let page = viewControllers.popLast(), let index = entries.firstIndex(where: { $0.page === page }) else { return }
+        let entry = entries[index]
+        if animated && isShowing {
+            entry.isBeingRemoved = true
+            return
+        }
+        entries.remove(at: index)
+        if entry.visibility.isVisible && isShowing { page.setAppearance(false, animated: false) }
+        page.release()
+    }
+
+    /// A `none` transition (or no scene) moves at once; anything else scrolls.
+    private func isAnimated(_ transition: (any Transition)?) -> Bool {
+        (transition?.duration ?? 1) > 0
+    }
+}

@@ -1,0 +1,244 @@
+/// SPStackedNav's stacked split (seed 004): half (472 pt) and full pages side by side, scrolled
+/// horizontally, stacking at the left edge and dimmed as they go under, with the reference's
+/// rubber band, display-link scroll animation, snapping and visibility (`StackedLayout`,
+/// `StackedScrollMath`, from `reference/spstackednav.md`).
+///
+/// Pages whose views are in the split (visible, in the reference's sense) have appeared; a page
+/// gets `viewWillAppear`/`viewDidAppear` when it becomes visible and the disappear pair when it is
+/// hidden, which happens only when a scroll settles (the reference's visibility pass). Pages popped
+/// with an animation stay drawn, being removed, until the scroll settles; then they are released.
+/// Results of commands come when the scroll they started has settled.
+///
+/// Not thread-safe: belongs to one scene, used from one thread.
+public final class StackedController: Controller, NavigationStack {
+    /// One page of the split: live or being removed, its visibility and its dim overlay.
+    final class Entry {
+        let page: ViewController
+        var isBeingRemoved = false
+        var visibility = StackedScrollMath.PageVisibility()
+        /// The black overlay over the page (role `dim`); its alpha is the layout's dim, capped at 1.
+        let dim = Node(role: .dim, name: "dim", fill: .black)
+
+        init(_ page: ViewController) {
+            self.page = page
+            dim.alpha = 0
+            dim.isUserInteractionEnabled = false
+        }
+
+        var size: StackedLayout.PageSize { page.options.width == .half ? .half : .full }
+    }
+
+    /// One display-link callback's length: the reference's iPads ran at 60 Hz (`cdl.duration`).
+    public static let tickInterval = 1.0 / 60
+
+    public let identifier: String
+    public internal(set) var viewControllers: [ViewController]
+    /// Every page drawn, in push order (the scroll view's subviews): live ones and ones being removed.
+    var entries: [Entry]
+    /// What is drawn, where it is going, and the pending snap (SV.m:253-309).
+    var scroll = StackedScrollMath.Animation(offset: 0)
+    /// The page the person works in and the edge it is aligned with (NC.m:193-215).
+    private(set) var activeIndex = 0
+    private(set) var activePosition = StackedLayout.Position.left
+    private(set) var size = Size.zero
+    private var safeArea = EdgeInsets.zero
+    /// The display link while the scroll animates, and the scene time of its last step.
+    private var link: Animator.Handle?
+    private var lastStep = 0.0
+    /// Completions waiting for the scroll to settle.
+    private var settleWaiters: [() -> Void] = []
+    /// When a paused wheel snaps the split, and the link that waits for it.
+    var wheelSnapDue: Double?
+    var wheelTimer: Animator.Handle?
+
+    public init(identifier: String = "split", root: ViewController) {
+        self.identifier = identifier
+        self.viewControllers = [root]
+        self.entries = [Entry(root)]
+        super.init(name: identifier)
+        id = identifier
+        root.parent = self
+    }
+
+    public override var children: [Controller] { entries.map(\.page) }
+    public override var appearingChildren: [Controller] { entries.filter(\.visibility.isVisible).map(\.page) }
+    public override var focusedChild: Controller? { viewControllers.indices.contains(activeIndex) ? viewControllers[activeIndex] : viewControllers.last }
+
+    public override func loadView() -> Node {
+        let node = Node(name: identifier)
+        node.clipsToBounds = true
+        return node
+    }
+
+    /// The offset the split draws (`actual`), and the one it is going to (`contentOffset`).
+    public var offset: Double { scroll.actual }
+    public var targetOffset: Double { scroll.target }
+    /// The page the person works in.
+    public var activeController: ViewController? { viewControllers.indices.contains(activeIndex) ? viewControllers[activeIndex] : nil }
+    /// True while the scroll animates.
+    public var isScrolling: Bool { scroll.isRunning }
+
+    // MARK: Responder chain
+
+    override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { splitPan(for: pan) }
+    override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { scrollSplit(by: event) }
+    override func handleTap(on node: Node) -> Bool { activatePage(tappedAt: node) }
+
+    public override var navigationState: NavigationState? { .stack(stackState) }
+
+    // MARK: Layout
+
+    var layoutModel: StackedLayout {
+        StackedLayout(size: size, pages: entries.map { StackedLayout.Page($0.size, isBeingRemoved: $0.isBeingRemoved) })
+    }
+
+    /// A new size re-aligns the active page without animation, as `viewDidLayoutSubviews` does.
+    func setBounds(size: Size, safeArea: EdgeInsets) {
+        self.size = size
+        self.safeArea = safeArea
+        view.frame.size = size
+    }
+
+    override func layout(size: Size, safeArea: EdgeInsets) {
+        setBounds(size: size, safeArea: safeArea)
+        setOffset(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition), animated: false)
+    }
+
+    /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376).
+    func layoutPages(hiding: Bool = false) {
+        let model = layoutModel
+        let frames = model.frames(at: scroll.actual, animating: scroll.isRunning)
+        // Only pages with a view are placed; a page's view loads when it first becomes visible.
+        for (entry, frame) in zip(entries, frames) where entry.page.isViewLoaded {
+            place(entry, frame)
+        }
+        // A split out of the node tree (a tab not shown) loads no page: its pages become visible
+        // when it is put back and laid out, before it appears.
+        if view.parent != nil { updateVisibility(model, frames: frames, hiding: hiding) }
+        scene?.setNeedsDisplay()
+    }
+
+    private func place(_ entry: Entry, _ frame: StackedLayout.PageFrame) {
+        let page = entry.page.view
+        if page.frame.size != frame.frame.size {
+            entry.page.layout(size: frame.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
+            entry.dim.frame = Rect(origin: .zero, size: frame.frame.size)
+        }
+        page.frame.origin = frame.frame.origin
+        page.isHidden = frame.isHidden
+        entry.dim.alpha = min(frame.dim, 1)
+    }
+
+    /// The reference's visibility pass: pages that came on screen appear, and in a pass that
+    /// hides, pages that left disappear and pages being removed are released.
+    private func updateVisibility(_ model: StackedLayout, frames: [StackedLayout.PageFrame], hiding: Bool) {
+        let update = StackedScrollMath.updateVisibility(
+            entries.map(\.visibility), layout: model, offset: scroll.actual,
+            bouncing: scroll.isBouncing, showing: true, hiding: hiding
+        )
+        for (index, (entry, visibility)) in zip(entries, update.pages).enumerated() where entry.visibility.isVisible != visibility.isVisible {
+            entry.visibility = visibility
+            if visibility.isVisible {
+                attach(entry)
+                place(entry, frames[index])
+                if isShowing { entry.page.setAppearance(true, animated: true) }
+            } else {
+                if isShowing { entry.page.setAppearance(false, animated: true) }
+                entry.page.view.removeFromParent()
+            }
+        }
+        for (entry, visibility) in zip(entries, update.pages) { entry.visibility = visibility }
+        if !update.removed.isEmpty {
+            let removed = update.removed.map { entries[$0] }
+            entries.removeAll { entry in removed.contains { $0 === entry } }
+            for entry in removed { entry.page.release() }
+        }
+    }
+
+    /// Puts a page's view into the split in push order, with its dim over it.
+    private func attach(_ entry: Entry) {
+        let page = entry.page.view
+        if entry.dim.parent !== page { page.addChild(entry.dim) }
+        let before = entries.prefix { $0 !== entry }.filter { $0.page.isViewLoaded && $0.page.view.parent === view }.count
+        view.insertChild(page, at: before)
+    }
+
+    /// The index in `entries` of live page `index`: pages being removed sit among them (the
+    /// reference indexes the wrong array here, NC.m:200; Stackcast looks the page up).
+    func entryIndex(of index: Int) -> Int? {
+        guard viewControllers.indices.contains(index) else { return nil }
+        let page = viewControllers[index]
+        return entries.firstIndex { $0.page === page }
+    }
+
+    // MARK: Active page and scrolling
+
+    /// Makes page `index` active at `position` and scrolls to align it (NC.m:193-204).
+    func setActive(_ index: Int, position: StackedLayout.Position, animated: Bool) {
+        activeIndex = index
+        activePosition = position
+        let target = layoutModel.offset(aligningPage: entryIndex(of: index), position: position)
+        setOffset(target, animated: animated)
+    }
+
+    /// Scrolls to `offset`, animated on the display link or at once.
+    func setOffset(_ offset: Double, animated: Bool) {
+        let animate = animated && isShowing && scene != nil
+        if let snap = scroll.setOffset(offset, animated: animate) { becomeActive(snap) }
+        if animate {
+            startLink()
+        } else {
+            layoutPages()
+            settled()
+        }
+    }
+
+    /// Runs `body` once the scroll has settled (now, if it is not moving).
+    func whenSettled(_ body: @escaping () -> Void) {
+        if scroll.isRunning { settleWaiters.append(body) } else { body() }
+    }
+
+    private func settled() {
+        let waiters = settleWaiters
+        settleWaiters = []
+        for waiter in waiters { waiter() }
+    }
+
+    /// The snap's page becomes active where the snap left it (the delegate's didStopAt, NC.m:291-296).
+    func becomeActive(_ snap: StackedScrollMath.Snap) {
+        let page = entries.indices.contains(snap.page) ? entries[snap.page].page : nil
+        if let page, let index = viewControllers.firstIndex(where: { $0 === page }) {
+            activeIndex = index
+            activePosition = snap.position
+        }
+    }
+
+    /// Starts the display link: one reference tick per `tickInterval` of scene time (times the
+    /// slow-motion factor), so the sequence of offsets is the reference's whatever the frame rate.
+    func startLink() {
+        guard link == nil, let scene else { return }
+        lastStep = scene.now
+        link = scene.animator.addDisplayLink { [weak self] now in self?.step(until: now) ?? false }
+    }
+
+    private func step(until now: Double) -> Bool {
+        let interval = StackedController.tickInterval * (scene?.settings.slowMotion ?? 1)
+        while lastStep + interval <= now + 1e-9 {
+            lastStep += interval
+            switch scroll.tick(dt: StackedController.tickInterval) {
+            case .idle:
+                link = nil
+                return false
+            case .moved:
+                layoutPages()
+            case .settled:
+                layoutPages(hiding: true)
+                settled()
+            case .snapped(let snap):
+                becomeActive(snap)
+                layoutPages()
+            }
+        }
+        return true
+    }
+}
