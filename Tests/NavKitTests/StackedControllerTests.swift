@@ -213,3 +213,24 @@ import Testing
         #expect(state.tabs[1].stack.split?.offset == 472)
     }
 }
+
+extension StackedControllerTests {
+    @Test func aRowPushesAboveItsOwnPage() throws {
+        let library = ScreenSpec(name: "Library", rows: [
+            RowSpec(title: "Air", action: .push(Self.half("Air"))),
+            RowSpec(title: "Moby", action: .push(Self.half("Moby"))),
+        ], options: PageOptions(width: .half))
+        let (h, split) = split(library)
+        h.run(.push(Self.half("Air")))
+        h.run(.push(Self.half("Album")))
+        h.run(.scrollTo(.index(0)))
+        // Library at 0, Air at 472: tap Moby on the Library page.
+        let row = try #require(h.item(.row, "Moby"))
+        let finger = Finger(h.scene)
+        finger.down(row.frame.x + 50, row.frame.y + 20)
+        finger.up(after: 0.05)
+        for _ in 0..<120 { h.advance(by: 1.0 / 60) }
+        #expect(split.viewControllers.map(\.name) == ["Library", "Moby"])
+        #expect(split.entries.count == 2)
+    }
+}

@@ -20,6 +20,9 @@ protocol NavigationStack: Controller {
     func setBounds(size: Size, safeArea: EdgeInsets)
 
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion)
+    /// A push from a row of page `origin` (nil: from a client). The split first pops the pages
+    /// above the origin (SPStackedNav's push onTopOf:); a navigation stack just pushes.
+    func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion)
     func performPop(transition: (any Transition)?, done: @escaping Completion)
     func performPopTo(_ target: PopTarget, transition: (any Transition)?, then: (ViewController, (any Transition)?)?, op: String, done: @escaping Completion)
     func performReplaceTop(_ controller: ViewController, direction: Direction, transition: (any Transition)?, done: @escaping Completion)
@@ -37,6 +40,10 @@ enum PopTarget {
 }
 
 extension NavigationStack {
+    func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion) {
+        performPush(controller, transition: transition, done: done)
+    }
+
     func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
         done(.failure(.notFound("scrollTo needs a stacked split; stack \(identifier) is a navigation stack")))
     }

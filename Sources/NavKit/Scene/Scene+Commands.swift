@@ -39,7 +39,7 @@ extension Scene {
                 done(.failure(error))
             }
         case .push(let screen, let transition, let target):
-            withStack(target, origin, done) { $0.performPush(self.makeController(screen), transition: transition, done: done) }
+            withStack(target, origin, done) { $0.performPush(self.makeController(screen), above: target == nil ? origin : nil, transition: transition, done: done) }
         case .pop(let transition, let target):
             withStack(target, origin, done) { $0.performPop(transition: transition, done: done) }
         case .popToRoot(let transition, let target):

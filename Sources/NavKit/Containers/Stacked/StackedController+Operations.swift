@@ -9,6 +9,16 @@ extension StackedController {
         whenSettled { done(.success(.controller(id: controller.id))) }
     }
 
+    /// A row's push pops the pages above its page first, so an artist tapped in the library
+    /// replaces the albums open beside it (NC.m:119-125).
+    func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion) {
+        if let page = origin?.ancestor(ViewController.self), let index = viewControllers.firstIndex(where: { $0 === page }), index < viewControllers.count - 1 {
+            if let error = checkNew([controller]) { return done(.failure(error)) }
+            while viewControllers.count > index + 1 { removeLast(animated: isAnimated(transition)) }
+        }
+        performPush(controller, transition: transition, done: done)
+    }
+
     func performPop(transition: (any Transition)?, done: @escaping Completion) {
         guard viewControllers.count > 1 else {
             return done(.failure(.invalidState("\(viewControllers[0].name) is the root of split \(identifier): there is nothing to pop")))
