@@ -169,6 +169,13 @@ import Testing
         #expect(state.split?.offset == 2360)
         #expect(state.pages.map { $0.frame.x } == [-2360, -1416, 0, 3, 6, 472])
         #expect(state.pages.map(\.hidden) == [true, true, false, false, false, false])
+        #expect(zip(state.pages.map { $0.dim ?? -1 }, [0.75, 0.9, 0.6, 0.3, 0, 0]).allSatisfy { abs($0 - $1) < 1e-9 })
+        // B at 0 and C at 3, covered (and hidden when the pushes settled), draw their fill and
+        // dim, not their content; D at 6 shows 466 pt and draws everything.
+        let list = h.scene.displayList()
+        #expect(list.all(role: .page).map(\.name) == ["B", "C", "D", "E"])
+        #expect(list.all(role: .navbar).count == 2)
+        #expect(list.all(role: .dim).map { ($0.alpha * 1000).rounded() / 1000 } == [0.6, 0.3])
     }
 }
 

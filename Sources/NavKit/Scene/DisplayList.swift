@@ -53,7 +53,7 @@ public struct DisplayList: Equatable, Sendable {
             }
             items.append(node.displayItem(frame: frame, alpha: alpha, clip: clipped ? clip : nil))
         }
-        if node.children.isEmpty { return }
+        if node.children.isEmpty || !node.drawsChildren { return }
         var childClip = clip
         var childClipped = clipped
         if node.clipsToBounds {

@@ -7,7 +7,7 @@ extension Node {
         let inside = frame.contains(point)
         if clipsToBounds && !inside { return nil }
         let local = Point(x: point.x - frame.x, y: point.y - frame.y)
-        for child in children.reversed() {
+        for child in children.reversed() where drawsChildren {
             if let hit = child.hitTest(local) { return hit }
         }
         return inside && (draws || role != nil) ? self : nil

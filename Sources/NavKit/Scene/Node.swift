@@ -34,6 +34,9 @@ public final class Node {
     @exclusivity(unchecked) public var controllerID: String?
     /// The controller whose root node this is (the responder chain starts from it).
     @exclusivity(unchecked) public internal(set) weak var owner: Controller?
+    /// False leaves the children out of display lists and hit testing while the node itself is
+    /// drawn: for a page wholly covered by the pages in front of it but for a sliver of its fill.
+    @exclusivity(unchecked) public var drawsChildren = true
     /// False makes hit testing pass through this node and its children.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
 

@@ -25,6 +25,10 @@ struct EngineBenchmarks {
         report.add("engine.slide_frame_tabs_median_ns", Stats(tabFrames).median, "ns/frame")
         report.add("engine.slide_frame_tabs_p99_ns", Stats(tabFrames).p99, "ns/frame")
         report.add("engine.slide_nodes_per_frame_tabs", tabNodes, "nodes")
+        let (splitFrames, splitNodes) = framesDuringStackedScroll()
+        report.add("engine.split_scroll_frame_median_ns", Stats(splitFrames).median, "ns/frame")
+        report.add("engine.split_scroll_frame_p99_ns", Stats(splitFrames).p99, "ns/frame")
+        report.add("engine.split_scroll_nodes_per_frame", splitNodes, "nodes")
         let shallow = pushPop(depth: 10)
         let deep = pushPop(depth: 10_000)
         report.add("engine.push_pop_depth_10_us", shallow.pushPop / 1000, "µs")
@@ -46,6 +50,31 @@ struct EngineBenchmarks {
         var nodes = 0
         for round in 0..<rounds {
             scene.handle(round % 2 == 0 ? .push(page) : .pop()) { _ in }
+            while scene.needsTick {
+                now += step
+                var list: DisplayList?
+                frames.append(measureNanoseconds { list = scene.tick(now: now) })
+                nodes = max(nodes, list?.items.count ?? 0)
+            }
+        }
+        return (frames, Double(nodes))
+    }
+
+    /// Per-frame engine time while a stacked split of six half pages scrolls end to end and back
+    /// (side tabs, 1024 × 768): the reference's scroll law, stacking, dim and visibility.
+    private func framesDuringStackedScroll() -> (frames: [Double], nodes: Double) {
+        let half = ScreenSpec(name: "Page", rows: (1...8).map { RowSpec(title: "Row \($0)", detail: "detail") }, options: PageOptions(width: .half))
+        let app = RootSpec.sideTabs(["Library", "Search"].map { TabSpec(id: $0.lowercased(), title: $0, icon: "library", root: half) }, selected: 0)
+        let scene = Scene(viewport: .tablet)
+        // A valid app by construction: two tabs, the first selected.
+        scene.setRoot(try! app.makeController(scene))
+        for _ in 1..<6 { scene.handle(.push(half, transition: ParametricTransition.none)) { _ in } }
+        var now = 0.0
+        _ = scene.tick(now: now)
+        var frames: [Double] = []
+        var nodes = 0
+        for round in 0..<max(rounds / 4, 10) {
+            scene.handle(.scrollTo(.offset(round % 2 == 0 ? 0 : 1888))) { _ in }
             while scene.needsTick {
                 now += step
                 var list: DisplayList?

@@ -109,6 +109,7 @@ extension StackedController {
         entries.remove(at: index)
         if entry.visibility.isVisible && isShowing { page.setAppearance(false, animated: false) }
         page.release()
+        arrangeViews()
     }
 
     /// A `none` transition (or no scene) moves at once; anything else scrolls.

@@ -16,7 +16,9 @@ public final class StackedController: Controller, NavigationStack {
         let page: ViewController
         var isBeingRemoved = false
         var visibility = StackedScrollMath.PageVisibility()
-        /// The black overlay over the page (role `dim`); its alpha is the layout's dim, capped at 1.
+        /// The black overlay drawn right after the page, over it (role `dim`); its alpha is the
+        /// layout's dim, capped at 1. A sibling, not a child, so a covered page can leave out its
+        /// content and keep its dim.
         let dim = Node(role: .dim, name: "dim", fill: .black)
 
         init(_ page: ViewController) {
@@ -115,6 +117,7 @@ public final class StackedController: Controller, NavigationStack {
         // A split out of the node tree (a tab not shown) loads no page: its pages become visible
         // when it is put back and laid out, before it appears.
         if view.parent != nil { updateVisibility(model, frames: frames, hiding: hiding) }
+        markOccluded(frames)
         scene?.setNeedsDisplay()
     }
 
@@ -122,11 +125,25 @@ public final class StackedController: Controller, NavigationStack {
         let page = entry.page.view
         if page.frame.size != frame.frame.size {
             entry.page.layout(size: frame.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
-            entry.dim.frame = Rect(origin: .zero, size: frame.frame.size)
         }
         page.frame.origin = frame.frame.origin
         page.isHidden = frame.isHidden
+        entry.dim.frame = frame.frame
+        entry.dim.isHidden = frame.isHidden
         entry.dim.alpha = min(frame.dim, 1)
+    }
+
+    /// A page draws its content only while it is visible (its view is in the reference's page
+    /// container) and not covered by the page in front but for the 3 pt step of the stack; else
+    /// only its fill shows, as the reference's container does without its view. The cost of a
+    /// frame follows what can be seen, not how many pages are stacked.
+    private func markOccluded(_ frames: [StackedLayout.PageFrame]) {
+        for (index, entry) in entries.enumerated() where entry.page.isViewLoaded {
+            let own = frames[index].frame
+            let cover = frames[(index + 1)...].first { !$0.isHidden }?.frame
+            let occluded = cover.map { $0.x <= own.x + StackedLayout.stackStep && $0.maxX >= own.maxX } ?? false
+            entry.page.view.drawsChildren = entry.visibility.isVisible && !occluded
+        }
     }
 
     /// The reference's visibility pass: pages that came on screen appear, and in a pass that
@@ -139,12 +156,12 @@ public final class StackedController: Controller, NavigationStack {
         for (index, (entry, visibility)) in zip(entries, update.pages).enumerated() where entry.visibility.isVisible != visibility.isVisible {
             entry.visibility = visibility
             if visibility.isVisible {
-                attach(entry)
                 place(entry, frames[index])
+                arrangeViews()
                 if isShowing { entry.page.setAppearance(true, animated: true) }
             } else {
                 if isShowing { entry.page.setAppearance(false, animated: true) }
-                entry.page.view.removeFromParent()
+                arrangeViews()
             }
         }
         for (entry, visibility) in zip(entries, update.pages) { entry.visibility = visibility }
@@ -152,15 +169,18 @@ public final class StackedController: Controller, NavigationStack {
             let removed = update.removed.map { entries[$0] }
             entries.removeAll { entry in removed.contains { $0 === entry } }
             for entry in removed { entry.page.release() }
+            arrangeViews()
         }
     }
 
-    /// Puts a page's view into the split in push order, with its dim over it.
-    private func attach(_ entry: Entry) {
-        let page = entry.page.view
-        if entry.dim.parent !== page { page.addChild(entry.dim) }
-        let before = entries.prefix { $0 !== entry }.filter { $0.page.isViewLoaded && $0.page.view.parent === view }.count
-        view.insertChild(page, at: before)
+    /// The split's nodes: each page that has a view, in push order, its dim right after it.
+    func arrangeViews() {
+        view.removeAllChildren()
+        for entry in entries where entry.page.isViewLoaded {
+            view.addChild(entry.page.view)
+            view.addChild(entry.dim)
+        }
+        scene?.setNeedsDisplay()
     }
 
     /// The index in `entries` of live page `index`: pages being removed sit among them (the
