@@ -241,3 +241,27 @@ extension StackedControllerTests {
         #expect(split.entries.count == 2)
     }
 }
+
+extension StackedControllerTests {
+    /// Scrolling from the last of four pages back to the first: pages appear as they come into
+    /// view during the scroll; the ones that left appear to disappear only when it settles, in
+    /// order (reference §5).
+    @Test func visibilityCallbacksWhileScrollingAcrossFourPages() {
+        let (h, split) = split()
+        for name in ["A", "B", "C"] { h.run(.push(Self.half(name))) }
+        #expect(split.offset == 1416)
+        #expect(split.viewControllers.map(\.appearance) == [.disappeared, .disappeared, .appeared, .appeared])
+        h.clearEvents()
+        h.send(.scrollTo(.offset(0)))
+        h.advance(by: StackedController.tickInterval)
+        #expect(h.lifecycle == ["A.viewWillAppear", "A.viewDidAppear"])
+        for _ in 0..<120 { h.advance(by: StackedController.tickInterval) }
+        #expect(h.lifecycle == [
+            "A.viewWillAppear", "A.viewDidAppear", "Library.viewWillAppear", "Library.viewDidAppear",
+            "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillDisappear", "B.viewDidDisappear",
+            "C.viewWillDisappear", "C.viewDidDisappear",
+        ])
+        #expect(split.viewControllers.map(\.appearance) == [.appeared, .disappeared, .disappeared, .disappeared])
+        #expect(h.scene.appearanceViolations.isEmpty)
+    }
+}
