@@ -41,23 +41,10 @@ struct EngineBenchmarks {
 
     /// Per-frame engine time (tick: animate, flatten, compare) over many slide pushes and pops.
     private func framesDuringSlide(_ app: RootSpec) -> (frames: [Double], nodes: Double) {
-        let scene = Scene(viewport: .phone)
         // Both apps are valid by construction: five tabs at most, a selection in range.
+        let scene = Scene(viewport: .phone)
         scene.setRoot(try! app.makeController(scene))
-        var now = 0.0
-        _ = scene.tick(now: now)
-        var frames: [Double] = []
-        var nodes = 0
-        for round in 0..<rounds {
-            scene.handle(round % 2 == 0 ? .push(page) : .pop()) { _ in }
-            while scene.needsTick {
-                now += step
-                var list: DisplayList?
-                frames.append(measureNanoseconds { list = scene.tick(now: now) })
-                nodes = max(nodes, list?.items.count ?? 0)
-            }
-        }
-        return (frames, Double(nodes))
+        return measureFrames(scene, rounds: rounds) { round in round % 2 == 0 ? .push(page) : .pop() }
     }
 
     /// Per-frame engine time while a stacked split of six half pages scrolls end to end and back
@@ -65,16 +52,22 @@ struct EngineBenchmarks {
     private func framesDuringStackedScroll() -> (frames: [Double], nodes: Double) {
         let half = ScreenSpec(name: "Page", rows: (1...8).map { RowSpec(title: "Row \($0)", detail: "detail") }, options: PageOptions(width: .half))
         let app = RootSpec.sideTabs(["Library", "Search"].map { TabSpec(id: $0.lowercased(), title: $0, icon: "library", root: half) }, selected: 0)
-        let scene = Scene(viewport: .tablet)
         // A valid app by construction: two tabs, the first selected.
+        let scene = Scene(viewport: .tablet)
         scene.setRoot(try! app.makeController(scene))
         for _ in 1..<6 { scene.handle(.push(half, transition: ParametricTransition.none)) { _ in } }
+        return measureFrames(scene, rounds: max(rounds / 4, 10)) { round in .scrollTo(.offset(round % 2 == 0 ? 0 : 1888)) }
+    }
+
+    /// Runs `command(round)` for each round and times every tick until the scene rests again;
+    /// returns the tick times and the largest display list.
+    private func measureFrames(_ scene: Scene, rounds: Int, command: (Int) -> Command) -> (frames: [Double], nodes: Double) {
         var now = 0.0
         _ = scene.tick(now: now)
         var frames: [Double] = []
         var nodes = 0
-        for round in 0..<max(rounds / 4, 10) {
-            scene.handle(.scrollTo(.offset(round % 2 == 0 ? 0 : 1888))) { _ in }
+        for round in 0..<rounds {
+            scene.handle(command(round)) { _ in }
             while scene.needsTick {
                 now += step
                 var list: DisplayList?
