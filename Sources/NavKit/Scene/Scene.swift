@@ -23,7 +23,7 @@ public final class Scene {
     let commands = CommandQueue()
     /// The pointer being followed, if any (one gesture, one pointer).
     var pointer: PointerGesture?
-    private var nodeIDs = 0
+    var nodeIDs = 0
     private var controllerIDs = 0
     var needsDisplay = true
     private var lastList: DisplayList?

@@ -1,0 +1,192 @@
+/// One node of a `LayerTree`: a node's own geometry and style, relative to its parent layer.
+///
+/// Unlike a `DisplayItem`, whose frame and alpha are absolute, a layer keeps what the node itself
+/// holds, so moving a page changes one layer, not every layer under it.
+public struct Layer: Equatable, Sendable {
+    /// The node's id, shared with the display list.
+    public var id: Int
+    /// The parent layer's id; nil for the root.
+    public var parent: Int?
+    /// How the viewer draws it, decided as for a display item (text, then icon, then rect).
+    public var kind: DisplayItem.Kind
+    /// The node's frame in its parent's coordinates (the root's is in viewport coordinates).
+    public var frame: Rect
+    /// The node's own alpha; a viewer multiplies it by its ancestors' to draw.
+    public var alpha: Double
+    /// Children are clipped to this layer's frame.
+    public var clips: Bool
+    public var fill: Color?
+    public var radius: Double
+    public var shadow: Shadow?
+    public var border: Border?
+    public var text: String?
+    /// On text layers only (the body font when the node sets none), as in `DisplayItem`.
+    public var font: Font?
+    public var color: Color?
+    /// On text layers only (left when the node sets none), as in `DisplayItem`.
+    public var align: TextAlignment?
+    public var icon: String?
+    public var role: NodeRole?
+    public var name: String?
+    /// The controller id, on a page's root node.
+    public var vc: String?
+
+    public init(
+        id: Int, parent: Int? = nil, kind: DisplayItem.Kind = .rect, frame: Rect, alpha: Double = 1,
+        clips: Bool = false, fill: Color? = nil, radius: Double = 0, shadow: Shadow? = nil,
+        border: Border? = nil, text: String? = nil, font: Font? = nil, color: Color? = nil,
+        align: TextAlignment? = nil, icon: String? = nil, role: NodeRole? = nil, name: String? = nil,
+        vc: String? = nil
+    ) {
+        self.id = id
+        self.parent = parent
+        self.kind = kind
+        self.frame = frame
+        self.alpha = alpha
+        self.clips = clips
+        self.fill = fill
+        self.radius = radius
+        self.shadow = shadow
+        self.border = border
+        self.text = text
+        self.font = font
+        self.color = color
+        self.align = align
+        self.icon = icon
+        self.role = role
+        self.name = name
+        self.vc = vc
+    }
+
+    /// True when the layer paints something of its own (as opposed to only grouping children).
+    public var draws: Bool {
+        fill != nil || border != nil || shadow != nil || text != nil || icon != nil
+    }
+}
+
+/// The visible part of the node tree as a tree: what protocol v2 puts on the wire.
+///
+/// Layers are in pre-order (a parent before its children, children in paint order), so the
+/// array is also the paint order. Culling is by subtree: a hidden or transparent node takes its
+/// subtree with it, and a node is kept when it is on screen and draws something or has a role
+/// (exactly the nodes a `DisplayList` holds) or when any of its descendants is kept, since a
+/// child cannot be placed without its parent. An off-screen page therefore leaves as one subtree,
+/// while role-less containers (a page's content, a list) stay as long as they hold visible rows.
+/// The root is always kept.
+public struct LayerTree: Equatable, Sendable {
+    public var layers: [Layer]
+    /// The viewport the tree was made for.
+    public var viewport: Size
+
+    public init(layers: [Layer], viewport: Size) {
+        self.layers = layers
+        self.viewport = viewport
+    }
+
+    /// The first layer with `role` (and `name`, when given), in pre-order.
+    public func first(role: NodeRole, name: String? = nil) -> Layer? {
+        layers.first { $0.role == role && (name == nil || $0.name == name) }
+    }
+
+    /// The layer with `id`, if it is in the tree.
+    public func layer(id: Int) -> Layer? {
+        layers.first { $0.id == id }
+    }
+
+    /// The ids of the children of `id`, in paint order.
+    public func children(of id: Int) -> [Int] {
+        layers.filter { $0.parent == id }.map(\.id)
+    }
+
+    /// Builds the tree under `root`, giving ids to kept nodes that have none.
+    ///
+    /// Ids come from the same counter as `DisplayList.build`, handed out in pre-order once the
+    /// tree is known, so they are deterministic and a node keeps its id whichever of the two
+    /// builders saw it first.
+    ///
+    /// - Parameters:
+    ///   - root: the scene's root node, whose frame is in viewport coordinates.
+    ///   - viewport: the visible area; subtrees with nothing inside it are culled.
+    ///   - ids: the scene's id counter.
+    public static func build(root: Node, viewport: Size, ids: inout Int) -> LayerTree {
+        var builder = Builder()
+        let bounds = Rect(origin: .zero, size: viewport)
+        if !builder.visit(root, parent: -1, offset: .zero, alpha: 1, clip: bounds) {
+            // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
+            builder.append(root, parent: -1)
+        }
+        // Ids are only known to be needed once a node's subtree has been seen, so they are
+        // handed out afterwards, still in pre-order.
+        for (index, node) in builder.nodes.enumerated() {
+            if node.id == 0 {
+                ids += 1
+                node.id = ids
+            }
+            builder.layers[index].id = node.id
+            let parent = builder.parents[index]
+            builder.layers[index].parent = parent < 0 ? nil : builder.nodes[parent].id
+        }
+        return LayerTree(layers: builder.layers, viewport: viewport)
+    }
+
+    /// The pre-order walk: three parallel arrays, so a culled subtree is undone by truncating them.
+    private struct Builder {
+        var layers: [Layer] = []
+        var nodes: [Node] = []
+        /// Index of each layer's parent in `layers`, -1 for the root.
+        var parents: [Int] = []
+
+        init() {
+            layers.reserveCapacity(96)
+            nodes.reserveCapacity(96)
+            parents.reserveCapacity(96)
+        }
+
+        mutating func append(_ node: Node, parent: Int) {
+            layers.append(node.layer())
+            nodes.append(node)
+            parents.append(parent)
+        }
+
+        /// Appends `node` and its kept descendants; false (and nothing appended) when the whole
+        /// subtree is culled. The rules are `DisplayList.append`'s, so the layers that draw or have
+        /// a role are exactly the display list's items.
+        mutating func visit(_ node: Node, parent: Int, offset: Point, alpha parentAlpha: Double, clip: Rect) -> Bool {
+            if node.isHidden { return false }
+            let alpha = parentAlpha * node.alpha
+            if alpha <= 0 { return false }
+            let frame = node.frame.offsetBy(dx: offset.x, dy: offset.y)
+            let visible = frame.intersects(clip)
+            let index = layers.count
+            append(node, parent: parent)
+            var keepsChild = false
+            // A clipping node that is off screen cannot show any child.
+            if node.drawsChildren && !node.children.isEmpty && (visible || !node.clipsToBounds) {
+                let childClip = node.clipsToBounds ? clip.intersection(frame) : clip
+                for child in node.children {
+                    if visit(child, parent: index, offset: frame.origin, alpha: alpha, clip: childClip) { keepsChild = true }
+                }
+            }
+            if keepsChild || (visible && (node.draws || node.role != nil)) { return true }
+            // Culled children have already removed themselves, so only this node is left to undo.
+            layers.removeLast()
+            nodes.removeLast()
+            parents.removeLast()
+            return false
+        }
+    }
+}
+
+extension Node {
+    /// This node as a layer, id and parent left for the builder to fill in.
+    func layer() -> Layer {
+        let kind: DisplayItem.Kind = text != nil ? .text : (icon != nil ? .icon : .rect)
+        return Layer(
+            id: id, kind: kind, frame: frame, alpha: alpha, clips: clipsToBounds, fill: fill,
+            radius: cornerRadius, shadow: shadow, border: border, text: text,
+            font: text != nil ? (font ?? .body) : nil, color: textColor,
+            align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role, name: name,
+            vc: controllerID
+        )
+    }
+}

@@ -1,0 +1,10 @@
+extension Scene {
+    /// The layer tree as things are now: what protocol v2 sends (built afresh each call).
+    ///
+    /// It draws ids from the scene's own counter, shared with `tick` and `displayList()`, so a
+    /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
+    /// their ids in the same order as a v1-only session would, and structural layers after them.
+    public func layerTree() -> LayerTree {
+        LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+    }
+}

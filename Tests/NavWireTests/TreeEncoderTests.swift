@@ -1,0 +1,358 @@
+import Testing
+import NavKit
+@testable import NavWire
+
+/// Protocol v2: applied by an independent viewer, every frame of scripted sessions draws what v1
+/// draws, deltas are a fraction of v1's, and a slide patches the pages, not their rows.
+@Suite struct TreeEncoderTests {
+    static let phone = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34))
+    static let rows = (1...8).map { RowSpec(title: "Row \($0)", detail: "detail", action: .push(ScreenSpec(name: "Page \($0)"))) }
+    static let stack = RootSpec.stack(id: "main", root: ScreenSpec(name: "Home", rows: rows))
+    static let tabs = RootSpec.tabs([
+        TabSpec(id: "library", title: "Library", icon: "library", root: ScreenSpec(name: "Library", rows: rows)),
+        TabSpec(id: "search", title: "Search", icon: "search", badge: "3", root: ScreenSpec(name: "Search")),
+    ], selected: 0)
+
+    @Test func slidePushAndPop() throws {
+        let s = try Session(Self.stack)
+        s.measuring = true
+        s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        s.run(.pop())
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+        #expect(s.v2Deltas.count > 10)
+    }
+
+    @Test func interactiveDragBackAndForth() throws {
+        let s = try Session(Self.stack)
+        s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        s.drag(from: Point(x: 20, y: 400), to: Point(x: 120, y: 400))
+        s.drag(from: Point(x: 20, y: 400), to: Point(x: 300, y: 400))
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+    }
+
+    @Test func tabSwitchAndHidesBottomBarPush() throws {
+        let s = try Session(Self.tabs)
+        s.run(.selectTab(.index(1)))
+        s.run(.selectTab(.index(0)))
+        // The tab bar moves into the covered page for the push and back out when it settles.
+        s.run(.push(ScreenSpec(name: "Player", options: PageOptions(hidesBottomBar: true))))
+        s.run(.pop())
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+        #expect(s.reparented > 0)
+    }
+
+    @Test func listScroll() throws {
+        let long = (1...40).map { RowSpec(title: "Song \($0)") }
+        let s = try Session(.stack(id: "main", root: ScreenSpec(name: "Songs", rows: long)))
+        s.drag(from: Point(x: 200, y: 700), to: Point(x: 200, y: 300), steps: 6, flick: true)
+        s.drag(from: Point(x: 200, y: 300), to: Point(x: 200, y: 600))
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+    }
+
+    @Test func stackedSplitScroll() throws {
+        let half = PageOptions(width: .half)
+        let tabs = RootSpec.sideTabs([TabSpec(id: "a", title: "A", root: ScreenSpec(name: "Library", rows: Self.rows))], selected: 0)
+        let s = try Session(tabs, viewport: Viewport(width: 1024, height: 768))
+        for name in ["Artists", "Albums", "Songs"] { s.run(.push(ScreenSpec(name: name, rows: Self.rows, options: half))) }
+        s.drag(from: Point(x: 700, y: 300), to: Point(x: 950, y: 300))
+        s.run(.scrollTo(.offset(0)))
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+    }
+
+    @Test func slideDeltasAreAFractionOfV1() throws {
+        let s = try Session(Self.stack)
+        s.measuring = true
+        s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        let v1 = median(s.v1Deltas), v2 = median(s.v2Deltas)
+        print("slide push, 8 rows: median delta v1 \(v1) B, v2 \(v2) B")
+        #expect(v2 <= 200, "median delta v1 \(v1) B, v2 \(v2) B")
+        #expect(v2 * 4 < v1, "median delta v1 \(v1) B, v2 \(v2) B")
+
+        let drag = try Session(Self.stack)
+        drag.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        drag.measuring = true
+        drag.drag(from: Point(x: 20, y: 400), to: Point(x: 200, y: 400), steps: 20, lift: false)
+        print("drag: median delta v1 \(median(drag.v1Deltas)) B, v2 \(median(drag.v2Deltas)) B")
+        #expect(median(drag.v2Deltas) * 4 < median(drag.v1Deltas))
+    }
+
+    @Test func aSlideFrameMovesThePagesNotTheirRows() throws {
+        let s = try Session(Self.stack)
+        s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        s.keepFrames = true
+        s.run(.pop())
+        // A frame from the middle of the slide, where nothing enters or leaves the screen.
+        let (frame, viewer) = try #require(s.frames.dropFirst(3).first { $0.0["set"] != nil && $0.0["insert"] == nil && $0.0["remove"] == nil })
+        let set = try #require(frame["set"]?.arrayValue)
+        let pages = viewer.ids { $0["role"] == "page" }
+        let dims = viewer.ids { $0["role"] == "dim" }
+        let shadowed = viewer.ids { $0["shadow"] != nil }
+        var moved: Set<Int> = [], dimmed = false
+        for patch in set {
+            let id = Int(patch["id"]?.numberValue ?? -1)
+            let keys = Set(patch.objectValue?.keys ?? []).subtracting(["id"])
+            if keys == ["frame"] && pages.contains(id) {
+                moved.insert(id)
+            } else if keys == ["alpha"] && dims.contains(id) {
+                dimmed = true
+            } else {
+                #expect(shadowed.contains(id) && keys == ["shadow"], "\(patch)")
+            }
+        }
+        // Both pages move (the covered one by its parallax); their rows, bars and texts do not.
+        #expect(moved == pages && dimmed, "\(JSONWriter.write(frame))")
+        #expect(set.count <= pages.count + 2)
+    }
+
+    @Test func identicalRunsGiveIdenticalBytes() throws {
+        func record() throws -> [[UInt8]] {
+            let s = try Session(Self.tabs)
+            s.keepBytes = true
+            s.run(.push(ScreenSpec(name: "Player", options: PageOptions(hidesBottomBar: true))))
+            s.run(.selectTab(.index(1)))
+            return s.bytes
+        }
+        #expect(try record() == record())
+    }
+
+    @Test func unchangedOnTheWireSendsNothing() {
+        var encoder = TreeEncoder()
+        let tree = { (x: Double, alpha: Double) in
+            LayerTree(layers: [
+                Layer(id: 1, frame: Rect(x: 0, y: 0, width: 100, height: 100), clips: true),
+                Layer(id: 2, parent: 1, frame: Rect(x: x, y: 0, width: 10, height: 10), alpha: alpha, fill: .white),
+            ], viewport: Size(width: 100, height: 100))
+        }
+        let full = encoder.encode(tree(10, 0.5), seq: 1, time: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(full == ##"{"type":"frame","seq":1,"time":0,"full":true,"nodes":[{"id":1,"kind":"rect","frame":[0,0,100,100],"clips":true},{"id":2,"parent":1,"kind":"rect","frame":[10,0,10,10],"alpha":0.5,"fill":"#FFFFFF"}]}"##)
+        #expect(encoder.encode(tree(10.004, 0.5002), seq: 2, time: 1) == nil)
+        let delta = encoder.encode(tree(10.006, 1), seq: 3, time: 2).map { String(decoding: $0, as: UTF8.self) }
+        #expect(delta == #"{"type":"frame","seq":3,"time":2000,"base":1,"set":[{"id":2,"frame":[10.01,0,10,10],"alpha":1}]}"#)
+    }
+
+    @Test func reorderedChildrenAreSentAsOrder() throws {
+        var encoder = TreeEncoder()
+        let tree = { (children: [Int]) in
+            LayerTree(layers: [Layer(id: 1, frame: Rect(x: 0, y: 0, width: 9, height: 9))] + children.map {
+                Layer(id: $0, parent: 1, frame: Rect(x: 0, y: 0, width: 9, height: 9), fill: .white)
+            }, viewport: Size(width: 9, height: 9))
+        }
+        _ = encoder.encode(tree([2, 3, 4]), seq: 1, time: 0)
+        let second = encoder.encode(tree([5, 2, 4]), seq: 2, time: 0)
+        let inserted = try JSONParser.parse(try #require(second))
+        #expect(inserted["insert"]?.arrayValue?.map { [$0["id"], $0["parent"], $0["index"]] } == [[5, 1, 0]])
+        #expect(inserted["remove"] == [3])
+        #expect(inserted["order"] == nil)
+        let third = encoder.encode(tree([4, 5, 2]), seq: 3, time: 0)
+        let reordered = try JSONParser.parse(try #require(third))
+        #expect(reordered["order"] == [["id": 1, "children": [4, 5, 2]]])
+    }
+
+    private func median(_ values: [Int]) -> Int {
+        values.isEmpty ? 0 : values.sorted()[values.count / 2]
+    }
+}
+
+/// A scene on a virtual clock whose every frame goes to a v1 and a v2 encoder. The v2 frames are
+/// applied by `TreeViewer`, and the picture it holds is compared with v1's display list.
+final class Session {
+    let scene: Scene
+    var v1 = FrameEncoder(), v2 = TreeEncoder(), viewer = TreeViewer()
+    var measuring = false, keepFrames = false, keepBytes = false
+    var v1Deltas: [Int] = [], v2Deltas: [Int] = [], frames: [(JSONValue, TreeViewer)] = [], bytes: [[UInt8]] = []
+    var failures: [String] = []
+    var reparented: Int { viewer.reinserted }
+    private var seq = 0
+    private var pointerTime = 10.0
+
+    init(_ root: RootSpec, viewport: Viewport = TreeEncoderTests.phone) throws {
+        scene = Scene(viewport: viewport)
+        scene.setRoot(try root.makeController(scene))
+        frame()
+    }
+
+    /// Runs `command` to completion, one frame per 1/60 s, then until nothing moves.
+    func run(_ command: Command) {
+        var done = false
+        scene.handle(command) { _ in done = true }
+        for _ in 0..<600 where !done { frame() }
+        settle()
+    }
+
+    /// A pointer drag in `steps` moves, a frame after each; lifted after a pause (or flicked).
+    func drag(from start: Point, to end: Point, steps: Int = 10, flick: Bool = false, lift: Bool = true) {
+        pointer(.down, start)
+        for step in 1...steps {
+            let f = Double(step) / Double(steps)
+            pointerTime += 0.016
+            pointer(.move, Point(x: start.x + (end.x - start.x) * f, y: start.y + (end.y - start.y) * f))
+            frame()
+        }
+        guard lift else { return }
+        if !flick {
+            pointerTime += 0.2
+            pointer(.move, end)
+        }
+        pointer(.up, end)
+        settle()
+    }
+
+    private func pointer(_ phase: PointerEvent.Phase, _ position: Point) {
+        scene.handle(PointerEvent(phase: phase, position: position, time: pointerTime))
+    }
+
+    private func settle() {
+        for _ in 0..<600 where scene.needsTick || scene.isBusy { frame() }
+    }
+
+    func frame() {
+        let list = scene.tick(now: scene.now + 1.0 / 60) ?? scene.displayList()
+        let tree = scene.layerTree()
+        seq += 1
+        let isDelta = v2.baseSeq != nil
+        let one = v1.encode(list, seq: seq, time: scene.now)
+        guard let two = v2.encode(tree, seq: seq, time: scene.now) else {
+            if one != nil { failures.append("frame \(seq): v1 changed, v2 sent nothing") }
+            return
+        }
+        if measuring && isDelta {
+            v2Deltas.append(two.count)
+            if let one { v1Deltas.append(one.count) }
+        }
+        if keepBytes { bytes.append(two) }
+        do {
+            let json = try JSONParser.parse(two)
+            if let error = viewer.apply(json) { failures.append("frame \(seq): \(error)") }
+            if keepFrames { frames.append((json, viewer)) }
+        } catch {
+            failures.append("frame \(seq): \(error)")
+        }
+        compare(list)
+    }
+
+    /// Drawn layers against the display list: ids in paint order, absolute frames, effective
+    /// alpha, clip (v1's, or the viewport when it leaves it out) and every style field.
+    private func compare(_ list: DisplayList) {
+        let drawn = viewer.flatten()
+        guard drawn.map(\.id) == list.items.map(\.id) else {
+            failures.append("frame \(seq): ids \(drawn.map(\.id)) vs \(list.items.map(\.id))")
+            return
+        }
+        func near(_ a: [Double], _ r: Rect) -> Bool {
+            zip(a, [r.x, r.y, r.width, r.height]).allSatisfy { abs($0 - $1) <= 0.011 }
+        }
+        for (layer, item) in zip(drawn, list.items) {
+            var v1: [UInt8] = []
+            FrameEncoder.appendItem(item, changedFrom: nil, into: &v1)
+            var style = (try? JSONParser.parse(v1).objectValue) ?? JSONObject()
+            for key in ["id", "frame", "alpha", "clip"] { style[key] = nil }
+            var fields = layer.fields
+            for key in ["frame", "alpha", "clips"] { fields[key] = nil }
+            let clip = item.clip ?? Rect(origin: .zero, size: list.viewport)
+            if !near(layer.frame, item.frame) || !near(layer.clip, clip) || abs(layer.alpha - item.alpha) > 0.0011 || fields != style {
+                failures.append("frame \(seq): \(layer) vs \(item)")
+            }
+        }
+    }
+}
+
+/// An independent v2 client: the layers it holds as JSON fields, linked by parent and children.
+struct TreeViewer {
+    var fields: [Int: JSONObject] = [:]
+    var children: [Int: [Int]] = [:]
+    var root: Int?
+    var seq: Int?
+    /// Layers removed and inserted again by one delta: moved to another parent.
+    var reinserted = 0
+    private var parent: [Int: Int] = [:]
+
+    /// The ids of the layers whose fields satisfy `predicate`.
+    func ids(_ predicate: (JSONObject) -> Bool) -> Set<Int> {
+        Set(fields.filter { predicate($0.value) }.keys)
+    }
+
+    /// Applies one frame; returns what was wrong with it, if anything.
+    mutating func apply(_ frame: JSONValue) -> String? {
+        if frame["full"] == true {
+            self = TreeViewer(reinserted: reinserted)
+            for node in frame["nodes"]?.arrayValue ?? [] {
+                if let error = insert(node) { return error }
+            }
+        } else {
+            guard let base = frame["base"]?.numberValue, Int(base) == seq else { return "base \(String(describing: frame["base"]))" }
+            var removed = Set<Int>()
+            for id in (frame["remove"]?.arrayValue ?? []).compactMap(\.numberValue).map(Int.init) {
+                guard fields[id] != nil, let from = parent[id] else { return "remove \(id): not held" }
+                children[from]?.removeAll { $0 == id }
+                drop(id, into: &removed)
+            }
+            for node in frame["insert"]?.arrayValue ?? [] {
+                if removed.contains(Int(node["id"]?.numberValue ?? 0)) { reinserted += 1 }
+                if let error = insert(node) { return error }
+            }
+            for patch in frame["set"]?.arrayValue ?? [] {
+                guard let id = patch["id"]?.numberValue.map(Int.init), fields[id] != nil else { return "set: \(patch) not held" }
+                for (key, value) in patch.objectValue?.members ?? [] where key != "id" {
+                    fields[id]?[key] = value == .null ? JSONValue?.none : value
+                }
+            }
+            for entry in frame["order"]?.arrayValue ?? [] {
+                let id = Int(entry["id"]?.numberValue ?? 0)
+                let order = (entry["children"]?.arrayValue ?? []).compactMap(\.numberValue).map(Int.init)
+                guard Set(order) == Set(children[id] ?? []) else { return "order of \(id): \(order) vs \(children[id] ?? [])" }
+                children[id] = order
+            }
+        }
+        seq = frame["seq"]?.numberValue.map(Int.init)
+        return nil
+    }
+
+    private mutating func insert(_ node: JSONValue) -> String? {
+        guard var object = node.objectValue, let id = object["id"]?.numberValue.map(Int.init) else { return "bad layer \(node)" }
+        guard fields[id] == nil else { return "insert \(id): already held" }
+        let parentID = object["parent"]?.numberValue.map(Int.init)
+        let index = object["index"]?.numberValue.map(Int.init)
+        for key in ["id", "parent", "index"] { object[key] = nil }
+        fields[id] = object
+        children[id] = []
+        guard let parentID else {
+            root = id
+            return nil
+        }
+        guard let siblings = children[parentID] else { return "insert \(id): parent \(parentID) not held" }
+        parent[id] = parentID
+        children[parentID]?.insert(id, at: min(index ?? siblings.count, siblings.count))
+        return nil
+    }
+
+    private mutating func drop(_ id: Int, into removed: inout Set<Int>) {
+        for child in children[id] ?? [] { drop(child, into: &removed) }
+        fields[id] = nil
+        children[id] = nil
+        parent[id] = nil
+        removed.insert(id)
+    }
+
+    /// The drawn layers (those that paint or have a role) in paint order, with absolute frames,
+    /// effective alpha and the intersection of their clipping ancestors' frames.
+    func flatten() -> [(id: Int, frame: [Double], alpha: Double, clip: [Double], fields: JSONObject)] {
+        var out: [(id: Int, frame: [Double], alpha: Double, clip: [Double], fields: JSONObject)] = []
+        func visit(_ id: Int, origin: (Double, Double), alpha: Double, clip: [Double]) {
+            guard let layer = fields[id] else { return }
+            let f = (layer["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
+            let frame = [origin.0 + f[0], origin.1 + f[1], f[2], f[3]]
+            let alpha = alpha * (layer["alpha"]?.numberValue ?? 1)
+            if ["fill", "border", "shadow", "text", "icon", "role"].contains(where: { layer[$0] != nil }) {
+                out.append((id, frame, alpha, clip, layer))
+            }
+            var inner = clip
+            if layer["clips"] == true {
+                let x0 = max(clip[0], frame[0]), y0 = max(clip[1], frame[1])
+                inner = [x0, y0, max(0, min(clip[0] + clip[2], frame[0] + frame[2]) - x0), max(0, min(clip[1] + clip[3], frame[1] + frame[3]) - y0)]
+            }
+            for child in children[id] ?? [] { visit(child, origin: (frame[0], frame[1]), alpha: alpha, clip: inner) }
+        }
+        if let root { visit(root, origin: (0, 0), alpha: 1, clip: [-1e9, -1e9, 2e9, 2e9]) }
+        return out
+    }
+}
