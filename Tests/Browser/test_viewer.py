@@ -8,6 +8,12 @@ back with `query`). Also checks that the canvas is drawn (the tab bar's tints an
 included) and that the browser console stays free of errors, and takes screenshots of the tab
 bar at phone, tablet and desktop window sizes.
 
+The tablet tests start `--app tablet` and open `?app=tablet`, which the viewer shows on its iPad
+(1024 × 768; `?device=ipad-pro` is 1366 × 1024): the side tab bar, a tap that pushes a half page
+into the stacked split, a mouse drag (held, then released on the move) and a horizontal wheel that
+scroll the split on the server, read back with `query` while they happen and once it has snapped;
+screenshots `tablet-*.png` at 1366 × 1000, 1024 × 900 and 390 × 844 windows.
+
 Needs Debian's chromium and chromium-driver and the PyPI packages selenium, websockets, pytest.
 The server binary comes from $STACKCAST_BIN, else .build/debug/stackcast; a missing binary is
 a failure, not a skip.
@@ -47,10 +53,10 @@ VIEWPORT = {"width": 390, "height": 844, "scale": 1,
 class Server:
     """The server process; its output is kept for failure messages."""
 
-    def __init__(self):
+    def __init__(self, app="phone"):
         self.output = []
         self.process = subprocess.Popen(
-            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", "phone"],
+            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", app],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.port_found = threading.Event()
         self.port = None
@@ -128,7 +134,7 @@ class DisplayList:
 class Watcher:
     """A second protocol client watching the session (role `view`), receiving on its own thread."""
 
-    def __init__(self, socket, session):
+    def __init__(self, socket, session, app="phone", viewport=None):
         self.model = DisplayList()
         self.welcome = None
         self.problems = []
@@ -138,7 +144,7 @@ class Watcher:
         self.replied = threading.Condition(self.lock)
         self.next_id = 0
         self.socket = socket
-        self.socket.send(json.dumps({"type": "hello", "app": "phone", "viewport": VIEWPORT,
+        self.socket.send(json.dumps({"type": "hello", "app": app, "viewport": viewport or VIEWPORT,
                                      "role": "view", "session": session}))
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -205,8 +211,8 @@ def start_server():
     """Starts the server inside the test (so a missing binary fails the test itself)."""
     started = []
 
-    def start():
-        started.append(Server())
+    def start(app="phone"):
+        started.append(Server(app))
         return started[-1]
     yield start
     for running in started:
@@ -217,10 +223,10 @@ def start_server():
 def watch_session():
     """Starts watchers of a session; closes them at the end."""
     with contextlib.ExitStack() as cleanup:
-        def watch(port, session):
+        def watch(port, session, app="phone", viewport=None):
             socket = cleanup.enter_context(
                 connect(f"ws://127.0.0.1:{port}/ws", subprotocols=["stackcast.v1"], open_timeout=10))
-            watcher = Watcher(socket, session)
+            watcher = Watcher(socket, session, app, viewport)
             cleanup.callback(watcher.stop)
             return watcher
         yield watch
@@ -284,6 +290,42 @@ def drag(driver, start, end, steps=10):
                                  round(first["y"] + (last["y"] - first["y"]) * fraction))
         pointer.pause(0.05)
     pointer.pointer_up()
+    actions.perform()
+
+
+def press_and_move(driver, start, end, steps=10, release=False):
+    """Presses at `start` and moves to `end` (viewport points) in `steps` moves of 40 ms. Without
+    `release`, pauses after each move and keeps the button down at the end (`release_pointer`
+    lets go; a later `perform` may cancel the pointer). With it, moves without pauses and lets go
+    right after the last move, while the pointer has a speed (the server's velocity estimate
+    looks back 0.1 s)."""
+    to_page = "return window.stackcast.viewToCanvas(arguments[0], arguments[1])"
+    first = driver.execute_script(to_page, *start)
+    last = driver.execute_script(to_page, *end)
+    actions = ActionBuilder(driver, duration=40)
+    pointer = actions.pointer_action
+    pointer.move_to_location(round(first["x"]), round(first["y"])).pointer_down()
+    for step in range(1, steps + 1):
+        fraction = step / steps
+        x = round(first["x"] + (last["x"] - first["x"]) * fraction)
+        y = round(first["y"] + (last["y"] - first["y"]) * fraction)
+        if release and step == steps:
+            # A move takes its duration after it is dispatched: the last one takes none, so that
+            # the release comes on its heels, as a real one would.
+            pointer.source.create_pointer_move(duration=0, x=x, y=y, origin="viewport")
+        else:
+            pointer.move_to_location(x, y)
+        if not release:
+            pointer.pause(0.05)
+    if release:
+        pointer.pointer_up()
+    actions.perform()
+
+
+def release_pointer(driver):
+    """Lets go of the button `press_and_move` left down."""
+    actions = ActionBuilder(driver)
+    actions.pointer_action.pointer_up()
     actions.perform()
 
 
@@ -389,9 +431,9 @@ def tab_items(nodes):
     return items
 
 
-def pixels_like(driver, frame, rgb, tolerance=40):
-    """How many canvas pixels inside `frame` (viewport points of the iPhone viewport) are close
-    to `rgb`, read back from the canvas's backing store."""
+def pixels_like(driver, frame, rgb, tolerance=40, viewport_width=VIEWPORT["width"]):
+    """How many canvas pixels inside `frame` (viewport points of a viewport `viewport_width` wide,
+    the iPhone's unless told) are close to `rgb`, read back from the canvas's backing store."""
     return driver.execute_script("""
         const [[x, y, w, h], [r, g, b], tolerance, viewportWidth] = arguments;
         const canvas = document.querySelector('canvas');
@@ -404,7 +446,7 @@ def pixels_like(driver, frame, rgb, tolerance=40):
           if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) <= tolerance) count++;
         }
         return count;
-    """, frame, rgb, tolerance, VIEWPORT["width"])
+    """, frame, rgb, tolerance, viewport_width)
 
 
 def set_inner_size(driver, width, height):
@@ -542,4 +584,289 @@ def test_tab_bar_select_scroll_and_window_sizes(start_server, watch_session, dri
     assert not watcher.problems, watcher.problems
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, f"browser console errors: {errors}"
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
+
+
+# The tablet app on the viewer's iPad (`?app=tablet` picks it): 1024 × 768, a 24 pt status bar.
+IPAD = {"width": 1024, "height": 768, "scale": 1, "safeArea": {"top": 24, "left": 0, "bottom": 0, "right": 0}}
+SIDEBAR_WIDTH = 80
+HALF_PAGE = 472
+# Window sizes for the tablet screenshots: each step at both desktop sizes, the end at phone width.
+TABLET_WINDOWS = {"": (1366, 1000), "-1024x900": (1024, 900)}
+PHONE_WINDOW = (390, 844)
+SIDEBAR_FILL = (0x1C, 0x1C, 0x1E)
+
+
+def library_split(state):
+    """The Library tab's split state: its pages and its `offset`, `targetOffset`, `scrolling`..."""
+    assert state["kind"] == "sideTabs", state
+    return state["tabs"][0]
+
+
+def snap_offsets(split, width):
+    """The offsets the split may rest at: each page aligned with the left or the right edge of a
+    split `width` wide (SPStackedNav's scrollOffsetForAligningPage:position:)."""
+    offsets, location = set(), 0.0
+    for page in split["stack"]:
+        length = page["frame"][2]
+        offsets.update({location, location - width + length})
+        location += length
+    return offsets
+
+
+def settled(watcher, snaps=None):
+    """The Library split once it has stopped: not scrolling, the offset at its target and, given
+    `snaps`, at one of them (a wheel moves the offset without animating it and snaps only once it
+    pauses; a released drag rests where it is until the server has the release)."""
+    split = library_split(watcher.state())
+    return not split["scrolling"] and split["offset"] == split["targetOffset"] and \
+        (snaps is None or split["offset"] in snaps) and split
+
+
+class OffsetRecorder:
+    """Polls the watcher's `query` state on a thread while the browser performs an action, so the
+    split's offsets during a drag or a wheel are seen, not only where it came to rest."""
+
+    def __init__(self, watcher):
+        self.watcher = watcher
+        self.samples = []
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self.stopping.is_set():
+            split = library_split(self.watcher.state())
+            self.samples.append((split["offset"], split["scrolling"]))
+            time.sleep(0.02)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        self.thread.join(timeout=COMMAND_SECONDS + 1)
+
+
+def wheel_split(driver, watcher, point, delta, snaps):
+    """Sends a horizontal wheel of `delta` pixels at a viewport `point`; checks that the Library
+    split's offset moved and returns its state once it has settled again at one of `snaps`."""
+    before = library_split(watcher.state())["offset"]
+    page = driver.execute_script("return window.stackcast.viewToCanvas(arguments[0], arguments[1])", *point)
+    with OffsetRecorder(watcher) as recorder:
+        ActionChains(driver).scroll_from_origin(
+            ScrollOrigin.from_viewport(round(page["x"]), round(page["y"])), delta, 0).perform()
+        time.sleep(0.1)
+    split = wait_until(lambda: settled(watcher, snaps), 5,
+                       lambda: f"the split to settle at a snap offset {sorted(snaps)} after the wheel; "
+                               f"{library_split(watcher.state())}", interval=0.05)
+    assert any(abs(offset - before) > abs(delta) / 4 for offset, _ in recorder.samples) or split["offset"] != before, \
+        f"a wheel of {delta} at {point} did not move the split from {before}: {recorder.samples}"
+    return split
+
+
+def open_tablet(start_server, watch_session, driver, query="?app=tablet", viewport=IPAD):
+    """Starts the server with the tablet app, opens the viewer at `query` in a 1366 × 1000 window
+    and watches its session. Returns the server and the watcher."""
+    server = start_server("tablet")
+    set_inner_size(driver, *TABLET_WINDOWS[""])
+    driver.get(server.url + query)
+    wait_for_viewer(driver)
+    watcher = watch_session(server.port, driver.execute_script("return window.stackcast.session"), "tablet", viewport)
+    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10,
+               lambda: f"the watcher's welcome and first frame (problems: {watcher.problems})")
+    return server, watcher
+
+
+def tap_row(driver, watcher, page_name, index=0):
+    """Clicks the `index`th row on the page named `page_name`; returns the row's name."""
+    page = wait_until(lambda: watcher.find("page", page_name), 3, f"a page {page_name!r} on screen")[0]
+    rows = [row for row in watcher.find("row") if inside(page["frame"], row["frame"])]
+    assert len(rows) > index, f"no row {index} on the page {page}: {rows}"
+    x, y, w, h = rows[index]["frame"]
+    click_at(driver, x + w / 2, y + h / 2)
+    return rows[index]["name"]
+
+
+def pushed(watcher, count):
+    """The Library split once it holds `count` pages, the last one appeared, and has stopped."""
+    split = settled(watcher)
+    return split and len(split["stack"]) == count and split["stack"][-1]["appearance"] == "appeared" and split
+
+
+def push_artist_and_album(driver, watcher):
+    """Library → the first artist → its first album; returns the split at rest."""
+    artist = tap_row(driver, watcher, "Library")
+    wait_until(lambda: pushed(watcher, 2), 5, lambda: f"the artist page pushed and at rest; {watcher.state()}",
+               interval=0.1)
+    tap_row(driver, watcher, artist)
+    return wait_until(lambda: pushed(watcher, 3), 5, lambda: f"the album page pushed and at rest; {watcher.state()}",
+                      interval=0.1)
+
+
+def test_tablet_split_drag_and_wheel(start_server, watch_session, driver, artifacts):
+    """The tablet app on the viewer's iPad: side tab bar, pushes into the stacked split, and real
+    pointer drags and wheel deltas that scroll the split on the server, which snaps on release."""
+    server, watcher = open_tablet(start_server, watch_session, driver)
+
+    def shots(name):
+        """Screenshots of what is on screen now at each desktop window size, back at the first."""
+        for suffix, size in TABLET_WINDOWS.items():
+            set_inner_size(driver, *size)
+            time.sleep(0.3)  # the viewer lays out and draws again at the next animation frame
+            driver.save_screenshot(str(artifacts / f"tablet-{name}{suffix}.png"))
+        set_inner_size(driver, *TABLET_WINDOWS[""])
+        time.sleep(0.2)
+
+    # `?app=tablet` without a device is the iPad: the server lays out 1024 × 768, and the iPad
+    # is shown unscaled in a 1366 × 1000 window.
+    assert driver.execute_script("return document.getElementById('device-picker').value") == "ipad"
+    assert "device-ipad" in driver.execute_script("return document.getElementById('device').className")
+    left, top, cw, ch = canvas_rect(driver)
+    assert (round(cw), round(ch)) == (IPAD["width"], IPAD["height"]), canvas_rect(driver)
+    nodes = viewer_nodes(driver)
+    sidebars = [node for node in nodes if node.get("role") == "sidebar"]
+    assert len(sidebars) == 1 and sidebars[0]["frame"] == [0, 0, SIDEBAR_WIDTH, IPAD["height"]], sidebars
+    tabs = [node for node in nodes if node.get("role") == "tab"]
+    assert [tab["name"] for tab in tabs] == ["Library", "Search", "Playlists", "Settings"], tabs
+    assert [tab["frame"] for tab in tabs] == \
+        [[0, IPAD["safeArea"]["top"] + 10 + 80 * k, SIDEBAR_WIDTH, 70] for k in range(4)], tabs
+    badges = [node for node in nodes if node.get("role") == "badge"]
+    assert [badge["name"] for badge in badges] == ["Search"], badges
+    assert inside(tabs[1]["frame"], badges[0]["frame"]), (tabs[1], badges[0])
+    split = library_split(watcher.state())
+    assert [page["screen"] for page in split["stack"]] == ["Library"], split
+    split_width = IPAD["width"] - SIDEBAR_WIDTH
+    time.sleep(0.3)
+    assert pixels_like(driver, [4, 400, 72, 300], SIDEBAR_FILL, tolerance=12,
+                       viewport_width=IPAD["width"]) > 1000, "the side bar is not drawn"
+    shots("library")
+
+    # Tap an artist on the Library page: a half page is pushed into the split, beside it.
+    assert tap_row(driver, watcher, "Library") == "Röyksopp"
+    split = wait_until(lambda: pushed(watcher, 2), 5,
+                       lambda: f"the artist page pushed and at rest; {watcher.state()}", interval=0.1)
+    assert [page["screen"] for page in split["stack"]] == ["Library", "Röyksopp"], split
+    frames = [page["frame"] for page in split["stack"]]
+    assert [frame[2] for frame in frames] == [HALF_PAGE, HALF_PAGE], frames
+    assert frames[0][0] + HALF_PAGE == frames[1][0], f"the half pages are not side by side: {frames}"
+    wait_until(lambda: watcher.find("page", "Röyksopp"), 3, "the artist page in the display list")
+    shots("pushed")
+
+    # Tap an album on the artist page: three half pages are wider than the split, which now
+    # scrolls to its end; the artist page is stacked over the Library page at the left edge.
+    tap_row(driver, watcher, "Röyksopp")
+    split = wait_until(lambda: pushed(watcher, 3), 5,
+                       lambda: f"the album page pushed and at rest; {watcher.state()}", interval=0.1)
+    snaps = snap_offsets(split, split_width)
+    max_scroll = 3 * HALF_PAGE - split_width
+    assert split["offset"] == max_scroll, split
+    assert [page["frame"][0] for page in split["stack"]] == \
+        [SIDEBAR_WIDTH, SIDEBAR_WIDTH + 3, SIDEBAR_WIDTH + HALF_PAGE], f"not stacked at the left edge: {split}"
+    assert split["stack"][0]["dim"] > 0, f"the stacked Library page is not dimmed: {split['stack'][0]}"
+    album = watcher.find("page")[-1]
+    assert album["name"] == split["stack"][-1]["screen"] and album["frame"][0] == SIDEBAR_WIDTH + HALF_PAGE, album
+    shots("stacked")
+
+    # Press on the album page below its rows, move 300 px to the right and hold: the offset
+    # follows the pointer (less the 10 pt pan slop), and the Library page comes out of the stack,
+    # dimmed. Then let go (or the next action cancels the held pointer): back to the end.
+    aw = album["frame"][2]
+    start = (album["frame"][0] + aw / 2, IPAD["height"] - 30)
+    end = (start[0] + 300, start[1])
+    press_and_move(driver, start, end, steps=12)
+    held = library_split(watcher.state())
+    assert max_scroll - 301 < held["offset"] < max_scroll - 288 and not held["scrolling"], held
+    dims = wait_until(lambda: [node for node in watcher.find("dim") if node.get("alpha", 1) > 0.05], 3,
+                      lambda: f"a dim node while dragging; {[n for n in watcher.model.in_order() if n.get('role')]}")
+    library = watcher.find("page", "Library")
+    assert library and inside(library[0]["frame"], dims[0]["frame"]), (library, dims)
+    # SPStackedNav dims a page 0.3 per page width it lies left of the edge.
+    assert abs(dims[0]["alpha"] - 0.3 * held["offset"] / HALF_PAGE) < 0.01, (dims, held)
+    time.sleep(0.3)
+    driver.save_screenshot(str(artifacts / "tablet-dragging.png"))
+    release_pointer(driver)
+    split = wait_until(lambda: settled(watcher, snaps), 5,
+                       lambda: f"the split back at rest; {library_split(watcher.state())}", interval=0.05)
+    assert split["offset"] == max_scroll, split
+
+    # Drag again, 300 px to the right in steps, and let go on the move: the offset follows the
+    # pointer, then the split snaps back a page (SPStackedNav's snap for a release moving right:
+    # the leftmost page on screen aligned with the left edge) and stops.
+    with OffsetRecorder(watcher) as recorder:
+        press_and_move(driver, start, end, steps=12, release=True)
+        time.sleep(0.4)  # the snap animation
+    split = wait_until(lambda: settled(watcher, snaps), 5,
+                       lambda: f"the split to settle at a snap offset {sorted(snaps)}; {library_split(watcher.state())}",
+                       interval=0.05)
+    dragging = [offset for offset, scrolling in recorder.samples if not scrolling]
+    assert any(max_scroll - 280 < offset < max_scroll - 20 for offset in dragging), \
+        f"no offset on the way from {max_scroll} to {max_scroll - 300} during the drag: {recorder.samples}"
+    assert any(scrolling for _, scrolling in recorder.samples), f"no snap animation: {recorder.samples}"
+    assert split["offset"] == 0, f"released moving right, the split rests at {split}; on the way: {recorder.samples}"
+    assert [page["frame"][0] for page in split["stack"][:2]] == [SIDEBAR_WIDTH, SIDEBAR_WIDTH + HALF_PAGE], split
+    time.sleep(0.2)
+    shots("dragged")
+
+    # A horizontal wheel over the split (on a page's navigation bar) scrolls it too, and it snaps
+    # once the wheel pauses, as a drag released without speed does: the rightmost page on screen
+    # aligned with the right edge, here the album page at the end.
+    wheel_point = (SIDEBAR_WIDTH + split_width * 0.7, IPAD["safeArea"]["top"] + 22)
+    split = wheel_split(driver, watcher, wheel_point, 200, snaps)
+    assert split["offset"] == max_scroll, split
+    time.sleep(0.2)
+    driver.save_screenshot(str(artifacts / "tablet-wheeled.png"))
+
+    # At phone width the iPad is scaled down whole, not cropped.
+    set_inner_size(driver, *PHONE_WINDOW)
+    time.sleep(0.3)
+    left, top, cw, ch = canvas_rect(driver)
+    assert left >= 0 and left + cw <= PHONE_WINDOW[0] + 0.5 and top + ch <= PHONE_WINDOW[1] + 0.5, \
+        f"the iPad does not fit a {PHONE_WINDOW} window: canvas at {[left, top, cw, ch]}"
+    assert abs(cw / ch - IPAD["width"] / IPAD["height"]) < 0.01, "the screen is distorted"
+    driver.save_screenshot(str(artifacts / "tablet-phone-390x844.png"))
+
+    assert not watcher.problems, watcher.problems
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"browser console errors: {errors}"
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
+
+
+def test_tablet_on_the_ipad_pro(start_server, watch_session, driver, artifacts):
+    """`?device=ipad-pro`: the tablet app laid out at 1366 × 1024, shrunk whole into the window."""
+    pro = {**IPAD, "width": 1366, "height": 1024}
+    server, watcher = open_tablet(start_server, watch_session, driver, "?app=tablet&device=ipad-pro", pro)
+    sidebars = [node for node in viewer_nodes(driver) if node.get("role") == "sidebar"]
+    assert sidebars and sidebars[0]["frame"] == [0, 0, SIDEBAR_WIDTH, pro["height"]], sidebars
+    left, top, cw, ch = canvas_rect(driver)
+    width, height = TABLET_WINDOWS[""]
+    assert abs(cw / ch - pro["width"] / pro["height"]) < 0.01 and left >= 0 and left + cw <= width \
+        and top + ch <= height, canvas_rect(driver)
+    split = push_artist_and_album(driver, watcher)
+    assert [page["screen"] for page in split["stack"]] == ["Library", "Röyksopp", "Melody 1"], split
+    time.sleep(0.3)
+    driver.save_screenshot(str(artifacts / "tablet-ipad-pro.png"))
+    assert not watcher.problems, watcher.problems
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
+
+
+def test_tablet_wheel_over_lists_and_back_to_the_start(start_server, watch_session, driver):
+    """A trackpad's horizontal swipe scrolls the split wherever it is over the split, a list too,
+    and one back to the start stays there."""
+    server, watcher = open_tablet(start_server, watch_session, driver)
+    split = push_artist_and_album(driver, watcher)
+    split_width = IPAD["width"] - SIDEBAR_WIDTH
+    snaps = snap_offsets(split, split_width)
+    max_scroll = 3 * HALF_PAGE - split_width
+    assert split["offset"] == max_scroll, split
+    # Back past the start, from the navigation bar: the album page leaves the screen, and the split
+    # should rest at 0 with the Library and artist pages side by side.
+    wheel_point = (SIDEBAR_WIDTH + split_width * 0.7, IPAD["safeArea"]["top"] + 22)
+    split = wheel_split(driver, watcher, wheel_point, -(max_scroll + 10), snaps)
+    assert split["offset"] == 0, f"a wheel back to the start sprang back to {split['offset']}"
+    # Over the rows of the artist page's list: the list cannot scroll sideways, the split can.
+    row = next(row for row in watcher.find("row") if row["frame"][0] >= SIDEBAR_WIDTH + HALF_PAGE)
+    x, y, w, h = row["frame"]
+    split = wheel_split(driver, watcher, (x + w / 2, y + h / 2), 200, snaps)
+    assert split["offset"] == max_scroll, split
     assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"

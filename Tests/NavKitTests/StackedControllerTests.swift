@@ -135,7 +135,9 @@ import Testing
         h.scene.handle(ScrollEvent(position: Point(x: 600, y: 300), delta: Point(x: -100, y: 0), time: 1))
         #expect(split.offset == 844)
         for _ in 0..<120 { h.advance(by: 1.0 / 60) }
-        #expect(split.offset == 944)
+        // The paused wheel snaps as a slow release moving right: the root came into view, and the
+        // offset is past the middle of it, so the page after it is right-aligned (SV.m:158-162).
+        #expect(split.offset == 472)
     }
 
     @Test func scrollToAPageAlignsItLeftAndActivatesIt() {
@@ -222,7 +224,7 @@ import Testing
 }
 
 extension StackedControllerTests {
-    @Test func aRowPushesAboveItsOwnPage() throws {
+    @Test func aRowPushesAboveItsOwnPageAndTheSplitRestsInRange() throws {
         let library = ScreenSpec(name: "Library", rows: [
             RowSpec(title: "Air", action: .push(Self.half("Air"))),
             RowSpec(title: "Moby", action: .push(Self.half("Moby"))),
@@ -239,6 +241,9 @@ extension StackedControllerTests {
         for _ in 0..<120 { h.advance(by: 1.0 / 60) }
         #expect(split.viewControllers.map(\.name) == ["Library", "Moby"])
         #expect(split.entries.count == 2)
+        // Two half pages fill the 944 pt split: offset 0, Library at 0, Moby at 472.
+        #expect(split.offset == 0)
+        #expect(h.page("Moby", in: h.scene.displayList())?.frame.x == 472)
     }
 }
 
@@ -263,5 +268,35 @@ extension StackedControllerTests {
         ])
         #expect(split.viewControllers.map(\.appearance) == [.appeared, .disappeared, .disappeared, .disappeared])
         #expect(h.scene.appearanceViolations.isEmpty)
+    }
+}
+
+extension StackedControllerTests {
+    @Test func pagesOffTheLeftEdgeCastAShadowOverABackdrop() throws {
+        let (h, _) = split()
+        h.run(.push(Self.half("Artists")))
+        let list = h.scene.displayList()
+        #expect(list.items.first?.fill == StackedController.backdrop)
+        #expect(h.page("Artists", in: list)?.shadow == StackedController.edgeShadow)
+        #expect(h.page("Library", in: list)?.shadow == nil)
+    }
+
+    @Test func aHorizontalWheelOverAListMovesTheSplit() throws {
+        let rows = (1...40).map { RowSpec(title: "Row \($0)") }
+        let (h, split) = split(ScreenSpec(name: "Library", rows: rows))
+        h.run(.push(Self.half("Artists")))
+        h.scene.handle(ScrollEvent(position: Point(x: 300, y: 400), delta: Point(x: -60, y: 0), time: 1))
+        #expect(split.offset == 412)
+        #expect(h.controller(named: "Library")?.scrollOffset == 0)
+        h.scene.handle(ScrollEvent(position: Point(x: 300, y: 400), delta: Point(x: 0, y: 80), time: 2))
+        #expect(h.controller(named: "Library")?.scrollOffset == 80)
+        #expect(split.offset == 412)
+    }
+}
+
+private extension SceneHarness {
+    /// The page named `name` anywhere in the app.
+    func controller(named name: String) -> ViewController? {
+        scene.root?.subtree.lazy.compactMap { $0 as? ViewController }.first { $0.name == name }
     }
 }

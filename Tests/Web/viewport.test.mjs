@@ -1,8 +1,8 @@
 // Device layout and the mapping between page and viewport coordinates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clientToViewport, layoutDevice, viewportToClient } from '../../Web/src/viewport.js';
-import { readOptions, watchUrl } from '../../Web/src/options.js';
+import { clientToViewport, defaultDevice, DEVICES, layoutDevice, viewportToClient } from '../../Web/src/viewport.js';
+import { readOptions, switchAppUrl, watchUrl } from '../../Web/src/options.js';
 
 test('an iPhone that fits keeps scale 1 and its safe area', () => {
   const layout = layoutDevice('iphone', 1200, 1000);
@@ -23,9 +23,29 @@ test('a device shrinks to fit a short window, never grows', () => {
 test('iPad and fit viewports', () => {
   const ipad = layoutDevice('ipad', 1200, 1000);
   assert.deepEqual([ipad.width, ipad.height, ipad.safeArea.top, ipad.safeArea.bottom], [1024, 768, 24, 0]);
+  assert.equal(ipad.family, 'ipad');
+  const pro = layoutDevice('ipad-pro', 1366, 955);
+  assert.deepEqual([pro.width, pro.height, pro.safeArea.top, pro.family], [1366, 1024, 24, 'ipad']);
+  assert.ok(pro.scale < 1, 'a 1366 × 1024 iPad shrinks into a 1366-pixel window');
+  assert.ok((1366 + 2 * DEVICES['ipad-pro'].bezel) * pro.scale <= 1366 - 40 + 1e-9);
   const fit = layoutDevice('fit', 1187.6, 911.2);
   assert.deepEqual([fit.width, fit.height, fit.scale, fit.bezel], [1187, 911, 1, 0]);
   assert.deepEqual(fit.safeArea, { top: 0, left: 0, bottom: 0, right: 0 });
+});
+
+test('the iPads are landscape, with a bezel of one width all round that scales with them', () => {
+  for (const name of ['ipad', 'ipad-pro']) {
+    const device = DEVICES[name];
+    assert.ok(device.width > device.height, `${name} is landscape`);
+    assert.ok(device.outerRadius > device.screenRadius && device.screenRadius > 0, name);
+    const small = layoutDevice(name, 700, 600);
+    assert.ok(small.scale < 1);
+    assert.equal(small.bezel, device.bezel * small.scale);
+    assert.equal(small.screenRadius, device.screenRadius * small.scale);
+  }
+  assert.equal(layoutDevice('iphone', 1200, 1000).family, 'iphone');
+  assert.equal(layoutDevice('fit', 800, 600).family, 'fit');
+  assert.ok(Object.values(DEVICES).every((device) => typeof device.label === 'string' && device.label));
 });
 
 test('an unknown device is the default iPhone', () => {
@@ -57,8 +77,44 @@ test('URL options: defaults, watch mode and the watch link', () => {
   assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view'),
     { app: 'tablet', device: 'fit', role: 'view', session: 'abc' });
   assert.equal(readOptions('?role=admin').role, 'control');
+  assert.equal(readOptions('?device=ipad-pro').device, 'ipad-pro');
   const link = new URL(watchUrl('http://h:1/?app=phone&device=ipad', 'T0K'));
   assert.equal(link.searchParams.get('session'), 'T0K');
   assert.equal(link.searchParams.get('role'), 'view');
   assert.equal(link.searchParams.get('device'), 'ipad');
+});
+
+test('each app has its own device when the address names none', () => {
+  assert.equal(defaultDevice('tablet'), 'ipad');
+  assert.equal(defaultDevice('phone'), 'iphone');
+  assert.equal(defaultDevice('stack'), 'iphone');
+  assert.equal(defaultDevice('toString'), 'iphone', 'not an inherited property');
+  assert.equal(readOptions('?app=tablet').device, 'ipad');
+  assert.equal(readOptions('?app=tablet&device=').device, 'ipad');
+  assert.equal(readOptions('?app=tablet&device=toaster').device, 'ipad', 'an unknown device is the app\'s');
+  assert.equal(readOptions('?app=phone').device, 'iphone');
+  assert.equal(readOptions('?app=stack').device, 'iphone');
+  assert.equal(readOptions('').device, 'iphone');
+  // A device named in the address wins.
+  assert.equal(readOptions('?app=tablet&device=iphone').device, 'iphone');
+  assert.equal(readOptions('?app=tablet&device=fit').device, 'fit');
+  assert.equal(readOptions('?app=phone&device=ipad-pro').device, 'ipad-pro');
+  // The watch link of a tablet session keeps the address's (absent) device: the iPad too.
+  assert.equal(readOptions(new URL(watchUrl('http://h:1/?app=tablet', 'T')).search).device, 'ipad');
+});
+
+test('switching apps starts a new session; the device follows the app unless one was chosen', () => {
+  const params = (href) => Object.fromEntries(new URL(href).searchParams);
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=phone&session=S&role=view', 'tablet')), { app: 'tablet' });
+  assert.deepEqual(params(switchAppUrl('http://h:1/', 'tablet')), { app: 'tablet' });
+  // The app's own device, named in the address, is dropped so that the next app's applies...
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=phone&device=iphone', 'tablet')), { app: 'tablet' });
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=tablet&device=ipad', 'phone')), { app: 'phone' });
+  assert.equal(readOptions(new URL(switchAppUrl('http://h:1/?app=tablet&device=ipad', 'phone')).search).device, 'iphone');
+  // ...another device was a choice, and stays.
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=phone&device=ipad-pro', 'tablet')),
+    { app: 'tablet', device: 'ipad-pro' });
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=tablet&device=fit', 'phone')), { app: 'phone', device: 'fit' });
+  assert.deepEqual(params(switchAppUrl('http://h:1/?app=tablet&device=iphone', 'stack')),
+    { app: 'stack', device: 'iphone' });
 });

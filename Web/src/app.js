@@ -38,11 +38,12 @@ function viewport() {
 function applyLayout() {
   const previous = layout;
   layout = layoutDevice(options.device, stage.clientWidth, stage.clientHeight);
-  device.className = `device device-${layout.name}`;
+  device.className = `device device-${layout.family} device-${layout.name}`;
+  device.style.setProperty('--scale', String(layout.scale));
+  device.style.setProperty('--bezel', `${layout.bezel}px`);
   device.style.padding = `${layout.bezel}px`;
   device.style.borderRadius = `${layout.outerRadius}px`;
   screen.style.borderRadius = `${layout.screenRadius}px`;
-  screen.style.setProperty('--scale', String(layout.scale));
   renderer.resize(layout.width * layout.scale, layout.height * layout.scale, layout);
   return !previous || previous.width !== layout.width || previous.height !== layout.height;
 }

@@ -2,7 +2,8 @@
 // inspector toggles (also on the `h` and `i` keys), and the status line.
 
 import { SESSION_KEY } from './connection.js';
-import { watchUrl, withParams } from './options.js';
+import { switchAppUrl, watchUrl, withParams } from './options.js';
+import { DEVICES } from './viewport.js';
 
 /** How long a transient message (a refused command, an error) stays in the status line. */
 const NOTICE_MS = 6000;
@@ -26,9 +27,11 @@ export function setupControls({ options, connection, hud, inspector }) {
   pick($('app-picker'), options.app, (app) => {
     // Another app is another session: forget this tab's token so the server starts one.
     sessionStorage.removeItem(SESSION_KEY);
-    location.assign(withParams(location.href, { app, session: null, role: null }));
+    location.assign(switchAppUrl(location.href, app));
   });
-  pick($('device-picker'), options.device, (device) => location.assign(withParams(location.href, { device })));
+  const devicePicker = $('device-picker');
+  devicePicker.replaceChildren(...Object.entries(DEVICES).map(([name, { label }]) => new Option(label, name)));
+  pick(devicePicker, options.device, (device) => location.assign(withParams(location.href, { device })));
 
   const slowMotion = $('slow-motion');
   slowMotion.disabled = options.role === 'view';

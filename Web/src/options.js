@@ -1,21 +1,23 @@
-// URL parameters (pure): `?app=NAME&device=iphone|ipad|fit&session=TOKEN&role=view`.
+// URL parameters (pure): `?app=NAME&device=iphone|ipad|ipad-pro|fit&session=TOKEN&role=view`.
 
-import { DEVICES, DEFAULT_DEVICE } from './viewport.js';
+import { DEVICES, defaultDevice } from './viewport.js';
 
 /** The app shown when `?app=` is missing. */
 const DEFAULT_APP = 'phone';
 
 /**
- * Reads the viewer's options from a query string.
+ * Reads the viewer's options from a query string. Without a known `device`, the app's own
+ * device is used: the iPad for `tablet`, the iPhone for the others.
  * @param {string} search e.g. `location.search`.
  * @returns {{app:string, device:string, role:'control'|'view', session:string|null}}
  */
 export function readOptions(search) {
   const params = new URLSearchParams(search);
+  const app = params.get('app') || DEFAULT_APP;
   const device = params.get('device');
   return {
-    app: params.get('app') || DEFAULT_APP,
-    device: device && Object.hasOwn(DEVICES, device) ? device : DEFAULT_DEVICE,
+    app,
+    device: device && Object.hasOwn(DEVICES, device) ? device : defaultDevice(app),
     role: params.get('role') === 'view' ? 'view' : 'control',
     session: params.get('session') || null,
   };
@@ -34,6 +36,20 @@ export function withParams(href, changes) {
     else url.searchParams.set(key, value);
   }
   return url.toString();
+}
+
+/**
+ * The address that shows another app in a new session. The device follows the app (the tablet
+ * app comes on the iPad, the phone app on the iPhone) unless the address chose one that is not
+ * the current app's own device.
+ * @param {string} href the current address.
+ * @param {string} app the app to show.
+ * @returns {string}
+ */
+export function switchAppUrl(href, app) {
+  const current = readOptions(new URL(href).search);
+  const keepsDevice = current.device !== defaultDevice(current.app);
+  return withParams(href, { app, session: null, role: null, ...(keepsDevice ? {} : { device: null }) });
 }
 
 /**

@@ -97,9 +97,10 @@ public final class ScreenController: ViewController {
         return ListScroll(scroller: scroller, slowMotion: scene?.settings.slowMotion ?? 1)
     }
 
-    /// A wheel or trackpad scroll over the list moves it, clamped at both ends.
+    /// A mostly vertical wheel or trackpad scroll over a list that can scroll moves it, clamped at
+    /// both ends; anything else goes on up (to a stacked split, say).
     override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool {
-        guard let scroller, isInList(hit) else { return false }
+        guard let scroller, scroller.maxOffset > 0, abs(event.delta.y) > abs(event.delta.x), isInList(hit) else { return false }
         scroller.scroll(by: event.delta.y)
         return true
     }

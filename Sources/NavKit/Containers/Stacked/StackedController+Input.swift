@@ -5,6 +5,9 @@
 extension StackedController {
     /// Seconds without a wheel delta after which the split snaps, as a released pan does.
     static let wheelSnapDelay = 0.15
+    /// The speed (pt/s along the offset) of the release a paused wheel stands for: a direction,
+    /// not a fling (the overshoot is the minimum 10 pt).
+    static let wheelReleaseSpeed = 100.0
 
     func splitPan(for pan: PanTracker) -> PanHandler? {
         guard pan.axis == .horizontal, StackedScrollMath.capturesPan(velocity: pan.velocity.velocity) || pan.velocity.velocity.x == 0 else { return nil }
@@ -18,6 +21,7 @@ extension StackedController {
         guard delta != 0 else { return false }
         if let snap = scroll.setOffset(scroll.actual + delta, animated: false) { becomeActive(snap) }
         layoutPages()
+        wheelDirection = delta > 0 ? 1 : -1
         scheduleWheelSnap()
         return true
     }
@@ -41,7 +45,9 @@ extension StackedController {
             guard now >= due else { return true }
             wheelSnapDue = nil
             wheelTimer = nil
-            release(velocity: 0)
+            // A release moving the way the wheel went, far below the fling speeds: the snap picks
+            // the page the wheel was heading for rather than the rightmost one shown (SV.m:146).
+            release(velocity: wheelDirection * StackedController.wheelReleaseSpeed)
             return false
         }
     }

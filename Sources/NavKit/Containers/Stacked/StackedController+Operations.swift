@@ -10,11 +10,13 @@ extension StackedController {
     }
 
     /// A row's push pops the pages above its page first, so an artist tapped in the library
-    /// replaces the albums open beside it (NC.m:119-125).
+    /// replaces the albums open beside it (NC.m:119-125). They go at once: the reference marks them
+    /// and keeps counting them in the scroll range, so the new page would be aligned as if they
+    /// were still there and the split would rest out of range once they were removed.
     func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion) {
         if let page = origin?.ancestor(ViewController.self), let index = viewControllers.firstIndex(where: { $0 === page }), index < viewControllers.count - 1 {
             if let error = checkNew([controller]) { return done(.failure(error)) }
-            while viewControllers.count > index + 1 { removeLast(animated: isAnimated(transition)) }
+            while viewControllers.count > index + 1 { removeLast(animated: false) }
         }
         performPush(controller, transition: transition, done: done)
     }

@@ -52,6 +52,8 @@ public final class StackedController: Controller, NavigationStack {
     /// When a paused wheel snaps the split, and the link that waits for it.
     var wheelSnapDue: Double?
     var wheelTimer: Animator.Handle?
+    /// +1 when the last wheel delta moved the content left (offset up), −1 when right.
+    var wheelDirection = 0.0
 
     public init(identifier: String = "split", root: ViewController) {
         self.identifier = identifier
@@ -66,8 +68,13 @@ public final class StackedController: Controller, NavigationStack {
     public override var appearingChildren: [Controller] { entries.filter(\.visibility.isVisible).map(\.page) }
     public override var focusedChild: Controller? { viewControllers.indices.contains(activeIndex) ? viewControllers[activeIndex] : viewControllers.last }
 
+    /// The dark backdrop the pages slide over (the reference's `backgroundTexture.png`).
+    public static let backdrop = Color(rgb: 0x2C2C2E)
+    /// The shadow along a page's left edge, hidden while the page sits at x = 0 (PC.m:58-71, 166-170).
+    public static let edgeShadow = Shadow(color: Color(rgb: 0x000000, alpha: 0x4D), blur: 12, x: -3, y: 0)
+
     public override func loadView() -> Node {
-        let node = Node(name: identifier)
+        let node = Node(name: identifier, fill: StackedController.backdrop)
         node.clipsToBounds = true
         return node
     }
@@ -128,6 +135,7 @@ public final class StackedController: Controller, NavigationStack {
         }
         page.frame.origin = frame.frame.origin
         page.isHidden = frame.isHidden
+        page.shadow = frame.showsLeftShadow ? StackedController.edgeShadow : nil
         entry.dim.frame = frame.frame
         entry.dim.isHidden = frame.isHidden
         entry.dim.alpha = min(frame.dim, 1)
