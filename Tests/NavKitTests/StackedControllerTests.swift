@@ -172,10 +172,12 @@ import Testing
         #expect(state.pages.map { $0.frame.x } == [-2360, -1416, 0, 3, 6, 472])
         #expect(state.pages.map(\.hidden) == [true, true, false, false, false, false])
         #expect(zip(state.pages.map { $0.dim ?? -1 }, [0.75, 0.9, 0.6, 0.3, 0, 0]).allSatisfy { abs($0 - $1) < 1e-9 })
-        // B at 0 and C at 3, covered (and hidden when the pushes settled), draw their fill and
-        // dim, not their content; D at 6 shows 466 pt and draws everything.
+        // B at 0 and C at 3, covered (and hidden when the pushes settled), show their containers'
+        // fill and dim, not their pages; D at 6 shows 466 pt and draws everything.
         let list = h.scene.displayList()
-        #expect(list.all(role: .page).map(\.name) == ["B", "C", "D", "E"])
+        #expect(list.all(role: .container).map(\.frame.x) == [0, 3, 6, 472])
+        #expect(list.all(role: .container).map(\.name) == ["B", "C", "D", "E"])
+        #expect(list.all(role: .page).map(\.name) == ["D", "E"])
         #expect(list.all(role: .navbar).count == 2)
         #expect(list.all(role: .dim).map { ($0.alpha * 1000).rounded() / 1000 } == [0.6, 0.3])
     }
@@ -277,8 +279,9 @@ extension StackedControllerTests {
         h.run(.push(Self.half("Artists")))
         let list = h.scene.displayList()
         #expect(list.items.first?.fill == StackedController.backdrop)
-        #expect(h.page("Artists", in: list)?.shadow == StackedController.edgeShadow)
-        #expect(h.page("Library", in: list)?.shadow == nil)
+        let containers = list.all(role: .container)
+        #expect(containers.map(\.frame.x) == [0, 472])
+        #expect(containers.map(\.shadow) == [nil, StackedController.edgeShadow])
     }
 
     @Test func aHorizontalWheelOverAListMovesTheSplit() throws {

@@ -23,6 +23,9 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let sidebar: NodeRole = "sidebar"
     public static let pagestack: NodeRole = "pagestack"
     public static let subpage: NodeRole = "subpage"
+    /// A stacked split's page container, named by its page: drawn from the push, it holds the
+    /// page's node only while the page is visible (SPStackedNav's `SPStackedPageContainer`).
+    public static let container: NodeRole = "container"
     /// A hairline separator.
     public static let separator: NodeRole = "separator"
 }

@@ -68,14 +68,19 @@ extension StackedController {
 
     /// `scrollTo`: aligns page `index` at the left (and makes it active), or goes to `offset`.
     func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
+        // Targets stay within the scroll range, so a scroll always ends where pages can rest.
+        let range = min(0, layoutModel.maxScroll)...max(0, layoutModel.maxScroll)
         switch destination {
         case .index(let index):
             guard viewControllers.indices.contains(index) else {
                 return done(.failure(.notFound("no page at index \(index) in split \(identifier); it has \(viewControllers.count) pages")))
             }
-            setActive(index, position: .left, animated: animated)
+            activeIndex = index
+            activePosition = .left
+            let aligned = layoutModel.offset(aligningPage: entryIndex(of: index), position: .left)
+            setOffset(min(max(aligned, range.lowerBound), range.upperBound), animated: animated)
         case .offset(let offset):
-            setOffset(offset, animated: animated)
+            setOffset(min(max(offset, range.lowerBound), range.upperBound), animated: animated)
         }
         whenSettled { [self] in done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? ""))) }
     }

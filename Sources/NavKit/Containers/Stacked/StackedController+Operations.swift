@@ -42,7 +42,9 @@ extension StackedController {
             let what = op == "popToRoot" ? "the split is already at its root" : "\(viewControllers[index].name) is already the top of split \(identifier)"
             return done(.failure(.invalidState(what)))
         }
-        let animated = isAnimated(transition)
+        // A pop followed by a push takes the popped pages out at once: pages being removed still
+        // count in the scroll range, so the pushed page would be aligned as if they were there.
+        let animated = isAnimated(transition) && then == nil
         // popToRoot keeps a half root's neighbour, so the root fills the split with it (NC.m:242-253).
         let keep = op == "popToRoot" && index == 0 && viewControllers[0].options.width == .half ? min(2, viewControllers.count) : index + 1
         while viewControllers.count > keep { removeLast(animated: animated) }
@@ -59,15 +61,10 @@ extension StackedController {
 
     func performReplaceTop(_ controller: ViewController, direction: Direction, transition: (any Transition)?, done: @escaping Completion) {
         if let error = checkNew([controller]) { return done(.failure(error)) }
-        let animated = isAnimated(transition)
-        if viewControllers.count > 1 || entries.count > 1 {
-            removeLast(animated: animated)
-        } else {
-            // The root itself is replaced: it goes at once, as there is nothing to scroll to.
-            removeLast(animated: false)
-        }
+        // The old top goes at once (as for a pop followed by a push), the new one scrolls in.
+        removeLast(animated: false)
         append(controller)
-        setActive(viewControllers.count - 1, position: .right, animated: animated)
+        setActive(viewControllers.count - 1, position: .right, animated: isAnimated(transition))
         whenSettled { done(.success(.controller(id: controller.id))) }
     }
 
@@ -78,7 +75,8 @@ extension StackedController {
         // The common prefix stays; the rest is popped, then the new pages are pushed (NC.m:153-175).
         let common = zip(viewControllers, controllers).prefix { $0 === $1 }.count
         let animated = isAnimated(transition)
-        while viewControllers.count > max(common, 1) { removeLast(animated: animated) }
+        // Pages that go are taken out at once, so the new top is aligned among the pages that stay.
+        while viewControllers.count > max(common, 1) { removeLast(animated: false) }
         if common == 0 {
             // Nothing in common: the new root replaces the old one at once.
             removeLast(animated: false)
@@ -94,7 +92,10 @@ extension StackedController {
     /// Adds a page at the end of the split.
     private func append(_ controller: ViewController) {
         viewControllers.append(controller)
-        entries.append(Entry(controller))
+        let entry = Entry(controller)
+        entries.append(entry)
+        view.addChild(entry.container)
+        view.addChild(entry.dim)
         adopt(controller)
     }
 
@@ -114,8 +115,9 @@ extension StackedController {
         arrangeViews()
     }
 
-    /// A `none` transition (or no scene) moves at once; anything else scrolls.
+    /// A `none` transition moves at once; anything else scrolls. Without one, the session's
+    /// default decides (`configure` with `transition: none` makes every push immediate).
     private func isAnimated(_ transition: (any Transition)?) -> Bool {
-        (transition?.duration ?? 1) > 0
+        (transition ?? scene?.settings.defaultTransition)?.duration ?? 1 > 0
     }
 }

@@ -11,18 +11,24 @@
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 public final class StackedController: Controller, NavigationStack {
-    /// One page of the split: live or being removed, its visibility and its dim overlay.
+    /// One page of the split: its container, live or being removed, its visibility and its dim.
     final class Entry {
         let page: ViewController
         var isBeingRemoved = false
         var visibility = StackedScrollMath.PageVisibility()
-        /// The black overlay drawn right after the page, over it (role `dim`); its alpha is the
-        /// layout's dim, capped at 1. A sibling, not a child, so a covered page can leave out its
+        /// The reference's page container (`SPStackedPageContainer`): it exists from the push, with
+        /// its fill and edge shadow, and holds the page's view only while the page is visible.
+        let container: Node
+        /// The black overlay drawn right after the container, over it (role `dim`); its alpha is
+        /// the layout's dim, capped at 1. A sibling, so a covered container can leave out its
         /// content and keep its dim.
         let dim = Node(role: .dim, name: "dim", fill: .black)
 
         init(_ page: ViewController) {
             self.page = page
+            container = Node(role: .container, name: page.name, fill: StackedController.containerFill)
+            // Taps on a container that shows no page still reach that page's controller.
+            container.owner = page
             dim.alpha = 0
             dim.isUserInteractionEnabled = false
         }
@@ -40,8 +46,8 @@ public final class StackedController: Controller, NavigationStack {
     /// What is drawn, where it is going, and the pending snap (SV.m:253-309).
     var scroll = StackedScrollMath.Animation(offset: 0)
     /// The page the person works in and the edge it is aligned with (NC.m:193-215).
-    private(set) var activeIndex = 0
-    private(set) var activePosition = StackedLayout.Position.left
+    var activeIndex = 0
+    var activePosition = StackedLayout.Position.left
     private(set) var size = Size.zero
     private var safeArea = EdgeInsets.zero
     /// The display link while the scroll animates, and the scene time of its last step.
@@ -62,6 +68,7 @@ public final class StackedController: Controller, NavigationStack {
         super.init(name: identifier)
         id = identifier
         root.parent = self
+        arrangeViews()
     }
 
     public override var children: [Controller] { entries.map(\.page) }
@@ -70,6 +77,8 @@ public final class StackedController: Controller, NavigationStack {
 
     /// The dark backdrop the pages slide over (the reference's `backgroundTexture.png`).
     public static let backdrop = Color(rgb: 0x2C2C2E)
+    /// A page container's fill, HSB(0.167, 0.017, 0.925) (PC.m:55-56).
+    public static let containerFill = Color(rgb: 0xECECE8)
     /// The shadow along a page's left edge, hidden while the page sits at x = 0 (PC.m:58-71, 166-170).
     public static let edgeShadow = Shadow(color: Color(rgb: 0x000000, alpha: 0x4D), blur: 12, x: -3, y: 0)
 
@@ -113,63 +122,62 @@ public final class StackedController: Controller, NavigationStack {
         setOffset(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition), animated: false)
     }
 
-    /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376).
-    func layoutPages(hiding: Bool = false) {
+    /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376). `animated`
+    /// is what appearance callbacks report: false for a jump without animation.
+    func layoutPages(hiding: Bool = false, animated: Bool = true) {
         let model = layoutModel
         let frames = model.frames(at: scroll.actual, animating: scroll.isRunning)
-        // Only pages with a view are placed; a page's view loads when it first becomes visible.
-        for (entry, frame) in zip(entries, frames) where entry.page.isViewLoaded {
-            place(entry, frame)
-        }
+        for (entry, frame) in zip(entries, frames) { place(entry, frame) }
         // A split out of the node tree (a tab not shown) loads no page: its pages become visible
         // when it is put back and laid out, before it appears.
-        if view.parent != nil { updateVisibility(model, frames: frames, hiding: hiding) }
+        if view.parent != nil { updateVisibility(model, hiding: hiding, animated: animated) }
         markOccluded(frames)
         scene?.setNeedsDisplay()
     }
 
     private func place(_ entry: Entry, _ frame: StackedLayout.PageFrame) {
-        let page = entry.page.view
-        if page.frame.size != frame.frame.size {
+        let container = entry.container
+        if container.frame.size != frame.frame.size, entry.page.isViewLoaded {
             entry.page.layout(size: frame.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
         }
-        page.frame.origin = frame.frame.origin
-        page.isHidden = frame.isHidden
-        page.shadow = frame.showsLeftShadow ? StackedController.edgeShadow : nil
+        container.frame = frame.frame
+        container.isHidden = frame.isHidden
+        container.shadow = frame.showsLeftShadow ? StackedController.edgeShadow : nil
         entry.dim.frame = frame.frame
         entry.dim.isHidden = frame.isHidden
         entry.dim.alpha = min(frame.dim, 1)
     }
 
-    /// A page draws its content only while it is visible (its view is in the reference's page
-    /// container) and not covered by the page in front but for the 3 pt step of the stack; else
-    /// only its fill shows, as the reference's container does without its view. The cost of a
-    /// frame follows what can be seen, not how many pages are stacked.
+    /// A container draws its page only while the page is visible and not covered by the
+    /// container in front but for the 3 pt step of the stack; else only its fill shows. The cost
+    /// of a frame follows what can be seen, not how many pages are stacked.
     private func markOccluded(_ frames: [StackedLayout.PageFrame]) {
-        for (index, entry) in entries.enumerated() where entry.page.isViewLoaded {
+        for (index, entry) in entries.enumerated() {
             let own = frames[index].frame
             let cover = frames[(index + 1)...].first { !$0.isHidden }?.frame
             let occluded = cover.map { $0.x <= own.x + StackedLayout.stackStep && $0.maxX >= own.maxX } ?? false
-            entry.page.view.drawsChildren = entry.visibility.isVisible && !occluded
+            entry.container.drawsChildren = !occluded
         }
     }
 
     /// The reference's visibility pass: pages that came on screen appear, and in a pass that
     /// hides, pages that left disappear and pages being removed are released.
-    private func updateVisibility(_ model: StackedLayout, frames: [StackedLayout.PageFrame], hiding: Bool) {
+    private func updateVisibility(_ model: StackedLayout, hiding: Bool, animated: Bool) {
         let update = StackedScrollMath.updateVisibility(
             entries.map(\.visibility), layout: model, offset: scroll.actual,
             bouncing: scroll.isBouncing, showing: true, hiding: hiding
         )
-        for (index, (entry, visibility)) in zip(entries, update.pages).enumerated() where entry.visibility.isVisible != visibility.isVisible {
+        for (entry, visibility) in zip(entries, update.pages) where entry.visibility.isVisible != visibility.isVisible {
             entry.visibility = visibility
             if visibility.isVisible {
-                place(entry, frames[index])
-                arrangeViews()
-                if isShowing { entry.page.setAppearance(true, animated: true) }
+                let page = entry.page.view
+                entry.page.layout(size: entry.container.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
+                page.frame.origin = .zero
+                entry.container.addChild(page)
+                if isShowing { entry.page.setAppearance(true, animated: animated) }
             } else {
-                if isShowing { entry.page.setAppearance(false, animated: true) }
-                arrangeViews()
+                if isShowing { entry.page.setAppearance(false, animated: animated) }
+                entry.page.view.removeFromParent()
             }
         }
         for (entry, visibility) in zip(entries, update.pages) { entry.visibility = visibility }
@@ -181,11 +189,11 @@ public final class StackedController: Controller, NavigationStack {
         }
     }
 
-    /// The split's nodes: each page that has a view, in push order, its dim right after it.
+    /// The split's nodes: each page's container in push order, its dim right after it.
     func arrangeViews() {
         view.removeAllChildren()
-        for entry in entries where entry.page.isViewLoaded {
-            view.addChild(entry.page.view)
+        for entry in entries {
+            view.addChild(entry.container)
             view.addChild(entry.dim)
         }
         scene?.setNeedsDisplay()
@@ -216,7 +224,7 @@ public final class StackedController: Controller, NavigationStack {
         if animate {
             startLink()
         } else {
-            layoutPages()
+            layoutPages(animated: false)
             settled()
         }
     }
