@@ -29,9 +29,11 @@ public struct DisplayList: Equatable, Sendable {
     ///   - root: the scene's root node, whose frame is in viewport coordinates.
     ///   - viewport: the visible area; nodes entirely outside it are culled.
     ///   - ids: the scene's id counter (ids are handed out in paint order, so they are deterministic).
-    public static func build(root: Node, viewport: Size, ids: inout Int) -> DisplayList {
+    ///   - capacity: the expected number of items (the previous frame's), so the array is
+    ///     allocated once instead of growing and copying its large items as it goes.
+    public static func build(root: Node, viewport: Size, ids: inout Int, capacity: Int = 64) -> DisplayList {
         var items: [DisplayItem] = []
-        items.reserveCapacity(64)
+        items.reserveCapacity(capacity)
         let bounds = Rect(origin: .zero, size: viewport)
         append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids)
         return DisplayList(items: items, viewport: viewport)
@@ -66,8 +68,12 @@ public struct DisplayList: Equatable, Sendable {
                 childClipped = true
             }
         }
-        for child in node.children {
-            append(child, offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)
+        // Indexing the buffer hands each child to `append` borrowed; an iterator would retain and
+        // release every node of every frame.
+        node.children.withUnsafeBufferPointer { children in
+            for index in children.indices {
+                append(children[index], offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)
+            }
         }
     }
 }

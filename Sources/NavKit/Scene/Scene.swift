@@ -55,7 +55,7 @@ public final class Scene {
         advance(to: now)
         guard needsDisplay else { return nil }
         needsDisplay = false
-        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16)
         if list == lastList { return nil }
         lastList = list
         return list
