@@ -6,15 +6,15 @@ extension FrameEncoder {
     static func appendItem(_ item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.appendNumber(Double(item.id), into: &out)
-        if old?.kind != item.kind { appendKey("kind", &out); JSONWriter.appendString(item.kind.rawValue, into: &out) }
-        if old?.frame != item.frame { appendKey("frame", &out); appendRect(item.frame, &out) }
-        if old?.alpha != item.alpha { appendKey("alpha", &out); JSONWriter.appendNumber(round(item.alpha, to: 1000), into: &out) }
-        field("fill", item.fill, old?.fill, old != nil, &out) { appendColor($0, &$1) }
+        if old?.kind != item.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(item.kind.rawValue, into: &out) }
+        if old?.frame != item.frame { JSONWriter.appendKey("frame", &out); appendRect(item.frame, &out) }
+        if old?.alpha != item.alpha { JSONWriter.appendKey("alpha", &out); JSONWriter.appendNumber(round(item.alpha, to: 1000), into: &out) }
+        JSONWriter.appendField("fill", item.fill, old?.fill, old != nil, &out) { appendColor($0, &$1) }
         if old?.radius != item.radius && (old != nil || item.radius != 0) {
-            appendKey("radius", &out); JSONWriter.appendNumber(round(item.radius, to: 100), into: &out)
+            JSONWriter.appendKey("radius", &out); JSONWriter.appendNumber(round(item.radius, to: 100), into: &out)
         }
-        field("clip", item.clip, old?.clip, old != nil, &out) { appendRect($0, &$1) }
-        field("shadow", item.shadow, old?.shadow, old != nil, &out) { shadow, out in
+        JSONWriter.appendField("clip", item.clip, old?.clip, old != nil, &out) { appendRect($0, &$1) }
+        JSONWriter.appendField("shadow", item.shadow, old?.shadow, old != nil, &out) { shadow, out in
             out.append(contentsOf: #"{"color":"#.utf8)
             appendColor(shadow.color, &out)
             out.append(contentsOf: #","blur":"#.utf8)
@@ -25,50 +25,30 @@ extension FrameEncoder {
             JSONWriter.appendNumber(round(shadow.y, to: 100), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("border", item.border, old?.border, old != nil, &out) { border, out in
+        JSONWriter.appendField("border", item.border, old?.border, old != nil, &out) { border, out in
             out.append(contentsOf: #"{"color":"#.utf8)
             appendColor(border.color, &out)
             out.append(contentsOf: #","width":"#.utf8)
             JSONWriter.appendNumber(round(border.width, to: 100), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("text", item.text, old?.text, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("font", item.font, old?.font, old != nil, &out) { font, out in
+        JSONWriter.appendField("text", item.text, old?.text, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("font", item.font, old?.font, old != nil, &out) { font, out in
             out.append(contentsOf: #"{"size":"#.utf8)
             JSONWriter.appendNumber(font.size, into: &out)
             out.append(contentsOf: #","weight":"#.utf8)
             JSONWriter.appendNumber(Double(font.weight), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("color", item.color, old?.color, old != nil, &out) { appendColor($0, &$1) }
-        field("align", item.align, old?.align, old != nil, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
-        field("icon", item.icon, old?.icon, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("role", item.role, old?.role, old != nil, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
-        field("name", item.name, old?.name, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("vc", item.vc, old?.vc, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("color", item.color, old?.color, old != nil, &out) { appendColor($0, &$1) }
+        JSONWriter.appendField("align", item.align, old?.align, old != nil, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
+        JSONWriter.appendField("icon", item.icon, old?.icon, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("role", item.role, old?.role, old != nil, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
+        JSONWriter.appendField("name", item.name, old?.name, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("vc", item.vc, old?.vc, old != nil, &out) { JSONWriter.appendString($0, into: &$1) }
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Writes an optional field when it changed: its value, or null when it went away (deltas only).
-    private static func field<T: Equatable>(
-        _ key: String, _ value: T?, _ old: T?, _ isPatch: Bool, _ out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void
-    ) {
-        guard value != old else { return }
-        if let value {
-            appendKey(key, &out)
-            write(value, &out)
-        } else if isPatch {
-            appendKey(key, &out)
-            out.append(contentsOf: "null".utf8)
-        }
-    }
-
-    private static func appendKey(_ key: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: key.utf8)
-        out.append(contentsOf: "\":".utf8)
-    }
 
     private static func appendRect(_ rect: Rect, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))

@@ -33,22 +33,22 @@ extension TreeEncoder {
 
     private static func appendFields(_ layer: Layer, changedFrom old: Layer?, into out: inout [UInt8]) {
         let isPatch = old != nil
-        if old?.kind != layer.kind { appendKey("kind", &out); JSONWriter.appendString(layer.kind.rawValue, into: &out) }
-        if old?.frame != layer.frame { appendKey("frame", &out); appendRect(layer.frame, &out) }
+        if old?.kind != layer.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(layer.kind.rawValue, into: &out) }
+        if old?.frame != layer.frame { JSONWriter.appendKey("frame", &out); appendRect(layer.frame, &out) }
         if old.map({ $0.alpha != layer.alpha }) ?? (layer.alpha != 1) {
-            appendKey("alpha", &out)
+            JSONWriter.appendKey("alpha", &out)
             JSONWriter.appendNumber(layer.alpha, into: &out)
         }
         if old.map({ $0.clips != layer.clips }) ?? layer.clips {
-            appendKey("clips", &out)
+            JSONWriter.appendKey("clips", &out)
             out.append(contentsOf: layer.clips ? "true".utf8 : "false".utf8)
         }
-        field("fill", layer.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
+        JSONWriter.appendField("fill", layer.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
         if old.map({ $0.radius != layer.radius }) ?? (layer.radius != 0) {
-            appendKey("radius", &out)
+            JSONWriter.appendKey("radius", &out)
             JSONWriter.appendNumber(layer.radius, into: &out)
         }
-        field("shadow", layer.shadow, old?.shadow, isPatch, &out) { shadow, out in
+        JSONWriter.appendField("shadow", layer.shadow, old?.shadow, isPatch, &out) { shadow, out in
             out.append(contentsOf: #"{"color":"#.utf8)
             appendColor(shadow.color, &out)
             out.append(contentsOf: #","blur":"#.utf8)
@@ -59,49 +59,29 @@ extension TreeEncoder {
             JSONWriter.appendNumber(shadow.y, into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("border", layer.border, old?.border, isPatch, &out) { border, out in
+        JSONWriter.appendField("border", layer.border, old?.border, isPatch, &out) { border, out in
             out.append(contentsOf: #"{"color":"#.utf8)
             appendColor(border.color, &out)
             out.append(contentsOf: #","width":"#.utf8)
             JSONWriter.appendNumber(border.width, into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("text", layer.text, old?.text, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("font", layer.font, old?.font, isPatch, &out) { font, out in
+        JSONWriter.appendField("text", layer.text, old?.text, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("font", layer.font, old?.font, isPatch, &out) { font, out in
             out.append(contentsOf: #"{"size":"#.utf8)
             JSONWriter.appendNumber(font.size, into: &out)
             out.append(contentsOf: #","weight":"#.utf8)
             JSONWriter.appendNumber(Double(font.weight), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        field("color", layer.color, old?.color, isPatch, &out) { appendColor($0, &$1) }
-        field("align", layer.align, old?.align, isPatch, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
-        field("icon", layer.icon, old?.icon, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("role", layer.role, old?.role, isPatch, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
-        field("name", layer.name, old?.name, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
-        field("vc", layer.vc, old?.vc, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("color", layer.color, old?.color, isPatch, &out) { appendColor($0, &$1) }
+        JSONWriter.appendField("align", layer.align, old?.align, isPatch, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
+        JSONWriter.appendField("icon", layer.icon, old?.icon, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("role", layer.role, old?.role, isPatch, &out) { JSONWriter.appendString($0.rawValue, into: &$1) }
+        JSONWriter.appendField("name", layer.name, old?.name, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
+        JSONWriter.appendField("vc", layer.vc, old?.vc, isPatch, &out) { JSONWriter.appendString($0, into: &$1) }
     }
 
-    /// Writes an optional field when it changed: its value, or null when it went away (patches only).
-    private static func field<T: Equatable>(
-        _ key: String, _ value: T?, _ old: T?, _ isPatch: Bool, _ out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void
-    ) {
-        guard value != old else { return }
-        if let value {
-            appendKey(key, &out)
-            write(value, &out)
-        } else if isPatch {
-            appendKey(key, &out)
-            out.append(contentsOf: "null".utf8)
-        }
-    }
-
-    private static func appendKey(_ key: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: key.utf8)
-        out.append(contentsOf: "\":".utf8)
-    }
 
     /// Writes `[x,y,w,h]`; the tree is already at wire precision, so no rounding here.
     private static func appendRect(_ rect: Rect, _ out: inout [UInt8]) {
