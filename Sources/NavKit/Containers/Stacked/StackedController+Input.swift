@@ -68,8 +68,9 @@ extension StackedController {
 
     /// `scrollTo`: aligns page `index` at the left (and makes it active), or goes to `offset`.
     func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
-        // Targets stay within the scroll range, so a scroll always ends where pages can rest.
-        let range = min(0, layoutModel.maxScroll)...max(0, layoutModel.maxScroll)
+        // Targets stay within 0 ... maxScroll (just 0 when the pages are narrower than the split),
+        // so a scroll always ends where pages rest, never rubber-banded.
+        let range = 0...max(0, layoutModel.maxScroll)
         switch destination {
         case .index(let index):
             guard viewControllers.indices.contains(index) else {

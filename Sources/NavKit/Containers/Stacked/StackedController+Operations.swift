@@ -4,8 +4,9 @@
 extension StackedController {
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion) {
         if let error = checkNew([controller]) { return done(.failure(error)) }
+        controller.arrival = transition ?? scene?.settings.defaultTransition ?? ParametricTransition.slide
         append(controller)
-        setActive(viewControllers.count - 1, position: .right, animated: isAnimated(transition))
+        setActive(viewControllers.count - 1, position: .right, animated: isAnimated(controller.arrival))
         whenSettled { done(.success(.controller(id: controller.id))) }
     }
 
@@ -25,7 +26,8 @@ extension StackedController {
         guard viewControllers.count > 1 else {
             return done(.failure(.invalidState("\(viewControllers[0].name) is the root of split \(identifier): there is nothing to pop")))
         }
-        let animated = isAnimated(transition)
+        // A page leaves the way it came (a page pushed with `none` goes at once), as in a stack.
+        let animated = isAnimated(transition ?? viewControllers[viewControllers.count - 1].arrival)
         removeLast(animated: animated)
         setActive(viewControllers.count - 1, position: .right, animated: animated)
         whenSettled { [self] in done(.success(.controller(id: viewControllers[viewControllers.count - 1].id))) }
