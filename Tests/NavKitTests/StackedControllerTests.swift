@@ -74,7 +74,7 @@ import Testing
         for _ in 0..<60 { h.advance(by: StackedController.tickInterval) }
         #expect(split.entries.count == 2)
         #expect(split.offset == 472)
-        #expect(h.lifecycle.contains("Albums.released"))
+        #expect(Array(h.lifecycle.filter { $0.hasPrefix("Albums.") }) == ["Albums.viewWillDisappear", "Albums.viewDidDisappear", "Albums.released"])
         #expect(h.lifecycle.contains("Library.viewWillAppear"))
         #expect(h.results.last?.result.value == .controller(id: split.viewControllers[1].id))
     }

@@ -184,7 +184,11 @@ public final class StackedController: Controller, NavigationStack {
         if !update.removed.isEmpty {
             let removed = update.removed.map { entries[$0] }
             entries.removeAll { entry in removed.contains { $0 === entry } }
-            for entry in removed { entry.page.release() }
+            for entry in removed {
+                // A page still on screen when it goes disappears first, as a removed view does.
+                if entry.visibility.isVisible && isShowing { entry.page.setAppearance(false, animated: animated) }
+                entry.page.release()
+            }
             arrangeViews()
         }
     }
