@@ -57,6 +57,12 @@ extension StackcastServer: WebSocketServerDelegate {
         tick(now: now)
     }
 
+    /// Sweeps expired sessions, then asks to be woken when the next one expires.
+    public func webSocketServerDidWake(_ server: WebSocketServer, now: Double) {
+        expireSessions(now: now)
+        if let next = sessions.values.compactMap(\.expiresAt).min() { server.wake(at: next) }
+    }
+
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
         expireSessions(now: server.now)
         var text = PrometheusText()

@@ -129,5 +129,7 @@ extension StackcastServer {
             session.scene.cancelInput()
         }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
+        // A session nobody resumes goes when its time is up, whether or not anything else happens.
+        if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
     }
 }

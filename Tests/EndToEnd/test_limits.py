@@ -22,6 +22,9 @@ def test_session_expires_after_ttl(start_server):
         assert welcome["type"] == "welcome" and welcome["resumed"] is True, welcome
         await again.close()
         await asyncio.sleep(2.5)
+        # The server sweeps the session when its time is up, on its own: nothing has touched it
+        # since (reading /metrics or a new connection would sweep too).
+        assert "session expired" in server.log_tail(200), server.log_tail()
         # Expired sessions are dropped even when nobody says hello.
         metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
         assert "\nstackcast_sessions 0\n" in metrics, [l for l in metrics.splitlines() if "sessions" in l]

@@ -30,6 +30,9 @@ public final class WebSocketServer: @unchecked Sendable {
     private lazy var handler = ProtocolHandler(server: self)
     private lazy var tickTimer = ServiceTimer { [unowned self] in self.tickFired() }
     private var tickSchedule: (interval: Double, next: Double)?
+    /// Calls the delegate's `webSocketServerDidWake` at `wakeAt`.
+    private lazy var wakeTimer = ServiceTimer { [unowned self] in self.wakeFired() }
+    private var wakeAt: Double?
     /// Does nothing but wake `lws_service` at the drain deadline.
     private lazy var drainTimer = ServiceTimer {}
     private var drainDeadline: Double?
@@ -173,6 +176,21 @@ public final class WebSocketServer: @unchecked Sendable {
     /// True while the tick timer is armed.
     public var isTicking: Bool { tickSchedule != nil }
 
+    /// Calls the delegate's `webSocketServerDidWake` once at server time `time` (or at once when
+    /// it has passed). An earlier request replaces a later one; a later one waits for the earlier
+    /// wake-up, whose handler asks again for what is still pending. Service thread only.
+    public func wake(at time: Double) {
+        guard let context else { return }
+        if let wakeAt, wakeAt <= time { return }
+        wakeAt = time
+        wakeTimer.schedule(in: time - now, context: context)
+    }
+
+    private func wakeFired() {
+        wakeAt = nil
+        delegate?.webSocketServerDidWake(self, now: now)
+    }
+
     private func tickFired() {
         guard let context, var schedule = tickSchedule else { return }
         let now = self.now
@@ -201,6 +219,8 @@ public final class WebSocketServer: @unchecked Sendable {
             if let drainDeadline, handler.openConnections == 0 || now >= drainDeadline { break }
         }
         stopTicking()
+        wakeTimer.cancel()
+        wakeAt = nil
         drainTimer.cancel()
         shared.withLock { shared in
             shared.context = nil

@@ -28,6 +28,9 @@ public protocol WebSocketServerDelegate: AnyObject {
     /// `server.now` as the tick runs.
     func webSocketServerDidTick(_ server: WebSocketServer, now: Double)
 
+    /// The wake-up asked for with `WebSocketServer.wake(at:)` is due.
+    func webSocketServerDidWake(_ server: WebSocketServer, now: Double)
+
     /// Extra lines in Prometheus text format appended to `GET /metrics` (each ending in "\n").
     func webSocketServerMetrics(_ server: WebSocketServer) -> String
 }
@@ -38,6 +41,8 @@ extension WebSocketServerDelegate {
     ) -> String? { nil }
 
     public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {}
+
+    public func webSocketServerDidWake(_ server: WebSocketServer, now: Double) {}
 
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
 }
