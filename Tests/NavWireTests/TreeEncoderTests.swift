@@ -119,8 +119,8 @@ import NavKit
         var encoder = TreeEncoder()
         let tree = { (x: Double, alpha: Double) in
             LayerTree(layers: [
-                Layer(id: 1, frame: Rect(x: 0, y: 0, width: 100, height: 100), clips: true),
-                Layer(id: 2, parent: 1, frame: Rect(x: x, y: 0, width: 10, height: 10), alpha: alpha, fill: .white),
+                Layer(clips: true, item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 100, height: 100))),
+                Layer(parent: 1, item: DisplayItem(id: 2, kind: .rect, frame: Rect(x: x, y: 0, width: 10, height: 10), alpha: alpha, fill: .white)),
             ], viewport: Size(width: 100, height: 100))
         }
         let full = encoder.encode(tree(10, 0.5), seq: 1, time: 0).map { String(decoding: $0, as: UTF8.self) }
@@ -133,8 +133,8 @@ import NavKit
     @Test func reorderedChildrenAreSentAsOrder() throws {
         var encoder = TreeEncoder()
         let tree = { (children: [Int]) in
-            LayerTree(layers: [Layer(id: 1, frame: Rect(x: 0, y: 0, width: 9, height: 9))] + children.map {
-                Layer(id: $0, parent: 1, frame: Rect(x: 0, y: 0, width: 9, height: 9), fill: .white)
+            LayerTree(layers: [Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9)))] + children.map {
+                Layer(parent: 1, item: DisplayItem(id: $0, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9), fill: .white))
             }, viewport: Size(width: 9, height: 9))
         }
         _ = encoder.encode(tree([2, 3, 4]), seq: 1, time: 0)

@@ -19,18 +19,6 @@ public struct PageCommand: Equatable, Sendable {
         self.action = action
         self.animated = animated
     }
-
-    /// The protocol's name of the action.
-    public var name: String {
-        switch action {
-        case .push: "push"
-        case .pop: "pop"
-        case .popTo: "popTo"
-        case .popToRoot: "popToRoot"
-        case .switch: "switch"
-        case .newRoot: "newRoot"
-        }
-    }
 }
 
 extension PageCommand {

@@ -1,66 +1,33 @@
-/// One node of a `LayerTree`: a node's own geometry and style, relative to its parent layer.
+/// One node of a `LayerTree`: the node's display item, but with its frame in its parent's
+/// coordinates and its own alpha, plus where it hangs and whether it clips its children.
 ///
-/// Unlike a `DisplayItem`, whose frame and alpha are absolute, a layer keeps what the node itself
-/// holds, so moving a page changes one layer, not every layer under it.
+/// Unlike a display list's items, whose frames and alphas are absolute, a layer keeps what the
+/// node itself holds, so moving a page changes one layer, not every layer under it. The style
+/// fields are the item's (`layer.fill`, `layer.text`, ... read through it), so both protocols
+/// describe a node with one type.
+@dynamicMemberLookup
 public struct Layer: Equatable, Sendable {
-    /// The node's id, shared with the display list.
-    public var id: Int
     /// The parent layer's id; nil for the root.
     public var parent: Int?
-    /// How the viewer draws it, decided as for a display item (text, then icon, then rect).
-    public var kind: DisplayItem.Kind
-    /// The node's frame in its parent's coordinates (the root's is in viewport coordinates).
-    public var frame: Rect
-    /// The node's own alpha; a viewer multiplies it by its ancestors' to draw.
-    public var alpha: Double
-    /// Children are clipped to this layer's frame.
+    /// Children are clipped to this layer's frame (the item's `clip` is always nil).
     public var clips: Bool
-    public var fill: Color?
-    public var radius: Double
-    public var shadow: Shadow?
-    public var border: Border?
-    public var text: String?
-    /// On text layers only (the body font when the node sets none), as in `DisplayItem`.
-    public var font: Font?
-    public var color: Color?
-    /// On text layers only (left when the node sets none), as in `DisplayItem`.
-    public var align: TextAlignment?
-    public var icon: String?
-    public var role: NodeRole?
-    public var name: String?
-    /// The controller id, on a page's root node.
-    public var vc: String?
+    /// Id, kind and style as in a display list; `frame` relative to the parent, `alpha` the own.
+    public var item: DisplayItem
 
-    public init(
-        id: Int, parent: Int? = nil, kind: DisplayItem.Kind = .rect, frame: Rect, alpha: Double = 1,
-        clips: Bool = false, fill: Color? = nil, radius: Double = 0, shadow: Shadow? = nil,
-        border: Border? = nil, text: String? = nil, font: Font? = nil, color: Color? = nil,
-        align: TextAlignment? = nil, icon: String? = nil, role: NodeRole? = nil, name: String? = nil,
-        vc: String? = nil
-    ) {
-        self.id = id
+    public init(parent: Int? = nil, clips: Bool = false, item: DisplayItem) {
         self.parent = parent
-        self.kind = kind
-        self.frame = frame
-        self.alpha = alpha
         self.clips = clips
-        self.fill = fill
-        self.radius = radius
-        self.shadow = shadow
-        self.border = border
-        self.text = text
-        self.font = font
-        self.color = color
-        self.align = align
-        self.icon = icon
-        self.role = role
-        self.name = name
-        self.vc = vc
+        self.item = item
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<DisplayItem, T>) -> T {
+        get { item[keyPath: keyPath] }
+        set { item[keyPath: keyPath] = newValue }
     }
 
     /// True when the layer paints something of its own (as opposed to only grouping children).
     public var draws: Bool {
-        fill != nil || border != nil || shadow != nil || text != nil || icon != nil
+        item.fill != nil || item.border != nil || item.shadow != nil || item.text != nil || item.icon != nil
     }
 }
 
@@ -180,13 +147,6 @@ public struct LayerTree: Equatable, Sendable {
 extension Node {
     /// This node as a layer, id and parent left for the builder to fill in.
     func layer() -> Layer {
-        let kind: DisplayItem.Kind = text != nil ? .text : (icon != nil ? .icon : .rect)
-        return Layer(
-            id: id, kind: kind, frame: frame, alpha: alpha, clips: clipsToBounds, fill: fill,
-            radius: cornerRadius, shadow: shadow, border: border, text: text,
-            font: text != nil ? (font ?? .body) : nil, color: textColor,
-            align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role, name: name,
-            vc: controllerID
-        )
+        Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, clip: nil))
     }
 }

@@ -137,12 +137,7 @@ public struct FrameEncoder {
     /// `list` with geometry in hundredths of a point and alpha in thousandths, as frames carry them.
     static func wirePrecision(_ list: DisplayList) -> DisplayList {
         var list = list
-        for index in list.items.indices {
-            list.items[index].frame = round(list.items[index].frame)
-            list.items[index].clip = list.items[index].clip.map(round)
-            list.items[index].alpha = round(list.items[index].alpha, to: 1000)
-            list.items[index].radius = round(list.items[index].radius, to: 100)
-        }
+        for index in list.items.indices { list.items[index].roundToWirePrecision() }
         return list
     }
 

@@ -145,21 +145,7 @@ public struct TreeEncoder {
     /// alpha in thousandths. Deltas compare these, so what looks unchanged on the wire is not sent.
     static func wirePrecision(_ tree: LayerTree) -> LayerTree {
         var tree = tree
-        for index in tree.layers.indices {
-            tree.layers[index].frame = FrameEncoder.round(tree.layers[index].frame)
-            tree.layers[index].alpha = FrameEncoder.round(tree.layers[index].alpha, to: 1000)
-            tree.layers[index].radius = FrameEncoder.round(tree.layers[index].radius, to: 100)
-            if var shadow = tree.layers[index].shadow {
-                shadow.blur = FrameEncoder.round(shadow.blur, to: 100)
-                shadow.x = FrameEncoder.round(shadow.x, to: 100)
-                shadow.y = FrameEncoder.round(shadow.y, to: 100)
-                tree.layers[index].shadow = shadow
-            }
-            if var border = tree.layers[index].border {
-                border.width = FrameEncoder.round(border.width, to: 100)
-                tree.layers[index].border = border
-            }
-        }
+        for index in tree.layers.indices { tree.layers[index].item.roundToWirePrecision() }
         return tree
     }
 }

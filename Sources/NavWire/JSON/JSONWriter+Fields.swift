@@ -1,5 +1,69 @@
+import NavKit
+
 /// Writing the fields of frame patches, shared by the v1 and v2 frame encoders.
 extension JSONWriter {
+    /// Writes a node's style fields that differ from `old` (every one that is set when there is no
+    /// `old`): fill, radius, clip, shadow, border, text, font, color, align, icon, role, name, vc.
+    /// The item is already at wire precision (`DisplayItem.roundToWirePrecision`).
+    static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
+        let isPatch = old != nil
+        appendField("fill", item.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
+        if old.map({ $0.radius != item.radius }) ?? (item.radius != 0) {
+            appendKey("radius", &out)
+            appendNumber(item.radius, into: &out)
+        }
+        appendField("clip", item.clip, old?.clip, isPatch, &out) { appendRect($0, &$1) }
+        appendField("shadow", item.shadow, old?.shadow, isPatch, &out) { shadow, out in
+            out.append(contentsOf: #"{"color":"#.utf8)
+            appendColor(shadow.color, &out)
+            out.append(contentsOf: #","blur":"#.utf8)
+            appendNumber(shadow.blur, into: &out)
+            out.append(contentsOf: #","x":"#.utf8)
+            appendNumber(shadow.x, into: &out)
+            out.append(contentsOf: #","y":"#.utf8)
+            appendNumber(shadow.y, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        appendField("border", item.border, old?.border, isPatch, &out) { border, out in
+            out.append(contentsOf: #"{"color":"#.utf8)
+            appendColor(border.color, &out)
+            out.append(contentsOf: #","width":"#.utf8)
+            appendNumber(border.width, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        appendField("text", item.text, old?.text, isPatch, &out) { appendString($0, into: &$1) }
+        appendField("font", item.font, old?.font, isPatch, &out) { font, out in
+            out.append(contentsOf: #"{"size":"#.utf8)
+            appendNumber(font.size, into: &out)
+            out.append(contentsOf: #","weight":"#.utf8)
+            appendNumber(Double(font.weight), into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        appendField("color", item.color, old?.color, isPatch, &out) { appendColor($0, &$1) }
+        appendField("align", item.align, old?.align, isPatch, &out) { appendString($0.rawValue, into: &$1) }
+        appendField("icon", item.icon, old?.icon, isPatch, &out) { appendString($0, into: &$1) }
+        appendField("role", item.role, old?.role, isPatch, &out) { appendString($0.rawValue, into: &$1) }
+        appendField("name", item.name, old?.name, isPatch, &out) { appendString($0, into: &$1) }
+        appendField("vc", item.vc, old?.vc, isPatch, &out) { appendString($0, into: &$1) }
+    }
+
+    /// Writes `[x,y,w,h]` (already at wire precision).
+    static func appendRect(_ rect: Rect, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        appendNumber(rect.x, into: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(rect.y, into: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(rect.width, into: &out)
+        out.append(UInt8(ascii: ","))
+        appendNumber(rect.height, into: &out)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    static func appendColor(_ color: Color, _ out: inout [UInt8]) {
+        appendString(color.hex, into: &out)
+    }
+
     /// Writes `,"key":value` for an optional field when it changed: its value, or `null` when it
     /// went away (patches only; a new node simply leaves it out).
     static func appendField<T: Equatable>(

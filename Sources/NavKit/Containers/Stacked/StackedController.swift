@@ -167,8 +167,10 @@ public final class StackedController: Controller, NavigationStack {
             entries.map(\.visibility), layout: model, offset: scroll.actual,
             bouncing: scroll.isBouncing, showing: true, hiding: hiding
         )
-        for (entry, visibility) in zip(entries, update.pages) where entry.visibility.isVisible != visibility.isVisible {
+        for (entry, visibility) in zip(entries, update.pages) {
+            let changed = entry.visibility.isVisible != visibility.isVisible
             entry.visibility = visibility
+            guard changed else { continue }
             if visibility.isVisible {
                 let page = entry.page.view
                 entry.page.layout(size: entry.container.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
@@ -180,7 +182,6 @@ public final class StackedController: Controller, NavigationStack {
                 entry.page.view.removeFromParent()
             }
         }
-        for (entry, visibility) in zip(entries, update.pages) { entry.visibility = visibility }
         if !update.removed.isEmpty {
             let removed = update.removed.map { entries[$0] }
             entries.removeAll { entry in removed.contains { $0 === entry } }
