@@ -48,7 +48,7 @@ extension StackcastServer: WebSocketServerDelegate {
         scheduleTicks()
     }
 
-    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> String? {
+    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
         guard let viewer = connection.context as? Viewer else { return nil }
         return nextFrame(for: viewer)
     }

@@ -85,7 +85,7 @@ public final class StackcastServer: @unchecked Sendable {
 
     /// Builds the next frame for `viewer` from its session's newest: a full frame at first, then
     /// deltas against what the viewer last got.
-    func nextFrame(for viewer: Viewer) -> String? {
+    func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
         guard let session = viewer.session else { return nil }
         let latest = session.latest
         if let base = viewer.encoder.baseSeq {
@@ -97,7 +97,7 @@ public final class StackcastServer: @unchecked Sendable {
         metrics.framesSent += 1
         metrics.frameBytesSent += bytes.count
         if full { metrics.fullFramesSent += 1 }
-        return String(decoding: bytes, as: UTF8.self)
+        return .text(bytes)
     }
 
     /// Sends an error to `viewer` and counts it.

@@ -201,7 +201,7 @@ final class ProtocolHandler {
     private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
         guard connection.ending == nil else { return 0 }
         if let text = connection.dequeue() {
-            guard write(text, wsi) else { return -1 }
+            guard write(text.utf8, wsi, as: LWS_WRITE_TEXT) else { return -1 }
             if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
             return 0
         }
@@ -211,16 +211,16 @@ final class ProtocolHandler {
         if connection.payloadRequested {
             connection.payloadRequested = false
             if let payload = server.delegate?.webSocketServer(server, nextPayloadFor: connection) {
-                guard write(payload, wsi) else { return -1 }
+                guard write(payload.bytes, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
             }
         }
         return 0
     }
 
-    private func write(_ text: String, _ wsi: OpaquePointer) -> Bool {
-        guard writeBuffer.write(text.utf8, to: wsi, as: LWS_WRITE_TEXT) else { return false }
+    private func write<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ wsi: OpaquePointer, as kind: lws_write_protocol) -> Bool {
+        guard writeBuffer.write(bytes, to: wsi, as: kind) else { return false }
         metrics.messagesSent += 1
-        metrics.bytesSent += text.utf8.count
+        metrics.bytesSent += bytes.count
         return true
     }
 

@@ -22,7 +22,7 @@ public protocol WebSocketServerDelegate: AnyObject {
     /// build the payload here, so a slow reader never makes frames pile up. Call `requestWrite()`
     /// from here to be asked once more after this payload has been written.
     func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection)
-        -> String?
+        -> WebSocketPayload?
 
     /// The tick timer fired (see `WebSocketServer.startTicking(interval:)`); `now` is
     /// `server.now` as the tick runs.
@@ -38,7 +38,7 @@ public protocol WebSocketServerDelegate: AnyObject {
 extension WebSocketServerDelegate {
     public func webSocketServer(
         _ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection
-    ) -> String? { nil }
+    ) -> WebSocketPayload? { nil }
 
     public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {}
 

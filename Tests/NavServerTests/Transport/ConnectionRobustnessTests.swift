@@ -74,7 +74,7 @@ import Testing
         // would not take, and the peer, which never reads, never answers the heartbeat either.
         let harness = try TestServer { $0.heartbeatSeconds = 1 }
         defer { harness.stop() }
-        let payload = String(repeating: "f", count: 30_000)
+        let payload = WebSocketPayload.text(Array(repeating: UInt8(ascii: "f"), count: 30_000))
         harness.delegate.nextPayload = { _ in payload }
         try expectOnlyTheStalledReaderDropped(harness) {
             harness.delegate.connections.values.forEach { $0.requestWrite() }

@@ -22,7 +22,7 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         connection.send(text)
     }
     var onTick: (WebSocketServer, Double) -> Void = { _, _ in }
-    var nextPayload: (WebSocketConnection) -> String? = { _ in nil }
+    var nextPayload: (WebSocketConnection) -> WebSocketPayload? = { _ in nil }
     var extraMetrics = ""
 
     /// The open connections by id. Service thread only.
@@ -44,7 +44,7 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         record.withLock { $0.closes[connection.id] = code }
     }
 
-    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> String? {
+    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
         nextPayload(connection)
     }
 

@@ -137,7 +137,7 @@ import Testing
             harness.delegate.connections.values.forEach { $0.requestWrite() }
             if state == 50 { server.stopTicking() }
         }
-        harness.delegate.nextPayload = { _ in "state \(state)" }
+        harness.delegate.nextPayload = { _ in .text(Array("state \(state)".utf8)) }
         let client = try WebSocketClient.connect(port: harness.port)
         harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.002) }
 
@@ -148,5 +148,16 @@ import Testing
         #expect(states.last == 50)
         #expect(states == states.sorted() && Set(states).count == states.count, "never an old or repeated state")
         #expect(client.receive(timeout: 0.2) == .timeout, "nothing is sent once nothing changes")
+    }
+
+    @Test func sendsABinaryPayloadAsOneBinaryFrame() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let bytes: [UInt8] = [0x00, 0xFF, 0x80, 0x0A, 0xC3]  // not UTF-8: only a binary frame may carry it
+        harness.delegate.nextPayload = { _ in .binary(bytes) }
+        harness.delegate.onOpen = { _, connection in connection.requestWrite() }
+        let client = try WebSocketClient.connect(port: harness.port)
+        #expect(client.receive() == .binary(bytes))
+        #expect(client.receive(timeout: 0.2) == .timeout, "one request, one payload")
     }
 }

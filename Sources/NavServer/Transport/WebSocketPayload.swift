@@ -1,0 +1,21 @@
+/// One outgoing WebSocket message built on demand (a frame): its bytes and whether it goes out
+/// as a text or a binary WebSocket frame.
+///
+/// A value type whose bytes are shared copy-on-write, so one encoded frame handed to many
+/// connections is copied only into each socket's write buffer.
+public struct WebSocketPayload: Sendable {
+    public var bytes: [UInt8]
+    /// True for a binary frame; text frames must hold UTF-8.
+    public var isBinary: Bool
+
+    public init(bytes: [UInt8], isBinary: Bool) {
+        self.bytes = bytes
+        self.isBinary = isBinary
+    }
+
+    /// A text message.
+    public static func text(_ bytes: [UInt8]) -> WebSocketPayload { WebSocketPayload(bytes: bytes, isBinary: false) }
+
+    /// A binary message.
+    public static func binary(_ bytes: [UInt8]) -> WebSocketPayload { WebSocketPayload(bytes: bytes, isBinary: true) }
+}
