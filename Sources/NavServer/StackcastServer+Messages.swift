@@ -78,7 +78,7 @@ extension StackcastServer {
             } catch {
                 return send(WireError(error), to: viewer)
             }
-            session = Session(token: SessionToken.make(), app: app, scene: scene, epoch: now)
+            session = Session(token: SessionToken.make(), app: app, scene: scene, epoch: now, wire: hello.wire)
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
             metrics.sessionsCreated += 1
@@ -91,19 +91,17 @@ extension StackcastServer {
             previous.connection.close(code: 1008, reason: "another viewer took control of this session")
             leave(previous, now: now)
         }
-        session.attach(viewer)
+        viewer.wire = hello.wire
+        // lastSeq names a frame of the session being resumed; a new session has no such frame.
+        viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
+        session.attach(viewer, now: now)
         if hello.role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.resize(viewport)
         }
-        viewer.encoder = FrameEncoder(usesMoves: hello.features.contains("move"))
-        // lastSeq names a frame of the session being resumed; a new session has no such frame.
-        if hello.session != nil, let lastSeq = hello.lastSeq, let list = session.frame(lastSeq) {
-            viewer.encoder.assume(list, seq: lastSeq)
-        }
         viewer.connection.send(ServerMessage.welcome(
             session: session.token, app: session.app, role: hello.role, viewport: session.scene.viewport,
-            fps: configuration.fps, resumed: hello.session != nil, features: hello.features
+            fps: configuration.fps, resumed: hello.session != nil, features: hello.features, wire: hello.wire
         ))
         viewer.connection.requestWrite()
     }

@@ -83,21 +83,21 @@ public final class StackcastServer: @unchecked Sendable {
         }
     }
 
-    /// Builds the next frame for `viewer` from its session's newest: a full frame at first, then
-    /// deltas against what the viewer last got.
+    /// The next frame for `viewer`: the newest, in its wire format, full at first and then a delta
+    /// from the frame it holds. Viewers at the same frame share one encoding.
     func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
         guard let session = viewer.session else { return nil }
         let latest = session.latest
-        if let base = viewer.encoder.baseSeq {
-            if base >= latest.seq { return nil }
-            metrics.framesSkipped += latest.seq - base - 1
+        if let base = viewer.base {
+            if base.seq >= latest.seq { return nil }
+            metrics.framesSkipped += latest.seq - base.seq - 1
         }
-        let full = viewer.encoder.baseSeq == nil
-        guard let bytes = viewer.encoder.encode(latest.list, seq: latest.seq, time: latest.time) else { return nil }
+        guard let bytes = session.encodedLatest(viewer.wire, from: viewer.base) else { return nil }
+        if viewer.base == nil { metrics.fullFramesSent += 1 }
+        viewer.base = latest
         metrics.framesSent += 1
         metrics.frameBytesSent += bytes.count
-        if full { metrics.fullFramesSent += 1 }
-        return .text(bytes)
+        return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 
     /// Sends an error to `viewer` and counts it.

@@ -12,13 +12,13 @@ import NavKit
         DisplayList(items: items, viewport: Size(width: 100, height: 100))
     }
 
-    private func encode(_ encoder: inout FrameEncoder, _ list: DisplayList, seq: Int, time: Double = 1) -> JSONValue? {
+    private func encode(_ encoder: inout WireEncoder, _ list: DisplayList, seq: Int, time: Double = 1) -> JSONValue? {
         guard let bytes = encoder.encode(list, seq: seq, time: time) else { return nil }
         return try? JSONParser.parse(String(decoding: bytes, as: UTF8.self))
     }
 
     @Test func firstFrameIsFull() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         let frame = encode(&encoder, list(item(1), item(2, text: "Hi")), seq: 1, time: 0.5)
         #expect(frame == [
             "type": "frame", "seq": 1, "time": 500, "full": true,
@@ -31,7 +31,7 @@ import NavKit
     }
 
     @Test func deltasCarryOnlyChangedFields() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1), item(2)), seq: 1, time: 0)
         let frame = encode(&encoder, list(item(1, x: 12.345), item(2, fill: nil)), seq: 2)
         #expect(frame == [
@@ -41,7 +41,7 @@ import NavKit
     }
 
     @Test func newNodesCarryEverythingAndRemovedNodesAreListed() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1), item(2)), seq: 1, time: 0)
         let frame = encode(&encoder, list(item(1), item(3, x: 5)), seq: 2)
         #expect(frame?["set"] == [["id": 3, "kind": "rect", "frame": [5, 0, 10, 10], "alpha": 1, "fill": "#FFFFFF"]])
@@ -50,7 +50,7 @@ import NavKit
     }
 
     @Test func orderIsSentOnlyWhenItChanged() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1), item(2), item(3)), seq: 1, time: 0)
         let frame = encode(&encoder, list(item(1), item(3), item(2)), seq: 2)
         #expect(frame?["order"] == [1, 3, 2])
@@ -60,14 +60,14 @@ import NavKit
     }
 
     @Test func nothingChangedMeansNoFrame() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1)), seq: 1, time: 0)
         #expect(encoder.encode(list(item(1)), seq: 2, time: 1) == nil)
         #expect(encoder.baseSeq == 1)
     }
 
     @Test func aSlowViewerGetsOneDeltaFromItsLastFrame() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1)), seq: 1, time: 0)
         // Frames 2...9 were made while this viewer was not writable; it gets 10 against 1.
         let frame = encode(&encoder, list(item(1, x: 90)), seq: 10)
@@ -75,44 +75,22 @@ import NavKit
         #expect(frame?["set"] == [["id": 1, "frame": [90, 0, 10, 10]]])
     }
 
-    @Test func resetAndAssume() {
-        var encoder = FrameEncoder()
-        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
-        encoder.reset()
-        #expect(encode(&encoder, list(item(1)), seq: 2)?["full"] == true)
-        encoder.assume(list(item(1)), seq: 5)
+    @Test func aViewerThatAssumesAFrameGetsADeltaFromIt() {
+        var encoder = WireEncoder(.v1)
+        encoder.assume(WireFrame(seq: 5, time: 0, picture: ScenePicture(list: list(item(1)))))
         #expect(encode(&encoder, list(item(1), item(2)), seq: 6)?["base"] == 5)
     }
 
-    @Test func slidNodesTravelAsMoveGroupsOfRanges() {
-        var encoder = FrameEncoder(usesMoves: true)
-        _ = encoder.encode(list(item(1), item(2), item(3), item(5), item(6)), seq: 1, time: 0)
-        // 1, 2, 3 and 6 slide by -20; 5 slides too but also changes colour; 4 never existed.
-        let frame = encode(&encoder, list(item(1, x: -20), item(2, x: -20), item(3, x: -20), item(5, x: -20, fill: .black), item(6, x: -20)), seq: 2)
-        #expect(frame?["move"] == [["dx": -20, "dy": 0, "ranges": [[1, 3], [6, 6]]]])
-        #expect(frame?["set"] == [["id": 5, "frame": [-20, 0, 10, 10], "fill": "#000000"]])
-    }
-
-    @Test func rangesBridgeIdsTheViewerWillNotHold() {
-        var encoder = FrameEncoder(usesMoves: true)
-        _ = encoder.encode(list(item(1), item(2), item(4)), seq: 1, time: 0)
-        // 2 is removed and 3 is unknown: one range covers 1...4.
-        let frame = encode(&encoder, list(item(1, x: 5), item(4, x: 5)), seq: 2)
-        #expect(frame?["move"] == [["dx": 5, "dy": 0, "ranges": [[1, 4]]]])
-        #expect(frame?["remove"] == [2])
-        #expect(frame?["set"] == nil)
-    }
-
-    @Test func movesAreOnlySentToViewersThatAskedForThem() {
-        var encoder = FrameEncoder()
-        _ = encoder.encode(list(item(1)), seq: 1, time: 0)
-        let frame = encode(&encoder, list(item(1, x: 5)), seq: 2)
-        #expect(frame?["move"] == nil)
-        #expect(frame?["set"] == [["id": 1, "frame": [5, 0, 10, 10]]])
+    @Test func viewersAtTheSameBaseGetTheSameBytes() {
+        let base = WireFrame(seq: 1, time: 0, picture: ScenePicture(list: list(item(1), item(2))))
+        let next = WireFrame(seq: 2, time: 0.5, picture: ScenePicture(list: list(item(1, x: 3), item(3))))
+        let bytes = FrameEncoder.encode(next, from: base)
+        #expect(bytes != nil && bytes == FrameEncoder.encode(next, from: base))
+        #expect(FrameEncoder.encode(next, from: nil) != bytes, "no base, a full frame")
     }
 
     @Test func changesBelowTheWiresPrecisionAreNotSent() {
-        var encoder = FrameEncoder()
+        var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1, x: 10)), seq: 1, time: 0)
         #expect(encoder.encode(list(item(1, x: 10.001)), seq: 2, time: 1) == nil)
         #expect(encode(&encoder, list(item(1, x: 10.02)), seq: 3)?["set"] == [["id": 1, "frame": [10.02, 0, 10, 10]]])

@@ -27,7 +27,17 @@ import NavKit
             session: "abc", role: .view, lastSeq: 12
         )))
         #expect(message(#"{"type":"hello"}"#) == .hello(Hello()))
-        #expect(message(#"{"type":"hello","features":["move","teleport"]}"#) == .hello(Hello(features: ["move"])))
+        #expect(message(#"{"type":"hello","features":["move","teleport"]}"#) == .hello(Hello(features: [])), "move is gone; unknown features are dropped")
+    }
+
+    @Test func helloChoosesTheWireFormat() {
+        #expect(message(#"{"type":"hello","protocol":1}"#) == .hello(Hello(wire: .v1)))
+        #expect(message(#"{"type":"hello","protocol":2}"#) == .hello(Hello(wire: .v2JSON)))
+        #expect(message(#"{"type":"hello","protocol":2,"encoding":"json"}"#) == .hello(Hello(wire: .v2JSON)))
+        #expect(message(#"{"type":"hello","protocol":2,"encoding":"binary"}"#) == .hello(Hello(wire: .v2Binary)))
+        #expect(failure(#"{"type":"hello","protocol":3}"#)?.error == WireError(.badMessage, "protocol: this server speaks 1 or 2, got 3"))
+        #expect(failure(#"{"type":"hello","encoding":"binary"}"#)?.error == WireError(.badMessage, #"encoding: binary frames need protocol 2 (send "protocol":2)"#))
+        #expect(failure(#"{"type":"hello","protocol":2,"encoding":"cbor"}"#)?.error == WireError(.badMessage, #"encoding: expected one of json, binary, got "cbor""#))
     }
 
     @Test func pointerWithSamplesInSeconds() {

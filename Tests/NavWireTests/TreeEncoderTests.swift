@@ -64,7 +64,9 @@ import NavKit
         s.measuring = true
         s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
         let v1 = median(s.v1Deltas), v2 = median(s.v2Deltas)
-        print("slide push, 8 rows: median delta v1 \(v1) B, v2 \(v2) B")
+        let packed = median(s.binaryDeltas)
+        print("slide push, 8 rows: median delta v1 \(v1) B, v2 JSON \(v2) B, v2 binary \(packed) B")
+        #expect(packed * 3 < v2, "binary \(packed) B, JSON \(v2) B")
         #expect(v2 <= 200, "median delta v1 \(v1) B, v2 \(v2) B")
         #expect(v2 * 4 < v1, "median delta v1 \(v1) B, v2 \(v2) B")
 
@@ -72,7 +74,7 @@ import NavKit
         drag.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
         drag.measuring = true
         drag.drag(from: Point(x: 20, y: 400), to: Point(x: 200, y: 400), steps: 20, lift: false)
-        print("drag: median delta v1 \(median(drag.v1Deltas)) B, v2 \(median(drag.v2Deltas)) B")
+        print("drag: median delta v1 \(median(drag.v1Deltas)) B, v2 JSON \(median(drag.v2Deltas)) B, v2 binary \(median(drag.binaryDeltas)) B")
         #expect(median(drag.v2Deltas) * 4 < median(drag.v1Deltas))
     }
 
@@ -116,7 +118,7 @@ import NavKit
     }
 
     @Test func unchangedOnTheWireSendsNothing() {
-        var encoder = TreeEncoder()
+        var encoder = WireEncoder(.v2JSON)
         let tree = { (x: Double, alpha: Double) in
             LayerTree(layers: [
                 Layer(clips: true, item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 100, height: 100))),
@@ -131,7 +133,7 @@ import NavKit
     }
 
     @Test func reorderedChildrenAreSentAsOrder() throws {
-        var encoder = TreeEncoder()
+        var encoder = WireEncoder(.v2JSON)
         let tree = { (children: [Int]) in
             LayerTree(layers: [Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9)))] + children.map {
                 Layer(parent: 1, item: DisplayItem(id: $0, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9), fill: .white))
@@ -157,7 +159,10 @@ import NavKit
 /// applied by `TreeViewer`, and the picture it holds is compared with v1's display list.
 final class Session {
     let scene: Scene
-    var v1 = FrameEncoder(), v2 = TreeEncoder(), viewer = TreeViewer()
+    var v1 = WireEncoder(.v1), v2 = WireEncoder(.v2JSON), viewer = TreeViewer()
+    /// The same frames in the binary encoding, decoded independently and applied by their own viewer.
+    var binary = WireEncoder(.v2Binary), binaryDecoder = BinaryFrameDecoder(), binaryViewer = TreeViewer()
+    var binaryDeltas: [Int] = []
     var measuring = false, keepFrames = false, keepBytes = false
     var v1Deltas: [Int] = [], v2Deltas: [Int] = [], frames: [(JSONValue, TreeViewer)] = [], bytes: [[UInt8]] = []
     var failures: [String] = []
@@ -210,15 +215,20 @@ final class Session {
         let tree = scene.layerTree()
         seq += 1
         let isDelta = v2.baseSeq != nil
-        let one = v1.encode(list, seq: seq, time: scene.now)
-        guard let two = v2.encode(tree, seq: seq, time: scene.now) else {
+        let frame = WireFrame(seq: seq, time: scene.now, picture: ScenePicture(list: list, tree: tree))
+        let one = v1.encode(frame)
+        let packed = binary.encode(frame)
+        guard let two = v2.encode(frame) else {
             if one != nil { failures.append("frame \(seq): v1 changed, v2 sent nothing") }
+            if packed != nil { failures.append("frame \(seq): v2 JSON sent nothing, binary did") }
             return
         }
         if measuring && isDelta {
             v2Deltas.append(two.count)
             if let one { v1Deltas.append(one.count) }
+            if let packed { binaryDeltas.append(packed.count) }
         }
+        applyBinary(packed)
         if keepBytes { bytes.append(two) }
         do {
             let json = try JSONParser.parse(two)
@@ -228,6 +238,20 @@ final class Session {
             failures.append("frame \(seq): \(error)")
         }
         compare(list)
+        if binaryViewer.fields != viewer.fields || binaryViewer.children != viewer.children {
+            failures.append("frame \(seq): the binary viewer holds another tree than the JSON one")
+        }
+    }
+
+    /// Decodes and applies the binary frame; its viewer must then hold exactly what the JSON one does.
+    private func applyBinary(_ packed: [UInt8]?) {
+        guard let packed else { return failures.append("frame \(seq): v2 JSON changed, binary sent nothing") }
+        do {
+            let json = try binaryDecoder.decode(packed)
+            if let error = binaryViewer.apply(json) { failures.append("binary frame \(seq): \(error)") }
+        } catch {
+            failures.append("binary frame \(seq): \(error)")
+        }
     }
 
     /// Drawn layers against the display list: ids in paint order, absolute frames, effective
@@ -293,7 +317,16 @@ struct TreeViewer {
             for patch in frame["set"]?.arrayValue ?? [] {
                 guard let id = patch["id"]?.numberValue.map(Int.init), fields[id] != nil else { return "set: \(patch) not held" }
                 for (key, value) in patch.objectValue?.members ?? [] where key != "id" {
-                    fields[id]?[key] = value == .null ? JSONValue?.none : value
+                    if key == "frame.parts" {
+                        // A binary patch's frame edges (BinaryFrameDecoder).
+                        var frame = fields[id]?["frame"]?.arrayValue ?? []
+                        for (index, edge) in ["x", "y", "w", "h"].enumerated() {
+                            if let edgeValue = value[edge] { frame[index] = edgeValue }
+                        }
+                        fields[id]?["frame"] = .array(frame)
+                    } else {
+                        fields[id]?[key] = value == .null ? JSONValue?.none : value
+                    }
                 }
             }
             for entry in frame["order"]?.arrayValue ?? [] {

@@ -4,6 +4,10 @@ import NavWire
 /// One running app: a scene, its frame history, and the viewers watching it. Kept after every
 /// viewer has gone, until `expiresAt`, so that a `hello` with its token resumes it.
 ///
+/// Frames are made once per picture in the forms the viewers need (a display list for protocol
+/// v1, a layer tree for v2), rounded to wire precision once, and each encoding of the newest
+/// frame from a given base is made once and shared by every viewer at that base.
+///
 /// Service thread only.
 final class Session {
     /// How many recent frames are kept so a resuming viewer can get a delta from its `lastSeq`.
@@ -17,61 +21,99 @@ final class Session {
     private(set) var viewers: [Viewer] = []
     /// The seq of the newest frame.
     private(set) var seq = 0
-    private var history: [Frame] = []
+    private var history: [WireFrame] = []
+    /// The forms pictures are made in: what the viewers' wire formats need (kept while none is
+    /// connected, so a resume finds its form).
+    private var kinds: ScenePicture.Kinds
+    /// The string table of the binary v2 stream.
+    private var strings = StringTable()
+    /// Encodings of the newest frame by format and base seq (0: a full frame); nil values mean
+    /// "nothing changed on the wire". Emptied whenever a new frame is recorded.
+    private var encoded: [EncodingKey: [UInt8]?] = [:]
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
 
-    /// Starts a session on `scene` at server time `epoch` and records its first frame.
-    init(token: String, app: String, scene: Scene, epoch: Double) {
+    private struct EncodingKey: Hashable {
+        let format: WireFormat
+        let base: Int
+    }
+
+    /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
+    /// records its first frame.
+    init(token: String, app: String, scene: Scene, epoch: Double, wire: WireFormat) {
         self.token = token
         self.app = app
         self.scene = scene
         self.epoch = epoch
-        record(scene.tick(now: 0) ?? scene.displayList())
+        kinds = wire.usesLayerTree ? .tree : .list
+        scene.advance(to: 0)
+        record(scene.currentPicture(kinds: kinds))
     }
 
     var controller: Viewer? { viewers.first { $0.isController } }
-    /// A picture of the scene as it was at `time` (scene seconds).
-    struct Frame {
-        let seq: Int
-        let list: DisplayList
-        let time: Double
-    }
 
     /// The newest frame.
-    var latest: Frame { history[history.count - 1] }
+    var latest: WireFrame { history[history.count - 1] }
 
     /// The scene's time at server time `now`.
     func sceneTime(_ now: Double) -> Double { now - epoch }
 
-    func attach(_ viewer: Viewer) {
+    /// Adds `viewer`; when its wire format needs a form the pictures are not made in yet, a new
+    /// frame is made at once with it.
+    func attach(_ viewer: Viewer, now: Double) {
         viewers.append(viewer)
         viewer.session = self
         expiresAt = nil
+        let needed = viewersKinds
+        if !kinds.isSuperset(of: needed) {
+            kinds.formUnion(needed)
+            scene.advance(to: sceneTime(now))
+            record(scene.currentPicture(kinds: kinds))
+        }
     }
 
     func detach(_ viewer: Viewer, now: Double, ttl: Double) {
         viewers.removeAll { $0 === viewer }
         viewer.session = nil
-        if viewers.isEmpty { expiresAt = now + ttl }
+        if viewers.isEmpty {
+            expiresAt = now + ttl
+        } else {
+            // Stop making forms nobody reads.
+            kinds = viewersKinds
+        }
+    }
+
+    private var viewersKinds: ScenePicture.Kinds {
+        viewers.reduce(into: []) { $0.formUnion($1.wire.usesLayerTree ? .tree : .list) }
     }
 
     /// Ticks the scene to server time `now`; when the picture changed, records the new frame and
     /// returns true (viewers then ask for it when their sockets are ready).
     func tick(now: Double) -> Bool {
-        guard let list = scene.tick(now: sceneTime(now)) else { return false }
-        record(list)
+        guard let picture = scene.picture(now: sceneTime(now), kinds: kinds) else { return false }
+        record(picture)
         return true
     }
 
     /// The frame with seq `seq`, if still kept.
-    func frame(_ seq: Int) -> DisplayList? {
-        history.last { $0.seq == seq }?.list
+    func frame(_ seq: Int) -> WireFrame? {
+        history.last { $0.seq == seq }
     }
 
-    private func record(_ list: DisplayList) {
+    /// The newest frame in `format` for a viewer that holds `base`: made once per base and
+    /// format, then shared. Nil when that viewer already shows it.
+    func encodedLatest(_ format: WireFormat, from base: WireFrame?) -> [UInt8]? {
+        let key = EncodingKey(format: format, base: base?.seq ?? 0)
+        if let shared = encoded[key] { return shared }
+        let bytes = WireEncoder.encode(latest, from: base, as: format, strings: &strings)
+        encoded[key] = .some(bytes)
+        return bytes
+    }
+
+    private func record(_ picture: ScenePicture) {
         seq += 1
-        history.append(Frame(seq: seq, list: list, time: scene.now))
+        history.append(WireFrame(seq: seq, time: scene.now, picture: picture))
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }
+        encoded.removeAll(keepingCapacity: true)
     }
 }

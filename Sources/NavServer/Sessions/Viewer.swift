@@ -1,7 +1,8 @@
 import NavKit
 import NavWire
 
-/// One WebSocket's part in a session: its role, what frame it last got, what events it wants.
+/// One WebSocket's part in a session: its role, its wire format, the frame it last got, and the
+/// events it wants.
 ///
 /// Service thread only.
 final class Viewer {
@@ -9,7 +10,10 @@ final class Viewer {
     /// The session, once `hello` bound one.
     var session: Session?
     var role: Hello.Role = .control
-    var encoder = FrameEncoder()
+    /// How this viewer wants its frames (`hello`'s `protocol` and `encoding`).
+    var wire: WireFormat = .v1
+    /// The frame this viewer holds (its next delta's base); nil when it needs a full frame.
+    var base: WireFrame?
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
     var limiter: RateLimiter

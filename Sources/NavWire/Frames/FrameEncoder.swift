@@ -1,109 +1,67 @@
 import NavKit
 
-/// Encodes display lists as protocol v1 frames for one viewer: a full frame first, then deltas
-/// against what this viewer last received, carrying only the fields that changed.
+/// Protocol v1 frames (docs/protocol.md §3): a full frame, or a delta from the frame a viewer last
+/// received to the newest, carrying only the fields that changed.
 ///
 /// Because frames describe absolute state, a viewer that could not take some frames simply gets
-/// one delta from its last frame to the newest list (latest wins).
-///
-/// Not thread-safe: one encoder per viewer, used on the server's service thread.
-public struct FrameEncoder {
-    /// The seq of the last frame encoded for this viewer (the next delta's `base`), nil before the first.
-    public private(set) var baseSeq: Int?
-    /// Whether deltas may group slid nodes into `move` (the viewer asked for feature `move`).
-    public var usesMoves: Bool
-    private var items: [Int: DisplayItem] = [:]
-    private var order: [Int] = []
-
-    public init(usesMoves: Bool = false) {
-        self.usesMoves = usesMoves
-    }
-
-    /// What the viewer held for `id` after the last frame.
-    func previous(_ id: Int) -> DisplayItem? { items[id] }
-
-    /// Forgets the viewer's state: the next frame is full.
-    public mutating func reset() {
-        baseSeq = nil
-        items.removeAll(keepingCapacity: true)
-        order.removeAll(keepingCapacity: true)
-    }
-
-    /// Takes `list` as what the viewer already has as frame `seq` (a resumed viewer).
-    public mutating func assume(_ list: DisplayList, seq: Int) {
-        remember(FrameEncoder.wirePrecision(list), seq: seq)
-    }
-
-    /// The frame taking the viewer to `list` as frame `seq`: full when the viewer has nothing yet,
-    /// otherwise a delta; nil when the viewer already shows exactly this list.
-    public mutating func encode(_ exact: DisplayList, seq: Int, time: Double) -> [UInt8]? {
-        // Compare what goes on the wire: a change below its precision is no change.
-        let list = FrameEncoder.wirePrecision(exact)
+/// one delta from its last frame to the newest (latest wins). Stateless: what a viewer holds is
+/// the `WireFrame` it last got, so viewers at the same frame get the same bytes.
+public enum FrameEncoder {
+    /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
+    /// has nothing, else a delta; nil when it already shows exactly this list. `frame` must have
+    /// a list, and so must `base`.
+    public static func encode(_ frame: WireFrame, from base: WireFrame?) -> [UInt8]? {
+        guard let list = frame.list else { preconditionFailure("a v1 frame needs the picture as a list") }
         var out: [UInt8] = []
-        out.reserveCapacity(baseSeq == nil ? 256 + list.items.count * 160 : 256)
-        out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
-        JSONWriter.appendNumber(Double(seq), into: &out)
-        out.append(contentsOf: #","time":"#.utf8)
-        JSONWriter.appendNumber(FrameEncoder.round(time * 1000, to: 10), into: &out)
-        if let base = baseSeq {
-            guard appendDelta(list, base: base, into: &out) else { return nil }
+        out.reserveCapacity(base == nil ? 256 + list.items.count * 160 : 256)
+        JSONWriter.appendFrameHeader(seq: frame.seq, time: frame.time, into: &out)
+        if let base, let old = base.list {
+            guard appendDelta(from: old, to: list, base: base.seq, into: &out) else { return nil }
         } else {
             out.append(contentsOf: #","full":true,"nodes":["#.utf8)
             for (index, item) in list.items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                FrameEncoder.appendItem(item, changedFrom: nil, into: &out)
+                appendItem(item, changedFrom: nil, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "}"))
-        remember(list, seq: seq)
         return out
     }
 
     /// Appends `base`, `set`, `remove` and `order`; false when nothing changed.
-    private func appendDelta(_ list: DisplayList, base: Int, into out: inout [UInt8]) -> Bool {
+    private static func appendDelta(from old: DisplayListSnapshot, to new: DisplayListSnapshot, base: Int, into out: inout [UInt8]) -> Bool {
         let start = out.count
         out.append(contentsOf: #","base":"#.utf8)
         JSONWriter.appendNumber(Double(base), into: &out)
         var changed = false
-        let current = Set(list.items.map(\.id))
-        var moved = Set<Int>()
-        if usesMoves {
-            let groups = moveGroups(list, current: current)
-            if !groups.groups.isEmpty {
-                FrameEncoder.appendMoves(groups.groups, into: &out)
-                moved = groups.moved
-                changed = true
-            }
-        }
         var patches = 0
         var seen = 0
-        for item in list.items {
-            let old = items[item.id]
-            if old != nil { seen += 1 }
-            if let old, old == item { continue }
-            if moved.contains(item.id) { continue }
-            if patches == 0 { out.append(contentsOf: #","set":["#.utf8) } else { out.append(UInt8(ascii: ",")) }
-            FrameEncoder.appendItem(item, changedFrom: old, into: &out)
+        for item in new.items {
+            let previous = old.index[item.id].map { old.items[$0] }
+            if previous != nil { seen += 1 }
+            if let previous, previous == item { continue }
+            out.append(contentsOf: patches == 0 ? #","set":["#.utf8 : ",".utf8)
+            appendItem(item, changedFrom: previous, into: &out)
             patches += 1
         }
         if patches > 0 {
             out.append(UInt8(ascii: "]"))
             changed = true
         }
-        if seen < items.count {
+        if seen < old.items.count {
             var removed = 0
-            for id in order where !current.contains(id) {
-                if removed == 0 { out.append(contentsOf: #","remove":["#.utf8) } else { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendNumber(Double(id), into: &out)
+            for item in old.items where new.index[item.id] == nil {
+                out.append(contentsOf: removed == 0 ? #","remove":["#.utf8 : ",".utf8)
+                JSONWriter.appendNumber(Double(item.id), into: &out)
                 removed += 1
             }
             out.append(UInt8(ascii: "]"))
             changed = true
         }
-        if !list.items.elementsEqual(order, by: { $0.id == $1 }) && !FrameEncoder.isAppendOnly(list, order, current: current) {
+        if !new.items.elementsEqual(old.items, by: { $0.id == $1.id }) && !isAppendOnly(new, old) {
             out.append(contentsOf: #","order":["#.utf8)
-            for (index, item) in list.items.enumerated() {
+            for (index, item) in new.items.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONWriter.appendNumber(Double(item.id), into: &out)
             }
@@ -116,29 +74,13 @@ public struct FrameEncoder {
 
     /// True when the new paint order is the old one, minus removed ids, plus new ids at the end:
     /// the order a viewer gets by applying `set` and `remove` alone, so `order` can be left out.
-    private static func isAppendOnly(_ list: DisplayList, _ old: [Int], current: Set<Int>) -> Bool {
-        let kept = old.filter { current.contains($0) }
-        guard kept.count <= list.items.count else { return false }
-        for (index, id) in kept.enumerated() where list.items[index].id != id { return false }
-        let keptSet = Set(kept)
-        return list.items.dropFirst(kept.count).allSatisfy { !keptSet.contains($0.id) }
-    }
-
-    private mutating func remember(_ list: DisplayList, seq: Int) {
-        baseSeq = seq
-        items.removeAll(keepingCapacity: true)
-        order.removeAll(keepingCapacity: true)
-        for item in list.items {
-            items[item.id] = item
-            order.append(item.id)
+    private static func isAppendOnly(_ new: DisplayListSnapshot, _ old: DisplayListSnapshot) -> Bool {
+        var position = 0
+        for item in old.items where new.index[item.id] != nil {
+            guard position < new.items.count, new.items[position].id == item.id else { return false }
+            position += 1
         }
-    }
-
-    /// `list` with geometry in hundredths of a point and alpha in thousandths, as frames carry them.
-    static func wirePrecision(_ list: DisplayList) -> DisplayList {
-        var list = list
-        for index in list.items.indices { list.items[index].roundToWirePrecision() }
-        return list
+        return new.items[position...].allSatisfy { old.index[$0.id] == nil }
     }
 
     static func round(_ rect: Rect) -> Rect {

@@ -47,6 +47,14 @@ extension JSONWriter {
         appendField("vc", item.vc, old?.vc, isPatch, &out) { appendString($0, into: &$1) }
     }
 
+    /// Writes `{"type":"frame","seq":S,"time":T` (time in ms, to 0.1), the start of every JSON frame.
+    static func appendFrameHeader(seq: Int, time: Double, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
+        appendNumber(Double(seq), into: &out)
+        out.append(contentsOf: #","time":"#.utf8)
+        appendNumber(FrameEncoder.round(time * 1000, to: 10), into: &out)
+    }
+
     /// Writes `[x,y,w,h]` (already at wire precision).
     static func appendRect(_ rect: Rect, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))

@@ -29,20 +29,28 @@ public struct Hello: Equatable, Sendable {
     public var role: Role
     /// The last frame the client applied, to resume with a delta.
     public var lastSeq: Int?
-    /// Protocol extensions the client understands (this server knows `move`); others are ignored.
+    /// Protocol extensions the client asked for that this server knows (none at present:
+    /// unknown names are dropped, so `welcome` lists only what is on).
     public var features: Set<String>
+    /// The frame format (`protocol` and `encoding`).
+    public var wire: WireFormat
 
-    public init(app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil, features: Set<String> = []) {
+    public init(
+        app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil,
+        features: Set<String> = [], wire: WireFormat = .v1
+    ) {
         self.app = app
         self.viewport = viewport
         self.session = session
         self.role = role
         self.lastSeq = lastSeq
         self.features = features
+        self.wire = wire
     }
 
-    /// The extensions this server offers.
-    public static let supportedFeatures: Set<String> = ["move"]
+    /// The extensions this server offers. The v1 `move` extension is gone: protocol v2 moves a
+    /// page by patching one layer.
+    public static let supportedFeatures: Set<String> = []
 }
 
 /// What a `command` message asks for: a navigation command for the engine, or a session request.

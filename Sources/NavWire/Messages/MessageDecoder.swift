@@ -70,8 +70,23 @@ public enum MessageDecoder {
         }
         return Hello(
             app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq,
-            features: features.intersection(Hello.supportedFeatures)
+            features: features.intersection(Hello.supportedFeatures), wire: try wireFormat(message)
         )
+    }
+
+    /// `protocol` (1 or 2) and `encoding` (`json` or `binary`, v2 only).
+    private static func wireFormat(_ message: FieldReader) throws(WireError) -> WireFormat {
+        let version = try message.optionalInt("protocol") ?? 1
+        guard version == 1 || version == 2 else {
+            throw .badMessage("protocol: this server speaks 1 or 2, got \(version)")
+        }
+        let encoding = try message.optionalChoice("encoding", ["json", "binary"]) ?? "json"
+        switch (version, encoding) {
+        case (1, "binary"): throw .badMessage("encoding: binary frames need protocol 2 (send \"protocol\":2)")
+        case (1, _): return .v1
+        case (_, "binary"): return .v2Binary
+        default: return .v2JSON
+        }
     }
 
     /// Width, height, scale and safe area, from `hello.viewport` or a `resize`.

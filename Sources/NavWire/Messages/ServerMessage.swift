@@ -1,14 +1,15 @@
 import NavKit
 
-/// The control messages a server sends (everything but frames), encoded as protocol v1 text.
+/// The control messages a server sends (everything but frames), as JSON text in both protocol
+/// versions.
 public enum ServerMessage {
-    /// The protocol version this server speaks.
-    public static let protocolVersion = 1
-
-    public static func welcome(session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>) -> String {
+    public static func welcome(
+        session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat
+    ) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
-        object["protocol"] = .number(Double(protocolVersion))
+        object["protocol"] = .number(Double(wire.protocolVersion))
+        object["encoding"] = .string(wire.encoding)
         object["session"] = .string(session)
         object["app"] = .string(app)
         object["role"] = .string(role.rawValue)

@@ -132,39 +132,42 @@ struct ServerBenchmarks {
 
     // MARK: In process
 
-    /// The server's own work for a pointer move: decode the message, move the pages, flatten,
-    /// encode the delta. No sockets, so this is the part the server controls.
+    /// The server's own work for a pointer move: decode the message, move the pages, make the
+    /// picture, encode the delta; for v1 and for v2 binary (the viewer's wire). No sockets, so
+    /// this is the part the server controls.
     private func pointerToFrameInProcess(into report: inout BenchReport) {
-        let scene = Scene(viewport: .phone)
-        scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
-        // A page that slid in can be dragged back.
-        scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
-        _ = scene.tick(now: 1)
-        var encoder = FrameEncoder(usesMoves: true)
-        var seq = 1
-        _ = encoder.encode(scene.displayList(), seq: seq, time: 1)
-        scene.handle(PointerEvent(phase: .down, position: Point(x: 20, y: 400), time: 1))
-        var times: [Double] = []
-        var bytes: [Double] = []
-        var x = 20.0
-        for step in 1...(samples * 10) {
-            x = x >= 300 ? 40 : x + 3
-            let text = #"{"type":"pointer","phase":"move","id":1,"x":\#(x),"y":400,"t":\#(1000 + step * 16)}"#
-            var size = 0
-            times.append(measureNanoseconds {
-                guard case .success(.pointer(let event)) = MessageDecoder.decode(text) else { return }
-                scene.handle(event)
-                if let list = scene.tick(now: 1 + Double(step) / 60) {
-                    seq += 1
-                    size = encoder.encode(list, seq: seq, time: 1 + Double(step) / 60)?.count ?? 0
-                }
-            })
-            if size > 0 { bytes.append(Double(size)) }
+        for format in [WireFormat.v1, .v2Binary] {
+            let scene = Scene(viewport: .phone)
+            scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
+            // A page that slid in can be dragged back.
+            scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
+            var encoder = WireEncoder(format)
+            var seq = 1
+            _ = encoder.encode(scene.currentPicture(kinds: encoder.kinds), seq: seq, time: 1)
+            scene.handle(PointerEvent(phase: .down, position: Point(x: 20, y: 400), time: 1))
+            var times: [Double] = []
+            var bytes: [Double] = []
+            var x = 20.0
+            for step in 1...(samples * 10) {
+                x = x >= 300 ? 40 : x + 3
+                let text = #"{"type":"pointer","phase":"move","id":1,"x":\#(x),"y":400,"t":\#(1000 + step * 16)}"#
+                var size = 0
+                times.append(measureNanoseconds {
+                    guard case .success(.pointer(let event)) = MessageDecoder.decode(text) else { return }
+                    scene.handle(event)
+                    if let picture = scene.picture(now: 1 + Double(step) / 60, kinds: encoder.kinds) {
+                        seq += 1
+                        size = encoder.encode(picture, seq: seq, time: 1 + Double(step) / 60)?.count ?? 0
+                    }
+                })
+                if size > 0 { bytes.append(Double(size)) }
+            }
+            let name = format == .v1 ? "v1" : "v2_binary"
+            report.add("server.pointer_move_work_\(name)_median_us", Stats(times).median / 1000, "µs")
+            report.add("server.pointer_move_work_\(name)_p99_us", Stats(times).p99 / 1000, "µs")
+            report.add("server.drag_delta_\(name)_bytes_median", Stats(bytes).median, "B")
+            report.add("server.drag_delta_\(name)_bytes_p99", Stats(bytes).p99, "B")
         }
-        report.add("server.pointer_move_work_median_us", Stats(times).median / 1000, "µs")
-        report.add("server.pointer_move_work_p99_us", Stats(times).p99 / 1000, "µs")
-        report.add("server.drag_delta_bytes_median", Stats(bytes).median, "B")
-        report.add("server.drag_delta_bytes_p99", Stats(bytes).p99, "B")
     }
 
     private func residentBytes() -> Int {

@@ -1,0 +1,80 @@
+import NavKit
+
+/// The FIELDS of a binary LAYER or PATCH: a mask of the fields written, an optional mask of the
+/// fields that went away, then each written field in bit order (docs/protocol.md §3.6).
+extension BinaryTreeEncoder {
+    /// Field bits, in the order fields are written.
+    enum Field: Int {
+        case kind, x, y, width, height, alpha, clips, fill, radius, shadow, border, text, font, color, align, icon, role, name, vc
+        /// Set in the mask when a `cleared` mask follows it.
+        static let clearedFollows = 19
+    }
+
+    /// What a new layer is before its fields: a binary LAYER lists only what differs from this.
+    static let defaults = Layer(item: DisplayItem(id: 0, kind: .rect, frame: .zero))
+
+    /// Writes `layer`'s fields that differ from `old` (from `defaults` when nil). Strings are named
+    /// by their index in `strings`, which learns the new ones.
+    static func writeFields(
+        _ layer: Layer, changedFrom old: Layer?, strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
+    ) {
+        let old = old ?? defaults
+        let item = layer.item, was = old.item
+        var mask: UInt64 = 0
+        var cleared: UInt64 = 0
+        scratch.bytes.removeAll(keepingCapacity: true)
+
+        func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
+        /// Writes an optional field when it changed, or notes it as cleared when it went away.
+        func optional<T: Equatable>(_ field: Field, _ value: T?, _ previous: T?, _ write: (T, inout BinaryWriter) -> Void) {
+            guard value != previous else { return }
+            if let value {
+                mark(field)
+                write(value, &scratch)
+            } else {
+                cleared |= 1 << UInt64(field.rawValue)
+            }
+        }
+
+        if item.kind != was.kind {
+            mark(.kind)
+            scratch.byte(item.kind == .rect ? 0 : item.kind == .text ? 1 : 2)
+        }
+        if item.frame.x != was.frame.x { mark(.x); scratch.hundredths(item.frame.x) }
+        if item.frame.y != was.frame.y { mark(.y); scratch.hundredths(item.frame.y) }
+        if item.frame.width != was.frame.width { mark(.width); scratch.hundredths(item.frame.width) }
+        if item.frame.height != was.frame.height { mark(.height); scratch.hundredths(item.frame.height) }
+        if item.alpha != was.alpha { mark(.alpha); scratch.varint(Int((item.alpha * 1000).rounded())) }
+        if layer.clips != old.clips { mark(.clips); scratch.byte(layer.clips ? 1 : 0) }
+        optional(.fill, item.fill, was.fill) { $1.color($0) }
+        if item.radius != was.radius { mark(.radius); scratch.hundredths(item.radius) }
+        optional(.shadow, item.shadow, was.shadow) { shadow, out in
+            out.color(shadow.color)
+            out.hundredths(shadow.blur)
+            out.hundredths(shadow.x)
+            out.hundredths(shadow.y)
+        }
+        optional(.border, item.border, was.border) { border, out in
+            out.color(border.color)
+            out.hundredths(border.width)
+        }
+        optional(.text, item.text, was.text) { $1.varint(strings.index(of: $0)) }
+        optional(.font, item.font, was.font) { font, out in
+            out.hundredths(font.size)
+            out.varint(font.weight)
+        }
+        optional(.color, item.color, was.color) { $1.color($0) }
+        optional(.align, item.align, was.align) { align, out in
+            out.byte(align == .left ? 0 : align == .center ? 1 : 2)
+        }
+        optional(.icon, item.icon, was.icon) { $1.varint(strings.index(of: $0)) }
+        optional(.role, item.role, was.role) { $1.varint(strings.index(of: $0.rawValue)) }
+        optional(.name, item.name, was.name) { $1.varint(strings.index(of: $0)) }
+        optional(.vc, item.vc, was.vc) { $1.varint(strings.index(of: $0)) }
+
+        if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
+        out.varint(mask)
+        if cleared != 0 { out.varint(cleared) }
+        out.append(scratch)
+    }
+}

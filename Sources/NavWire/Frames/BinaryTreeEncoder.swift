@@ -1,0 +1,88 @@
+import NavKit
+
+/// Protocol v2 binary frames (docs/protocol.md §3.6): the same full frames and deltas as
+/// `TreeEncoder` writes as JSON, as varints, fixed-point hundredths, field masks and a string
+/// table, in a WebSocket binary message.
+///
+/// Stateless apart from the session's `StringTable`, so viewers at the same frame get the same
+/// bytes: the strings a delta carries are those between its base's mark and its own.
+public enum BinaryTreeEncoder {
+    /// Frame types (the first byte).
+    static let fullType: UInt8 = 1
+    static let deltaType: UInt8 = 2
+
+    /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
+    /// has nothing, the root changed or the string table started afresh since `base`, else a
+    /// delta; nil when the viewer already shows exactly this tree.
+    public static func encode(_ frame: WireFrame, from base: WireFrame?, strings: inout StringTable) -> [UInt8]? {
+        guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
+        // Only a frame nobody has been sent yet may start a new table: marks already handed out
+        // must stay true.
+        if frame.strings == nil { _ = strings.renewIfFull() }
+        var body = BinaryWriter(capacity: base == nil ? 64 + tree.layers.count * 24 : 64)
+        var scratch = BinaryWriter(capacity: 64)
+        let delta: (base: WireFrame, old: LayerTreeSnapshot)?
+        if let base, let old = base.tree, let mark = base.strings, mark.generation == strings.generation, old.rootID == tree.rootID {
+            delta = (base, old)
+        } else {
+            delta = nil
+        }
+        if let (_, old) = delta {
+            let diff = TreeDiff(from: old, to: tree)
+            if diff.isEmpty {
+                if frame.strings == nil { frame.strings = strings.mark }
+                return nil
+            }
+            writeDiff(diff, from: old, to: tree, strings: &strings, scratch: &scratch, into: &body)
+        } else {
+            body.varint(tree.layers.count)
+            for layer in tree.layers {
+                body.varint(layer.id)
+                body.varint(layer.parent ?? 0)
+                writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &body)
+            }
+        }
+        if frame.strings == nil { frame.strings = strings.mark }
+        let end = frame.strings!.count
+        let first = delta?.base.strings?.count ?? 0
+
+        var out = BinaryWriter(capacity: body.bytes.count + 16)
+        out.byte(delta == nil ? fullType : deltaType)
+        out.varint(frame.seq)
+        out.varint(Int((frame.time * 10_000).rounded()))
+        if let (base, _) = delta { out.varint(base.seq) }
+        out.varint(first)
+        out.varint(end - first)
+        for index in first..<end { out.string(strings.strings[index]) }
+        out.append(body)
+        return out.bytes
+    }
+
+    private static func writeDiff(
+        _ diff: TreeDiff, from old: LayerTreeSnapshot, to new: LayerTreeSnapshot,
+        strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
+    ) {
+        out.varint(diff.removed.count)
+        for id in diff.removed { out.varint(id) }
+        out.varint(diff.inserted.count)
+        for index in diff.inserted {
+            let layer = new.layers[index]
+            out.varint(layer.id)
+            out.varint(layer.parent ?? 0)
+            out.varint(new.positions[index])
+            writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &out)
+        }
+        out.varint(diff.patched.count)
+        for patch in diff.patched {
+            let layer = new.layers[patch.new]
+            out.varint(layer.id)
+            writeFields(layer, changedFrom: old.layers[patch.old], strings: &strings, scratch: &scratch, into: &out)
+        }
+        out.varint(diff.reordered.count)
+        for index in diff.reordered {
+            out.varint(new.layers[index].id)
+            out.varint(new.children[index].count)
+            for child in new.children[index] { out.varint(new.layers[child].id) }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import NavKit
+
+/// A display list at wire precision, indexed by id: the form v1 deltas are diffed from. Made once
+/// per frame and shared by every viewer diffing against it.
+public struct DisplayListSnapshot: Sendable {
+    /// The items in paint order, rounded as frames carry them.
+    public let items: [DisplayItem]
+    /// Where each id is in `items`.
+    let index: [Int: Int]
+
+    public init(_ exact: DisplayList) {
+        var items = exact.items
+        var index: [Int: Int] = [:]
+        index.reserveCapacity(items.count)
+        for position in items.indices {
+            items[position].roundToWirePrecision()
+            index[items[position].id] = position
+        }
+        self.items = items
+        self.index = index
+    }
+}

@@ -1,0 +1,59 @@
+import NavKit
+
+/// The frames one viewer gets in one wire format, for code that serves a single viewer (tests,
+/// benchmarks, tools): it remembers the frame the viewer holds and, for binary, the string table.
+///
+/// The server does not use it: it shares each encoded frame among the viewers of a session that
+/// hold the same base (`FrameEncoder`, `TreeEncoder` and `BinaryTreeEncoder` directly).
+public struct WireEncoder {
+    public let format: WireFormat
+    /// The frame the viewer holds, nil before the first.
+    public private(set) var base: WireFrame?
+    private var strings = StringTable()
+
+    public init(_ format: WireFormat) {
+        self.format = format
+    }
+
+    /// The seq of the frame the viewer holds (the next delta's `base`).
+    public var baseSeq: Int? { base?.seq }
+
+    /// The forms of the picture this format needs.
+    public var kinds: ScenePicture.Kinds { format.usesLayerTree ? .tree : .list }
+
+    /// The frame taking the viewer to `frame` (which it then holds); nil when it already shows it.
+    public mutating func encode(_ frame: WireFrame) -> [UInt8]? {
+        guard let bytes = WireEncoder.encode(frame, from: base, as: format, strings: &strings) else { return nil }
+        base = frame
+        return bytes
+    }
+
+    /// Encodes `picture` as frame `seq` at session time `time`.
+    public mutating func encode(_ picture: ScenePicture, seq: Int, time: Double) -> [UInt8]? {
+        encode(WireFrame(seq: seq, time: time, picture: picture))
+    }
+
+    /// Encodes a display list (v1) as frame `seq`.
+    public mutating func encode(_ list: DisplayList, seq: Int, time: Double) -> [UInt8]? {
+        encode(ScenePicture(list: list), seq: seq, time: time)
+    }
+
+    /// Encodes a layer tree (v2) as frame `seq`.
+    public mutating func encode(_ tree: LayerTree, seq: Int, time: Double) -> [UInt8]? {
+        encode(ScenePicture(tree: tree), seq: seq, time: time)
+    }
+
+    /// Takes `frame` as what the viewer already has (a resumed viewer).
+    public mutating func assume(_ frame: WireFrame) {
+        base = frame
+    }
+
+    /// One frame in `format`: the one place that picks the encoder for a format.
+    public static func encode(_ frame: WireFrame, from base: WireFrame?, as format: WireFormat, strings: inout StringTable) -> [UInt8]? {
+        switch format {
+        case .v1: FrameEncoder.encode(frame, from: base)
+        case .v2JSON: TreeEncoder.encode(frame, from: base)
+        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, strings: &strings)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import NavKit
+@testable import NavWire
+
+/// An independent reader of v2 binary frames, written from docs/protocol.md §3.6: turns each
+/// frame into the JSON a v2 JSON frame would be, so both encodings can be applied by the same
+/// `TreeViewer` and compared. Keeps the string table across frames, as a client does.
+struct BinaryFrameDecoder {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private(set) var strings: [String] = []
+    private var bytes: [UInt8] = []
+    private var at = 0
+
+    mutating func decode(_ frame: [UInt8]) throws -> JSONValue {
+        bytes = frame
+        at = 0
+        let type = try byte()
+        guard type == 1 || type == 2 else { throw Failure(description: "type \(type)") }
+        var object = JSONObject()
+        object["type"] = "frame"
+        object["seq"] = .number(Double(try varint()))
+        object["time"] = .number(Double(try varint()) / 10)
+        if type == 2 { object["base"] = .number(Double(try varint())) }
+        let first = try varint()
+        if type == 1 { strings = [] }
+        guard first == strings.count else { throw Failure(description: "strings start at \(first), table holds \(strings.count)") }
+        for _ in 0..<(try varint()) {
+            let length = try varint()
+            guard at + length <= bytes.count else { throw Failure(description: "string past the end") }
+            strings.append(String(decoding: bytes[at..<(at + length)], as: UTF8.self))
+            at += length
+        }
+        if type == 1 {
+            object["full"] = true
+            var nodes: [JSONValue] = []
+            for _ in 0..<(try varint()) { nodes.append(try layer(index: false)) }
+            object["nodes"] = .array(nodes)
+        } else {
+            var removed: [JSONValue] = [], inserted: [JSONValue] = [], patched: [JSONValue] = [], orders: [JSONValue] = []
+            for _ in 0..<(try varint()) { removed.append(.number(Double(try varint()))) }
+            for _ in 0..<(try varint()) { inserted.append(try layer(index: true)) }
+            for _ in 0..<(try varint()) { patched.append(try patch()) }
+            for _ in 0..<(try varint()) {
+                let id = try varint()
+                var children: [JSONValue] = []
+                for _ in 0..<(try varint()) { children.append(.number(Double(try varint()))) }
+                orders.append(["id": .number(Double(id)), "children": .array(children)])
+            }
+            if !patched.isEmpty { object["set"] = .array(patched) }
+            if !inserted.isEmpty { object["insert"] = .array(inserted) }
+            if !removed.isEmpty { object["remove"] = .array(removed) }
+            if !orders.isEmpty { object["order"] = .array(orders) }
+        }
+        guard at == bytes.count else { throw Failure(description: "\(bytes.count - at) bytes left over") }
+        return .object(object)
+    }
+
+    private mutating func layer(index: Bool) throws -> JSONValue {
+        var object = JSONObject()
+        object["id"] = .number(Double(try varint()))
+        let parent = try varint()
+        if parent != 0 { object["parent"] = .number(Double(parent)) }
+        if index { object["index"] = .number(Double(try varint())) }
+        // JSON layers always carry kind and frame; binary ones leave out defaults.
+        object["kind"] = "rect"
+        var frame = [0.0, 0, 0, 0]
+        try fields(into: &object, frame: &frame)
+        object["frame"] = .array(frame.map(JSONValue.number))
+        return .object(object)
+    }
+
+    private mutating func patch() throws -> JSONValue {
+        var object = JSONObject()
+        object["id"] = .number(Double(try varint()))
+        var frame: [Double] = []
+        try fields(into: &object, frame: &frame)
+        return .object(object)
+    }
+
+    /// Reads FIELDS. A patch's frame arrives as separate x, y, w, h, which only the holder of the
+    /// old frame can complete, so a patch reports them as `frame.parts` (`TreeViewer` merges them).
+    private mutating func fields(into object: inout JSONObject, frame: inout [Double]) throws {
+        let mask = try varint()
+        guard mask >> 20 == 0 else { throw Failure(description: "mask bit above 19: \(mask)") }
+        let cleared = mask & (1 << 19) != 0 ? try varint() : 0
+        let isPatch = frame.isEmpty
+        var parts: [String: Double] = [:]
+        func has(_ bit: Int) -> Bool { mask & (1 << bit) != 0 }
+        if has(0) { object["kind"] = .string(["rect", "text", "icon"][Int(try byte())]) }
+        for (bit, name) in [(1, "x"), (2, "y"), (3, "w"), (4, "h")] where has(bit) {
+            let value = try hundredths()
+            if isPatch { parts[name] = value } else { frame[bit - 1] = value }
+        }
+        if isPatch && !parts.isEmpty {
+            var changed = JSONObject()
+            for (name, value) in parts.sorted(by: { $0.key < $1.key }) { changed[name] = .number(value) }
+            object["frame.parts"] = .object(changed)
+        }
+        if has(5) { object["alpha"] = .number(Double(try varint()) / 1000) }
+        if has(6) { object["clips"] = .bool(try byte() == 1) }
+        if has(7) { object["fill"] = .string(try color()) }
+        if has(8) { object["radius"] = .number(try hundredths()) }
+        if has(9) {
+            let color = try color()
+            object["shadow"] = ["color": .string(color), "blur": .number(try hundredths()), "x": .number(try hundredths()), "y": .number(try hundredths())]
+        }
+        if has(10) {
+            let color = try color()
+            object["border"] = ["color": .string(color), "width": .number(try hundredths())]
+        }
+        if has(11) { object["text"] = .string(try string()) }
+        if has(12) {
+            let size = try hundredths()
+            object["font"] = ["size": .number(size), "weight": .number(Double(try varint()))]
+        }
+        if has(13) { object["color"] = .string(try color()) }
+        if has(14) { object["align"] = .string(["left", "center", "right"][Int(try byte())]) }
+        if has(15) { object["icon"] = .string(try string()) }
+        if has(16) { object["role"] = .string(try string()) }
+        if has(17) { object["name"] = .string(try string()) }
+        if has(18) { object["vc"] = .string(try string()) }
+        let names = [7: "fill", 9: "shadow", 10: "border", 11: "text", 12: "font", 13: "color", 14: "align", 15: "icon", 16: "role", 17: "name", 18: "vc"]
+        for (bit, name) in names where cleared & (1 << bit) != 0 { object[name] = .null }
+    }
+
+    private mutating func byte() throws -> UInt8 {
+        guard at < bytes.count else { throw Failure(description: "frame ends early") }
+        at += 1
+        return bytes[at - 1]
+    }
+
+    private mutating func varint() throws -> Int {
+        var value = 0, shift = 0
+        while true {
+            let b = try byte()
+            value |= Int(b & 0x7F) << shift
+            if b & 0x80 == 0 { return value }
+            shift += 7
+            guard shift < 63 else { throw Failure(description: "varint too long") }
+        }
+    }
+
+    private mutating func hundredths() throws -> Double {
+        let raw = try varint()
+        let value = (raw >> 1) ^ -(raw & 1)
+        return Double(value) / 100
+    }
+
+    private mutating func color() throws -> String {
+        let r = try byte(), g = try byte(), b = try byte(), a = try byte()
+        return Color(red: r, green: g, blue: b, alpha: a).hex
+    }
+
+    private mutating func string() throws -> String {
+        let index = try varint()
+        guard index < strings.count else { throw Failure(description: "string \(index) of \(strings.count)") }
+        return strings[index]
+    }
+}
