@@ -1,0 +1,61 @@
+import Testing
+import NavKit
+@testable import NavWire
+
+/// The binary v2 encoding byte by byte: the documented example, defaults, cleared fields and the
+/// string table shared by viewers at the same base.
+@Suite struct BinaryTreeEncoderTests {
+    static let viewport = Size(width: 390, height: 844)
+
+    static func tree(pageX: Double, title: String? = "Home") -> LayerTree {
+        LayerTree(layers: [
+            Layer(clips: true, item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")),
+            Layer(parent: 1, item: DisplayItem(id: 2, kind: .rect, frame: Rect(x: pageX, y: 0, width: 390, height: 844), fill: .white, role: .page, name: "Home", vc: "vc1")),
+            Layer(parent: 2, item: DisplayItem(
+                id: 3, kind: title == nil ? .rect : .text, frame: Rect(x: 120, y: 47, width: 150, height: 44), text: title,
+                font: title == nil ? nil : .title, color: title == nil ? nil : .black, align: title == nil ? nil : .center
+            )),
+        ], viewport: viewport)
+    }
+
+    static func hex(_ bytes: [UInt8]?) -> String {
+        (bytes ?? []).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+    }
+
+    /// The example in docs/protocol.md §3.6.
+    @Test func documentedExample() {
+        var encoder = WireEncoder(.v2Binary)
+        let full = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)
+        #expect(Self.hex(full) == "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03 01 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00 02 01 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03 03 02 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
+        let delta = encoder.encode(Self.tree(pageX: -21.74), seq: 2, time: 0.0166)
+        #expect(Self.hex(delta) == "02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
+    }
+
+    @Test func clearedFieldsAndNewStrings() throws {
+        var encoder = WireEncoder(.v2Binary)
+        _ = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)
+        // The title goes away (text, font, colour and alignment cleared, kind back to rect) ...
+        let clearedBytes = encoder.encode(Self.tree(pageX: 0, title: nil), seq: 2, time: 0)
+        let cleared = try #require(clearedBytes)
+        #expect(Self.hex(cleared) == "02 02 00 01 04 00 00 00 01 03 81 80 20 80 f0 01 00 00")
+        // ... and comes back with a new string, appended after the four the viewer holds.
+        let renamedBytes = encoder.encode(Self.tree(pageX: 0, title: "Songs"), seq: 3, time: 0)
+        let renamed = try #require(renamedBytes)
+        #expect(Array(renamed.prefix(12)) == [2, 3, 0, 2, 4, 1, 5] + Array("Songs".utf8))
+    }
+
+    @Test func viewersAtTheSameBaseShareBytesAndLaterOnesGetTheStringsInBetween() {
+        var strings = StringTable()
+        let frames = (1...3).map { WireFrame(seq: $0, time: 0, picture: ScenePicture(tree: Self.tree(pageX: 0, title: "T\($0)"))) }
+        let full = BinaryTreeEncoder.encode(frames[0], from: nil, strings: &strings)
+        let second = BinaryTreeEncoder.encode(frames[1], from: frames[0], strings: &strings)
+        #expect(BinaryTreeEncoder.encode(frames[1], from: frames[0], strings: &strings) == second, "same base, same bytes")
+        // A viewer still at frame 1 when frame 3 comes gets T2 and T3: the table as of frame 3.
+        let third = BinaryTreeEncoder.encode(frames[2], from: frames[0], strings: &strings)
+        var decoder = BinaryFrameDecoder()
+        _ = try? decoder.decode(full ?? [])
+        #expect(throws: Never.self) { _ = try decoder.decode(third ?? []) }
+        #expect(decoder.strings.suffix(2) == ["T2", "T3"])
+        #expect(full != nil && second != nil)
+    }
+}
