@@ -39,12 +39,12 @@ struct ServerBenchmarks {
 
     /// Ping → pong (the floor) against pointer move → the frame it produces, on one connection.
     private func latency(port: Int, into report: inout BenchReport) throws {
-        let client = try Session(port: port, features: ["move"])
+        let client = try Session(port: port, wire: .v2Binary)
         var pings: [Double] = []
         for index in 0..<samples {
             let start = DispatchTime.now().uptimeNanoseconds
             try client.send(#"{"type":"ping","id":\#(index),"t":0}"#)
-            _ = try client.next { $0.contains(#""type":"pong""#) }
+            try client.nextText { $0.contains(#""type":"pong""#) }
             pings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
         }
         try client.command(#""op":"push","screen":{"name":"Drag"}"#)
@@ -53,7 +53,7 @@ struct ServerBenchmarks {
         try client.send(#"{"type":"pointer","phase":"down","id":1,"x":20,"y":400,"t":1000}"#)
         // Past the 10 pt slop the pan starts; from then on every move moves the page.
         try client.send(#"{"type":"pointer","phase":"move","id":1,"x":40,"y":400,"t":1016}"#)
-        _ = try client.next { $0.contains(#""type":"frame""#) }
+        try client.nextFrame()
         x = 40
         t = 1016
         for _ in 0..<samples {
@@ -61,7 +61,7 @@ struct ServerBenchmarks {
             t += 16
             let start = DispatchTime.now().uptimeNanoseconds
             try client.send(#"{"type":"pointer","phase":"move","id":1,"x":\#(x),"y":400,"t":\#(t)}"#)
-            _ = try client.next { $0.contains(#""type":"frame""#) }
+            try client.nextFrame()
             moves.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
         }
         try client.send(#"{"type":"pointer","phase":"cancel","id":1,"x":\#(x),"y":400,"t":\#(t)}"#)
@@ -74,20 +74,26 @@ struct ServerBenchmarks {
 
     // MARK: Bytes
 
-    /// Bytes of the full frame and of each delta during slide pushes and pops, with and without `move`.
+    /// Bytes of the full frame and of each delta during slide pushes and pops, in each wire
+    /// format, and the bytes of one whole slide transition (all its frames) against GTK Broadway's
+    /// 17.7 KB for a similar 340 ms GtkStack slide (measured on this machine, issue 11).
     private func frameBytes(port: Int, into report: inout BenchReport) throws {
-        for features in [[String](), ["move"]] {
-            let client = try Session(port: port, features: features)
+        for wire in WireFormat.allCases {
+            let client = try Session(port: port, wire: wire)
             var deltas: [Double] = []
+            var transitions: [Double] = []
             for index in 0..<20 {
                 let op = index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
                 let frames = try client.command(op)
-                deltas += frames.map { Double($0.utf8.count) }
+                deltas += frames.map(Double.init)
+                transitions.append(Double(frames.reduce(0, +)))
             }
-            let name = features.isEmpty ? "plain" : "move"
-            report.add("server.delta_bytes_\(name)_median", Stats(deltas).median, "B")
-            report.add("server.delta_bytes_\(name)_p99", Stats(deltas).p99, "B")
-            if features.isEmpty { report.add("server.full_frame_bytes", Double(client.fullFrameBytes), "B") }
+            let name = wire.rawValue
+            report.add("server.\(name).full_frame_bytes", Double(client.fullFrameBytes), "B")
+            report.add("server.\(name).delta_bytes_median", Stats(deltas).median, "B")
+            report.add("server.\(name).delta_bytes_p99", Stats(deltas).p99, "B")
+            report.add("server.\(name).slide_transition_bytes_median", Stats(transitions).median, "B")
+            report.add("server.\(name).slide_vs_broadway", Stats(transitions).median / 17_700, "× Broadway's 17.7 KB")
         }
     }
 
@@ -98,7 +104,7 @@ struct ServerBenchmarks {
         let count = 200
         let before = residentBytes()
         for _ in 0..<count {
-            let client = try Session(port: port, features: [])
+            let client = try Session(port: port, wire: .v2Binary)
             client.close()
         }
         Thread.sleep(forTimeInterval: 0.2)
@@ -111,7 +117,7 @@ struct ServerBenchmarks {
         for count in [50, 200, 400] {
             let frames = Counter()
             let deadline = Date().addingTimeInterval(2)
-            let clients = try (0..<count).map { _ in try Session(port: port, features: ["move"]) }
+            let clients = try (0..<count).map { _ in try Session(port: port, wire: .v2Binary) }
             let threads = clients.enumerated().map { index, client in
                 Thread {
                     var push = true
@@ -141,6 +147,7 @@ struct ServerBenchmarks {
             scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
             // A page that slid in can be dragged back.
             scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
+            scene.advance(to: 1)
             var encoder = WireEncoder(format)
             var seq = 1
             _ = encoder.encode(scene.currentPicture(kinds: encoder.kinds), seq: seq, time: 1)
@@ -180,29 +187,39 @@ struct ServerBenchmarks {
 }
 
 extension ServerBenchmarks {
-    /// One protocol client: hello on connect, commands that wait for their result, frame counting.
+    /// One protocol client in one wire format: hello on connect, commands that wait for their
+    /// result, frame sizes.
     final class Session: @unchecked Sendable {
         private let client: WebSocketClient
+        private let wire: WireFormat
         private var nextID = 0
         private(set) var fullFrameBytes = 0
 
-        init(port: Int, features: [String]) throws {
+        init(port: Int, wire: WireFormat = .v1, app: String = "phone") throws {
             client = try WebSocketClient.connect(port: port)
-            let list = features.map { "\"\($0)\"" }.joined(separator: ",")
-            try client.sendText(#"{"type":"hello","app":"phone","features":[\#(list)]}"#)
-            _ = try next { $0.contains(#""type":"welcome""#) }
-            fullFrameBytes = try next { $0.contains(#""full":true"#) }.utf8.count
+            self.wire = wire
+            let format = wire == .v1 ? "" : #","protocol":2,"encoding":"\#(wire.encoding)""#
+            try client.sendText(#"{"type":"hello","app":"\#(app)"\#(format)}"#)
+            _ = try nextText { $0.contains(#""type":"welcome""#) }
+            fullFrameBytes = try nextFrame()
         }
 
         func send(_ text: String) throws { try client.sendText(text) }
 
-        /// Reads messages until one satisfies `match`; fails after 5 s or on a close.
-        @discardableResult
-        func next(_ match: (String) -> Bool) throws -> String {
+        /// What `receive` brought that the benchmarks care about.
+        enum Message {
+            case text(String)
+            /// A frame of `bytes` bytes (text or binary).
+            case frame(bytes: Int)
+        }
+
+        /// The next text message or frame; fails after 5 s or on a close.
+        func next() throws -> Message {
             while true {
                 switch client.receive(timeout: 5) {
-                case .text(let text) where match(text): return text
-                case .text, .ping, .binary: continue
+                case .text(let text): return text.hasPrefix(#"{"type":"frame""#) ? .frame(bytes: text.utf8.count) : .text(text)
+                case .binary(let bytes): return .frame(bytes: bytes.count)
+                case .ping: continue
                 case .timeout: throw Failure(description: "no answer from the server within 5 s")
                 case .close(let code, let reason): throw Failure(description: "server closed the connection: \(code) \(reason)")
                 case .closedWithoutFrame: throw Failure(description: "the connection dropped")
@@ -210,23 +227,45 @@ extension ServerBenchmarks {
             }
         }
 
-        /// Sends a command and returns the frames that arrived before its result (and any frames
-        /// right after it that belong to the same transition).
+        /// Reads until a text message satisfies `match`, skipping frames.
         @discardableResult
-        func command(_ fields: String) throws -> [String] {
+        func nextText(_ match: (String) -> Bool) throws -> String {
+            while true {
+                if case .text(let text) = try next(), match(text) { return text }
+            }
+        }
+
+        /// Reads until a frame arrives; returns its size.
+        @discardableResult
+        func nextFrame() throws -> Int {
+            while true {
+                if case .frame(let bytes) = try next() { return bytes }
+            }
+        }
+
+        /// Sends a command and returns the sizes of the frames that arrived before its result (and
+        /// of a frame right after it that belongs to the same transition).
+        @discardableResult
+        func command(_ fields: String) throws -> [Int] {
             nextID += 1
             let id = "b\(nextID)"
             try client.sendText(#"{"type":"command","id":"\#(id)",\#(fields)}"#)
-            var frames: [String] = []
+            var frames: [Int] = []
             while true {
-                let text = try next { _ in true }
-                if text.hasPrefix(#"{"type":"frame""#) {
-                    frames.append(text)
-                } else if text.contains(#""id":"\#(id)""#) {
+                switch try next() {
+                case .frame(let bytes):
+                    frames.append(bytes)
+                case .text(let text) where text.contains(#""id":"\#(id)""#):
                     if text.contains(#""type":"error""#) { throw Failure(description: "command failed: \(text)") }
                     // The frame showing the final state follows the result within a tick.
-                    if case .text(let last) = client.receive(timeout: 0.05), last.hasPrefix(#"{"type":"frame""#) { frames.append(last) }
+                    switch client.receive(timeout: 0.05) {
+                    case .text(let last) where last.hasPrefix(#"{"type":"frame""#): frames.append(last.utf8.count)
+                    case .binary(let last): frames.append(last.count)
+                    default: break
+                    }
                     return frames
+                case .text:
+                    continue
                 }
             }
         }
