@@ -77,6 +77,8 @@ final class Session {
         viewer.session = nil
         if viewers.isEmpty {
             expiresAt = now + ttl
+            // Nobody will take these encodings; the frames stay for resumes.
+            encoded.removeAll()
         } else {
             // Stop making forms nobody reads.
             kinds = viewersKinds
