@@ -14,6 +14,11 @@ into the stacked split, a mouse drag (held, then released on the move) and a hor
 scroll the split on the server, read back with `query` while they happen and once it has snapped;
 screenshots `tablet-*.png` at 1366 × 1000, 1024 × 900 and 390 × 844 windows.
 
+The viewer speaks protocol v2 in binary by default. `test_v2_wires_draw_what_v1_draws` watches
+the controller's session from two more viewers in iframes, `?wire=v1` and `?wire=json`, through
+the same steps (phone: push, a held interactive pop, a tab and a wheel; tablet: pushes into the
+clipping split and a held split drag), and checks that all three draw the same items.
+
 Needs Debian's chromium and chromium-driver and the PyPI packages selenium, websockets, pytest.
 The server binary comes from $STACKCAST_BIN, else .build/debug/stackcast; a missing binary is
 a failure, not a skip.
@@ -869,4 +874,202 @@ def test_tablet_wheel_over_lists_and_back_to_the_start(start_server, watch_sessi
     x, y, w, h = row["frame"]
     split = wheel_split(driver, watcher, (x + w / 2, y + h / 2), 200, snaps)
     assert split["offset"] == max_scroll, split
+    assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"
+
+
+# Protocol v2 (the default, binary) against v1: the same session seen by three viewers in one page,
+# the controller on the default wire and two watchers in iframes, one on `?wire=v1` (the flat list
+# the server flattens itself) and one on `?wire=json` (the same layer tree as JSON text).
+WIRE_TOLERANCE_PT = 0.02
+WIRE_TOLERANCE_ALPHA = 0.002
+# Fields of a display item whose numbers are geometry (frame, clip) or styles (shadow, border, font).
+GEOMETRY = ("frame", "clip")
+
+
+def open_watchers(driver, server, app):
+    """Adds the v1 and JSON watchers of the controller's session as iframes, off screen so that
+    they take no clicks, and waits until both have a picture."""
+    session = driver.execute_script("return window.stackcast.session")
+    assert driver.execute_script("return window.stackcast.wire") == "binary", "binary is not the default wire"
+    for wire in ("v1", "json"):
+        driver.execute_script("""
+            const frame = document.createElement('iframe');
+            frame.id = `viewer-${arguments[1]}`;
+            frame.src = arguments[0];
+            frame.style.cssText = 'position:fixed;left:-3000px;top:0;width:1400px;height:1000px;border:0';
+            document.body.append(frame);
+        """, f"{server.url}?app={app}&session={session}&role=view&wire={wire}", wire)
+    wait_until(lambda: driver.execute_script("""
+        return ['v1', 'json'].every((wire) => {
+          const viewer = document.getElementById(`viewer-${wire}`).contentWindow.stackcast;
+          return viewer && viewer.connected && viewer.wire === wire && viewer.nodes().length > 0;
+        });"""), 15, "the v1 and JSON watchers to connect and draw")
+
+
+def wire_snapshot(driver):
+    """`{wire: (seq, items)}` for the three viewers, read in one script, so no frame lands between."""
+    return driver.execute_script("""
+        const viewers = { binary: window.stackcast };
+        for (const wire of ['v1', 'json']) viewers[wire] = document.getElementById(`viewer-${wire}`).contentWindow.stackcast;
+        const out = {};
+        for (const [wire, viewer] of Object.entries(viewers)) out[wire] = [viewer.lastSeq, viewer.nodes()];
+        return out;""")
+
+
+def item_differences(tree_items, list_items):
+    """How the items drawn from the layer tree differ from v1's, beyond what §3.5 allows (0.01 pt
+    per level of nesting, 0.001 alpha: here 0.02 pt and 0.002). A radius of 0 counts as none: v1
+    leaves it out of whole nodes but may patch it to 0."""
+    def fields(item):
+        return {key: value for key, value in item.items() if not (key == "radius" and value == 0)}
+
+    differences = []
+    if [item["id"] for item in tree_items] != [item["id"] for item in list_items]:
+        return [f"paint order: v2 {[item['id'] for item in tree_items]}, v1 {[item['id'] for item in list_items]}"]
+    for tree, flat in zip(tree_items, list_items):
+        tree, flat = fields(tree), fields(flat)
+        if tree.keys() != flat.keys():
+            differences.append(f"{tree['id']}: fields v2 {sorted(tree)}, v1 {sorted(flat)}")
+            continue
+        for key, value in tree.items():
+            other = flat[key]
+            if key in GEOMETRY:
+                close = len(value) == len(other) == 4 and \
+                    all(abs(a - b) <= WIRE_TOLERANCE_PT + 1e-9 for a, b in zip(value, other))
+            elif key == "alpha":
+                close = abs(value - other) <= WIRE_TOLERANCE_ALPHA + 1e-9
+            else:
+                close = value == other
+            if not close:
+                differences.append(f"{tree['id']} ({tree.get('role') or tree['kind']} {tree.get('name', '')!r}) "
+                                   f"{key}: v2 {value}, v1 {other}")
+    return differences
+
+
+def compare_wires(snapshot):
+    """Checks one snapshot of the three viewers showing one picture; returns the binary viewer's items."""
+    (seq, binary), (_, v1), (_, json_items) = snapshot["binary"], snapshot["v1"], snapshot["json"]
+    differences = item_differences(binary, v1)
+    assert not differences, f"seq {seq}: the v2 picture differs from v1's:\n" + "\n".join(differences[:20])
+    assert binary == json_items, f"seq {seq}: binary and JSON v2 drew different items"
+    return binary
+
+
+def same_seq(snapshot):
+    return len({seq for seq, _ in snapshot.values()}) == 1
+
+
+def compare_while(driver, seconds):
+    """Compares every snapshot in which the three viewers hold the same frame, for `seconds`
+    (pictures in motion); returns how many were compared."""
+    compared = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        snapshot = wire_snapshot(driver)
+        if same_seq(snapshot):
+            compare_wires(snapshot)
+            compared += 1
+        time.sleep(0.01)
+    return compared
+
+
+def compare_at_rest(driver, what, timeout=6):
+    """Waits until no viewer has had a frame for 0.3 s, compares, and returns the items. The seqs
+    may differ at rest: a frame is sent only to viewers whose picture it changes, and the session's
+    seq also counts pictures that change for one format only (a v1 viewer joining made one)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        before = wire_snapshot(driver)
+        time.sleep(0.3)
+        after = wire_snapshot(driver)
+        if all(after[wire][0] == before[wire][0] for wire in after):
+            return compare_wires(after)
+        if time.monotonic() > deadline:
+            pytest.fail(f"the viewers did not come to rest {what}: seqs {[seq for seq, _ in after.values()]}")
+
+
+@pytest.mark.parametrize("app", ["phone", "tablet"])
+def test_v2_wires_draw_what_v1_draws(start_server, driver, artifacts, app):
+    """The default wire (v2 binary), `?wire=json` and `?wire=v1` on the same session, through the
+    same scripted steps: at rest and whenever they hold the same frame mid-motion, the v2 viewers
+    draw v1's items, within §3.5's rounding, and exactly each other's."""
+    server = start_server(app)
+    if app == "tablet":
+        set_inner_size(driver, *TABLET_WINDOWS[""])
+    driver.get(server.url + ("?app=tablet" if app == "tablet" else ""))
+    wait_for_viewer(driver)
+    open_watchers(driver, server, app)
+    items = compare_at_rest(driver, "at the start")
+    moving = 0
+
+    def rows_on(page_name):
+        nodes = compare_at_rest(driver, f"before tapping a row on {page_name}")
+        page = next(node for node in nodes if node.get("role") == "page" and node.get("name") == page_name)
+        return [node for node in nodes if node.get("role") == "row" and inside(page["frame"], node["frame"])]
+
+    if app == "phone":
+        # Tap the first row: a slide push, compared as it moves and once at rest.
+        row = next(node for node in items if node.get("role") == "row")
+        x, y, w, h = row["frame"]
+        click_at(driver, x + w / 2, y + h / 2)
+        moving += compare_while(driver, 0.8)
+        items = compare_at_rest(driver, "after the push")
+        assert any(node.get("role") == "back" for node in items), "no back button after tapping a row"
+
+        # Drag the page two thirds of the way back and hold: a still picture mid-transition (the
+        # covered page shifted, the dim, the edge shadow), then let go: the pop completes.
+        height = VIEWPORT["height"]
+        press_and_move(driver, (20, height / 2), (280, height / 2), steps=8)
+        held = compare_at_rest(driver, "while the drag is held")
+        assert any(node.get("role") == "dim" for node in held), "no dim layer while the pop is dragged"
+        assert any(0 < node["frame"][0] < VIEWPORT["width"] for node in held if node.get("role") == "page"), held
+        driver.save_screenshot(str(artifacts / "wires-phone-held.png"))
+        release_pointer(driver)
+        moving += compare_while(driver, 0.6)
+        items = compare_at_rest(driver, "after the pop")
+        assert not any(node.get("role") == "back" for node in items), "the page was not popped"
+
+        # The Search tab, and a wheel over its list: rows scrolled under the bars.
+        tab = next(node for node in items if node.get("role") == "tab" and node.get("name") == "Search")
+        x, y, w, h = tab["frame"]
+        click_at(driver, x + w / 2, y + h / 2)
+        compare_at_rest(driver, "after selecting Search")
+        point = driver.execute_script("return window.stackcast.viewToCanvas(arguments[0], arguments[1])",
+                                      VIEWPORT["width"] / 2, 400)
+        ActionChains(driver).scroll_from_origin(
+            ScrollOrigin.from_viewport(round(point["x"]), round(point["y"])), 0, 250).perform()
+        items = compare_at_rest(driver, "after the wheel")
+        assert any(node.get("role") == "row" and node["frame"][1] < 91 for node in items), \
+            "no row scrolled under the navigation bar"
+    else:
+        # Library -> an artist -> an album: three half pages in the split, which clips them.
+        page_name = "Library"
+        for _ in range(2):
+            x, y, w, h = rows_on(page_name)[0]["frame"]
+            click_at(driver, x + w / 2, y + h / 2)
+            moving += compare_while(driver, 0.8)
+            pages = [node for node in compare_at_rest(driver, "after a push") if node.get("role") == "page"]
+            assert pages[-1]["name"] != page_name, f"tapping a row on {page_name} pushed nothing: {pages}"
+            page_name = pages[-1]["name"]
+        items = compare_at_rest(driver, "after two pushes")
+        split_clip = [SIDEBAR_WIDTH, 0, IPAD["width"] - SIDEBAR_WIDTH, IPAD["height"]]
+        clipped = [node for node in items if "clip" in node]
+        assert clipped and all(node["clip"] == split_clip for node in clipped), clipped
+        assert len([node for node in items if node.get("role") == "page"]) >= 2, items
+
+        # Drag the split 300 px to the right and hold: pages move out of the stack, dimmed.
+        album = [node for node in items if node.get("role") == "page"][-1]
+        start = (album["frame"][0] + album["frame"][2] / 2, IPAD["height"] - 30)
+        press_and_move(driver, start, (start[0] + 300, start[1]), steps=12)
+        held = compare_at_rest(driver, "while the split drag is held")
+        assert any(node.get("role") == "dim" and node.get("alpha", 1) > 0.05 for node in held), held
+        driver.save_screenshot(str(artifacts / "wires-tablet-held.png"))
+        release_pointer(driver)
+        moving += compare_while(driver, 0.8)
+        compare_at_rest(driver, "after the split snapped")
+
+    # Motion was compared too, not only pictures at rest (frames a viewer skips are not compared).
+    assert moving > 0, "no frame was compared while something moved"
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"browser console errors: {errors}"
     assert server.stop() == 0, f"the server did not exit cleanly on SIGTERM; output:\n{server.log()}"

@@ -1,7 +1,10 @@
-// The pure parts of the connection and the HUD figures: backoff, plain words, byte counts, medians.
+// The pure parts of the connection and the HUD figures: backoff, plain words, byte counts, medians;
+// then the connection itself on a stand-in socket (below).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffDelay, describeClose, describeError, utf8Length } from '../../Web/src/connection.js';
+import { Connection, backoffDelay, describeClose, describeError, utf8Length } from '../../Web/src/connection.js';
+import { DisplayList } from '../../Web/src/delta.js';
+import { LayerTree } from '../../Web/src/tree.js';
 import { RecentValues, ViewerStats } from '../../Web/src/stats.js';
 
 test('reconnect delays double from 250 ms up to 5 s, with jitter of at most half', () => {
@@ -56,4 +59,148 @@ test('fps counts the draws of the last second', () => {
   for (let t = 0; t <= 2000; t += 20) stats.drawn(t);
   assert.equal(stats.snapshot(2000).fps, 50);
   assert.equal(stats.snapshot(5000).fps, 0);
+});
+
+// The connection against a stand-in WebSocket: what hello asks for on each wire, binary frames
+// through binary.js into the tree, and a frame that cannot be decoded taking the resync path.
+
+class FakeSocket {
+  static OPEN = 1;
+  static all = [];
+  constructor(url, protocol) {
+    Object.assign(this, { url, protocol, sent: [], readyState: 0, binaryType: 'blob', closedWith: null });
+    FakeSocket.all.push(this);
+  }
+  send(data) { this.sent.push(data); }
+  close(code) { this.readyState = 3; this.closedWith = code ?? 1005; }
+  open() { this.readyState = FakeSocket.OPEN; this.onopen(); }
+  receive(data) { this.onmessage({ data: typeof data === 'string' || data instanceof ArrayBuffer ? data : JSON.stringify(data) }); }
+  hello() { return JSON.parse(this.sent.find((text) => JSON.parse(text).type === 'hello')); }
+}
+
+/** A started connection on `wire` with its model, and a way to wait for the next socket. */
+function connect(wire) {
+  FakeSocket.all = [];
+  globalThis.WebSocket = FakeSocket;
+  const model = wire === 'v1' ? new DisplayList() : new LayerTree();
+  const storage = { getItem: () => null, setItem() {}, removeItem() {} };
+  const connection = new Connection({
+    url: 'ws://h/ws', app: 'phone', role: 'control', session: null, model, storage, wire,
+    viewport: () => ({ width: 390, height: 844, scale: 1 }),
+  });
+  const events = [];
+  for (const type of ['frame', 'error', 'status']) connection.addEventListener(type, ({ detail }) => events.push({ type, ...detail }));
+  connection.start();
+  return { connection, model, events, socket: () => FakeSocket.all.at(-1) };
+}
+
+const nextTick = () => new Promise((resolve) => setTimeout(resolve, 5));
+const WELCOME = { type: 'welcome', protocol: 2, encoding: 'binary', session: 'abc', role: 'control', features: [] };
+
+/** A binary full frame: the root, and a page layer under it whose role is string 0 of `strings`. */
+function binaryFull(seq, strings) {
+  const text = strings.flatMap((s) => [s.length, ...new TextEncoder().encode(s)]);
+  return Uint8Array.from([1, seq, 0, 0, strings.length, ...text, 2,
+    // id 1, parent 0 (the root), mask w|h, w 390, h 844
+    1, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A,
+    // id 2, parent 1, mask w|h|role, w 390, h 844, role string 0
+    2, 1, 0x98, 0x80, 0x04, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A, 0]).buffer;
+}
+
+test('hello asks for protocol 2, binary by default, with arraybuffer binaries and no features', () => {
+  const { connection, socket } = connect('binary');
+  assert.equal(socket().binaryType, 'arraybuffer');
+  assert.equal(socket().protocol, 'stackcast.v1');
+  socket().open();
+  const hello = socket().hello();
+  assert.equal(hello.protocol, 2);
+  assert.equal(hello.encoding, 'binary');
+  assert.equal('features' in hello, false, 'the move feature is gone');
+  connection.stop('done');
+  for (const [wire, expected] of [['json', { protocol: 2, encoding: 'json' }], ['v1', {}]]) {
+    const other = connect(wire);
+    other.socket().open();
+    const { protocol, encoding, features } = other.socket().hello();
+    assert.deepEqual(JSON.parse(JSON.stringify({ protocol, encoding, features })), expected, wire);
+    other.connection.stop('done');
+  }
+});
+
+test('binary frames go through the decoder into the tree; the byte count is the message size', () => {
+  const { connection, model, events, socket } = connect('binary');
+  socket().open();
+  socket().receive(WELCOME);
+  const full = binaryFull(1, ['page']);
+  socket().receive(full);
+  const frames = events.filter((event) => event.type === 'frame');
+  assert.equal(frames.length, 1);
+  assert.equal(frames[0].bytes, full.byteLength);
+  assert.equal(model.seq, 1);
+  assert.deepEqual(model.layer(2).frame, [0, 0, 390, 844]);
+  assert.deepEqual(connection.decoder.strings, ['page']);
+  connection.stop('done');
+});
+
+test('an undecodable binary frame or a wrong base resyncs: a new socket, hello without lastSeq', async () => {
+  for (const bad of [Uint8Array.from([2, 2, 0, 1, 5, 0]).buffer, Uint8Array.from([9]).buffer, Uint8Array.from([2, 2, 0, 7, 1, 0, 0, 0, 0, 0]).buffer]) {
+    const { connection, socket } = connect('binary');
+    const first = socket();
+    first.open();
+    first.receive({ ...WELCOME });
+    first.receive(binaryFull(1, ['page']));
+    first.receive(bad);
+    assert.equal(first.closedWith, 4000, 'closed as out of step');
+    assert.deepEqual(connection.decoder.strings, [], 'the string table is dropped with the picture');
+    await nextTick();
+    const second = socket();
+    assert.notEqual(second, first);
+    second.open();
+    const hello = second.hello();
+    assert.equal(hello.session, 'abc');
+    assert.equal('lastSeq' in hello, false, 'a full frame is asked for');
+    connection.stop('done');
+  }
+});
+
+test('a dropped connection resumes with lastSeq and keeps the string table for the resumed delta', async () => {
+  const { connection, model, socket } = connect('binary');
+  const first = socket();
+  first.open();
+  first.receive(WELCOME);
+  first.receive(binaryFull(1, ['page']));
+  first.readyState = 3;
+  first.onclose({ code: 1006, reason: '' });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the first backoff is at most 250 ms
+  const second = socket();
+  assert.notEqual(second, first);
+  second.open();
+  assert.equal(second.hello().lastSeq, 1);
+  second.receive(WELCOME);
+  // A delta continuing the table of 1 with "x", naming layer 2 by it (string 1, mask bit 17).
+  second.receive(Uint8Array.from([2, 2, 0, 1, 1, 1, 1, 0x78, 0, 0, 1, 2, 0x80, 0x80, 0x08, 1, 0]).buffer);
+  assert.equal(model.seq, 2);
+  assert.equal(model.layer(2).name, 'x');
+  assert.equal(model.layer(2).role, 'page');
+  assert.deepEqual(connection.decoder.strings, ['page', 'x']);
+  connection.stop('done');
+});
+
+test('a welcome for another protocol stops the viewer instead of misreading its frames', () => {
+  const { connection, events, socket } = connect('binary');
+  socket().open();
+  socket().receive({ ...WELCOME, protocol: 1 });
+  assert.equal(connection.stopped, true);
+  assert.match(events.at(-1).message, /protocol v1, not v2.*\?wire=v1/);
+});
+
+test('on the v1 wire, frames go to the flat list and binary data is reported', () => {
+  const { connection, model, events, socket } = connect('v1');
+  socket().open();
+  socket().receive({ ...WELCOME, protocol: 1 });
+  socket().receive({ type: 'frame', seq: 1, time: 0, full: true, nodes: [{ id: 1, kind: 'rect', frame: [0, 0, 10, 10], alpha: 1 }] });
+  assert.deepEqual(model.order, [1]);
+  socket().receive(new ArrayBuffer(3));
+  assert.equal(events.at(-1).type, 'error');
+  assert.equal(model.seq, 1);
+  connection.stop('done');
 });

@@ -73,9 +73,13 @@ test('viewportToClient is the inverse of clientToViewport', () => {
 });
 
 test('URL options: defaults, watch mode and the watch link', () => {
-  assert.deepEqual(readOptions(''), { app: 'phone', device: 'iphone', role: 'control', session: null });
-  assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view'),
-    { app: 'tablet', device: 'fit', role: 'view', session: 'abc' });
+  assert.deepEqual(readOptions(''), { app: 'phone', device: 'iphone', role: 'control', session: null, wire: 'binary' });
+  assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view&wire=json'),
+    { app: 'tablet', device: 'fit', role: 'view', session: 'abc', wire: 'json' });
+  assert.equal(readOptions('?wire=v1').wire, 'v1');
+  assert.equal(readOptions('?wire=morse').wire, 'binary', 'an unknown wire is the default');
+  assert.equal(new URL(watchUrl('http://h:1/?wire=v1', 'T0K')).searchParams.get('wire'), 'v1',
+    'a watcher opened from the link speaks what its controller speaks');
   assert.equal(readOptions('?role=admin').role, 'control');
   assert.equal(readOptions('?device=ipad-pro').device, 'ipad-pro');
   const link = new URL(watchUrl('http://h:1/?app=phone&device=ipad', 'T0K'));

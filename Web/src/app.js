@@ -11,6 +11,7 @@ import { Inspector } from './inspector.js';
 import { readOptions } from './options.js';
 import { Renderer } from './renderer.js';
 import { ViewerStats } from './stats.js';
+import { LayerTree } from './tree.js';
 import { clientToViewport, layoutDevice, viewportToClient } from './viewport.js';
 
 /** A `fit` viewer tells the server its new size once the window has stopped moving this long. */
@@ -24,7 +25,9 @@ const screen = $('screen');
 const canvas = $('display');
 const screenMessage = $('screen-message');
 
-const model = new DisplayList();
+// The v2 wires bring a layer tree, v1 a flat list; both models hand the renderer, the inspector
+// and the HUD the same display items.
+const model = options.wire === 'v1' ? new DisplayList() : new LayerTree();
 const stats = new ViewerStats();
 const renderer = new Renderer(canvas, () => model.nodes(), (now) => stats.drawn(now));
 let layout = null;
@@ -62,6 +65,7 @@ const connection = new Connection({
   viewport,
   model,
   storage: sessionStorage,
+  wire: options.wire,
 });
 
 const hud = new Hud($('hud'), () => ({
@@ -113,6 +117,8 @@ window.addEventListener('resize', () => {
 window.stackcast = {
   get session() { return connection.session; },
   get role() { return connection.role; },
+  /** The frame format in use: `binary`, `json` (both protocol v2) or `v1`. */
+  get wire() { return connection.wire; },
   get lastSeq() { return model.seq; },
   get connected() { return connection.connected; },
   get stats() { return stats.snapshot(performance.now()); },

@@ -1,8 +1,14 @@
 // The transport: one WebSocket to `/ws` (subprotocol `stackcast.v1`), `hello` and resume,
-// frames into the display-list model, pings for the round trip, commands with their answers,
-// and reconnection with backoff. It knows nothing about drawing or pointers.
+// frames into the model, pings for the round trip, commands with their answers, and
+// reconnection with backoff. It knows nothing about drawing or pointers.
+//
+// Frames come in one of three formats (`wire`, from `?wire=`): protocol v2 as binary messages
+// (the default: binary.js decodes them, tree.js holds the layer tree), v2 as JSON text (same
+// tree), or v1 (delta.js's flat list). Everything else is JSON text in all three.
 
-/** The subprotocol of PROTOCOL.md v1. */
+import { FrameDecoder } from './binary.js';
+
+/** The subprotocol (the WebSocket one; it names the protocol family, not the frame version). */
 const SUBPROTOCOL = 'stackcast.v1';
 /** Where a controlling viewer keeps its session token (per tab, survives a reload). */
 export const SESSION_KEY = 'stackcast.session';
@@ -91,10 +97,12 @@ export class Connection extends EventTarget {
    * @param {'control'|'view'} options.role
    * @param {string|null} options.session a token from the address, or null.
    * @param {() => object} options.viewport the viewport to announce in `hello`.
-   * @param {import('./delta.js').DisplayList} options.model where frames are applied.
+   * @param {import('./tree.js').LayerTree|import('./delta.js').DisplayList} options.model where
+   *   frames are applied: a LayerTree for the v2 wires, a DisplayList for `v1`.
    * @param {Storage} options.storage keeps a controlling viewer's token across reloads.
+   * @param {'binary'|'json'|'v1'} [options.wire] the frame format to ask for (options.js).
    */
-  constructor({ url, app, role, session, viewport, model, storage }) {
+  constructor({ url, app, role, session, viewport, model, storage, wire = 'binary' }) {
     super();
     this.url = url;
     this.app = app;
@@ -105,6 +113,10 @@ export class Connection extends EventTarget {
     this.session = session ?? (role === 'control' ? storage.getItem(SESSION_KEY) : null);
     this.viewport = viewport;
     this.model = model;
+    this.wire = wire;
+    // The binary string table belongs with the model, not with one socket: the server's table is
+    // the session's and a resumed delta continues it (binary.js). Reset together with the model.
+    this.decoder = new FrameDecoder();
     this.socket = null;
     this.welcomed = false;
     this.stopped = false;
@@ -132,6 +144,9 @@ export class Connection extends EventTarget {
     clearTimeout(this.reconnectTimer);
     this.status('connecting', this.session ? 'Resuming the session…' : 'Connecting…');
     const socket = new WebSocket(this.url, SUBPROTOCOL);
+    // Binary frames as ArrayBuffers: decoded at once, a Blob would need an asynchronous read
+    // and frames could then be applied out of order.
+    socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => this.sendHello();
     socket.onmessage = (event) => this.receive(event.data);
@@ -166,15 +181,16 @@ export class Connection extends EventTarget {
   }
 
   sendHello() {
-    // "move": the server may send slid nodes as id ranges instead of one patch each (delta.js).
-    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role, features: ['move'] };
+    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role };
+    // v1 is what a hello without `protocol` gets.
+    if (this.wire !== 'v1') Object.assign(hello, { protocol: 2, encoding: this.wire });
     if (this.session) hello.session = this.session;
     if (this.session && this.resumeFromLastSeq && this.model.seq !== null) hello.lastSeq = this.model.seq;
     this.socket.send(JSON.stringify(hello));
   }
 
   receive(data) {
-    if (typeof data !== 'string') return this.report({ code: 'bad_message', message: 'binary data from the server' });
+    if (typeof data !== 'string') return this.binaryFrame(data);
     let message;
     try {
       message = JSON.parse(data);
@@ -183,7 +199,7 @@ export class Connection extends EventTarget {
     }
     switch (message.type) {
       case 'welcome': return this.welcome(message);
-      case 'frame': return this.frame(message, data);
+      case 'frame': return this.frame(message, utf8Length(data));
       case 'pong': return this.pong(message);
       case 'result': return this.settle(message.id, (entry) => entry.resolve(message.value));
       case 'error': return this.error(message);
@@ -192,6 +208,14 @@ export class Connection extends EventTarget {
   }
 
   welcome(message) {
+    const asked = this.wire === 'v1' ? 1 : 2;
+    const answered = message.protocol ?? 1;
+    if (answered !== asked) {
+      // Its frames would not fit our model, and asking again would get the same answer.
+      this.stop(`The server answered with protocol v${answered}, not v${asked}.` +
+        (asked === 2 ? ' Open the viewer with ?wire=v1 for this server.' : ''));
+      return;
+    }
     this.welcomed = true;
     this.attempt = 0;
     this.session = message.session;
@@ -202,20 +226,42 @@ export class Connection extends EventTarget {
     this.emit('welcome', { welcome: message });
   }
 
-  frame(message, data) {
-    const result = this.model.apply(message);
-    if (!result.ok) {
-      // At once the first time; a server that keeps sending deltas we cannot place is not
-      // hammered with reconnects.
-      const now = performance.now();
-      this.resyncStreak = now - this.lastResyncAt < RESYNC_STREAK_MS ? this.resyncStreak + 1 : 0;
-      this.lastResyncAt = now;
-      this.resumeFromLastSeq = false;
-      this.drop(CLOSE_RESYNC, result.reason, this.resyncStreak ? backoffDelay(this.resyncStreak - 1) : 0);
-      return;
+  /** A binary message: a v2 frame (§3.6), decoded into what its JSON form parses to. */
+  binaryFrame(data) {
+    if (this.wire !== 'binary') return this.report({ code: 'bad_message', message: 'binary data from the server' });
+    let message;
+    try {
+      message = this.decoder.decode(data);
+    } catch (error) {
+      // Cut short, unknown fields or strings, a string table out of step: the spec's answer is
+      // the same as for a wrong base.
+      return this.resync(`undecodable binary frame: ${error.message}`);
     }
+    return this.frame(message, data.byteLength);
+  }
+
+  /** Applies a frame of `bytes` bytes (as it travelled); one that does not fit means resync. */
+  frame(message, bytes) {
+    const result = this.model.apply(message);
+    if (!result.ok) return this.resync(result.reason);
     if (result.full) this.resumeFromLastSeq = true;
-    this.emit('frame', { frame: message, result, bytes: utf8Length(data) });
+    this.emit('frame', { frame: message, result, bytes });
+    return undefined;
+  }
+
+  /**
+   * Our picture is not the server's: start again from a full frame (a hello without `lastSeq`
+   * on a new socket). At once the first time; a server that keeps sending frames we cannot
+   * place is not hammered with reconnects.
+   */
+  resync(reason) {
+    const now = performance.now();
+    this.resyncStreak = now - this.lastResyncAt < RESYNC_STREAK_MS ? this.resyncStreak + 1 : 0;
+    this.lastResyncAt = now;
+    this.resumeFromLastSeq = false;
+    // The full frame brings a whole new string table; nothing of the old one may be used.
+    this.decoder.reset();
+    this.drop(CLOSE_RESYNC, reason, this.resyncStreak ? backoffDelay(this.resyncStreak - 1) : 0);
   }
 
   pong(message) {
@@ -237,6 +283,7 @@ export class Connection extends EventTarget {
       this.storage.removeItem(SESSION_KEY);
       this.session = null;
       this.model.reset();
+      this.decoder.reset();
       this.drop(1000, 'starting a new session', 0);
       return;
     }

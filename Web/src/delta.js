@@ -1,4 +1,6 @@
-// The display-list model: the viewer's copy of the server's last frame (PROTOCOL.md, "Frames").
+// The protocol v1 model: the viewer's copy of the server's last frame as a flat display list
+// (docs/protocol.md §3.1-3.4). The viewer speaks v2 by default (tree.js); this model serves
+// `?wire=v1`, kept for debugging and for comparing the two protocols.
 // Pure: no DOM, no time, no I/O, so node tests cover every rule below.
 //
 // Rules we apply, and how we read the parts the protocol leaves open:
@@ -88,9 +90,7 @@ export class DisplayList {
     }
     const set = frame.set ?? [];
     const removeIds = frame.remove ?? [];
-    const moves = frame.move ?? [];
     if (!Array.isArray(set) || !Array.isArray(removeIds)) return refuse(`delta ${frame.seq}: bad set/remove`);
-    if (!Array.isArray(moves) || !moves.every(isMoveGroup)) return refuse(`delta ${frame.seq}: bad move`);
 
     // Check first: which ids exist once `remove` has run, and is every patch applicable?
     const removing = new Set(removeIds.filter((id) => this.byId.has(id)));
@@ -121,18 +121,6 @@ export class DisplayList {
     const removed = [...removing].map((id) => this.byId.get(id));
     for (const id of removing) this.byId.delete(id);
     const updated = [];
-    // `move` (feature "move"): nodes that only slid, as id ranges; applied after remove, before set.
-    for (const { dx, dy, ranges } of moves) {
-      for (const [first, last] of ranges) {
-        for (let id = first; id <= last; id++) {
-          const node = this.byId.get(id);
-          if (!node) continue;
-          node.frame = translate(node.frame, dx, dy);
-          if (node.clip) node.clip = translate(node.clip, dx, dy);
-          updated.push(id);
-        }
-      }
-    }
     for (const patch of set) {
       const node = this.byId.get(patch.id);
       if (node && !newIds.has(patch.id)) updated.push(patch.id);
@@ -146,27 +134,6 @@ export class DisplayList {
       added: [...newIds], updated, removed,
     };
   }
-}
-
-/** True for a well-formed `move` group: numeric offsets and inclusive [first, last] id ranges. */
-function isMoveGroup(group) {
-  return Number.isFinite(group?.dx) && Number.isFinite(group?.dy) && Array.isArray(group.ranges) &&
-    group.ranges.every((range) => Array.isArray(range) && range.length === 2 &&
-      Number.isInteger(range[0]) && Number.isInteger(range[1]) && range[0] <= range[1] &&
-      range[1] - range[0] < 1_000_000);
-}
-
-/**
- * A rectangle [x, y, w, h] moved by dx, dy. The server sends geometry in hundredths of a point,
- * so the sum is rounded to hundredths: repeated moves then hold exactly the value a full frame
- * would carry, with no floating-point drift.
- */
-function translate([x, y, w, h], dx, dy) {
-  return [hundredths(x + dx), hundredths(y + dy), w, h];
-}
-
-function hundredths(value) {
-  return Math.round(value * 100) / 100;
 }
 
 function refuse(reason) {

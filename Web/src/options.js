@@ -1,25 +1,35 @@
-// URL parameters (pure): `?app=NAME&device=iphone|ipad|ipad-pro|fit&session=TOKEN&role=view`.
+// URL parameters (pure): `?app=NAME&device=iphone|ipad|ipad-pro|fit&session=TOKEN&role=view&wire=json|v1`.
 
 import { DEVICES, defaultDevice } from './viewport.js';
 
 /** The app shown when `?app=` is missing. */
 const DEFAULT_APP = 'phone';
+/**
+ * Frame formats by `?wire=`: protocol v2 binary (the default, the fewest bytes), v2 as JSON
+ * text (readable in the browser's network panel) and the flat v1 list (for debugging and
+ * comparing the two protocols).
+ */
+export const WIRES = ['binary', 'json', 'v1'];
 
 /**
  * Reads the viewer's options from a query string. Without a known `device`, the app's own
- * device is used: the iPad for `tablet`, the iPhone for the others.
+ * device is used: the iPad for `tablet`, the iPhone for the others. An unknown `wire` is the
+ * default, binary.
  * @param {string} search e.g. `location.search`.
- * @returns {{app:string, device:string, role:'control'|'view', session:string|null}}
+ * @returns {{app:string, device:string, role:'control'|'view', session:string|null,
+ *            wire:'binary'|'json'|'v1'}}
  */
 export function readOptions(search) {
   const params = new URLSearchParams(search);
   const app = params.get('app') || DEFAULT_APP;
   const device = params.get('device');
+  const wire = params.get('wire');
   return {
     app,
     device: device && Object.hasOwn(DEVICES, device) ? device : defaultDevice(app),
     role: params.get('role') === 'view' ? 'view' : 'control',
     session: params.get('session') || null,
+    wire: WIRES.includes(wire) ? wire : WIRES[0],
   };
 }
 

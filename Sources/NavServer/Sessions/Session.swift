@@ -68,7 +68,14 @@ final class Session {
         if !kinds.isSuperset(of: needed) {
             kinds.formUnion(needed)
             scene.advance(to: sceneTime(now))
-            record(scene.currentPicture(kinds: kinds))
+            if scene.needsTick {
+                record(scene.currentPicture(kinds: kinds))
+            } else {
+                // Nothing changed since the newest frame: it is remade with the new form under
+                // the same seq, so every viewer keeps counting the same pictures.
+                history[history.count - 1] = WireFrame(seq: seq, time: latest.time, picture: scene.currentPicture(kinds: kinds))
+                encoded.removeAll(keepingCapacity: true)
+            }
         }
     }
 

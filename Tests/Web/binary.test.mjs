@@ -1,0 +1,298 @@
+// Protocol v2 binary frames (docs/protocol.md §3.6), assembled by hand byte by byte: varints,
+// zig-zag, fixed point, colours, field masks and the cleared mask, the string table across full
+// frames and deltas, and every way a frame is refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BinaryFrameError, FrameDecoder, StringTableError, decodeFrame } from '../../Web/src/binary.js';
+import { LayerTree } from '../../Web/src/tree.js';
+
+/** Assembles a frame. Each method appends and returns `this`. */
+class Bytes {
+  constructor() { this.out = []; }
+  u8(...values) { this.out.push(...values); return this; }
+  /** Unsigned LEB128, by arithmetic so that values past 2^31 work too. */
+  v(value) {
+    while (value >= 128) {
+      this.out.push((value % 128) + 128);
+      value = Math.floor(value / 128);
+    }
+    this.out.push(value);
+    return this;
+  }
+  z(value) { return this.v(value >= 0 ? value * 2 : -value * 2 - 1); }
+  /** Fixed point in hundredths (z of round(value × 100)). */
+  c(value) { return this.z(Math.round(value * 100)); }
+  rgba(r, g, b, a = 255) { return this.u8(r, g, b, a); }
+  strings(first, list) {
+    this.v(first).v(list.length);
+    for (const text of list) {
+      const bytes = new TextEncoder().encode(text);
+      this.v(bytes.length).u8(...bytes);
+    }
+    return this;
+  }
+  /** FIELDS: a mask from bit numbers, a cleared mask when given, then the values written by `values`. */
+  fields(bits, values = () => {}, cleared = []) {
+    let mask = bits.reduce((sum, bit) => sum + 2 ** bit, 0);
+    if (cleared.length) mask += 2 ** 19;
+    this.v(mask);
+    if (cleared.length) this.v(cleared.reduce((sum, bit) => sum + 2 ** bit, 0));
+    values(this);
+    return this;
+  }
+  get bytes() { return Uint8Array.from(this.out); }
+}
+
+const B = { kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18 };
+
+// §3.5's full frame, and the same frame in binary.
+const FULL_JSON = `{"type":"frame","seq":1,"time":0,"full":true,"nodes":[
+ {"id":35,"kind":"rect","frame":[0,0,390,844],"clips":true,"name":"scene"},
+ {"id":1,"parent":35,"kind":"rect","frame":[0,0,390,844],"fill":"#FFFFFF","role":"page","name":"Home","vc":"vc1"},
+ {"id":2,"parent":1,"kind":"rect","frame":[0,91,390,753],"fill":"#F2F2F7","name":"content"},
+ {"id":3,"parent":2,"kind":"rect","frame":[0,20,390,44],"fill":"#FFFFFF","role":"row","name":"General"},
+ {"id":4,"parent":3,"kind":"text","frame":[16,0,338,44],"text":"General","font":{"size":17,"weight":400},"color":"#000000","align":"left"}]}`;
+const STRINGS = ['scene', 'page', 'Home', 'vc1', 'content', 'row', 'General'];
+const S = Object.fromEntries(STRINGS.map((text, index) => [text, index]));
+
+function fullExample() {
+  return new Bytes().u8(1).v(1).v(0).strings(0, STRINGS).v(5)
+    .v(35).v(0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
+    .v(1).v(35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
+      (b) => b.c(390).c(844).rgba(255, 255, 255).v(S.page).v(S.Home).v(S.vc1))
+    .v(2).v(1).fields([B.y, B.w, B.h, B.fill, B.name], (b) => b.c(91).c(390).c(753).rgba(0xF2, 0xF2, 0xF7).v(S.content))
+    .v(3).v(2).fields([B.y, B.w, B.h, B.fill, B.role, B.name],
+      (b) => b.c(20).c(390).c(44).rgba(255, 255, 255).v(S.row).v(S.General))
+    // kind text; x, w, h; text; font; colour; align left is 0, and written since it is a field that is set
+    .v(4).v(3).fields([B.kind, B.x, B.w, B.h, B.text, B.font, B.color, B.align],
+      (b) => b.u8(1).c(16).c(338).c(44).v(S.General).c(17).v(400).rgba(0, 0, 0).u8(0))
+    .bytes;
+}
+
+test('§3.5\'s full frame in binary decodes to exactly what its JSON parses to', () => {
+  const decoder = new FrameDecoder();
+  assert.deepEqual(decoder.decode(fullExample()), JSON.parse(FULL_JSON));
+  assert.deepEqual(decoder.strings, STRINGS, 'a full frame\'s strings are the whole table');
+  // And the tree drawn from either is the same picture.
+  const fromBinary = new LayerTree();
+  const fromJson = new LayerTree();
+  fromBinary.apply(new FrameDecoder().decode(fullExample()));
+  fromJson.apply(JSON.parse(FULL_JSON));
+  assert.deepEqual(fromBinary.nodes(), fromJson.nodes());
+  assert.equal(fromBinary.nodes().length, 4);
+});
+
+test('varints: one byte below 128, several above, low bits first; ArrayBuffer, Uint8Array and views all decode', () => {
+  // type 1, seq 300 (0xAC 0x02), time 583.4 ms = 5834 tenths (0xCA 0x2D), no strings, one layer:
+  // id 1, parent 0, mask w|h (0x18), w 390 = z(39000) = 78000 (0xB0 0xE1 0x04),
+  // h 844 = z(84400) = 168800 (0xE0 0xA6 0x0A).
+  const bytes = [1, 0xAC, 0x02, 0xCA, 0x2D, 0, 0, 1, 1, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A];
+  const expected = { type: 'frame', seq: 300, time: 583.4, full: true, nodes: [{ id: 1, kind: 'rect', frame: [0, 0, 390, 844] }] };
+  assert.deepEqual(new FrameDecoder().decode(Uint8Array.from(bytes)), expected);
+  assert.deepEqual(new FrameDecoder().decode(Uint8Array.from(bytes).buffer), expected);
+  const padded = Uint8Array.from([9, 9, ...bytes, 9]);
+  assert.deepEqual(new FrameDecoder().decode(new DataView(padded.buffer, 2, bytes.length)), expected);
+  // Ids and seqs past 2^31 (where JS bit operators would wrap).
+  const big = new Bytes().u8(1).v(2 ** 40 + 3).v(0).strings(0, []).v(1).v(2 ** 33).v(0).fields([]).bytes;
+  const frame = new FrameDecoder().decode(big);
+  assert.equal(frame.seq, 2 ** 40 + 3);
+  assert.equal(frame.nodes[0].id, 2 ** 33);
+});
+
+test('zig-zag negatives and fixed point: hundredths, alpha thousandths, time tenths', () => {
+  // x -21.74 = -2174 -> 4347 (0xFB 0x21); y -0.01 -> 1; w 0.01 -> 2; h -1 = -100 -> 199 (0xC7 0x01).
+  const bytes = [2, 5, 0xC9, 0x2D, 4, 1, 0, 0, 0, 1, 1, 0x1E, 0xFB, 0x21, 0x01, 0x02, 0xC7, 0x01, 0];
+  const frame = new FrameDecoder();
+  frame.strings = ['x'];
+  assert.deepEqual(frame.decode(Uint8Array.from(bytes)), {
+    type: 'frame', seq: 5, time: 583.3, base: 4, set: [{ id: 1, frame: [-21.74, -0.01, 0.01, -1] }],
+  });
+  const alpha = new Bytes().u8(2).v(6).v(1).v(5).strings(0, []).v(0).v(0).v(3)
+    .v(54).fields([B.alpha], (b) => b.v(33))
+    .v(55).fields([B.alpha, B.radius], (b) => b.v(1000).c(0))
+    .v(56).fields([B.alpha], (b) => b.v(0))
+    .v(0).bytes;
+  assert.deepEqual(new FrameDecoder().decode(alpha), {
+    type: 'frame', seq: 6, time: 0.1, base: 5,
+    set: [{ id: 54, alpha: 0.033 }, { id: 55, alpha: 1, radius: 0 }, { id: 56, alpha: 0 }],
+  });
+});
+
+test('a patch of x alone leaves the other frame slots null, and the tree keeps them', () => {
+  // §3.5's slide delta as the binary encoder writes it: only x changed on the pages.
+  const delta = new Bytes().u8(2).v(5).v(5833).v(4).strings(7, []).v(0).v(0).v(3)
+    .v(1).fields([B.x], (b) => b.c(-21.74))
+    .v(54).fields([B.alpha], (b) => b.v(33))
+    .v(55).fields([B.x], (b) => b.c(324.78))
+    .v(0).bytes;
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const frame = decoder.decode(delta);
+  assert.deepEqual(frame.set, [
+    { id: 1, frame: [-21.74, null, null, null] }, { id: 54, alpha: 0.033 }, { id: 55, frame: [324.78, null, null, null] },
+  ]);
+  const tree = new LayerTree();
+  tree.apply(JSON.parse(FULL_JSON));
+  tree.apply({ type: 'frame', seq: 4, base: 1, insert: [
+    { id: 54, parent: 35, index: 1, kind: 'rect', frame: [0, 0, 390, 844], alpha: 0.02, fill: '#000000', role: 'dim' },
+    { id: 55, parent: 35, index: 2, kind: 'rect', frame: [330, 0, 390, 844], fill: '#FFFFFF', role: 'page' },
+  ] });
+  assert.equal(tree.apply(frame).ok, true);
+  assert.deepEqual(tree.layer(1).frame, [-21.74, 0, 390, 844]);
+  assert.deepEqual(tree.byId.get(4).frame, [-5.74, 111, 338, 44]);
+});
+
+test('colours, kinds, aligns, shadow, border, font, clips and strings decode to JSON\'s values', () => {
+  const strings = ['badge', 'Search', '3', 'chevron.right', 'Ünïcødé 🎵'];
+  const bytes = new Bytes().u8(1).v(2).v(0).strings(0, strings).v(3)
+    .v(1).v(0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .v(2).v(1).fields([B.kind, B.x, B.y, B.w, B.h, B.alpha, B.clips, B.fill, B.radius, B.shadow, B.border, B.text, B.font, B.color, B.align, B.role, B.name],
+      (b) => b.u8(1).c(300.5).c(790).c(20).c(18).v(500).u8(0).rgba(0xFF, 0x3B, 0x30).c(9)
+        .rgba(0, 0, 0, 0x4D).c(12).c(-3).c(0)
+        .rgba(0xc6, 0xc6, 0xc8, 0x80).c(0.5)
+        .v(2).c(13).v(600).rgba(255, 255, 255).u8(1).v(0).v(1))
+    // Values in bit order, whatever order the bits are listed in: kind, color, align, icon, name.
+    .v(3).v(1).fields([B.kind, B.icon, B.color, B.align, B.name], (b) => b.u8(2).rgba(0xf9, 0xf9, 0xf9, 0xf0).u8(2).v(3).v(4))
+    .bytes;
+  const frame = new FrameDecoder().decode(bytes);
+  assert.deepEqual(frame.nodes[1], {
+    id: 2, parent: 1, kind: 'text', frame: [300.5, 790, 20, 18], alpha: 0.5, clips: false, fill: '#FF3B30', radius: 9,
+    shadow: { color: '#0000004D', blur: 12, x: -3, y: 0 }, border: { color: '#C6C6C880', width: 0.5 },
+    text: '3', font: { size: 13, weight: 600 }, color: '#FFFFFF', align: 'center', role: 'badge', name: 'Search',
+  });
+  assert.deepEqual(frame.nodes[2], {
+    id: 3, parent: 1, kind: 'icon', frame: [0, 0, 0, 0], icon: 'chevron.right', color: '#F9F9F9F0', align: 'right', name: 'Ünïcødé 🎵',
+  });
+});
+
+test('a delta\'s remove, insert (with index), set and order come out as JSON has them', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const bytes = new Bytes().u8(2).v(9).v(12345).v(8).strings(7, ['Detail', 'vc3'])
+    .v(2).v(3).v(40) // remove 3 and 40
+    .v(2) // insert two
+    .v(55).v(35).v(1).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc],
+      (b) => b.c(390).c(390).c(844).rgba(255, 255, 255).v(S.page).v(7).v(8))
+    .v(56).v(55).v(0).fields([B.kind, B.text], (b) => b.u8(1).v(7))
+    .v(1).v(1).fields([B.x], (b) => b.c(-130)) // set
+    .v(1).v(35).v(2).v(55).v(1) // order
+    .bytes;
+  assert.deepEqual(decoder.decode(bytes), {
+    type: 'frame', seq: 9, time: 1234.5, base: 8,
+    set: [{ id: 1, frame: [-130, null, null, null] }],
+    insert: [
+      { id: 55, parent: 35, index: 1, kind: 'rect', frame: [390, 0, 390, 844], fill: '#FFFFFF', role: 'page', name: 'Detail', vc: 'vc3' },
+      { id: 56, parent: 55, index: 0, kind: 'text', frame: [0, 0, 0, 0], text: 'Detail' },
+    ],
+    remove: [3, 40],
+    order: [{ id: 35, children: [55, 1] }],
+  });
+  // Empty parts are left out, as in JSON.
+  const empty = new Bytes().u8(2).v(10).v(0).v(9).strings(9, []).v(0).v(0).v(0).v(0).bytes;
+  assert.deepEqual(decoder.decode(empty), { type: 'frame', seq: 10, time: 0, base: 9 });
+});
+
+test('the cleared mask (bit 19) turns fields into null', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const bytes = new Bytes().u8(2).v(2).v(10).v(1).strings(7, []).v(0).v(0).v(2)
+    .v(1).fields([B.x], (b) => b.c(-2.5), [B.shadow, B.vc, B.fill])
+    .v(4).fields([], () => {}, [B.text, B.font, B.align])
+    .v(0).bytes;
+  assert.deepEqual(decoder.decode(bytes).set, [
+    { id: 1, frame: [-2.5, null, null, null], fill: null, shadow: null, vc: null },
+    { id: 4, text: null, font: null, align: null },
+  ]);
+  // Applied: the fields are gone from the layers.
+  const tree = new LayerTree();
+  tree.apply(new FrameDecoder().decode(fullExample()));
+  const again = new FrameDecoder();
+  again.decode(fullExample());
+  assert.equal(tree.apply(again.decode(bytes)).ok, true);
+  assert.equal('fill' in tree.layer(1) || 'vc' in tree.layer(1), false);
+  assert.deepEqual(tree.layer(4), { id: 4, parent: 3, kind: 'text', frame: [16, 0, 338, 44], color: '#000000' });
+});
+
+test('the string table: a full frame replaces it, deltas append to it', () => {
+  const decoder = new FrameDecoder();
+  const full = (strings, textIndex) => new Bytes().u8(1).v(1).v(0).strings(0, strings).v(2)
+    .v(1).v(0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .v(2).v(1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
+  const delta = (seq, first, strings, textIndex) => new Bytes().u8(2).v(seq).v(0).v(seq - 1).strings(first, strings)
+    .v(0).v(0).v(1).v(2).fields([B.text], (b) => b.v(textIndex)).v(0).bytes;
+
+  assert.equal(decoder.decode(full(['Home'], 0)).nodes[1].text, 'Home');
+  assert.deepEqual(decoder.strings, ['Home']);
+  assert.equal(decoder.decode(delta(2, 1, ['Detail'], 1)).set[0].text, 'Detail');
+  assert.equal(decoder.decode(delta(3, 2, ['About', 'Help'], 3)).set[0].text, 'Help');
+  assert.equal(decoder.decode(delta(4, 4, [], 0)).set[0].text, 'Home', 'earlier strings stay named');
+  assert.deepEqual(decoder.strings, ['Home', 'Detail', 'About', 'Help']);
+  // A new full frame starts a new table: index 1 no longer names anything.
+  assert.equal(decoder.decode(full(['Fresh'], 0)).nodes[1].text, 'Fresh');
+  assert.deepEqual(decoder.strings, ['Fresh']);
+  assert.throws(() => decoder.decode(delta(2, 1, [], 1)), (error) => error instanceof BinaryFrameError && error.code === 'string');
+  // A delta whose strings do not continue our table: out of step, like a wrong base.
+  for (const first of [0, 2]) {
+    assert.throws(() => decoder.decode(delta(2, first, ['X'], 0)), (error) =>
+      error instanceof StringTableError && error instanceof BinaryFrameError && error.code === 'table' &&
+      error.resync === true && /continue a table of \d, we hold 1/.test(error.message));
+  }
+  assert.throws(() => decoder.decode(full(['A'], 0).map((byte, i) => (i === 3 ? 1 : byte))),
+    (error) => error instanceof StringTableError, 'a full frame\'s first must be 0');
+  assert.deepEqual(decoder.strings, ['Fresh'], 'refused frames leave the table as it was');
+  decoder.reset();
+  assert.throws(() => decoder.decode(delta(2, 1, [], 0)), StringTableError);
+});
+
+test('a frame that throws half way leaves the string table untouched', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  // New strings, then a layer naming string 99.
+  const bytes = new Bytes().u8(2).v(2).v(0).v(1).strings(7, ['new']).v(0).v(0).v(1)
+    .v(1).fields([B.name], (b) => b.v(99)).v(0).bytes;
+  assert.throws(() => decoder.decode(bytes), (error) => error.code === 'string' && /string 99 is outside the table of 8/.test(error.message));
+  assert.deepEqual(decoder.strings, STRINGS);
+  assert.deepEqual(decodeFrame(fullExample(), ['ignored']).strings, STRINGS, 'decodeFrame leaves its table alone');
+});
+
+test('every frame cut short is refused as truncated', () => {
+  const decoder = new FrameDecoder();
+  const whole = fullExample();
+  for (let length = 0; length < whole.length; length++) {
+    assert.throws(() => decoder.decode(whole.subarray(0, length)),
+      (error) => error instanceof BinaryFrameError && error.code === 'truncated', `cut at ${length}`);
+  }
+  decoder.decode(whole);
+  const delta = new Bytes().u8(2).v(2).v(0).v(1).strings(7, ['x']).v(1).v(3).v(1).v(9).v(35).v(0).fields([B.kind], (b) => b.u8(1))
+    .v(1).v(1).fields([B.shadow], (b) => b.rgba(0, 0, 0, 0x33).c(8).c(-2).c(0)).v(1).v(35).v(2).v(9).v(1).bytes;
+  for (let length = 0; length < delta.length; length++) {
+    assert.throws(() => decoder.decode(delta.subarray(0, length)),
+      (error) => error instanceof BinaryFrameError && error.code === 'truncated', `delta cut at ${length}`);
+  }
+  assert.equal(decoder.decode(delta).seq, 2);
+});
+
+test('unknown types, mask bits above 19, bad bytes and leftovers are refused', () => {
+  const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
+    (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
+  const layer = (maskBytes, values = []) => [1, 1, 0, 0, 0, 1, 1, 0, ...maskBytes, ...values];
+  refused([0, 1, 0, 0, 0, 0], 'type');
+  refused([3, 1, 0, 0, 0, 0], 'type');
+  refused([255], 'type');
+  refused(layer(new Bytes().v(2 ** 20).out), 'mask'); // bit 20
+  refused(layer(new Bytes().v(2 ** 20 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 31).out), 'mask');
+  refused(layer(new Bytes().v(2 ** 19).v(2 ** 19).out), 'mask'); // a cleared mask naming bit 19
+  refused(layer(new Bytes().v(2 ** 19 + 2 ** 7).v(2 ** 7).out, [1, 2, 3, 4]), 'mask'); // fill written and cleared
+  refused(layer([1], [3]), 'value'); // kind 3
+  refused(layer([0x40], [2]), 'value'); // clips 2
+  refused(layer(new Bytes().v(2 ** 14).out, [3]), 'value'); // align 3
+  refused(layer(new Bytes().v(2 ** 11).out, [0]), 'string'); // text 0 of an empty table
+  refused([...layer([0]), 0], 'trailing');
+  refused([1, 1, 0, 0, 1, 2, 0xC3, 0x28, 0], 'utf8'); // a string that is not UTF-8
+  refused([1, ...new Bytes().v(2 ** 60).out, 0, 0, 0, 0], 'varint');
+  refused([1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], 'varint'); // 11 bytes
+  refused([1, 1, 0, 0, 0, 200], 'truncated'); // a count larger than what is left
+  assert.throws(() => new FrameDecoder().decode('text'), (error) => error.code === 'input');
+});

@@ -1,0 +1,358 @@
+// Protocol v2 binary frames (docs/protocol.md §3.6) decoded into the very objects a v2 JSON
+// frame parses to (§3.5), so tree.js has one input shape whatever the wire. Pure: no DOM, no I/O.
+//
+// How we read the parts the spec leaves open:
+// - The string table belongs to the picture, not to the socket: the server keeps one table per
+//   session and a delta's `first` is the table size at its base, so the table must survive a
+//   reconnect that resumes with `lastSeq`. The connection keeps one decoder for as long as it
+//   keeps its model, and resets both together.
+// - A frame is decoded whole before the table changes: a frame that throws half way leaves the
+//   table as it was.
+// - A PATCH may change only some of x, y, w, h (one bit each). JSON always sends the whole
+//   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
+//   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
+// - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
+//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips` or `align`
+//   byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which is
+//   no field), and varints beyond 2^53 (no exact JS number).
+
+/** Frame types: the first byte. */
+const FULL = 1;
+const DELTA = 2;
+
+/** Field bits in the mask, in the order their values follow it. */
+const BIT = {
+  kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19,
+};
+/** Masks are 20 bits wide: anything at or above this names no field. */
+const MASK_LIMIT = 1 << 20;
+const FRAME_BITS = (1 << BIT.x) | (1 << BIT.y) | (1 << BIT.w) | (1 << BIT.h);
+const KINDS = ['rect', 'text', 'icon'];
+const ALIGNS = ['left', 'center', 'right'];
+/** Fields a `cleared` bit turns into null (the frame's four bits are handled apart). */
+const CLEARABLE = ['kind', 'alpha', 'clips', 'fill', 'radius', 'shadow', 'border', 'text', 'font',
+  'color', 'align', 'icon', 'role', 'name', 'vc'];
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A binary frame that cannot be applied: cut short, of an unknown type, naming a field or string
+ * that does not exist. The connection treats it like a wrong base (it asks for a full frame).
+ */
+export class BinaryFrameError extends Error {
+  /**
+   * @param {string} message what was wrong, for the status line and logs.
+   * @param {string} code `truncated`, `type`, `mask`, `string`, `value`, `varint`, `utf8`,
+   *   `trailing`, `input` or `table`.
+   */
+  constructor(message, code) {
+    super(message);
+    this.name = 'BinaryFrameError';
+    this.code = code;
+    /** Like a wrong base: the picture cannot go on from here without a full frame. */
+    this.resync = true;
+  }
+}
+
+/**
+ * A frame whose string table does not continue ours: a delta whose `first` is not the number of
+ * strings we hold (we missed or refused a frame), or a full frame whose `first` is not 0.
+ */
+export class StringTableError extends BinaryFrameError {
+  constructor(message) {
+    super(message, 'table');
+    this.name = 'StringTableError';
+  }
+}
+
+/**
+ * Decodes the binary frames of one stream, keeping its string table between frames.
+ */
+export class FrameDecoder {
+  constructor() {
+    /** @type {string[]} the table the next delta continues. */
+    this.strings = [];
+  }
+
+  /** Forgets the table: only a full frame can be decoded next. */
+  reset() {
+    this.strings = [];
+  }
+
+  /**
+   * Decodes one binary frame. A full frame replaces the string table, a delta appends to it;
+   * the table changes only when the whole frame decoded.
+   * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
+   * @returns {object} `{type:'frame',seq,time,full:true,nodes}` or
+   *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
+   * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
+   */
+  decode(data) {
+    const { frame, strings } = decodeFrame(data, this.strings);
+    this.strings = strings;
+    return frame;
+  }
+}
+
+/**
+ * Decodes one binary frame against a string table, without changing it.
+ * @param {ArrayBuffer|ArrayBufferView} data the message.
+ * @param {string[]} table the strings held before this frame.
+ * @returns {{frame: object, strings: string[]}} the frame (as FrameDecoder.decode) and the table
+ *   to hold after it.
+ * @throws {BinaryFrameError}
+ */
+export function decodeFrame(data, table) {
+  const reader = new Reader(toBytes(data));
+  const type = reader.u8();
+  if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${type}`, 'type');
+  const seq = reader.varint();
+  const time = reader.varint() / 10;
+  const base = type === DELTA ? reader.varint() : null;
+
+  const first = reader.varint();
+  const expected = type === FULL ? 0 : table.length;
+  if (first !== expected) {
+    throw new StringTableError(type === FULL
+      ? `full frame ${seq}: its string table starts at ${first}, not 0`
+      : `delta ${seq}: its strings continue a table of ${first}, we hold ${table.length}`);
+  }
+  const added = reader.count();
+  const strings = type === FULL ? [] : table.slice();
+  for (let i = 0; i < added; i++) strings.push(reader.string());
+  const fields = new FieldReader(reader, strings);
+
+  let frame;
+  if (type === FULL) {
+    const nodes = [];
+    for (let n = reader.count(); n > 0; n--) {
+      const layer = { id: reader.varint() };
+      const parent = reader.varint();
+      if (parent !== 0) layer.parent = parent; // 0 marks the root, which JSON writes without parent
+      nodes.push(fields.layer(layer));
+    }
+    frame = { type: 'frame', seq, time, full: true, nodes };
+  } else {
+    frame = { type: 'frame', seq, time, base };
+    const remove = [];
+    for (let n = reader.count(); n > 0; n--) remove.push(reader.varint());
+    const insert = [];
+    for (let n = reader.count(); n > 0; n--) {
+      const layer = { id: reader.varint() };
+      const parent = reader.varint();
+      if (parent !== 0) layer.parent = parent;
+      layer.index = reader.varint();
+      insert.push(fields.layer(layer));
+    }
+    const set = [];
+    for (let n = reader.count(); n > 0; n--) set.push(fields.patch({ id: reader.varint() }));
+    const order = [];
+    for (let n = reader.count(); n > 0; n--) {
+      const id = reader.varint();
+      const children = [];
+      for (let c = reader.count(); c > 0; c--) children.push(reader.varint());
+      order.push({ id, children });
+    }
+    // The key order of the server's JSON, each part left out when empty.
+    if (set.length) frame.set = set;
+    if (insert.length) frame.insert = insert;
+    if (remove.length) frame.remove = remove;
+    if (order.length) frame.order = order;
+  }
+  if (!reader.atEnd()) {
+    throw new BinaryFrameError(`frame ${seq}: ${reader.remaining()} bytes after the end of the frame`, 'trailing');
+  }
+  return { frame, strings };
+}
+
+/** The bytes of a WebSocket binary message as a Uint8Array (no copy). */
+function toBytes(data) {
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw new BinaryFrameError('a binary frame must be an ArrayBuffer or a typed array', 'input');
+}
+
+/** The primitives of §3.6 read from a byte array; every read checks the end first. */
+class Reader {
+  constructor(bytes) {
+    this.bytes = bytes;
+    this.pos = 0;
+  }
+
+  atEnd() {
+    return this.pos === this.bytes.length;
+  }
+
+  remaining() {
+    return this.bytes.length - this.pos;
+  }
+
+  u8() {
+    if (this.pos >= this.bytes.length) throw truncated(this.pos);
+    return this.bytes[this.pos++];
+  }
+
+  /**
+   * Unsigned LEB128. Built with multiplication, not shifts: JS bit operators stop at 32 bits and
+   * ids or times may pass 2^31. Values beyond 2^53 cannot be held exactly, so they are refused.
+   */
+  varint() {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.u8();
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+      scale *= 128;
+      if (scale > 2 ** 63) throw new BinaryFrameError(`a varint longer than 10 bytes at byte ${this.pos}`, 'varint');
+    }
+    if (value > Number.MAX_SAFE_INTEGER) {
+      throw new BinaryFrameError(`a varint too large for an exact number at byte ${this.pos}`, 'varint');
+    }
+    return value;
+  }
+
+  /** Zig-zag: 0, 1, 2, 3 … are 0, -1, 1, -2 …; arithmetic again, for the same reason. */
+  zigzag() {
+    const value = this.varint();
+    return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+  }
+
+  /** Fixed point in hundredths. Dividing the integer gives the same double as JSON's decimal. */
+  hundredths() {
+    return this.zigzag() / 100;
+  }
+
+  /**
+   * A count of items that follow. Each item takes at least one byte, so a count larger than
+   * what is left is a frame cut short (and no loop runs a billion times on a corrupt count).
+   */
+  count() {
+    const count = this.varint();
+    if (count > this.remaining()) throw truncated(this.bytes.length);
+    return count;
+  }
+
+  string() {
+    const length = this.varint();
+    if (length > this.remaining()) throw truncated(this.bytes.length);
+    const slice = this.bytes.subarray(this.pos, this.pos + length);
+    this.pos += length;
+    try {
+      return utf8.decode(slice);
+    } catch {
+      throw new BinaryFrameError(`a string that is not UTF-8 at byte ${this.pos - length}`, 'utf8');
+    }
+  }
+
+  /** `#RRGGBB`, or `#RRGGBBAA` when not opaque, upper case: what JSON frames carry. */
+  color() {
+    const r = this.u8(), g = this.u8(), b = this.u8(), a = this.u8();
+    return `#${hex(r)}${hex(g)}${hex(b)}${a === 255 ? '' : hex(a)}`;
+  }
+}
+
+function hex(byte) {
+  return byte.toString(16).toUpperCase().padStart(2, '0');
+}
+
+function truncated(at) {
+  return new BinaryFrameError(`the frame ends early (at byte ${at})`, 'truncated');
+}
+
+/** Reads FIELDS (a mask, maybe a cleared mask, then values in bit order) into layer objects. */
+class FieldReader {
+  constructor(reader, strings) {
+    this.reader = reader;
+    this.strings = strings;
+  }
+
+  /**
+   * A LAYER or INSERT: fields over the defaults. `kind` and `frame` are always written out, as
+   * JSON does; alpha, clips and radius only when the mask carries them.
+   */
+  layer(layer) {
+    const fields = this.fields();
+    // The defaults first, so the keys come in JSON's order (id, parent, index, kind, frame, …).
+    const out = Object.assign(layer, { kind: 'rect', frame: null }, fields);
+    // Components the mask left out are the default 0; a cleared frame stays null (refused later).
+    out.frame = fields.frame === undefined ? [0, 0, 0, 0] : fields.frame && fields.frame.map((v) => v ?? 0);
+    return out;
+  }
+
+  /** A PATCH: only the fields its mask names (`null` for the cleared ones). */
+  patch(patch) {
+    return Object.assign(patch, this.fields());
+  }
+
+  /**
+   * The fields of one mask as an object in bit order. A frame component not in the mask is null
+   * in the `frame` array (see the header); a cleared field is null.
+   */
+  fields() {
+    const r = this.reader;
+    const mask = r.varint();
+    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 19`, 'mask');
+    let cleared = 0;
+    if (mask & (1 << BIT.cleared)) {
+      cleared = r.varint();
+      if (cleared >= 1 << BIT.cleared) {
+        throw new BinaryFrameError(`cleared mask ${cleared.toString(2)} names bits above 18`, 'mask');
+      }
+      if (cleared & mask) {
+        throw new BinaryFrameError(`fields both written and cleared (bits ${(cleared & mask).toString(2)})`, 'mask');
+      }
+    }
+    const has = (name) => (mask & (1 << BIT[name])) !== 0;
+    const out = {};
+    if (has('kind')) out.kind = pick(KINDS, r.u8(), 'kind');
+    if (mask & FRAME_BITS) {
+      out.frame = [
+        has('x') ? r.hundredths() : null,
+        has('y') ? r.hundredths() : null,
+        has('w') ? r.hundredths() : null,
+        has('h') ? r.hundredths() : null,
+      ];
+    }
+    if (has('alpha')) out.alpha = r.varint() / 1000;
+    if (has('clips')) {
+      const value = r.u8();
+      if (value > 1) throw new BinaryFrameError(`clips byte ${value} is neither 0 nor 1`, 'value');
+      out.clips = value === 1;
+    }
+    if (has('fill')) out.fill = r.color();
+    if (has('radius')) out.radius = r.hundredths();
+    if (has('shadow')) out.shadow = { color: r.color(), blur: r.hundredths(), x: r.hundredths(), y: r.hundredths() };
+    if (has('border')) out.border = { color: r.color(), width: r.hundredths() };
+    if (has('text')) out.text = this.string();
+    if (has('font')) out.font = { size: r.hundredths(), weight: r.varint() };
+    if (has('color')) out.color = r.color();
+    if (has('align')) out.align = pick(ALIGNS, r.u8(), 'align');
+    if (has('icon')) out.icon = this.string();
+    if (has('role')) out.role = this.string();
+    if (has('name')) out.name = this.string();
+    if (has('vc')) out.vc = this.string();
+    if (cleared) {
+      // A frame cannot go away; a cleared component says the stream is not what we think, and
+      // tree.js refuses a null frame.
+      if (cleared & FRAME_BITS) out.frame = null;
+      for (const name of CLEARABLE) if (cleared & (1 << BIT[name])) out[name] = null;
+    }
+    return out;
+  }
+
+  string() {
+    const index = this.reader.varint();
+    if (index >= this.strings.length) {
+      throw new BinaryFrameError(`string ${index} is outside the table of ${this.strings.length}`, 'string');
+    }
+    return this.strings[index];
+  }
+}
+
+function pick(names, value, field) {
+  if (value >= names.length) throw new BinaryFrameError(`${field} byte ${value} names no ${field}`, 'value');
+  return names[value];
+}

@@ -1,0 +1,360 @@
+// The protocol v2 model (docs/protocol.md §3.5): the viewer's copy of the server's layer tree,
+// flattened on demand into the same display items the v1 model (delta.js) holds, so the
+// renderer, the inspector and the HUD read either model the same way. Pure: no DOM, no I/O.
+//
+// Rules we apply, and how we read the parts the spec leaves open:
+// - A full frame replaces everything. Its first layer is the root (no `parent`); every other
+//   layer names a parent listed before it (pre-order), and a parent's children come in the order
+//   listed (back to front).
+// - A delta applies only to the frame it names in `base` (as in v1); otherwise the model is left
+//   untouched and `apply` reports `resync`.
+// - Order of work: `remove` (whole subtrees), `insert` in the order listed at `index` among the
+//   parent's children, `set`, then `order`. An `index` past the end of the parent's children at
+//   that moment, an insert of an id we hold, a parent we do not hold, a `set` for an unknown id,
+//   a `kind` or `frame` set to null, or an `order` that is not a rearrangement of exactly that
+//   parent's children all mean our tree differs from the server's: resync. `remove` of an id we
+//   do not hold is ignored (there is nothing left to take away), as v1 does.
+// - A patch's `frame` may have null slots (binary.js: a binary patch may change x alone); the
+//   held value stays in those slots.
+// - `parent` and `index` in a patch are ignored: a layer changes parent by remove + insert.
+// Every check runs before anything changes, so a refused frame leaves the last good picture.
+//
+// Drawing (§3.5 "Drawing the tree"): pre-order from the root with offset (0, 0), alpha 1 and the
+// clip [0, 0, W, H], W × H being the root's own size (the root is the scene, the viewport's size).
+// Absolute frames and clip rectangles are rounded to hundredths, effective alpha to thousandths,
+// as v1 writes them: sums of two-decimal numbers in binary floating point pick up noise
+// (0.1 + 0.2), which would otherwise show up as 154.50000000000003 and could turn a touching edge
+// into an overlap.
+
+/** Keys of a layer that describe the tree, not the drawing; never copied onto display items. */
+const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips']);
+/** Fields a display item carries, in v1's key order (after id, kind, frame, alpha). */
+const STYLE_FIELDS = ['fill', 'radius', 'clip', 'shadow', 'border', 'text', 'font', 'color', 'align', 'icon',
+  'role', 'name', 'vc'];
+/** Keys written explicitly when flattening; the rest of a layer's keys are copied as they are. */
+const ITEM_KEYS = new Set(['kind', 'frame', 'alpha', ...STYLE_FIELDS]);
+/** Fields that make a layer draw something of its own (with `role`, what gets it drawn). */
+const DRAWING_FIELDS = ['fill', 'border', 'shadow', 'text', 'icon'];
+
+/**
+ * The current layer tree, the `seq` it came from, and its flattening into display items.
+ * Shaped like delta.js's DisplayList: `seq`, `apply`, `reset`, `nodes()`, `order`, `byId`.
+ */
+export class LayerTree {
+  constructor() {
+    this.reset();
+  }
+
+  /** Forgets everything, so the next frame must be a full one. */
+  reset() {
+    /** @type {number|null} seq of the last applied frame, null before the first full frame. */
+    this.seq = null;
+    /** @type {Map<number, object>} every layer by id, with `frame` and `alpha` as sent (relative, own). */
+    this.layers = new Map();
+    /** @type {Map<number, number[]>} each layer's children, back to front. */
+    this.children = new Map();
+    /** @type {number|null} */
+    this.rootId = null;
+    this.cache = null;
+  }
+
+  /**
+   * The display items in paint order (back to front), v1-shaped: absolute `frame`, effective
+   * `alpha`, `clip` when a clipping ancestor narrowed the viewport. Flattened once per change;
+   * the array is shared until the next change, so callers must not modify it.
+   * @returns {object[]}
+   */
+  nodes() {
+    this.cache ??= flatten(this);
+    return this.cache.items;
+  }
+
+  /** @returns {number[]} ids of the drawn items in paint order (what v1 calls the order). */
+  get order() {
+    this.nodes();
+    return this.cache.order;
+  }
+
+  /** @returns {Map<number, object>} the drawn items by id. */
+  get byId() {
+    this.nodes();
+    return this.cache.byId;
+  }
+
+  /**
+   * The layer with `id` as the tree holds it (relative frame, own alpha), or undefined.
+   * @param {number} id
+   */
+  layer(id) {
+    return this.layers.get(id);
+  }
+
+  /**
+   * The ids of a layer's children, back to front (empty for a leaf or an unknown id).
+   * @param {number} id
+   * @returns {number[]}
+   */
+  childIds(id) {
+    return this.children.get(id) ?? [];
+  }
+
+  /**
+   * Applies one v2 `frame` message (parsed JSON, or binary.js's decoding of a binary one).
+   * @param {object} frame
+   * @returns {{ok:true, full:boolean, skipped:number, added:number[], updated:number[],
+   *            removed:object[]} | {ok:false, resync:true, reason:string}}
+   *   As delta.js: `added` the inserted ids, `updated` the patched ones, `removed` every layer
+   *   that went away (subtrees included, with their last fields), `skipped` the frames the server
+   *   merged into this one.
+   */
+  apply(frame) {
+    if (!Number.isInteger(frame?.seq)) return refuse('frame without an integer seq');
+    return frame.full ? this.applyFull(frame) : this.applyDelta(frame);
+  }
+
+  /** A full frame: checks the whole tree, then replaces ours (see apply). */
+  applyFull(frame) {
+    const { seq, nodes } = frame;
+    if (!Array.isArray(nodes) || nodes.length === 0) return refuse(`full frame ${seq} without layers`);
+    const layers = new Map();
+    const children = new Map();
+    for (const [position, node] of nodes.entries()) {
+      const problem = checkNew(node, (id) => layers.has(id));
+      if (problem) return refuse(`full frame ${seq}: ${problem}`);
+      if (position === 0) {
+        if (node.parent != null) return refuse(`full frame ${seq}: the first layer ${node.id} has a parent`);
+      } else if (node.parent == null) {
+        return refuse(`full frame ${seq}: a second root, ${node.id}`);
+      } else if (!layers.has(node.parent)) {
+        return refuse(`full frame ${seq}: layer ${node.id} before its parent ${node.parent}`);
+      }
+      layers.set(node.id, layerFrom(node));
+      children.set(node.id, []);
+      if (position > 0) children.get(node.parent).push(node.id);
+    }
+    const removed = [...this.layers.values()].filter((layer) => !layers.has(layer.id));
+    this.layers = layers;
+    this.children = children;
+    this.rootId = nodes[0].id;
+    this.seq = seq;
+    this.cache = null;
+    return { ok: true, full: true, skipped: 0, added: nodes.map((node) => node.id), updated: [], removed };
+  }
+
+  /** A delta: checks every part on a sketch of the child lists, then applies them (see apply). */
+  applyDelta(frame) {
+    const { seq, base } = frame;
+    if (this.seq === null) return refuse(`delta ${seq} before any full frame`);
+    if (base !== this.seq) return refuse(`delta ${seq} is based on ${base}, we hold ${this.seq}`);
+    const removeIds = frame.remove ?? [];
+    const inserts = frame.insert ?? [];
+    const patches = frame.set ?? [];
+    const orders = frame.order ?? [];
+    if (![removeIds, inserts, patches, orders].every(Array.isArray)) {
+      return refuse(`delta ${seq}: set, insert, remove and order must be arrays`);
+    }
+
+    // Check on a sketch first: the ids that go, and copies of the child lists that change.
+    const gone = new Set();
+    for (const id of removeIds) {
+      if (id === this.rootId) return refuse(`delta ${seq}: removes the root`);
+      if (this.layers.has(id)) this.collect(id, gone);
+    }
+    const lists = new Map(); // parent id -> its new child list (only the parents that change)
+    const listOf = (id) => {
+      // A removed id inserted again is a new layer: none of the old one's children are its.
+      if (!lists.has(id)) lists.set(id, gone.has(id) ? [] : [...(this.children.get(id) ?? [])]);
+      return lists.get(id);
+    };
+    for (const id of gone) {
+      const parent = this.layers.get(id).parent;
+      if (!gone.has(parent)) lists.set(parent, listOf(parent).filter((child) => !gone.has(child)));
+    }
+    const inserted = new Map();
+    const holds = (id) => (this.layers.has(id) && !gone.has(id)) || inserted.has(id);
+    for (const node of inserts) {
+      const problem = checkNew(node, holds);
+      if (problem) return refuse(`delta ${seq}: insert ${problem}`);
+      if (!holds(node.parent)) return refuse(`delta ${seq}: insert ${node.id} under ${node.parent}, which we do not hold`);
+      const list = listOf(node.parent);
+      if (!Number.isInteger(node.index) || node.index < 0 || node.index > list.length) {
+        return refuse(`delta ${seq}: insert ${node.id} at index ${node.index} of ${list.length} children`);
+      }
+      list.splice(node.index, 0, node.id);
+      inserted.set(node.id, node);
+    }
+    for (const patch of patches) {
+      if (!holds(patch?.id)) return refuse(`delta ${seq}: set for layer ${patch?.id}, which we do not hold`);
+      if (patch.kind === null || patch.frame === null) return refuse(`delta ${seq}: set takes kind or frame from ${patch.id}`);
+      if (patch.frame !== undefined && !isFrame(patch.frame, true)) return refuse(`delta ${seq}: set ${patch.id}: bad frame`);
+    }
+    for (const entry of orders) {
+      if (!holds(entry?.id) || !Array.isArray(entry.children)) return refuse(`delta ${seq}: order for an unknown layer`);
+      const now = listOf(entry.id);
+      const listed = new Set(entry.children);
+      if (listed.size !== entry.children.length || listed.size !== now.length || !now.every((id) => listed.has(id))) {
+        return refuse(`delta ${seq}: order for ${entry.id} does not list exactly its children`);
+      }
+      lists.set(entry.id, [...entry.children]);
+    }
+
+    // Then change.
+    const removed = [...gone].map((id) => this.layers.get(id));
+    for (const id of gone) {
+      this.layers.delete(id);
+      this.children.delete(id);
+    }
+    for (const [id, node] of inserted) {
+      this.layers.set(id, layerFrom(node));
+      this.children.set(id, []);
+    }
+    const updated = [];
+    for (const patch of patches) {
+      const layer = this.layers.get(patch.id);
+      if (!inserted.has(patch.id)) updated.push(patch.id);
+      merge(layer, patch);
+    }
+    for (const [id, list] of lists) if (this.layers.has(id)) this.children.set(id, list);
+    this.seq = seq;
+    if (gone.size || inserted.size || patches.length || orders.length) this.cache = null;
+    return {
+      ok: true, full: false, skipped: Math.max(0, seq - base - 1),
+      added: [...inserted.keys()], updated, removed,
+    };
+  }
+
+  /** Adds `id` and all its descendants to `into`. */
+  collect(id, into) {
+    into.add(id);
+    for (const child of this.children.get(id) ?? []) this.collect(child, into);
+  }
+}
+
+/**
+ * Flattens a tree into display items (§3.5 "Drawing the tree").
+ * @param {LayerTree} tree
+ * @returns {{items: object[], order: number[], byId: Map<number, object>}}
+ */
+export function flatten(tree) {
+  const items = [];
+  const root = tree.layers.get(tree.rootId);
+  if (root) {
+    const viewport = [0, 0, root.frame[2], root.frame[3]];
+    visit(tree, root, 0, 0, 1, viewport, false, items);
+  }
+  return { items, order: items.map((item) => item.id), byId: new Map(items.map((item) => [item.id, item])) };
+}
+
+/**
+ * One layer and its subtree. `clip` is the current clip rectangle; `clipped` says whether a
+ * clipping ancestor made it narrower than the viewport (only then does an item carry `clip`).
+ */
+function visit(tree, layer, ox, oy, parentAlpha, clip, clipped, items) {
+  const [x, y, w, h] = layer.frame;
+  const frame = [hundredths(ox + x), hundredths(oy + y), w, h];
+  const alpha = parentAlpha * (layer.alpha ?? 1);
+  const visible = intersects(frame, clip);
+  if (visible && (layer.role != null || DRAWING_FIELDS.some((field) => layer[field] != null))) {
+    items.push(item(layer, frame, alpha, clipped ? clip : null));
+  }
+  const children = tree.children.get(layer.id);
+  if (!children?.length) return;
+  let childClip = clip;
+  let childClipped = clipped;
+  if (layer.clips) {
+    // A clipping layer off screen shows none of its children (v1 skips them the same way).
+    if (!visible) return;
+    const narrowed = intersection(clip, frame);
+    if (!sameRect(narrowed, clip)) {
+      childClip = narrowed;
+      childClipped = true;
+    }
+  }
+  for (const id of children) {
+    visit(tree, tree.layers.get(id), frame[0], frame[1], alpha, childClip, childClipped, items);
+  }
+}
+
+/** A v1 display item for a drawn layer, keys in v1's order. */
+function item(layer, frame, alpha, clip) {
+  const out = { id: layer.id, kind: layer.kind, frame, alpha: thousandths(alpha) };
+  for (const field of STYLE_FIELDS) {
+    if (field === 'clip') {
+      // Shared by every item under the same clip: items are read, never changed.
+      if (clip) out.clip = clip;
+    } else if (field === 'radius') {
+      // v1 leaves radius 0 out of whole nodes.
+      if (layer.radius) out.radius = layer.radius;
+    } else if (layer[field] != null) {
+      out[field] = layer[field];
+    }
+  }
+  // Fields this viewer does not know yet travel on, as delta.js keeps them.
+  for (const key of Object.keys(layer)) {
+    if (!ITEM_KEYS.has(key) && !STRUCTURAL.has(key)) out[key] = layer[key];
+  }
+  return out;
+}
+
+/** True when the rectangles share area; touching edges do not count (the server's rule). */
+function intersects([ax, ay, aw, ah], [bx, by, bw, bh]) {
+  return ax < hundredths(bx + bw) && bx < hundredths(ax + aw) && ay < hundredths(by + bh) && by < hundredths(ay + ah);
+}
+
+/** The common part of two rectangles (empty ones keep a width or height of 0). */
+function intersection([ax, ay, aw, ah], [bx, by, bw, bh]) {
+  const x = Math.max(ax, bx);
+  const y = Math.max(ay, by);
+  const width = Math.max(0, hundredths(Math.min(ax + aw, bx + bw) - x));
+  const height = Math.max(0, hundredths(Math.min(ay + ah, by + bh) - y));
+  return [x, y, width, height];
+}
+
+function sameRect(a, b) {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+}
+
+/** Rounded to 0.01, without a -0 (a tiny negative noise would otherwise round to -0). */
+function hundredths(value) {
+  return Math.round(value * 100) / 100 + 0;
+}
+
+function thousandths(value) {
+  return Math.round(value * 1000) / 1000 + 0;
+}
+
+/** Why a new layer (full frame or insert) cannot be taken, or null. */
+function checkNew(node, holds) {
+  if (!Number.isInteger(node?.id)) return 'a layer without an integer id';
+  if (holds(node.id)) return `layer ${node.id} twice`;
+  if (node.kind == null || !isFrame(node.frame, false)) return `layer ${node.id} without kind or frame`;
+  return null;
+}
+
+/** `[x, y, w, h]` of numbers; a patch's may have null slots (binary.js). */
+function isFrame(frame, partial) {
+  return Array.isArray(frame) && frame.length === 4 &&
+    frame.every((value) => typeof value === 'number' || (partial && value === null));
+}
+
+/** A held copy of a new layer without the insert-only `index` and without null fields. */
+function layerFrom(node) {
+  const layer = { ...node };
+  delete layer.index;
+  for (const key of Object.keys(layer)) if (layer[key] === null) delete layer[key];
+  return layer;
+}
+
+/** Merges a patch into a held layer: null deletes a field, a null frame slot keeps the old value. */
+function merge(layer, patch) {
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === 'id' || key === 'parent' || key === 'index') continue;
+    if (value === null) delete layer[key];
+    else if (key === 'frame') layer.frame = value.map((slot, i) => slot ?? layer.frame[i]);
+    else layer[key] = value;
+  }
+}
+
+function refuse(reason) {
+  return { ok: false, resync: true, reason };
+}
