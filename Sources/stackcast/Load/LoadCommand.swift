@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+
+/// `stackcast load`: a load generator that runs outside the server process. Many sessions, each
+/// on its own WebSocket, drag or push and pop at 60 Hz; it reports frames per second, input →
+/// frame latency, bytes per frame and errors.
+struct LoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Drive many sessions of a running server at 60 Hz and measure fps, latency and bytes per frame.",
+        discussion: """
+            Each session opens its own WebSocket (subprotocol stackcast.v1) and says hello for a new \
+            session of --app on a 390×844 phone viewport. Sessions connect a few at a time \
+            (--connect-concurrency) and wait until every one is up; then all start their script. \
+            With --mode drag a session pushes a page, then drags it back and forth from the left edge \
+            at 60 Hz in down/move/up cycles (an interactive pop that is always cancelled), so frames \
+            never stop. With --mode pushpop it pushes a page, waits for the result, pops it, waits, \
+            and again.
+
+            Measuring starts once every session runs its script (in drag mode: once its page is \
+            pushed) or failed, and lasts --seconds. Latency runs from sending a pointer move that moves \
+            the page, or a command, to the first frame received after it. A progress line goes to \
+            stderr once a second. The summary goes to stdout, or with --json to stderr while stdout \
+            gets one JSON object.
+
+            Only plain ws:// URLs: there is no TLS (wss:// is refused). The port defaults to 80 and the \
+            path to /ws. The server must allow the load: `stackcast serve` holds 100 sessions and 256 \
+            connections unless --max-sessions and --max-connections say more. Exits 1 when no session \
+            starts.
+            """
+    )
+
+    @Option(help: "The server's WebSocket endpoint, ws://HOST:PORT/PATH (plain ws:// only, no TLS).")
+    var url = "ws://127.0.0.1:8080/ws"
+
+    @Option(help: "Sessions to run, each on its own connection.")
+    var sessions = 10
+
+    @Option(help: "Seconds to measure, once every session runs.")
+    var seconds: Double = 10
+
+    @Option(help: "What each session does: drag or pushpop.")
+    var mode: LoadMode = .drag
+
+    @Option(help: "Frame format to ask for: binary or json (protocol 2), or v1 (protocol 1).")
+    var wire: LoadWire = .binary
+
+    @Option(help: ArgumentHelp(
+        "The built-in app each session asks for: stack (one navigation stack) or phone (tab bar).",
+        discussion: "tablet works with pushpop; in drag mode its side bar lies under the drag, which then moves nothing."
+    ))
+    var app = "stack"
+
+    @Option(name: .customLong("connect-concurrency"), help: "Sessions between connect and welcome at once.")
+    var connectConcurrency = 32
+
+    @Option(name: .customLong("handshake-timeout"), help: "Seconds a session may take from connect to welcome.")
+    var handshakeTimeout: Double = 10
+
+    @Flag(help: "Print the result as one JSON object on stdout (the summary goes to stderr).")
+    var json = false
+
+    func validate() throws {
+        guard (1...100_000).contains(sessions) else { throw ValidationError("--sessions must be from 1 to 100000, got \(sessions)") }
+        guard seconds > 0, seconds <= 86_400 else { throw ValidationError("--seconds must be more than 0 (and at most a day), got \(seconds)") }
+        guard connectConcurrency >= 1 else { throw ValidationError("--connect-concurrency must be at least 1") }
+        guard handshakeTimeout > 0 else { throw ValidationError("--handshake-timeout must be more than 0 seconds") }
+        guard !app.isEmpty, app.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw ValidationError("--app must be an app name such as stack, phone or tablet, got \"\(app)\"")
+        }
+        do {
+            _ = try LoadTarget.parse(url)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let plan = LoadPlan(
+            target: try LoadTarget(url: url), sessions: sessions, seconds: seconds, mode: mode, wire: wire, app: app,
+            connectConcurrency: connectConcurrency, handshakeTimeout: handshakeTimeout
+        )
+        let report = try LoadRunner(plan: plan).run()
+        if json {
+            FileHandle.standardError.write(Data((report.text + "\n").utf8))
+            print(report.json)
+        } else {
+            print(report.text)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The result of a load run: printed as a short summary for people, or as one JSON object.
+///
+/// Per-session figures (fps) are percentiles across sessions; latency and bytes per frame are
+/// percentiles across every sample of the measured window. Latencies come from a histogram
+/// with buckets 0.8 % wide (exact below 0.256 ms).
+struct LoadReport {
+    /// What was asked for.
+    let url: String
+    let mode: LoadMode
+    let wire: LoadWire
+    let app: String
+    let sessionsRequested: Int
+
+    /// Sessions that got their `welcome`, and of those the ones lost before the end.
+    let sessions: Int
+    let sessionsLost: Int
+    /// The measured window, and the ramp before it (connecting, then starting the scripts), in seconds.
+    let seconds: Double
+    let rampSeconds: Double
+
+    /// Frames per second of each session that came up, over the window, sorted.
+    let fps: [Double]
+    let frames: Int
+    let bytes: Int
+    let latencyMilliseconds: (p50: Double?, p90: Double?, p99: Double?, max: Double?)
+    let latencySamples: Int
+    let bytesPerFrame: (median: Int?, p99: Int?)
+    let handshakeMilliseconds: (p50: Double?, p99: Double?)
+    /// Pointer messages and commands sent in the window; inputs whose clock was dropped.
+    let inputs: Int
+    let commands: Int
+    let inputsDropped: Int
+
+    let errors: Int
+    let errorsByKind: [SessionFailure.Kind: Int]
+    let errorSamples: [String]
+
+    /// The generator's own cost over the window: CPU time, the share of wall time its loop
+    /// was not blocked in epoll_wait, the share it was ready to run but waited for a core
+    /// (other processes had both), and how late it ran its 60 Hz slots.
+    let cpu: CPUTime
+    let loopBusyFraction: Double
+    let loopWaitingFraction: Double?
+    let loopLagMilliseconds: (p50: Double?, p99: Double?, max: Double?)
+    let skippedSlots: Int
+
+    /// Pointer messages each session sent per second (drag mode plans `DragPath.messagesPerSecond`).
+    var inputsPerSessionPerSecond: Double {
+        sessions > 0 && seconds > 0 ? Double(inputs) / Double(sessions) / seconds : 0
+    }
+
+    /// CPU time over wall time, in percent of one core.
+    var cpuPercent: Double { seconds > 0 ? cpu.totalSeconds / seconds * 100 : 0 }
+
+    /// The fraction `p` of the sessions' fps (nearest rank), 0 when no session came up.
+    func fpsPercentile(_ p: Double) -> Double {
+        guard !fps.isEmpty else { return 0 }
+        return fps[max(0, min(fps.count - 1, Int((p * Double(fps.count)).rounded(.up)) - 1))]
+    }
+
+    // MARK: - Output
+
+    /// The summary for people, a few lines.
+    var text: String {
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0) } ?? "–" }
+        let perSecond = seconds > 0 ? Double(frames) / seconds : 0
+        var lines = [
+            "stackcast load: \(sessions) of \(sessionsRequested) sessions up (\(sessionsLost) lost), mode \(mode.rawValue), "
+                + "wire \(wire.rawValue), app \(app), \(String(format: "%.1f", seconds)) s measured after a "
+                + "\(String(format: "%.1f", rampSeconds)) s ramp, \(url)",
+            "  frames     \(frames) in all, \(Int(perSecond.rounded())) per second; per session fps p50 "
+                + "\(String(format: "%.1f", fpsPercentile(0.5))), p5 \(String(format: "%.1f", fpsPercentile(0.05))), "
+                + "min \(String(format: "%.1f", fps.first ?? 0))",
+            "  latency    input → next frame: p50 \(ms(latencyMilliseconds.p50)), p90 \(ms(latencyMilliseconds.p90)), "
+                + "p99 \(ms(latencyMilliseconds.p99)), max \(ms(latencyMilliseconds.max)) (\(latencySamples) samples)",
+            "  size       bytes per frame: median \(bytesPerFrame.median.map(String.init) ?? "–"), "
+                + "p99 \(bytesPerFrame.p99.map(String.init) ?? "–"); \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB in all",
+            "  sent       \(inputs) pointer messages"
+                + (mode == .drag ? " (\(String(format: "%.1f", inputsPerSessionPerSecond)) a second per session; the drag "
+                    + "plans \(String(format: "%.1f", DragPath.messagesPerSecond)))" : "")
+                + ", \(commands) commands\(inputsDropped > 0 ? ", \(inputsDropped) inputs never answered by a frame" : "")",
+            "  handshake  connect → welcome p50 \(ms(handshakeMilliseconds.p50)), p99 \(ms(handshakeMilliseconds.p99))",
+            "  errors     \(errors)"
+                + (errors > 0 ? " (" + SessionFailure.Kind.allCases.compactMap { kind in
+                    errorsByKind[kind].map { "\(kind.rawValue) \($0)" } }.joined(separator: ", ") + ")" : ""),
+        ]
+        lines += errorSamples.map { "             \($0)" }
+        lines.append(
+            "  generator  CPU \(String(format: "%.0f", cpuPercent)) % of one core (user \(String(format: "%.2f", cpu.userSeconds)) s, "
+                + "system \(String(format: "%.2f", cpu.systemSeconds)) s); event loop busy \(String(format: "%.0f", loopBusyFraction * 100)) %"
+                + (loopWaitingFraction.map { ", waiting for a core \(String(format: "%.0f", $0 * 100)) %" } ?? "") + ", "
+                + "tick lag p50 \(ms(loopLagMilliseconds.p50)), p99 \(ms(loopLagMilliseconds.p99)), max \(ms(loopLagMilliseconds.max))"
+                + (skippedSlots > 0 ? ", \(skippedSlots) tick slots skipped (the generator fell behind)" : ""))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as one JSON object (keys sorted), for tools.
+    var json: String {
+        func number(_ value: Double?, _ digits: Double = 1000) -> Any {
+            guard let value, value.isFinite else { return NSNull() }
+            return (value * digits).rounded() / digits
+        }
+        let object: [String: Any] = [
+            "url": url, "mode": mode.rawValue, "wire": wire.rawValue, "app": app,
+            "sessions": sessions, "sessions_requested": sessionsRequested, "sessions_lost": sessionsLost,
+            "seconds": number(seconds), "ramp_seconds": number(rampSeconds),
+            "fps_p50": number(fpsPercentile(0.5)), "fps_p5": number(fpsPercentile(0.05)),
+            "fps_min": number(fps.first ?? 0), "fps_mean": number(fps.isEmpty ? 0 : fps.reduce(0, +) / Double(fps.count)),
+            "frames_total": frames, "bytes_total": bytes,
+            "frames_per_second": number(seconds > 0 ? Double(frames) / seconds : 0),
+            "latency_ms_p50": number(latencyMilliseconds.p50), "latency_ms_p90": number(latencyMilliseconds.p90),
+            "latency_ms_p99": number(latencyMilliseconds.p99), "latency_ms_max": number(latencyMilliseconds.max),
+            "latency_samples": latencySamples,
+            "bytes_per_frame_median": bytesPerFrame.median.map { $0 as Any } ?? NSNull(),
+            "bytes_per_frame_p99": bytesPerFrame.p99.map { $0 as Any } ?? NSNull(),
+            "handshake_ms_p50": number(handshakeMilliseconds.p50), "handshake_ms_p99": number(handshakeMilliseconds.p99),
+            "inputs_sent": inputs, "inputs_per_session_per_second": number(inputsPerSessionPerSecond), "commands_sent": commands, "inputs_unanswered": inputsDropped,
+            "errors": errors,
+            "errors_by_kind": Dictionary(uniqueKeysWithValues: SessionFailure.Kind.allCases.map { ($0.rawValue, errorsByKind[$0] ?? 0) }),
+            "error_samples": errorSamples,
+            "generator_cpu_percent": number(cpuPercent, 10), "generator_cpu_user_s": number(cpu.userSeconds),
+            "generator_cpu_system_s": number(cpu.systemSeconds),
+            "loop_busy_percent": number(loopBusyFraction * 100, 10),
+            "loop_waiting_for_cpu_percent": number(loopWaitingFraction.map { $0 * 100 }, 10),
+            "loop_lag_ms_p50": number(loopLagMilliseconds.p50), "loop_lag_ms_p99": number(loopLagMilliseconds.p99),
+            "loop_lag_ms_max": number(loopLagMilliseconds.max), "loop_slots_skipped": skippedSlots,
+        ]
+        // Only strings, numbers, arrays, dictionaries and NSNull: serialization cannot fail.
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,90 @@
+"""`stackcast load` against the real server: a few sessions in each mode and wire format give a
+JSON report with every key, no errors, frames and positive latencies; a bad URL, a port nobody
+listens on and a server that refuses a session give clear errors. No timing thresholds: the
+figures depend on the machine, so only their presence and sign are checked."""
+
+import json
+import socket
+import subprocess
+
+import pytest
+
+from stackcast_testing import ROOT, server_binary
+
+RUN_TIMEOUT = 60
+REPORT_KEYS = {
+    "sessions", "sessions_requested", "fps_p50", "fps_p5", "latency_ms_p50", "latency_ms_p99",
+    "bytes_per_frame_median", "errors", "errors_by_kind", "frames_total", "bytes_total", "wire", "mode",
+    "seconds", "generator_cpu_percent", "loop_lag_ms_p99",
+}
+
+
+def run_load(*args):
+    """Runs `stackcast load ARGS` to the end; returns the finished process (text output)."""
+    command = [str(server_binary()), "load", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+
+
+def load_report(server, *args):
+    """Runs `stackcast load --json` against `server` and returns its JSON report."""
+    done = run_load("--url", server.ws_url, "--json", *args)
+    assert done.returncode == 0, f"exit {done.returncode}\nstderr:\n{done.stderr}\nserver log:\n{server.log_tail()}"
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1, f"--json must print exactly one line on stdout, got {done.stdout!r}"
+    report = json.loads(lines[0])
+    # The human summary goes to stderr with --json, after the progress lines.
+    assert "stackcast load:" in done.stderr, done.stderr
+    return report
+
+
+def positive_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+@pytest.mark.parametrize("wire", ["v1", "json", "binary"])
+@pytest.mark.parametrize("mode", ["pushpop", "drag"])
+def test_load_reports_frames_latency_and_no_errors(start_server, mode, wire):
+    server = start_server()
+    report = load_report(server, "--sessions", "3", "--seconds", "2", "--mode", mode, "--wire", wire)
+    missing = REPORT_KEYS - report.keys()
+    assert not missing, f"keys missing from the report: {sorted(missing)}\n{report}"
+    assert report["mode"] == mode and report["wire"] == wire, report
+    assert report["sessions"] == 3 and report["sessions_requested"] == 3, report
+    assert report["errors"] == 0, report
+    assert report["frames_total"] > 0 and report["bytes_total"] > 0, report
+    for key in ("latency_ms_p50", "latency_ms_p99", "fps_p50", "fps_p5", "bytes_per_frame_median", "seconds"):
+        assert positive_number(report[key]), (key, report)
+    assert report["latency_ms_p50"] <= report["latency_ms_p99"], report
+
+
+def test_refused_sessions_are_counted_as_errors(start_server):
+    """A server that holds two sessions answers the third hello with busy: the run goes on with
+    two sessions and reports the third as an error message."""
+    server = start_server("--max-sessions", "2")
+    report = load_report(server, "--sessions", "3", "--seconds", "1", "--mode", "pushpop", "--wire", "v1")
+    assert report["sessions"] == 2 and report["sessions_requested"] == 3, report
+    assert report["errors"] == 1 and report["errors_by_kind"]["error_message"] == 1, report
+    assert any("busy" in sample and "--max-sessions" in sample for sample in report["error_samples"]), report
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("http://127.0.0.1:8080/ws", "the scheme must be ws://"),
+    ("wss://127.0.0.1:8080/ws", "no TLS"),
+    ("127.0.0.1:8080", "expected ws://HOST:PORT/PATH"),
+    ("ws://127.0.0.1:99999/ws", "the port must be a number from 1 to 65535"),
+])
+def test_bad_url_is_a_clear_error(url, expected):
+    done = run_load("--url", url, "--sessions", "1", "--seconds", "1", "--json")
+    assert done.returncode != 0, done
+    assert expected in done.stderr and "--url" in done.stderr, done.stderr
+    assert done.stdout == "", done.stdout
+
+
+def test_nobody_listening_is_a_clear_error():
+    with socket.socket() as probe:  # a port that was free a moment ago, and nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = run_load("--url", f"ws://127.0.0.1:{port}/ws", "--sessions", "3", "--seconds", "1", "--json")
+    assert done.returncode == 1, done
+    assert "no session started" in done.stderr and "cannot connect" in done.stderr, done.stderr
+    assert done.stdout == "", done.stdout
