@@ -10,6 +10,10 @@ from those rules as a protocol violation, which fails the test at its next wait.
 `RawWebSocket` is a hand-made client on a plain socket for what `websockets` will not do: stop
 reading, send broken frames.
 
+Protocol v2 (docs/protocol.md §3.5, §3.6): once a `welcome` says `"protocol":2`, frames (JSON
+text, or binary messages with `"encoding":"binary"`) go to `Client.v2`, a `wire_v2.TreeDisplay`,
+instead of the v1 display list; a binary message on any other connection is still a violation.
+
 Every wait here is bounded.
 """
 
@@ -25,6 +29,8 @@ import time
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from wire_v2 import TreeDisplay, WireError
 
 SUBPROTOCOL = "stackcast.v1"
 VIEWPORT = {"width": 390, "height": 844, "scale": 3}
@@ -44,18 +50,20 @@ def run(coroutine, timeout=60):
     return asyncio.run(bounded())
 
 
-async def open_client(url, *, origin=None, ssl=None, keep_snapshots=False, **options):
-    """Opens a WebSocket to `url` with the stackcast.v1 subprotocol (no hello yet)."""
+async def open_client(url, *, origin=None, ssl=None, keep_snapshots=False, v2=None, **options):
+    """Opens a WebSocket to `url` with the stackcast.v1 subprotocol (no hello yet). `v2`: the
+    `wire_v2.TreeDisplay` to apply v2 frames to (one held from an earlier connection, to resume
+    with `lastSeq`); without it a v2 welcome makes a new one."""
     ws = await connect(url, subprotocols=[SUBPROTOCOL], origin=origin, ssl=ssl, proxy=None,
                        compression=None, max_size=None, ping_interval=None, open_timeout=10,
                        close_timeout=5, **options)
-    return Client(ws, keep_snapshots=keep_snapshots)
+    return Client(ws, keep_snapshots=keep_snapshots, v2=v2)
 
 
-async def session(url, *, subscribe=False, viewport=VIEWPORT, **hello_fields):
+async def session(url, *, subscribe=False, viewport=VIEWPORT, keep_snapshots=False, v2=None, **hello_fields):
     """Opens a client, says hello and waits for the first frame. `subscribe=True` subscribes to
     every event group."""
-    client = await open_client(url)
+    client = await open_client(url, keep_snapshots=keep_snapshots, v2=v2)
     start = client.mark()
     welcome = await client.hello(viewport=viewport, **hello_fields)
     assert welcome["type"] == "welcome", welcome
@@ -183,8 +191,12 @@ class DisplayState:
 
 
 class Client:
-    def __init__(self, ws, keep_snapshots=False):
+    def __init__(self, ws, keep_snapshots=False, v2=None):
         self.ws = ws
+        # Protocol v2: the tree model frames go to while the last welcome said protocol 2.
+        self.v2 = v2
+        self.v2_active = False
+        self.wire_frames = []  # v2 frames as they came: (seq, base or None, "text"/"binary", raw)
         self.log = []          # (monotonic time, message) in arrival order
         self.display = DisplayState(keep_snapshots)
         self.violation = None
@@ -201,7 +213,17 @@ class Client:
             async for raw in self.ws:
                 now = time.monotonic()
                 if isinstance(raw, bytes):
-                    self._violate(f"binary frame from the server ({len(raw)} bytes)")
+                    if not (self.v2_active and self.v2.binary):
+                        self._violate(f"binary frame from the server ({len(raw)} bytes)")
+                        continue
+                    try:
+                        message = self.v2.receive_binary(raw)
+                    except WireError as error:
+                        self._violate(f"binary v2 frame: {error}; bytes {raw.hex()[:600]}")
+                        continue
+                    self.wire_frames.append((message["seq"], message.get("base"), "binary", raw))
+                    self.log.append((now, message))
+                    await self._notify()
                     continue
                 try:
                     message = json.loads(raw)
@@ -214,7 +236,16 @@ class Client:
                 if message["type"] == "welcome":
                     # A new hello may start another session, whose seqs start afresh with a full frame.
                     self.display.assumed = True
-                if message["type"] == "frame":
+                    self._welcome_wire(message)
+                if message["type"] == "frame" and self.v2_active:
+                    if self.v2.binary:
+                        self._violate(f"JSON frame on a binary v2 connection: {raw[:200]!r}")
+                    try:
+                        self.v2.apply(message)
+                    except WireError as error:
+                        self._violate(f"v2 frame: {error}")
+                    self.wire_frames.append((message["seq"], message.get("base"), "text", raw))
+                elif message["type"] == "frame":
                     try:
                         self.display.apply(message)
                     except ProtocolViolation as violation:
@@ -230,6 +261,14 @@ class Client:
             rcvd = self.ws.protocol.close_rcvd
             self.close_code = rcvd.code if rcvd is not None else None
             await self._notify()
+
+    def _welcome_wire(self, welcome):
+        """Frames after this welcome are v2 (to `self.v2`) when it says protocol 2, else v1."""
+        self.v2_active = welcome.get("protocol", 1) == 2
+        if self.v2_active:
+            binary = welcome.get("encoding") == "binary"
+            if self.v2 is None or self.v2.binary != binary:
+                self.v2 = TreeDisplay(binary=binary, keep_snapshots=self.display.keep_snapshots)
 
     async def _notify(self):
         async with self._changed:

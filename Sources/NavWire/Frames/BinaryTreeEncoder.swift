@@ -49,7 +49,8 @@ public enum BinaryTreeEncoder {
         var out = BinaryWriter(capacity: body.bytes.count + 16)
         out.byte(delta == nil ? fullType : deltaType)
         out.varint(frame.seq)
-        out.varint(Int((frame.time * 10_000).rounded()))
+        // Tenths of a millisecond, rounded exactly as JSON rounds its milliseconds.
+        out.varint(Int((FrameEncoder.round(frame.time * 1000, to: 10) * 10).rounded()))
         if let (base, _) = delta { out.varint(base.seq) }
         out.varint(first)
         out.varint(end - first)
