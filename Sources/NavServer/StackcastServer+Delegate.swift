@@ -31,9 +31,11 @@ extension StackcastServer: WebSocketServerDelegate {
         switch decoded {
         case .success(let message):
             handle(message, from: viewer, now: now)
-            // Input shows at once, not at the next tick: a drag's frame leaves within the same
-            // service-loop turn as the pointer message that moved it.
-            if let session = viewer.session, session.scene.needsTick { render(session, now: now) }
+            // Input shows at once, not at the next tick: its picture is made as soon as one of
+            // the session's sockets can take a frame, within the same service-loop turn when they
+            // are idle. Pointer moves read in one turn make one picture, and a server flooded with
+            // input makes no pictures it cannot send.
+            if let session = viewer.session, session.scene.needsTick { requestRender(session) }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)
         }

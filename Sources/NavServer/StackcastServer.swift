@@ -62,12 +62,20 @@ public final class StackcastServer: @unchecked Sendable {
         if !animating { transport.stopTicking() }
     }
 
-    /// Ticks `session` to `now`; when its picture changed, its viewers ask for the new frame as
-    /// soon as their sockets can take it.
-    func render(_ session: Session, now: Double) {
+    /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
+    /// being asked already) ask for the new frame as soon as their sockets can take it.
+    func render(_ session: Session, now: Double, writing: Viewer? = nil) {
         if session.tick(now: now) {
-            for viewer in session.viewers { viewer.connection.requestWrite() }
+            for viewer in session.viewers where viewer !== writing { viewer.connection.requestWrite() }
         }
+    }
+
+    /// Asks for `session`'s picture to be made when the first of its viewers can take a frame
+    /// (`nextFrame(for:)`), instead of now.
+    func requestRender(_ session: Session) {
+        guard !session.needsRender else { return }
+        session.needsRender = true
+        for viewer in session.viewers { viewer.connection.requestWrite() }
     }
 
     // MARK: Sessions (service thread)
@@ -87,6 +95,7 @@ public final class StackcastServer: @unchecked Sendable {
     /// from the frame it holds. Viewers at the same frame share one encoding.
     func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
         guard let session = viewer.session else { return nil }
+        if session.needsRender { render(session, now: transport.now, writing: viewer) }
         let latest = session.latest
         if let base = viewer.base {
             if base.seq >= latest.seq { return nil }

@@ -32,6 +32,8 @@ final class Session {
     private var encoded: [EncodingKey: [UInt8]?] = [:]
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
+    /// Input changed the scene: make the picture when a viewer can next take a frame.
+    var needsRender = false
 
     private struct EncodingKey: Hashable {
         let format: WireFormat
@@ -99,6 +101,7 @@ final class Session {
     /// Ticks the scene to server time `now`; when the picture changed, records the new frame and
     /// returns true (viewers then ask for it when their sockets are ready).
     func tick(now: Double) -> Bool {
+        needsRender = false
         guard let picture = scene.picture(now: sceneTime(now), kinds: kinds) else { return false }
         record(picture)
         return true
