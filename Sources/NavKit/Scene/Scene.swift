@@ -27,7 +27,6 @@ public final class Scene {
     private var controllerIDs = 0
     var needsDisplay = true
     private var lastList: DisplayList?
-    private var lastTree: LayerTree?
 
     public init(viewport: Viewport = .phone) {
         self.viewport = viewport
@@ -53,34 +52,40 @@ public final class Scene {
 
     /// Advances to `now` and returns the new display list, or nil when nothing changed.
     public func tick(now: Double) -> DisplayList? {
-        picture(now: now, kinds: .list)?.list
+        advance(to: now)
+        guard needsDisplay else { return nil }
+        needsDisplay = false
+        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16)
+        if list == lastList { return nil }
+        lastList = list
+        return list
     }
 
-    /// Advances to `now` and returns the picture in the forms asked for, or nil when none of them
-    /// changed since the last picture (`kinds` may differ from call to call: a form not made last
-    /// time counts as changed).
+    /// Advances to `now` and, when something was marked changed since the last picture, returns
+    /// the picture in `kinds`; nil when nothing was.
+    ///
+    /// Unlike `tick`, it does not compare the picture with the last one or keep it: the caller
+    /// compares at its own precision (the server compares frames as they go on the wire) and owns
+    /// the only copy, so it can round it in place.
     public func picture(now: Double, kinds: ScenePicture.Kinds) -> ScenePicture? {
         advance(to: now)
         guard needsDisplay else { return nil }
-        let previousList = lastList, previousTree = lastTree
-        let picture = currentPicture(kinds: kinds)
-        return picture.list != previousList || picture.tree != previousTree ? picture : nil
+        return currentPicture(kinds: kinds)
     }
 
-    /// The picture as things are now, in `kinds`: always made, and the one later pictures are
-    /// compared with.
+    /// The picture as things are now, in `kinds` (always made; `tick` then compares its next list
+    /// with a fresh one).
     ///
     /// When both forms are made the list is built first, so nodes get their ids in paint order as
     /// a list-only scene gives them; layers that only group others get theirs after.
     public func currentPicture(kinds: ScenePicture.Kinds) -> ScenePicture {
         needsDisplay = false
+        lastList = nil
         var picture = ScenePicture()
         if kinds.contains(.list) {
-            picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16)
+            picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
         }
         if kinds.contains(.tree) { picture.tree = layerTree() }
-        lastList = picture.list
-        lastTree = picture.tree
         return picture
     }
 

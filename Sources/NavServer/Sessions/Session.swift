@@ -103,7 +103,10 @@ final class Session {
     func tick(now: Double) -> Bool {
         needsRender = false
         guard let picture = scene.picture(now: sceneTime(now), kinds: kinds) else { return false }
-        record(picture)
+        let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
+        // Compared as it goes on the wire: a change below its precision makes no frame.
+        if frame.showsTheSame(as: latest) { return false }
+        append(frame)
         return true
     }
 
@@ -123,8 +126,12 @@ final class Session {
     }
 
     private func record(_ picture: ScenePicture) {
-        seq += 1
-        history.append(WireFrame(seq: seq, time: scene.now, picture: picture))
+        append(WireFrame(seq: seq + 1, time: scene.now, picture: picture))
+    }
+
+    private func append(_ frame: WireFrame) {
+        seq = frame.seq
+        history.append(frame)
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }
         encoded.removeAll(keepingCapacity: true)
     }

@@ -8,8 +8,9 @@ public struct DisplayListSnapshot: Sendable {
     /// Where each id is in `items`.
     let index: [Int: Int]
 
-    public init(_ exact: DisplayList) {
+    public init(_ exact: consuming DisplayList) {
         var items = exact.items
+        exact.items = []  // so the rounding below writes in place instead of copying
         var index: [Int: Int] = [:]
         index.reserveCapacity(items.count)
         for position in items.indices {

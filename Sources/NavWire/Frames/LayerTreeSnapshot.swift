@@ -12,8 +12,9 @@ public struct LayerTreeSnapshot: Sendable {
     let children: [[Int]]
     let positions: [Int]
 
-    public init(_ exact: LayerTree) {
+    public init(_ exact: consuming LayerTree) {
         var layers = exact.layers
+        exact.layers = []  // so the rounding below writes in place instead of copying
         var index: [Int: Int] = [:]
         index.reserveCapacity(layers.count)
         var parents = [Int](repeating: -1, count: layers.count)

@@ -15,6 +15,12 @@ struct TreeDiff {
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
     init(from old: LayerTreeSnapshot, to new: LayerTreeSnapshot) {
+        if TreeDiff.sameShape(old, new) {
+            // Most frames (a slide, a drag, a scroll) move layers without adding, removing or
+            // reordering any: compare them pairwise, with no lookups by id.
+            for index in new.layers.indices where new.layers[index] != old.layers[index] { patched.append((index, index)) }
+            return
+        }
         // A held layer is kept when it is still there under the same parent and its parent is
         // kept; otherwise it goes, and only the topmost layer of each gone subtree is listed.
         var kept = [Bool](repeating: false, count: old.layers.count)
@@ -42,5 +48,12 @@ struct TreeDiff {
             let before = old.children[was].lazy.filter { kept[$0] }.map { old.layers[$0].id }
             if !now.elementsEqual(before) { reordered.append(index) }
         }
+    }
+
+    /// True when both trees hold the same ids under the same parents in the same order.
+    private static func sameShape(_ old: LayerTreeSnapshot, _ new: LayerTreeSnapshot) -> Bool {
+        guard old.layers.count == new.layers.count, old.parents == new.parents else { return false }
+        for index in old.layers.indices where old.layers[index].id != new.layers[index].id { return false }
+        return true
     }
 }

@@ -17,11 +17,18 @@ public final class WireFrame {
     /// The string table once this frame's strings are in it: set by its first binary encoding.
     var strings: StringTable.Mark?
 
-    public init(seq: Int, time: Double, picture: ScenePicture) {
+    /// Rounds `picture` to wire precision (in place when the caller gives up its only copy).
+    public init(seq: Int, time: Double, picture: consuming ScenePicture) {
         self.seq = seq
         self.time = time
-        list = picture.list.map(DisplayListSnapshot.init)
-        tree = picture.tree.map(LayerTreeSnapshot.init)
+        var picture = picture
+        if let list = picture.list.take() { self.list = DisplayListSnapshot(list) } else { list = nil }
+        if let tree = picture.tree.take() { self.tree = LayerTreeSnapshot(tree) } else { tree = nil }
+    }
+
+    /// True when both frames have the same forms and show the same picture at wire precision.
+    public func showsTheSame(as other: WireFrame) -> Bool {
+        list?.items == other.list?.items && tree?.layers == other.tree?.layers
     }
 
     /// The forms this frame has.
