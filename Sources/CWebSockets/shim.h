@@ -1,4 +1,5 @@
-// The parts of libwebsockets 4.1.6 that Swift cannot import on its own.
+// The parts of libwebsockets 4.1.6 (and of zlib, which its permessage-deflate uses) that Swift
+// cannot import on its own.
 //
 // `static const` values and `static inline` functions in a system-library header are
 // compiled by the ClangImporter, so no C target is needed.
@@ -6,6 +7,7 @@
 #define CWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <zlib.h>
 
 // Headroom lws needs in front of every lws_write payload for the frame header.
 // LWS_PRE is a function-like macro over a struct, which Swift does not import.
@@ -20,6 +22,16 @@ typedef struct cws_timer {
 
 static inline cws_timer_t *cws_timer_from_sul(lws_sorted_usec_list_t *sul) {
     return lws_container_of(sul, cws_timer_t, sul);
+}
+
+// zlib's init calls are macros that pass the library version and the stream size; the
+// permessage-deflate benchmark and tests use zlib with the parameters lws uses.
+static inline int cws_deflate_init(z_streamp stream, int level, int windowBits, int memLevel) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits, memLevel, Z_DEFAULT_STRATEGY);
+}
+
+static inline int cws_inflate_init(z_streamp stream, int windowBits) {
+    return inflateInit2(stream, windowBits);
 }
 
 #endif

@@ -49,6 +49,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once.")
     var maxConnections = 256
 
+    @Flag(inversion: .prefixedNo, help: "Accept the permessage-deflate WebSocket extension when a client offers it (compresses JSON text messages).")
+    var deflate = true
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -76,7 +79,7 @@ struct ServeCommand: ParsableCommand {
         let configuration = ServerConfiguration(
             transport: WebSocketServerConfiguration(
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
-                allowedOrigins: allowOrigin, maxConnections: maxConnections
+                allowedOrigins: allowOrigin, maxConnections: maxConnections, permessageDeflate: deflate
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions
         )

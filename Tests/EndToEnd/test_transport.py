@@ -11,7 +11,9 @@ import socket
 import time
 import urllib.request
 
-from stackcast_client import DisplayState, RawWebSocket, open_client, run, session
+from websockets.asyncio.client import connect
+
+from stackcast_client import SUBPROTOCOL, Client, DisplayState, RawWebSocket, open_client, run, session
 
 DETAIL = {"name": "Detail", "title": "Detail"}
 
@@ -338,3 +340,42 @@ def test_sigterm_right_after_the_url_line_exits_0(start_server):
         code = server.terminate(timeout=5, settle=False)
         assert code == 0, (f"attempt {attempt}: SIGTERM sent right after the URL line gave "
                            f"{'no exit within 5 s' if code is None else f'exit code {code}'}\n{server.log_tail()}")
+
+
+def test_permessage_deflate_round_trip(start_server):
+    """`websockets` offers permessage-deflate unless told not to: the server accepts it (the
+    answer names the extension), and hello, welcome, the full frame, a push with its frames and a
+    ping all come through compressed. With --no-deflate the offer is declined and the same round
+    trip works uncompressed."""
+    async def round_trip(url, compressed):
+        ws = await connect(url, subprotocols=[SUBPROTOCOL], proxy=None, max_size=None, ping_interval=None,
+                           open_timeout=10, close_timeout=5)
+        extensions = ws.response.headers.get("Sec-WebSocket-Extensions")
+        assert extensions == ("permessage-deflate" if compressed else None), extensions
+        assert [type(e).__name__ for e in ws.protocol.extensions] == (["PerMessageDeflate"] if compressed else [])
+        client = Client(ws)
+        start = client.mark()
+        welcome = await client.hello(app="phone")
+        assert welcome["type"] == "welcome", welcome
+        full = await client.wait_frame(since=start)
+        assert full.get("full") is True
+        await client.ok("push", screen=DETAIL)
+        start = client.mark()
+        await client.send({"type": "ping", "id": "z" * 20000, "t": 1})
+        pong = await client.wait_message(lambda m: m["type"] == "pong", since=start)
+        assert pong["id"] == "z" * 20000
+        await client.close()
+        assert client.violation is None, client.violation
+
+    def deflate_connections(server):
+        with urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5) as response:
+            metrics = response.read().decode()
+        return next(int(line.split()[1]) for line in metrics.splitlines()
+                    if line.startswith("stackcast_connections_deflate_total "))
+
+    server = start_server()
+    run(round_trip(server.ws_url, compressed=True))
+    assert deflate_connections(server) == 1
+    plain = start_server("--no-deflate")
+    run(round_trip(plain.ws_url, compressed=False))
+    assert deflate_connections(plain) == 0

@@ -40,8 +40,13 @@ final class ContextCreationInfo {
         protocols[0].callback = lws_callback_http_dummy
         protocols[1].name = subprotocol
         protocols[1].callback = protocolHandlerCallback
-        // lws hands received data over in chunks of this size; messages are reassembled in Swift.
-        protocols[1].rx_buffer_size = 16 * 1024
+        // lws hands received data over in chunks of at most this size (it reads at most
+        // pt_serv_buf_size at a time, and allocates this much per connection); messages are
+        // reassembled in Swift. With permessage-deflate it also caps the inflated chunks, and lws
+        // ignores what the RECEIVE callback returns from the third chunk of a read on
+        // (`PermessageDeflate.receiveBufferPowerOfTwo`): two 32 KiB chunks cover the default
+        // 64 KiB limit.
+        protocols[1].rx_buffer_size = configuration.permessageDeflate ? 32 * 1024 : 16 * 1024
         // Without this a write is cut into rx_buffer_size pieces; let the kernel take it whole.
         protocols[1].tx_packet_size = 1 << 20
         info.protocols = UnsafePointer(protocols)
@@ -58,6 +63,15 @@ final class ContextCreationInfo {
         info.pvo = UnsafePointer(protocolOptions)
 
         info.mounts = UnsafePointer(makeMounts(configuration: configuration, subprotocol: subprotocol))
+
+        // The extensions lws may negotiate, ended by an all-zero entry. Without the list lws answers
+        // every upgrade without `Sec-WebSocket-Extensions`.
+        if configuration.permessageDeflate {
+            let extensions = allocate(count: 2, of: lws_extension())
+            extensions[0].name = cString(PermessageDeflate.name)
+            extensions[0].callback = permessageDeflateCallback
+            info.extensions = UnsafePointer(extensions)
+        }
 
         // lws 4.1 replaced ws_ping_pong_interval with the validity policy: after this many idle
         // seconds it pings, and it hangs up if nothing proves the peer alive as long again.

@@ -48,6 +48,8 @@ final class ProtocolHandler {
             server.serviceWasWoken()
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
+        case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
+            return confirmExtension(wsi)
         case LWS_CALLBACK_ESTABLISHED:
             opened(wsi)
         case LWS_CALLBACK_RECEIVE:
@@ -106,6 +108,13 @@ final class ProtocolHandler {
         return 0
     }
 
+    /// `CONFIRM_EXTENSION_OKAY`: lws is about to accept a `permessage-deflate` offer (the only
+    /// extension it knows). Nonzero declines it; the handshake then goes on without it.
+    private func confirmExtension(_ wsi: OpaquePointer) -> Int32 {
+        let offer = PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? "")
+        return offer.mustBeDeclined ? 1 : 0
+    }
+
     /// Answers the handshake with an HTTP error page saying `reason`, and logs it with `detail`
     /// (what the client sent, kept out of the page so nothing of it is echoed back).
     private func refuse(_ wsi: OpaquePointer, _ status: UInt32, because reason: String, detail: String?) -> Int32 {
@@ -123,11 +132,19 @@ final class ProtocolHandler {
             id: nextConnectionID, wsi: wsi, handler: self, peer: Self.peerAddress(wsi),
             origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/")
         nextConnectionID += 1
+        if configuration.permessageDeflate,
+            PermessageDeflate.configure(wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""))
+        {
+            connection.isCompressed = true
+            connection.writeBuffer = WriteBuffer(capacity: 4 * 1024)
+            metrics.compressedConnectionsOpened += 1
+        }
         connections[wsi] = connection
         metrics.connectionsOpened += 1
         logger.info("WebSocket opened", metadata: [
             "id": "\(connection.id)", "peer": "\(connection.peer)",
             "origin": "\(connection.origin ?? "-")", "path": "\(connection.path)",
+            "deflate": "\(connection.isCompressed)",
         ])
         server.delegate?.webSocketServer(server, didOpen: connection)
     }
@@ -164,20 +181,37 @@ final class ProtocolHandler {
     // MARK: - Receiving
 
     /// One chunk of a message. lws hands big frames over in pieces and clients may fragment;
-    /// the message is complete on the final fragment with nothing left of its frame.
+    /// the message is complete on the final fragment with nothing left of its frame. With
+    /// `permessage-deflate` the chunks are already inflated.
     private func received(_ chunk: UnsafeRawBufferPointer, on connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
-        guard connection.isOpen else { return 0 }
+        guard connection.isOpen else { return connection.isHangingUp ? -1 : 0 }
+        // lws hands a compressed message over in chunks as it inflates it, the later ones from
+        // passes of its loop that ignore what this callback returns (lws 4.1.6, ops-ws.c, "RX EXT
+        // DRAINING"). A close lws decided on there itself (bad UTF-8) shows only as a close
+        // reason already set, with the offending chunk left out: hang up instead of going on.
+        let pendingCloseLength = Int(lws_get_close_length(wsi))
+        if pendingCloseLength > 0 {
+            let payload = UnsafeRawBufferPointer(start: lws_get_close_payload(wsi), count: pendingCloseLength)
+            return closeNow(connection, wsi, Self.closeStatus(fromPayload: payload))
+        }
         if lws_frame_is_binary(wsi) != 0 {
             return closeNow(connection, wsi, CloseStatus(code: 1003, reason: "binary frames are not supported"))
         }
+        // The first chunk of a message comes from its first frame, whose RSV1 marks it compressed.
+        let isCompressed = connection.receivingCompressed ?? (lws_get_reserved_bits(wsi) & 0x40 != 0)
+        connection.receivingCompressed = isCompressed
         // lws has no size limit: check the announced rest of the frame too, so an oversized
-        // message is refused on its first chunk and never buffered.
+        // message is refused on its first chunk and never buffered. The rest of a compressed
+        // frame says nothing about what it inflates to: there only what has been inflated counts,
+        // at most one chunk past the limit (lws inflates a chunk at a time).
         let remaining = lws_remaining_packet_payload(wsi)
-        if connection.partialMessage.count + chunk.count + remaining > configuration.maxMessageBytes {
+        let announced = isCompressed ? 0 : remaining
+        if connection.partialMessage.count + chunk.count + announced > configuration.maxMessageBytes {
             return closeNow(connection, wsi, CloseStatus(
                 code: 1009, reason: "message larger than \(configuration.maxMessageBytes) bytes"))
         }
         let isComplete = lws_is_final_fragment(wsi) != 0 && remaining == 0
+        if isComplete { connection.receivingCompressed = nil }
         let text: String
         if isComplete && connection.partialMessage.isEmpty {
             text = String(decoding: chunk, as: UTF8.self)
@@ -199,9 +233,11 @@ final class ProtocolHandler {
     /// else (when asked for with `requestWrite`) the delegate's newest payload. lws also calls
     /// this unasked (after answering a ping), so an empty turn must be harmless.
     private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
+        // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
+        if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
         if let text = connection.dequeue() {
-            guard write(text.utf8, wsi, as: LWS_WRITE_TEXT) else { return -1 }
+            guard write(text.utf8, connection, wsi, as: LWS_WRITE_TEXT) else { return -1 }
             if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
             return 0
         }
@@ -211,24 +247,31 @@ final class ProtocolHandler {
         if connection.payloadRequested {
             connection.payloadRequested = false
             if let payload = server.delegate?.webSocketServer(server, nextPayloadFor: connection) {
-                guard write(payload.bytes, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
+                guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
             }
         }
         return 0
     }
 
-    private func write<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ wsi: OpaquePointer, as kind: lws_write_protocol) -> Bool {
-        guard writeBuffer.write(bytes, to: wsi, as: kind) else { return false }
+    private func write<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol
+    ) -> Bool {
+        guard (connection.writeBuffer ?? writeBuffer).write(bytes, to: wsi, as: kind) else { return false }
         metrics.messagesSent += 1
         metrics.bytesSent += bytes.count
         return true
     }
 
     /// Sends a close frame now and ends the connection (the callback must return the -1).
+    /// lws ignores a -1 from a RECEIVE callback made while it drains a compressed message
+    /// (see `received`), so the next writeable callback returns -1 again: the close frame goes
+    /// out with this status either way.
     private func closeNow(_ connection: WebSocketConnection, _ wsi: OpaquePointer, _ status: CloseStatus) -> Int32 {
         connection.abandon(because: status)
+        connection.isHangingUp = true
         var reason = Array(status.reason.utf8)
         lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status.code)), &reason, reason.count)
+        lws_callback_on_writable(wsi)
         return -1
     }
 

@@ -2,6 +2,8 @@
 /// everything that counts runs on that thread).
 struct TransportMetrics {
     var connectionsOpened = 0
+    /// Connections that negotiated permessage-deflate.
+    var compressedConnectionsOpened = 0
     var messagesReceived = 0
     var bytesReceived = 0
     var messagesSent = 0
@@ -15,10 +17,13 @@ struct TransportMetrics {
     func render(openConnections: Int, into out: inout PrometheusText) {
         out.metric("stackcast_connections", "gauge", "Open WebSocket connections.", Double(openConnections))
         out.metric("stackcast_connections_total", "counter", "WebSocket connections opened.", Double(connectionsOpened))
+        out.metric(
+            "stackcast_connections_deflate_total", "counter", "WebSocket connections opened with permessage-deflate.",
+            Double(compressedConnectionsOpened))
         out.metric("stackcast_messages_received_total", "counter", "Complete text messages received.", Double(messagesReceived))
-        out.metric("stackcast_bytes_received_total", "counter", "Payload bytes of messages received.", Double(bytesReceived))
+        out.metric("stackcast_bytes_received_total", "counter", "Payload bytes of messages received (after inflating).", Double(bytesReceived))
         out.metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", Double(messagesSent))
-        out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets.", Double(bytesSent))
+        out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets (before compression).", Double(bytesSent))
         out.metric(
             "stackcast_closes_total", "counter", "WebSocket connections closed, by the close code that ended them.",
             closesByCode.sorted { $0.key < $1.key }.map { ("{code=\"\($0.key)\"}", Double($0.value)) })

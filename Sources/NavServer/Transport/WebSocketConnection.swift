@@ -18,6 +18,9 @@ public final class WebSocketConnection {
     public var context: AnyObject?
     /// Bytes queued with `send(_:)` and not yet handed to the socket.
     public private(set) var queuedBytes = 0
+    /// True when the connection negotiated `permessage-deflate`: its text messages travel
+    /// compressed (binary ones never do).
+    public internal(set) var isCompressed = false
 
     /// The libwebsockets connection; nil once closed.
     private(set) var wsi: OpaquePointer?
@@ -31,10 +34,21 @@ public final class WebSocketConnection {
     /// How the connection ended or is ending: the close frame sent or received, or a reason
     /// for going away without one.
     var ending: CloseStatus?
+    /// Set once a callback has decided to close at once (returned -1 to lws, which may ignore
+    /// it while inflating a message: the next writeable callback returns -1 again).
+    var isHangingUp = false
     /// Set by `requestWrite()`, cleared when the delegate is asked for a payload.
     var payloadRequested = false
     /// The fragments of a message still being received.
     var partialMessage: [UInt8] = []
+    /// Whether the message being received came compressed (RSV1 on its first frame); nil
+    /// between messages.
+    var receivingCompressed: Bool?
+    /// With `permessage-deflate`, this connection's own scratch memory for `lws_write`: lws
+    /// compresses a large message over several passes of its loop, reading the written buffer
+    /// until the last one, so it must not be the buffer shared by every connection. Nil for an
+    /// uncompressed connection (lws copies whatever the socket does not take at once).
+    var writeBuffer: WriteBuffer?
 
     init(id: Int, wsi: OpaquePointer, handler: ProtocolHandler, peer: String, origin: String?, path: String) {
         self.id = id
@@ -108,6 +122,8 @@ public final class WebSocketConnection {
         wsi = nil
         clearOutbox()
         partialMessage = []
+        receivingCompressed = nil
+        writeBuffer = nil
     }
 
     private func clearOutbox() {

@@ -1,0 +1,120 @@
+import CWebSockets
+import Foundation
+
+/// The `permessage-deflate` WebSocket extension (RFC 7692) as this server runs it: libwebsockets'
+/// own implementation (`lws_extension_callback_pm_deflate`, lws 4.1.6, zlib), behind a thin
+/// wrapper that corrects what lws gets wrong on the server side.
+///
+/// What lws does, from its source (lib/roles/ws/ext/extension-permessage-deflate.c, server-ws.c,
+/// ops-ws.c at v4.1.6):
+/// - Negotiation takes the first `permessage-deflate` offer and applies only its value-less
+///   parameters (`server_no_context_takeover`, `client_no_context_takeover`), echoing them. It
+///   ignores `server_max_window_bits` and `client_max_window_bits` and echoes neither.
+/// - It compresses with zlib level 1, a 2^15-byte window and memLevel 8, keeping the context
+///   from message to message; it inflates with a 2^15-byte window.
+/// - It reads `server_no_context_takeover` as "reset my inflater after each message" and
+///   `client_no_context_takeover` as "reset my deflater", which is right for a client but the
+///   wrong way round for a server.
+/// - Every text and binary `lws_write` goes through the deflater: lws has no per-write flag
+///   to skip compression (nor per-connection switch; its current master has none either).
+/// - A compressed message larger than the deflater's output buffer goes out as several
+///   fragments, one per pass of the service loop, and zlib keeps reading the caller's buffer
+///   until the last one; no writeable callback comes for that connection in between.
+/// - Received messages are handed over inflated, at most `rx_buf_size` bytes per callback. The
+///   third and later chunks of one read come from a pass of the service loop that ignores what
+///   the callback returns (ops-ws.c, "RX EXT DRAINING"), so neither a -1 from the server nor
+///   lws' own UTF-8 check can close the connection there.
+///
+/// What this server adds:
+/// - Offers that ask for `server_max_window_bits` are declined (the connection then runs
+///   uncompressed): RFC 7692 requires the answer to repeat the parameter, which lws never does,
+///   and clients that check (Python's `websockets`) would fail the handshake.
+/// - The context-takeover settings are swapped back once the connection is open, and the
+///   buffers enlarged (`sendBufferPowerOfTwo`, `receiveBufferPowerOfTwo`).
+/// - Binary messages skip the deflater and go out uncompressed (RSV1 clear), which RFC 7692
+///   allows message by message: protocol v2's binary frames are compact already.
+/// - Each compressed connection writes from its own buffer (`WebSocketConnection.writeBuffer`),
+///   so a message still being compressed is never overwritten by a write to another connection.
+public enum PermessageDeflate {
+    /// The extension's token in `Sec-WebSocket-Extensions`.
+    public static let name = "permessage-deflate"
+    /// The zlib level lws compresses with on the server side (its `compression_level` default).
+    public static let compressionLevel: Int32 = 1
+    /// The LZ77 window, in bits, lws compresses with when nothing narrower was negotiated.
+    public static let windowBits: Int32 = 15
+    /// The zlib memLevel lws compresses with (its `mem_level` default).
+    public static let memoryLevel: Int32 = 8
+    /// The deflater's output buffer, as a power of two: lws' default is 2^10, which cuts every
+    /// message that compresses to more than 1 KiB into fragments, each written on its own pass
+    /// of the service loop. 2^14 (16 KiB per compressed connection, allocated on its first
+    /// message) sends nearly every message as one frame.
+    static let sendBufferPowerOfTwo = 14
+    /// The inflater's output buffer (bytes per RECEIVE callback), as a power of two; lws' default
+    /// is 2^10 and it caps it at the protocol's `rx_buffer_size`. lws delivers the first two
+    /// chunks of what one read inflates to from code that acts on the callback's answer (close
+    /// for 1009, bad UTF-8 for 1007) and the rest from a loop that ignores it, so 2^15 keeps
+    /// every message within the 64 KiB limit on the checked path. `ProtocolHandler` copes with
+    /// the unchecked one: see `received` and `closeNow`.
+    static let receiveBufferPowerOfTwo = 15
+
+    /// The parameters of a client's offers that matter to lws, read from `Sec-WebSocket-Extensions`.
+    struct Offer: Equatable {
+        /// lws accepts the first `permessage-deflate` offer; nil when the header has none.
+        var first: [String: String?]?
+        /// True when some `permessage-deflate` offer asks for `server_max_window_bits`.
+        var asksForServerWindow = false
+
+        init(header: String) {
+            for element in header.split(separator: ",") {
+                let parts = element.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.first?.lowercased() == PermessageDeflate.name else { continue }
+                var parameters: [String: String?] = [:]
+                for parameter in parts.dropFirst() where !parameter.isEmpty {
+                    let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    parameters[pair[0].lowercased()] = pair.count > 1 ? pair[1] : String?.none
+                }
+                if parameters.keys.contains("server_max_window_bits") { asksForServerWindow = true }
+                if first == nil { first = parameters }
+            }
+        }
+
+        /// True when the server should decline the offers (lws cannot honour one of them).
+        var mustBeDeclined: Bool { asksForServerWindow }
+    }
+
+    /// After the handshake: true when the extension is active on `wsi`, after setting it up
+    /// (buffer sizes, context takeover as negotiated by `offer`). False when it is not active.
+    static func configure(_ wsi: OpaquePointer, offer: Offer) -> Bool {
+        // lws_set_extension_option fails (-1) when the extension is not active on this connection.
+        guard set(wsi, "tx_buf_size", "\(sendBufferPowerOfTwo)") else { return false }
+        _ = set(wsi, "rx_buf_size", "\(receiveBufferPowerOfTwo)")
+        // lws resets its deflater per message for `client_no_context_takeover` and its inflater
+        // for `server_no_context_takeover`; on a server it must be the other way round.
+        let parameters = offer.first ?? [:]
+        let serverResets = parameters.keys.contains("server_no_context_takeover")
+        let clientResets = parameters.keys.contains("client_no_context_takeover")
+        _ = set(wsi, "client_no_context_takeover", serverResets ? "1" : "0")
+        _ = set(wsi, "server_no_context_takeover", clientResets ? "1" : "0")
+        return true
+    }
+
+    private static func set(_ wsi: OpaquePointer, _ option: String, _ value: String) -> Bool {
+        lws_set_extension_option(wsi, name, option, value) == 0
+    }
+}
+
+/// The extension callback lws calls for `permessage-deflate`: lws' own, except that a binary
+/// message is left alone. Returning 0 from `PAYLOAD_TX` without touching the buffers is how an
+/// extension passes a write through; the deflater then never sees the message, so its state
+/// stays in step with the peer's inflater, and the frame goes out with RSV1 clear.
+func permessageDeflateCallback(
+    _ context: OpaquePointer?, _ ext: UnsafePointer<lws_extension>?, _ wsi: OpaquePointer?,
+    _ reason: lws_extension_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    // For PAYLOAD_TX, `length` is the write's lws_write_protocol (with flags in the high bits).
+    if reason == LWS_EXT_CB_PAYLOAD_TX, length & 0xF == Int(LWS_WRITE_BINARY.rawValue) {
+        return 0
+    }
+    return lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, input, length)
+}
