@@ -43,11 +43,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("session-ttl"), help: "Seconds a session is kept for a resume after its last viewer leaves.")
     var sessionTTL: Double = 180
 
-    @Option(name: .customLong("max-sessions"), help: "Sessions held at once.")
-    var maxSessions = 100
+    @Option(name: .customLong("max-sessions"), help: "Sessions held at once (an idle one takes 40-75 KiB).")
+    var maxSessions = 10_000
 
-    @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once.")
-    var maxConnections = 256
+    @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once (the open-file limit is raised to fit them).")
+    var maxConnections = 10_000
 
     @Flag(inversion: .prefixedNo, help: "Accept the permessage-deflate WebSocket extension when a client offers it (compresses JSON text messages).")
     var deflate = true
@@ -75,11 +75,12 @@ struct ServeCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "stackcast")
+        let connections = FileDescriptorLimit.raise(toFit: maxConnections, logger: logger)
         let webRoot = URL(fileURLWithPath: web, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
         let configuration = ServerConfiguration(
             transport: WebSocketServerConfiguration(
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
-                allowedOrigins: allowOrigin, maxConnections: maxConnections, permessageDeflate: deflate
+                allowedOrigins: allowOrigin, maxConnections: connections, permessageDeflate: deflate
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions
         )

@@ -43,7 +43,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         tlsKeyPath: String? = nil,
         allowedOrigins: [String] = [],
         maxMessageBytes: Int = 65536,
-        maxConnections: Int = 256,
+        maxConnections: Int = 10_000,
         outboxLimitBytes: Int = 1 << 20,
         heartbeatSeconds: Int = 20,
         subprotocol: String = "stackcast.v1",
