@@ -65,12 +65,13 @@ public enum BinaryTreeEncoder {
     ) {
         out.varint(diff.removed.count)
         for id in diff.removed { out.varint(id) }
+        let structure = new.structure
         out.varint(diff.inserted.count)
         for index in diff.inserted {
             let layer = new.layers[index]
             out.varint(layer.id)
             out.varint(layer.parent ?? 0)
-            out.varint(new.positions[index])
+            out.varint(structure.positions[index])
             writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &out)
         }
         out.varint(diff.patched.count)
@@ -82,8 +83,8 @@ public enum BinaryTreeEncoder {
         out.varint(diff.reordered.count)
         for index in diff.reordered {
             out.varint(new.layers[index].id)
-            out.varint(new.children[index].count)
-            for child in new.children[index] { out.varint(new.layers[child].id) }
+            out.varint(structure.children[index].count)
+            for child in structure.children[index] { out.varint(new.layers[child].id) }
         }
     }
 }

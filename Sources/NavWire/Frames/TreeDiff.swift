@@ -15,25 +15,32 @@ struct TreeDiff {
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
     init(from old: LayerTreeSnapshot, to new: LayerTreeSnapshot) {
-        if TreeDiff.sameShape(old, new) {
-            // Most frames (a slide, a drag, a scroll) move layers without adding, removing or
-            // reordering any: compare them pairwise, with no lookups by id.
-            for index in new.layers.indices where new.layers[index] != old.layers[index] { patched.append((index, index)) }
-            return
+        // Most frames (a slide, a drag, a scroll) move layers without adding, removing or
+        // reordering any: compare them pairwise, borrowed, with no lookups by id.
+        let sameShape = old.layers.withUnsafeBufferPointer { o in
+            new.layers.withUnsafeBufferPointer { n in
+                guard o.count == n.count else { return false }
+                for index in n.indices where o[index].id != n[index].id || o[index].parent != n[index].parent { return false }
+                for index in n.indices where o[index] != n[index] { patched.append((index, index)) }
+                return true
+            }
         }
+        if sameShape { return }
+        patched = []
+        let before = old.structure, after = new.structure
         // A held layer is kept when it is still there under the same parent and its parent is
         // kept; otherwise it goes, and only the topmost layer of each gone subtree is listed.
         var kept = [Bool](repeating: false, count: old.layers.count)
         for (index, layer) in old.layers.enumerated() {
-            let parent = old.parents[index]
-            if let now = new.index[layer.id], new.layers[now].parent == layer.parent, parent < 0 || kept[parent] {
+            let parent = before.parents[index]
+            if let now = after.index[layer.id], new.layers[now].parent == layer.parent, parent < 0 || kept[parent] {
                 kept[index] = true
             } else if parent < 0 || kept[parent] {
                 removed.append(layer.id)
             }
         }
         for (index, layer) in new.layers.enumerated() {
-            guard let was = old.index[layer.id], kept[was] else {
+            guard let was = before.index[layer.id], kept[was] else {
                 inserted.append(index)
                 continue
             }
@@ -41,19 +48,12 @@ struct TreeDiff {
         }
         // Kept children keep their order unless something reordered them (a page brought to
         // front); inserts and removes never need an `order`.
-        func isKept(_ id: Int) -> Bool { old.index[id].map { kept[$0] } ?? false }
-        for (index, layer) in new.layers.enumerated() where !new.children[index].isEmpty {
-            guard let was = old.index[layer.id], kept[was] else { continue }
-            let now = new.children[index].lazy.map { new.layers[$0].id }.filter(isKept)
-            let before = old.children[was].lazy.filter { kept[$0] }.map { old.layers[$0].id }
-            if !now.elementsEqual(before) { reordered.append(index) }
+        func isKept(_ id: Int) -> Bool { before.index[id].map { kept[$0] } ?? false }
+        for (index, layer) in new.layers.enumerated() where !after.children[index].isEmpty {
+            guard let was = before.index[layer.id], kept[was] else { continue }
+            let now = after.children[index].lazy.map { new.layers[$0].id }.filter(isKept)
+            let then = before.children[was].lazy.filter { kept[$0] }.map { old.layers[$0].id }
+            if !now.elementsEqual(then) { reordered.append(index) }
         }
-    }
-
-    /// True when both trees hold the same ids under the same parents in the same order.
-    private static func sameShape(_ old: LayerTreeSnapshot, _ new: LayerTreeSnapshot) -> Bool {
-        guard old.layers.count == new.layers.count, old.parents == new.parents else { return false }
-        for index in old.layers.indices where old.layers[index].id != new.layers[index].id { return false }
-        return true
     }
 }

@@ -47,7 +47,7 @@ public enum TreeEncoder {
         if !diff.patched.isEmpty { out.append(UInt8(ascii: "]")) }
         for (position, index) in diff.inserted.enumerated() {
             out.append(contentsOf: position == 0 ? #","insert":["#.utf8 : ",".utf8)
-            appendLayer(new.layers[index], index: new.positions[index], into: &out)
+            appendLayer(new.layers[index], index: new.structure.positions[index], into: &out)
         }
         if !diff.inserted.isEmpty { out.append(UInt8(ascii: "]")) }
         for (position, id) in diff.removed.enumerated() {
@@ -60,7 +60,7 @@ public enum TreeEncoder {
             out.append(contentsOf: #"{"id":"#.utf8)
             JSONWriter.appendNumber(Double(new.layers[index].id), into: &out)
             out.append(contentsOf: #","children":["#.utf8)
-            for (offset, child) in new.children[index].enumerated() {
+            for (offset, child) in new.structure.children[index].enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
                 JSONWriter.appendNumber(Double(new.layers[child].id), into: &out)
             }
