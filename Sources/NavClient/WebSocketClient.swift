@@ -28,8 +28,19 @@ public final class WebSocketClient {
         public var description: String { "WebSocket handshake refused with HTTP \(status)" }
     }
 
+    /// One WebSocket frame as received (unmasked), for clients that layer an extension on top.
+    public struct Frame: Equatable {
+        public let fin: Bool
+        /// The first reserved bit: set on the first frame of a `permessage-deflate` message.
+        public let rsv1: Bool
+        public let opcode: UInt8
+        public let payload: [UInt8]
+    }
+
     /// The subprotocol the server chose (`Sec-WebSocket-Protocol` of its answer).
     public let subprotocol: String?
+    /// The extensions the server accepted (`Sec-WebSocket-Extensions` of its answer), if any.
+    public let acceptedExtensions: String?
     /// Answer pings with pongs, as browsers do. Turn off to play a peer that has gone silent.
     public var answersPings = true
 
@@ -38,22 +49,25 @@ public final class WebSocketClient {
     private var sentClose = false
     private var peerClosed = false
 
-    private init(socket: ClientSocket, subprotocol: String?, buffered: [UInt8]) {
+    private init(socket: ClientSocket, response: HTTPResponse) {
         self.socket = socket
-        self.subprotocol = subprotocol
-        buffer = buffered
+        subprotocol = response.headers["sec-websocket-protocol"]
+        acceptedExtensions = response.headers["sec-websocket-extensions"]
+        buffer = response.body
     }
 
     /// Opens a WebSocket to `127.0.0.1:port` and completes the handshake.
     /// - Parameters:
     ///   - subprotocol: sent as `Sec-WebSocket-Protocol`; nil sends none.
     ///   - origin: sent as `Origin`; nil sends none (like a non-browser client).
+    ///   - extensions: sent as `Sec-WebSocket-Extensions` (an offer such as `permessage-deflate`);
+    ///     nil offers none. The client itself implements no extension: see `nextFrame`.
     ///   - receiveBufferBytes: shrink the socket's receive buffer (see `ClientSocket`).
     /// - Throws: `HandshakeRefused` with the HTTP status if the server does not switch
     ///   protocols, `ClientSocket.Failure` if it cannot connect or gets no answer.
     public static func connect(
         port: Int, path: String = "/ws", subprotocol: String? = "stackcast.v1", origin: String? = nil,
-        receiveBufferBytes: Int? = nil, timeout: Double = 5
+        extensions: String? = nil, receiveBufferBytes: Int? = nil, timeout: Double = 5
     ) throws -> WebSocketClient {
         let socket = try ClientSocket(port: port, receiveBufferBytes: receiveBufferBytes)
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
@@ -61,6 +75,7 @@ public final class WebSocketClient {
             + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
         if let origin { request += "Origin: \(origin)\r\n" }
+        if let extensions { request += "Sec-WebSocket-Extensions: \(extensions)\r\n" }
         try socket.send(request + "\r\n")
 
         let (bytes, _) = socket.receiveAll(timeout: timeout) { HTTPResponse(head: $0) != nil }
@@ -68,8 +83,7 @@ public final class WebSocketClient {
             throw ClientSocket.Failure(description: "no answer to the WebSocket handshake (got \(bytes.count) bytes)")
         }
         guard response.status == 101 else { throw HandshakeRefused(status: response.status) }
-        return WebSocketClient(
-            socket: socket, subprotocol: response.headers["sec-websocket-protocol"], buffered: response.body)
+        return WebSocketClient(socket: socket, response: response)
     }
 
     /// Sends one text message in one frame.
@@ -83,9 +97,10 @@ public final class WebSocketClient {
     }
 
     /// Sends one masked frame with any opcode (0 continuation, 1 text, 2 binary, 8 close,
-    /// 9 ping, 10 pong); `fin: false` starts or continues a fragmented message.
-    public func sendRawFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+    /// 9 ping, 10 pong); `fin: false` starts or continues a fragmented message, `rsv1` marks a
+    /// compressed message's first frame.
+    public func sendRawFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, rsv1: Bool = false) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode]
         switch payload.count {
         case ..<126:
             frame.append(0x80 | UInt8(payload.count))
@@ -123,10 +138,7 @@ public final class WebSocketClient {
                 guard frame.fin else { continue }
                 return messageOpcode == 0x1 ? .text(String(decoding: message, as: UTF8.self)) : .binary(message)
             case 0x8:
-                let code = frame.payload.count >= 2 ? UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) : 1005
-                let reason = String(decoding: frame.payload.dropFirst(2), as: UTF8.self)
-                if !sentClose { close(code: code) }
-                return .close(code: code, reason: reason)
+                return answerClose(frame)
             case 0x9:
                 if answersPings { try? sendRawFrame(opcode: 0xA, payload: frame.payload) }
                 return .ping
@@ -134,6 +146,25 @@ public final class WebSocketClient {
                 continue
             }
         }
+    }
+
+    /// Waits up to `timeout` seconds for the next frame of any kind, answering nothing: for
+    /// clients that layer an extension over this one. Nil on timeout or when the socket closed
+    /// (`isClosedByPeer` tells which).
+    public func nextFrame(timeout: Double) -> Frame? {
+        nextFrame(deadline: Date().addingTimeInterval(timeout))
+    }
+
+    /// True once the server closed the socket (with or without a close frame).
+    public var isClosedByPeer: Bool { peerClosed }
+
+    /// The event for a close frame from the server, answered with one of ours unless we sent
+    /// ours first.
+    public func answerClose(_ frame: Frame) -> Event {
+        let code = frame.payload.count >= 2 ? UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) : 1005
+        let reason = String(decoding: frame.payload.dropFirst(2), as: UTF8.self)
+        if !sentClose { close(code: code) }
+        return .close(code: code, reason: reason)
     }
 
     /// Starts the closing handshake with a close frame (`receive` then sees the server's answer).
@@ -149,16 +180,11 @@ public final class WebSocketClient {
 
     // MARK: - Frames
 
-    private struct Frame {
-        let fin: Bool
-        let opcode: UInt8
-        let payload: [UInt8]
-    }
-
     /// Reads one whole frame, or nil on timeout or when the socket closed.
     private func nextFrame(deadline: Date) -> Frame? {
         guard fill(2, deadline) else { return nil }
         let fin = buffer[0] & 0x80 != 0
+        let rsv1 = buffer[0] & 0x40 != 0
         let opcode = buffer[0] & 0x0F
         let masked = buffer[1] & 0x80 != 0
         var length = Int(buffer[1] & 0x7F)
@@ -177,7 +203,7 @@ public final class WebSocketClient {
             for index in payload.indices { payload[index] ^= mask[index % 4] }
         }
         buffer.removeFirst(headerLength + maskLength + length)
-        return Frame(fin: fin, opcode: opcode, payload: payload)
+        return Frame(fin: fin, rsv1: rsv1, opcode: opcode, payload: payload)
     }
 
     /// Reads until `buffer` holds at least `count` bytes; false on timeout or close.

@@ -6,7 +6,7 @@ import Testing
 
 /// `permessage-deflate` (RFC 7692): negotiation, compressed messages both ways, binary messages
 /// left uncompressed, the size limit on the inflated message, and the setting that turns it off.
-/// NavClient's WebSocketClient offers no extensions, so these tests use `DeflateClient` below.
+/// NavClient's WebSocketClient frames but compresses nothing, so these tests use `DeflateClient` below.
 @Suite struct DeflateTests {
     /// JSON of the shape the server sends, compressible like real frames.
     private static func json(_ count: Int, seed: Int = 0) -> String {
@@ -291,9 +291,10 @@ import Testing
     }
 }
 
-/// A WebSocket client that negotiates and speaks `permessage-deflate` itself, over a raw socket:
-/// it compresses what it sends (RSV1 on the first frame of a message) and reports whether each
-/// message it receives came compressed. Not thread-safe.
+/// A WebSocket client that speaks `permessage-deflate` over NavClient's `WebSocketClient` (which
+/// frames and negotiates, but compresses nothing): it compresses what it sends (RSV1 on the first
+/// frame of a message) and reports whether each message it receives came compressed.
+/// Not thread-safe.
 final class DeflateClient {
     enum Event: Hashable {
         case text(String, compressed: Bool)
@@ -305,7 +306,7 @@ final class DeflateClient {
     }
 
     /// The server's `Sec-WebSocket-Extensions`; nil when it accepted none.
-    let acceptedExtensions: String?
+    var acceptedExtensions: String? { client.acceptedExtensions }
     /// Compresses what this client sends.
     private(set) var deflater = PermessageDeflate.Deflater()
     private var inflater = PermessageDeflate.Inflater()
@@ -314,41 +315,17 @@ final class DeflateClient {
     /// Negotiated `client_no_context_takeover`: every message to the server starts afresh.
     var clientResetsContext = false
 
-    private let socket: ClientSocket
-    private var buffer: [UInt8]
-    private var sentClose = false
+    private let client: WebSocketClient
 
-    private init(socket: ClientSocket, acceptedExtensions: String?, buffered: [UInt8]) {
-        self.socket = socket
-        self.acceptedExtensions = acceptedExtensions
-        buffer = buffered
+    private init(client: WebSocketClient) {
+        self.client = client
     }
 
     /// Opens `/ws` offering `offer` in `Sec-WebSocket-Extensions` (nil offers nothing).
     static func connect(
         port: Int, offer: String? = "permessage-deflate; client_max_window_bits", receiveBufferBytes: Int? = nil
     ) throws -> DeflateClient {
-        let socket = try ClientSocket(port: port, receiveBufferBytes: receiveBufferBytes)
-        var request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            + "Sec-WebSocket-Protocol: stackcast.v1\r\n"
-        if let offer { request += "Sec-WebSocket-Extensions: \(offer)\r\n" }
-        try socket.send(request + "\r\n")
-        let separator = Array("\r\n\r\n".utf8)
-        func headEnd(_ bytes: [UInt8]) -> Int? {
-            bytes.indices.first { bytes[$0...].starts(with: separator) }
-        }
-        let (bytes, _) = socket.receiveAll(timeout: 5) { headEnd($0) != nil }
-        guard let end = headEnd(bytes) else {
-            throw ClientSocket.Failure(description: "no answer to the handshake (got \(bytes.count) bytes)")
-        }
-        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        guard lines[0].hasPrefix("HTTP/1.1 101") else {
-            throw ClientSocket.Failure(description: "handshake refused: \(lines[0])")
-        }
-        let extensions = lines.dropFirst().first { $0.lowercased().hasPrefix("sec-websocket-extensions:") }
-            .map { $0.dropFirst("sec-websocket-extensions:".count).trimmingCharacters(in: .whitespaces) }
-        return DeflateClient(socket: socket, acceptedExtensions: extensions, buffered: Array(bytes[(end + 4)...]))
+        DeflateClient(client: try WebSocketClient.connect(port: port, extensions: offer, receiveBufferBytes: receiveBufferBytes))
     }
 
     /// Sends one text message, compressed unless told otherwise, cut into `fragments` frames.
@@ -368,21 +345,7 @@ final class DeflateClient {
 
     /// Sends one masked frame.
     func sendFrame(opcode: UInt8, rsv1: Bool, payload: [UInt8], fin: Bool = true) throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode]
-        switch payload.count {
-        case ..<126:
-            frame.append(0x80 | UInt8(payload.count))
-        case ..<65536:
-            frame.append(0x80 | 126)
-            frame += withUnsafeBytes(of: UInt16(payload.count).bigEndian, Array.init)
-        default:
-            frame.append(0x80 | 127)
-            frame += withUnsafeBytes(of: UInt64(payload.count).bigEndian, Array.init)
-        }
-        let mask: [UInt8] = (0..<4).map { _ in UInt8.random(in: 0...255) }
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try socket.send(frame)
+        try client.sendRawFrame(opcode: opcode, payload: payload, fin: fin, rsv1: rsv1)
     }
 
     /// Waits for the next message (inflated when it came compressed) or close; answers pings
@@ -393,30 +356,17 @@ final class DeflateClient {
         var opcode: UInt8 = 0
         var compressed = false
         while true {
-            guard let header = fill(2, deadline) ? (buffer[0], buffer[1]) : nil else {
-                return socketClosed ? .closedWithoutFrame : .timeout
+            guard let frame = client.nextFrame(timeout: deadline.timeIntervalSinceNow) else {
+                return client.isClosedByPeer ? .closedWithoutFrame : .timeout
             }
-            var length = Int(header.1 & 0x7F)
-            var headerLength = 2
-            if length >= 126 {
-                let extra = length == 126 ? 2 : 8
-                guard fill(2 + extra, deadline) else { return socketClosed ? .closedWithoutFrame : .timeout }
-                length = buffer[2..<(2 + extra)].reduce(0) { $0 << 8 | Int($1) }
-                headerLength += extra
-            }
-            guard fill(headerLength + length, deadline) else { return socketClosed ? .closedWithoutFrame : .timeout }
-            let payload = Array(buffer[headerLength..<(headerLength + length)])
-            buffer.removeFirst(headerLength + length)
-            let fin = header.0 & 0x80 != 0
-            let frameOpcode = header.0 & 0x0F
-            switch frameOpcode {
+            switch frame.opcode {
             case 0x0, 0x1, 0x2:
-                if frameOpcode != 0 {
-                    opcode = frameOpcode
-                    compressed = header.0 & 0x40 != 0
+                if frame.opcode != 0 {
+                    opcode = frame.opcode
+                    compressed = frame.rsv1
                 }
-                message += payload
-                guard fin else { continue }
+                message += frame.payload
+                guard frame.fin else { continue }
                 if compressed {
                     if serverResetsContext { inflater = PermessageDeflate.Inflater() }
                     guard let inflated = inflater.decompress(message) else { return .text("<corrupt>", compressed: true) }
@@ -426,13 +376,14 @@ final class DeflateClient {
                     ? .text(String(decoding: message, as: UTF8.self), compressed: compressed)
                     : .binary(message, compressed: compressed)
             case 0x8:
-                guard header.0 & 0x40 == 0 else { return .text("<compressed close frame>", compressed: true) }
-                let code = payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1005
-                if !sentClose { close(code: code) }
-                return .close(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+                guard !frame.rsv1 else { return .text("<compressed close frame>", compressed: true) }
+                switch client.answerClose(frame) {
+                case .close(let code, let reason): return .close(code: code, reason: reason)
+                default: return .closedWithoutFrame
+                }
             case 0x9:
-                guard header.0 & 0x40 == 0 else { return .text("<compressed ping>", compressed: true) }
-                try? sendFrame(opcode: 0xA, rsv1: false, payload: payload)
+                guard !frame.rsv1 else { return .text("<compressed ping>", compressed: true) }
+                try? client.sendRawFrame(opcode: 0xA, payload: frame.payload)
                 if pings { return .ping }
             default:
                 continue
@@ -442,24 +393,6 @@ final class DeflateClient {
 
     /// Starts the closing handshake.
     func close(code: UInt16 = 1000) {
-        sentClose = true
-        try? sendFrame(opcode: 0x8, rsv1: false, payload: withUnsafeBytes(of: code.bigEndian, Array.init))
-    }
-
-    private var socketClosed = false
-
-    private func fill(_ count: Int, _ deadline: Date) -> Bool {
-        while buffer.count < count {
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return false }
-            switch socket.receive(timeout: left) {
-            case .bytes(let bytes): buffer += bytes
-            case .timeout: return false
-            case .closed:
-                socketClosed = true
-                return false
-            }
-        }
-        return true
+        client.close(code: code)
     }
 }
