@@ -149,7 +149,7 @@ def test_tree_model_applies_deltas_as_the_spec_says():
         {"id": 4, "parent": 3, "kind": "text", "frame": [-20, 10, 100, 20], "text": "a", "color": "#000000"},
         {"id": 5, "parent": 3, "kind": "rect", "frame": [0, 190, 50, 50], "fill": "#FF0000", "alpha": 0.5},
         {"id": 6, "parent": 1, "kind": "rect", "frame": [0, 800, 390, 44], "fill": "#F9F9F9", "role": "tabbar"},
-        {"id": 7, "parent": 1, "kind": "rect", "frame": [390, 0, 10, 10], "fill": "#000000"}]})
+        {"id": 7, "parent": 1, "kind": "rect", "frame": [390, 0, 10, 10], "name": "stripped"}]})
     assert tree.flatten() == [
         {"id": 2, "kind": "rect", "frame": [10, 0, 390, 844], "alpha": 1, "fill": "#FFFFFF", "role": "page"},
         # Clipped by 3 (absolute [10,100,390,200], narrowed to the viewport's right edge).
@@ -157,7 +157,7 @@ def test_tree_model_applies_deltas_as_the_spec_says():
          "clip": [10, 100, 380, 200]},
         {"id": 5, "kind": "rect", "frame": [10, 290, 50, 50], "alpha": 0.25, "fill": "#FF0000", "clip": [10, 100, 380, 200]},
         {"id": 6, "kind": "rect", "frame": [0, 800, 390, 44], "alpha": 1, "fill": "#F9F9F9", "role": "tabbar"}]
-    # 3 draws nothing and has no role; 7 only touches the viewport's right edge.
+    # 3 and 7 draw nothing and have no role (7 as the server sends a layer it keeps off screen).
     with pytest.raises(WireError, match="wrong base"):
         tree.apply({"type": "frame", "seq": 7, "time": 11, "base": 4})
     tree.apply({"type": "frame", "seq": 6, "time": 11, "base": 5,

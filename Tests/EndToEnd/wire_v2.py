@@ -329,11 +329,6 @@ def _default_fields(layer, where):
     return [f"{where}: layer {layer.get('id')} writes the default {key} = {layer[key]!r}" for key in found]
 
 
-def _intersects(a, b):
-    """Strictly: touching edges do not count (§3.2, §3.5)."""
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
-
-
 def _intersection(a, b):
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
@@ -532,9 +527,9 @@ class LayerTree:
     def flatten(self, width=None, height=None):
         """The v1 display list this tree draws (§3.5 "Drawing the tree"): pre-order from the root
         with offset (0, 0), alpha 1 and the clip [0, 0, W, H] (the viewport; the root's size when
-        `width`/`height` are not given). A layer is a NODE when its absolute frame intersects the
-        clip (strictly) and it draws something or has a role; `clip` only when a clipping
-        ancestor narrowed the viewport."""
+        `width`/`height` are not given). A layer is a NODE when it draws something or has a role
+        (the server has culled what is off screen); `clip` only when a clipping ancestor narrowed
+        the viewport."""
         if self.root is None:
             return []
         root = self.layers[self.root]
@@ -549,8 +544,8 @@ class LayerTree:
             x, y, w, h = layer["frame"]
             frame = [_r(ox + x, 2), _r(oy + y, 2), _r(w, 2), _r(h, 2)]
             alpha = parent_alpha * layer.get("alpha", 1)
-            visible = clip[2] > 0 and clip[3] > 0 and _intersects(frame, clip)
-            if visible and (any(k in layer for k in DRAWING_FIELDS) or "role" in layer):
+            # The server culls and strips (§3.5): every layer that draws or has a role is drawn.
+            if any(k in layer for k in DRAWING_FIELDS) or "role" in layer:
                 node = {"id": layer_id, "kind": layer["kind"], "frame": frame, "alpha": _r(alpha, 3)}
                 for key, value in layer.items():
                     if key not in STRUCTURAL and key not in node:

@@ -175,4 +175,25 @@ import Testing
         #expect(h.scene.displayList().first(role: .page, name: "List")!.id > maxID)
         #expect(h.scene.layerTree().viewport == Size(width: 390, height: 844))
     }
+
+    @Test func aParentKeptOnlyForAChildOnScreenDrawsNothing() {
+        // A page off to the right whose child hangs back into the viewport (no clipping): v1 draws
+        // only the child, so the tree keeps the page without its paint or role.
+        let root = Node(name: "scene")
+        root.frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        let page = Node(role: .page, name: "Far", fill: .white)
+        page.frame = Rect(x: 200, y: 0, width: 100, height: 100)
+        page.shadow = Shadow(color: .black, blur: 4)
+        let child = Node(name: "child", fill: .black)
+        child.frame = Rect(x: -150, y: 10, width: 20, height: 20)
+        root.addChild(page)
+        page.addChild(child)
+        var ids = 0
+        let tree = LayerTree.build(root: root, viewport: Size(width: 100, height: 100), ids: &ids)
+        let kept = tree.layers.first { $0.name == "Far" }
+        #expect(kept != nil && kept?.fill == nil && kept?.shadow == nil && kept?.role == nil && kept?.kind == .rect)
+        #expect(tree.layers.first { $0.name == "child" }?.fill == .black)
+        #expect(flatten(tree).map(\.name) == ["child"])
+        #expect(DisplayList.build(root: root, viewport: Size(width: 100, height: 100), ids: &ids).items.map(\.name) == ["child"])
+    }
 }

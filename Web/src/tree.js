@@ -253,8 +253,10 @@ function visit(tree, layer, ox, oy, parentAlpha, clip, clipped, items) {
   const [x, y, w, h] = layer.frame;
   const frame = [hundredths(ox + x), hundredths(oy + y), w, h];
   const alpha = parentAlpha * (layer.alpha ?? 1);
-  const visible = intersects(frame, clip);
-  if (visible && (layer.role != null || DRAWING_FIELDS.some((field) => layer[field] != null))) {
+  // The server already left out what is off screen and stripped layers kept only to place their
+  // children, so every layer that draws or has a role is drawn: deciding again here, with
+  // rounded frames, would disagree with v1 at the viewport's edges.
+  if (layer.role != null || DRAWING_FIELDS.some((field) => layer[field] != null)) {
     items.push(item(layer, frame, alpha, clipped ? clip : null));
   }
   const children = tree.children.get(layer.id);
@@ -262,8 +264,6 @@ function visit(tree, layer, ox, oy, parentAlpha, clip, clipped, items) {
   let childClip = clip;
   let childClipped = clipped;
   if (layer.clips) {
-    // A clipping layer off screen shows none of its children (v1 skips them the same way).
-    if (!visible) return;
     const narrowed = intersection(clip, frame);
     if (!sameRect(narrowed, clip)) {
       childClip = narrowed;
@@ -294,11 +294,6 @@ function item(layer, frame, alpha, clip) {
     if (!ITEM_KEYS.has(key) && !STRUCTURAL.has(key)) out[key] = layer[key];
   }
   return out;
-}
-
-/** True when the rectangles share area; touching edges do not count (the server's rule). */
-function intersects([ax, ay, aw, ah], [bx, by, bw, bh]) {
-  return ax < hundredths(bx + bw) && bx < hundredths(ax + aw) && ay < hundredths(by + bh) && by < hundredths(ay + ah);
 }
 
 /** The common part of two rectangles (empty ones keep a width or height of 0). */

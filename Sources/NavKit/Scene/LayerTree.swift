@@ -37,7 +37,9 @@ public struct Layer: Equatable, Sendable {
 /// array is also the paint order. Culling is by subtree: a hidden or transparent node takes its
 /// subtree with it, and a node is kept when it is on screen and draws something or has a role
 /// (exactly the nodes a `DisplayList` holds) or when any of its descendants is kept, since a
-/// child cannot be placed without its parent. An off-screen page therefore leaves as one subtree,
+/// child cannot be placed without its parent; a node kept only for that loses its paint and role.
+/// So the layers that draw or have a role are exactly the display list's items, decided here with
+/// exact geometry, and a viewer draws them without culling. An off-screen page leaves as one subtree,
 /// while role-less containers (a page's content, a list) stay as long as they hold visible rows.
 /// The root is always kept.
 public struct LayerTree: Equatable, Sendable {
@@ -134,7 +136,13 @@ public struct LayerTree: Equatable, Sendable {
                     if visit(child, parent: index, offset: frame.origin, alpha: alpha, clip: childClip) { keepsChild = true }
                 }
             }
-            if keepsChild || (visible && (node.draws || node.role != nil)) { return true }
+            if visible && (node.draws || node.role != nil) { return true }
+            if keepsChild {
+                // Kept only to place its children: v1 does not draw it, so a v2 viewer must not
+                // either, and the viewer never has to decide what is on screen itself.
+                layers[index].item.stripDrawing()
+                return true
+            }
             // Culled children have already removed themselves, so only this node is left to undo.
             layers.removeLast()
             nodes.removeLast()
@@ -148,5 +156,21 @@ extension Node {
     /// This node as a layer, id and parent left for the builder to fill in.
     func layer() -> Layer {
         Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, clip: nil))
+    }
+}
+
+private extension DisplayItem {
+    /// Leaves only what places children: no paint, no role.
+    mutating func stripDrawing() {
+        kind = .rect
+        fill = nil
+        border = nil
+        shadow = nil
+        text = nil
+        font = nil
+        color = nil
+        align = nil
+        icon = nil
+        role = nil
     }
 }
