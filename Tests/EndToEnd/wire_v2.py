@@ -172,9 +172,10 @@ def decode_frame(data, strings=()):
     if full:
         frame["full"] = True
         nodes = []
+        previous = 0
         for position in range(reader.varint("layer count")):
-            layer_id = reader.varint(f"id of layer #{position}")
-            parent = reader.varint(f"parent of layer {layer_id}")
+            layer_id, parent = _read_ids(reader, previous, f"layer #{position}")
+            previous = layer_id
             layer = _read_fields(reader, table, layer_id, new=True)
             if parent:
                 layer["parent"] = parent
@@ -184,9 +185,12 @@ def decode_frame(data, strings=()):
         frame["base"] = base
         removed = [reader.varint(f"remove #{i}") for i in range(reader.varint("remove count"))]
         inserted = []
+        previous = 0
         for position in range(reader.varint("insert count")):
-            layer_id = reader.varint(f"id of insert #{position}")
-            parent = reader.varint(f"parent of insert {layer_id}")
+            layer_id, parent = _read_ids(reader, previous, f"insert #{position}")
+            previous = layer_id
+            if not parent:
+                raise WireError(f"insert {layer_id} has no parent")
             index = reader.varint(f"index of insert {layer_id}")
             layer = _read_fields(reader, table, layer_id, new=True)
             layer["parent"] = parent
@@ -208,6 +212,16 @@ def decode_frame(data, strings=()):
     if not reader.at_end():
         raise WireError(f"frame {seq}: {len(reader.data) - reader.pos} byte(s) after the end of the frame")
     return frame, table, {"first": first, "count": count, "size": len(reader.data)}
+
+
+def _read_ids(reader, previous, what):
+    """A LAYER's or INSERT's id (zig-zag difference from the previous one in its list) and parent
+    (zig-zag of id - parent; 0 for the root, returned as None)."""
+    layer_id = previous + reader.zigzag(f"id of {what}")
+    if layer_id < 1:
+        raise WireError(f"{what}: layer id {layer_id} (ids start at 1)")
+    back = reader.zigzag(f"parent of layer {layer_id}")
+    return layer_id, (layer_id - back if back else None)
 
 
 def _read_fields(reader, table, layer_id, new):
@@ -288,6 +302,10 @@ def _read_fields(reader, table, layer_id, new):
             if bit in FRAME_BITS:
                 raise WireError(f"{what}: clears the frame (bit {bit})")
             layer[FIELD_NAMES[bit]] = None
+    if new and layer["kind"] == "text":
+        # Text layers start from the body font, left-aligned (§3.6).
+        layer.setdefault("font", {"size": 17, "weight": 400})
+        layer.setdefault("align", "left")
     return layer
 
 

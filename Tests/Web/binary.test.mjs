@@ -23,6 +23,14 @@ class Bytes {
   /** Fixed point in hundredths (z of round(value × 100)). */
   c(value) { return this.z(Math.round(value * 100)); }
   rgba(r, g, b, a = 255) { return this.u8(r, g, b, a); }
+  /** Starts a list of LAYERs or INSERTs: ids are differences from the previous one in the list. */
+  list(count) { this.previous = 0; return this.v(count); }
+  /** A LAYER's or INSERT's id (z of the difference) and parent (z of id − parent, 0 for the root). */
+  head(id, parent) {
+    this.z(id - (this.previous ?? 0));
+    this.previous = id;
+    return this.z(parent ? id - parent : 0);
+  }
   strings(first, list) {
     this.v(first).v(list.length);
     for (const text of list) {
@@ -57,15 +65,15 @@ const STRINGS = ['scene', 'page', 'Home', 'vc1', 'content', 'row', 'General'];
 const S = Object.fromEntries(STRINGS.map((text, index) => [text, index]));
 
 function fullExample() {
-  return new Bytes().u8(1).v(1).v(0).strings(0, STRINGS).v(5)
-    .v(35).v(0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
-    .v(1).v(35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
+  return new Bytes().u8(1).v(1).v(0).strings(0, STRINGS).list(5)
+    .head(35, 0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
+    .head(1, 35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
       (b) => b.c(390).c(844).rgba(255, 255, 255).v(S.page).v(S.Home).v(S.vc1))
-    .v(2).v(1).fields([B.y, B.w, B.h, B.fill, B.name], (b) => b.c(91).c(390).c(753).rgba(0xF2, 0xF2, 0xF7).v(S.content))
-    .v(3).v(2).fields([B.y, B.w, B.h, B.fill, B.role, B.name],
+    .head(2, 1).fields([B.y, B.w, B.h, B.fill, B.name], (b) => b.c(91).c(390).c(753).rgba(0xF2, 0xF2, 0xF7).v(S.content))
+    .head(3, 2).fields([B.y, B.w, B.h, B.fill, B.role, B.name],
       (b) => b.c(20).c(390).c(44).rgba(255, 255, 255).v(S.row).v(S.General))
     // kind text; x, w, h; text; font; colour; align left is 0, and written since it is a field that is set
-    .v(4).v(3).fields([B.kind, B.x, B.w, B.h, B.text, B.font, B.color, B.align],
+    .head(4, 3).fields([B.kind, B.x, B.w, B.h, B.text, B.font, B.color, B.align],
       (b) => b.u8(1).c(16).c(338).c(44).v(S.General).c(17).v(400).rgba(0, 0, 0).u8(0))
     .bytes;
 }
@@ -85,16 +93,16 @@ test('§3.5\'s full frame in binary decodes to exactly what its JSON parses to',
 
 test('varints: one byte below 128, several above, low bits first; ArrayBuffer, Uint8Array and views all decode', () => {
   // type 1, seq 300 (0xAC 0x02), time 583.4 ms = 5834 tenths (0xCA 0x2D), no strings, one layer:
-  // id 1, parent 0, mask w|h (0x18), w 390 = z(39000) = 78000 (0xB0 0xE1 0x04),
+  // id 1 (z(1) = 2), the root (0), mask w|h (0x18), w 390 = z(39000) = 78000 (0xB0 0xE1 0x04),
   // h 844 = z(84400) = 168800 (0xE0 0xA6 0x0A).
-  const bytes = [1, 0xAC, 0x02, 0xCA, 0x2D, 0, 0, 1, 1, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A];
+  const bytes = [1, 0xAC, 0x02, 0xCA, 0x2D, 0, 0, 1, 2, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A];
   const expected = { type: 'frame', seq: 300, time: 583.4, full: true, nodes: [{ id: 1, kind: 'rect', frame: [0, 0, 390, 844] }] };
   assert.deepEqual(new FrameDecoder().decode(Uint8Array.from(bytes)), expected);
   assert.deepEqual(new FrameDecoder().decode(Uint8Array.from(bytes).buffer), expected);
   const padded = Uint8Array.from([9, 9, ...bytes, 9]);
   assert.deepEqual(new FrameDecoder().decode(new DataView(padded.buffer, 2, bytes.length)), expected);
   // Ids and seqs past 2^31 (where JS bit operators would wrap).
-  const big = new Bytes().u8(1).v(2 ** 40 + 3).v(0).strings(0, []).v(1).v(2 ** 33).v(0).fields([]).bytes;
+  const big = new Bytes().u8(1).v(2 ** 40 + 3).v(0).strings(0, []).list(1).head(2 ** 33, 0).fields([]).bytes;
   const frame = new FrameDecoder().decode(big);
   assert.equal(frame.seq, 2 ** 40 + 3);
   assert.equal(frame.nodes[0].id, 2 ** 33);
@@ -145,15 +153,15 @@ test('a patch of x alone leaves the other frame slots null, and the tree keeps t
 
 test('colours, kinds, aligns, shadow, border, font, clips and strings decode to JSON\'s values', () => {
   const strings = ['badge', 'Search', '3', 'chevron.right', 'Ünïcødé 🎵'];
-  const bytes = new Bytes().u8(1).v(2).v(0).strings(0, strings).v(3)
-    .v(1).v(0).fields([B.w, B.h], (b) => b.c(390).c(844))
-    .v(2).v(1).fields([B.kind, B.x, B.y, B.w, B.h, B.alpha, B.clips, B.fill, B.radius, B.shadow, B.border, B.text, B.font, B.color, B.align, B.role, B.name],
+  const bytes = new Bytes().u8(1).v(2).v(0).strings(0, strings).list(3)
+    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .head(2, 1).fields([B.kind, B.x, B.y, B.w, B.h, B.alpha, B.clips, B.fill, B.radius, B.shadow, B.border, B.text, B.font, B.color, B.align, B.role, B.name],
       (b) => b.u8(1).c(300.5).c(790).c(20).c(18).v(500).u8(0).rgba(0xFF, 0x3B, 0x30).c(9)
         .rgba(0, 0, 0, 0x4D).c(12).c(-3).c(0)
         .rgba(0xc6, 0xc6, 0xc8, 0x80).c(0.5)
         .v(2).c(13).v(600).rgba(255, 255, 255).u8(1).v(0).v(1))
     // Values in bit order, whatever order the bits are listed in: kind, color, align, icon, name.
-    .v(3).v(1).fields([B.kind, B.icon, B.color, B.align, B.name], (b) => b.u8(2).rgba(0xf9, 0xf9, 0xf9, 0xf0).u8(2).v(3).v(4))
+    .head(3, 1).fields([B.kind, B.icon, B.color, B.align, B.name], (b) => b.u8(2).rgba(0xf9, 0xf9, 0xf9, 0xf0).u8(2).v(3).v(4))
     .bytes;
   const frame = new FrameDecoder().decode(bytes);
   assert.deepEqual(frame.nodes[1], {
@@ -171,10 +179,10 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
   decoder.decode(fullExample());
   const bytes = new Bytes().u8(2).v(9).v(12345).v(8).strings(7, ['Detail', 'vc3'])
     .v(2).v(3).v(40) // remove 3 and 40
-    .v(2) // insert two
-    .v(55).v(35).v(1).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc],
+    .list(2) // insert two
+    .head(55, 35).v(1).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc],
       (b) => b.c(390).c(390).c(844).rgba(255, 255, 255).v(S.page).v(7).v(8))
-    .v(56).v(55).v(0).fields([B.kind, B.text], (b) => b.u8(1).v(7))
+    .head(56, 55).v(0).fields([B.kind, B.text], (b) => b.u8(1).v(7))
     .v(1).v(1).fields([B.x], (b) => b.c(-130)) // set
     .v(1).v(35).v(2).v(55).v(1) // order
     .bytes;
@@ -183,7 +191,8 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
     set: [{ id: 1, frame: [-130, null, null, null] }],
     insert: [
       { id: 55, parent: 35, index: 1, kind: 'rect', frame: [390, 0, 390, 844], fill: '#FFFFFF', role: 'page', name: 'Detail', vc: 'vc3' },
-      { id: 56, parent: 55, index: 0, kind: 'text', frame: [0, 0, 0, 0], text: 'Detail' },
+      // A text layer starts from the body font, left-aligned.
+      { id: 56, parent: 55, index: 0, kind: 'text', frame: [0, 0, 0, 0], text: 'Detail', font: { size: 17, weight: 400 }, align: 'left' },
     ],
     remove: [3, 40],
     order: [{ id: 35, children: [55, 1] }],
@@ -216,9 +225,9 @@ test('the cleared mask (bit 19) turns fields into null', () => {
 
 test('the string table: a full frame replaces it, deltas append to it', () => {
   const decoder = new FrameDecoder();
-  const full = (strings, textIndex) => new Bytes().u8(1).v(1).v(0).strings(0, strings).v(2)
-    .v(1).v(0).fields([B.w, B.h], (b) => b.c(390).c(844))
-    .v(2).v(1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
+  const full = (strings, textIndex) => new Bytes().u8(1).v(1).v(0).strings(0, strings).list(2)
+    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .head(2, 1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
   const delta = (seq, first, strings, textIndex) => new Bytes().u8(2).v(seq).v(0).v(seq - 1).strings(first, strings)
     .v(0).v(0).v(1).v(2).fields([B.text], (b) => b.v(textIndex)).v(0).bytes;
 
@@ -264,7 +273,7 @@ test('every frame cut short is refused as truncated', () => {
       (error) => error instanceof BinaryFrameError && error.code === 'truncated', `cut at ${length}`);
   }
   decoder.decode(whole);
-  const delta = new Bytes().u8(2).v(2).v(0).v(1).strings(7, ['x']).v(1).v(3).v(1).v(9).v(35).v(0).fields([B.kind], (b) => b.u8(1))
+  const delta = new Bytes().u8(2).v(2).v(0).v(1).strings(7, ['x']).v(1).v(3).list(1).head(9, 35).v(0).fields([B.kind], (b) => b.u8(1))
     .v(1).v(1).fields([B.shadow], (b) => b.rgba(0, 0, 0, 0x33).c(8).c(-2).c(0)).v(1).v(35).v(2).v(9).v(1).bytes;
   for (let length = 0; length < delta.length; length++) {
     assert.throws(() => decoder.decode(delta.subarray(0, length)),
@@ -276,7 +285,10 @@ test('every frame cut short is refused as truncated', () => {
 test('unknown types, mask bits above 19, bad bytes and leftovers are refused', () => {
   const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
     (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
-  const layer = (maskBytes, values = []) => [1, 1, 0, 0, 0, 1, 1, 0, ...maskBytes, ...values];
+  // A full frame of one layer: id 1 (z 2), the root, then the mask and values given.
+  const layer = (maskBytes, values = []) => [1, 1, 0, 0, 0, 1, 2, 0, ...maskBytes, ...values];
+  refused([1, 1, 0, 0, 0, 1, 1, 0, 0], 'id'); // z 1 is id -1
+  refused([1, 1, 0, 0, 0, 1, 0, 0, 0], 'id'); // id 0
   refused([0, 1, 0, 0, 0, 0], 'type');
   refused([3, 1, 0, 0, 0, 0], 'type');
   refused([255], 'type');

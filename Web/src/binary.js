@@ -43,7 +43,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export class BinaryFrameError extends Error {
   /**
    * @param {string} message what was wrong, for the status line and logs.
-   * @param {string} code `truncated`, `type`, `mask`, `string`, `value`, `varint`, `utf8`,
+   * @param {string} code `truncated`, `type`, `id`, `mask`, `string`, `value`, `varint`, `utf8`,
    *   `trailing`, `input` or `table`.
    */
   constructor(message, code) {
@@ -126,22 +126,17 @@ export function decodeFrame(data, table) {
   let frame;
   if (type === FULL) {
     const nodes = [];
-    for (let n = reader.count(); n > 0; n--) {
-      const layer = { id: reader.varint() };
-      const parent = reader.varint();
-      if (parent !== 0) layer.parent = parent; // 0 marks the root, which JSON writes without parent
-      nodes.push(fields.layer(layer));
-    }
+    const ids = new IdReader(reader);
+    for (let n = reader.count(); n > 0; n--) nodes.push(fields.layer(ids.next()));
     frame = { type: 'frame', seq, time, full: true, nodes };
   } else {
     frame = { type: 'frame', seq, time, base };
     const remove = [];
     for (let n = reader.count(); n > 0; n--) remove.push(reader.varint());
     const insert = [];
+    const ids = new IdReader(reader);
     for (let n = reader.count(); n > 0; n--) {
-      const layer = { id: reader.varint() };
-      const parent = reader.varint();
-      if (parent !== 0) layer.parent = parent;
+      const layer = ids.next();
       layer.index = reader.varint();
       insert.push(fields.layer(layer));
     }
@@ -262,6 +257,28 @@ function truncated(at) {
   return new BinaryFrameError(`the frame ends early (at byte ${at})`, 'truncated');
 }
 
+/**
+ * Reads the id and parent that start a LAYER or INSERT: the id as a zig-zag difference from the
+ * previous one in the same list (from 0 for the first), the parent as the zig-zag of
+ * (id − parent), 0 for the root (which JSON writes without a parent).
+ */
+class IdReader {
+  constructor(reader) {
+    this.reader = reader;
+    this.previous = 0;
+  }
+
+  next() {
+    const id = this.previous + this.reader.zigzag();
+    if (!Number.isSafeInteger(id) || id < 1) throw new BinaryFrameError(`layer id ${id} (ids start at 1)`, 'id');
+    this.previous = id;
+    const layer = { id };
+    const back = this.reader.zigzag();
+    if (back !== 0) layer.parent = id - back;
+    return layer;
+  }
+}
+
 /** Reads FIELDS (a mask, maybe a cleared mask, then values in bit order) into layer objects. */
 class FieldReader {
   constructor(reader, strings) {
@@ -271,7 +288,8 @@ class FieldReader {
 
   /**
    * A LAYER or INSERT: fields over the defaults. `kind` and `frame` are always written out, as
-   * JSON does; alpha, clips and radius only when the mask carries them.
+   * JSON does, and a text layer's `font` and `align`; alpha, clips and radius only when the mask
+   * carries them.
    */
   layer(layer) {
     const fields = this.fields();
@@ -279,6 +297,11 @@ class FieldReader {
     const out = Object.assign(layer, { kind: 'rect', frame: null }, fields);
     // Components the mask left out are the default 0; a cleared frame stays null (refused later).
     out.frame = fields.frame === undefined ? [0, 0, 0, 0] : fields.frame && fields.frame.map((v) => v ?? 0);
+    // Text layers start from the body font, left-aligned (every text node has both).
+    if (out.kind === 'text') {
+      if (out.font === undefined) out.font = { size: 17, weight: 400 };
+      if (out.align === undefined) out.align = 'left';
+    }
     return out;
   }
 

@@ -12,13 +12,29 @@ extension BinaryTreeEncoder {
 
     /// What a new layer is before its fields: a binary LAYER lists only what differs from this.
     static let defaults = Layer(item: DisplayItem(id: 0, kind: .rect, frame: .zero))
+    /// The same for a text layer: every text node has a font and an alignment, and most have
+    /// the body font, left-aligned.
+    static let textDefaults = Layer(item: DisplayItem(id: 0, kind: .rect, frame: .zero, font: .body, align: .left))
 
-    /// Writes `layer`'s fields that differ from `old` (from `defaults` when nil). Strings are named
-    /// by their index in `strings`, which learns the new ones.
+    /// Writes a LAYER's or INSERT's id and parent: the id as the difference from the previous one
+    /// written in this list (`previousID`), the parent as the zig-zag of (id − parent), 0 for the
+    /// root. Layers of one subtree have neighbouring ids, so both mostly take one byte.
+    static func writeIDs(_ layer: Layer, previousID: inout Int, into out: inout BinaryWriter) {
+        out.zigzag(Int64(layer.id - previousID))
+        previousID = layer.id
+        if let parent = layer.parent {
+            out.zigzag(Int64(layer.id - parent))
+        } else {
+            out.varint(0)
+        }
+    }
+
+    /// Writes `layer`'s fields that differ from `old` (from the defaults for its kind when nil).
+    /// Strings are named by their index in `strings`, which learns the new ones.
     static func writeFields(
         _ layer: Layer, changedFrom old: Layer?, strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
     ) {
-        let old = old ?? defaults
+        let old = old ?? (layer.kind == .text ? textDefaults : defaults)
         let item = layer.item, was = old.item
         var mask: UInt64 = 0
         var cleared: UInt64 = 0

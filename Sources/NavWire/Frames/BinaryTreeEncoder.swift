@@ -36,9 +36,9 @@ public enum BinaryTreeEncoder {
             writeDiff(diff, from: old, to: tree, strings: &strings, scratch: &scratch, into: &body)
         } else {
             body.varint(tree.layers.count)
+            var previousID = 0
             for layer in tree.layers {
-                body.varint(layer.id)
-                body.varint(layer.parent ?? 0)
+                writeIDs(layer, previousID: &previousID, into: &body)
                 writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &body)
             }
         }
@@ -67,10 +67,10 @@ public enum BinaryTreeEncoder {
         for id in diff.removed { out.varint(id) }
         let structure = new.structure
         out.varint(diff.inserted.count)
+        var previousID = 0
         for index in diff.inserted {
             let layer = new.layers[index]
-            out.varint(layer.id)
-            out.varint(layer.parent ?? 0)
+            writeIDs(layer, previousID: &previousID, into: &out)
             out.varint(structure.positions[index])
             writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &out)
         }

@@ -32,6 +32,7 @@ struct BinaryFrameDecoder {
             strings.append(String(decoding: bytes[at..<(at + length)], as: UTF8.self))
             at += length
         }
+        previousID = 0
         if type == 1 {
             object["full"] = true
             var nodes: [JSONValue] = []
@@ -40,6 +41,7 @@ struct BinaryFrameDecoder {
         } else {
             var removed: [JSONValue] = [], inserted: [JSONValue] = [], patched: [JSONValue] = [], orders: [JSONValue] = []
             for _ in 0..<(try varint()) { removed.append(.number(Double(try varint()))) }
+            previousID = 0
             for _ in 0..<(try varint()) { inserted.append(try layer(index: true)) }
             for _ in 0..<(try varint()) { patched.append(try patch()) }
             for _ in 0..<(try varint()) {
@@ -57,18 +59,33 @@ struct BinaryFrameDecoder {
         return .object(object)
     }
 
+    /// The id of the LAYER or INSERT read last in the current list (ids are sent as differences).
+    private var previousID = 0
+
     private mutating func layer(index: Bool) throws -> JSONValue {
         var object = JSONObject()
-        object["id"] = .number(Double(try varint()))
+        let id = previousID + (try signed())
+        previousID = id
+        object["id"] = .number(Double(id))
         let parent = try varint()
-        if parent != 0 { object["parent"] = .number(Double(parent)) }
+        if parent != 0 { object["parent"] = .number(Double(id - ((parent >> 1) ^ -(parent & 1)))) }
         if index { object["index"] = .number(Double(try varint())) }
         // JSON layers always carry kind and frame; binary ones leave out defaults.
         object["kind"] = "rect"
         var frame = [0.0, 0, 0, 0]
         try fields(into: &object, frame: &frame)
         object["frame"] = .array(frame.map(JSONValue.number))
+        if object["kind"] == "text" {
+            // Text layers start from the body font, left-aligned.
+            if object["font"] == nil { object["font"] = ["size": 17, "weight": 400] }
+            if object["align"] == nil { object["align"] = "left" }
+        }
         return .object(object)
+    }
+
+    private mutating func signed() throws -> Int {
+        let raw = try varint()
+        return (raw >> 1) ^ -(raw & 1)
     }
 
     private mutating func patch() throws -> JSONValue {
@@ -143,9 +160,7 @@ struct BinaryFrameDecoder {
     }
 
     private mutating func hundredths() throws -> Double {
-        let raw = try varint()
-        let value = (raw >> 1) ^ -(raw & 1)
-        return Double(value) / 100
+        Double(try signed()) / 100
     }
 
     private mutating func color() throws -> String {
