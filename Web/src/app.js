@@ -58,7 +58,9 @@ function toViewport(clientX, clientY) {
 applyLayout();
 
 const connection = new Connection({
-  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+  // On the binary wire only control messages are text, so compression would cost the server
+  // its zlib state for nothing: the browser offers it anyway, so the URL declines it.
+  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${options.wire === 'binary' ? '?deflate=0' : ''}`,
   app: options.app,
   role: options.role,
   session: options.session,

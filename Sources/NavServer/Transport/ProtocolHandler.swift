@@ -109,10 +109,13 @@ final class ProtocolHandler {
     }
 
     /// `CONFIRM_EXTENSION_OKAY`: lws is about to accept a `permessage-deflate` offer (the only
-    /// extension it knows). Nonzero declines it; the handshake then goes on without it.
+    /// extension it knows). Nonzero declines it; the handshake then goes on without it. Besides
+    /// offers lws cannot honour, a client declines for itself with `?deflate=0` in the URL: a
+    /// browser always offers compression, and a viewer on the binary wire would only pay the
+    /// zlib state for its few control messages.
     private func confirmExtension(_ wsi: OpaquePointer) -> Int32 {
         let offer = PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? "")
-        return offer.mustBeDeclined ? 1 : 0
+        return offer.mustBeDeclined || Self.urlArgument(wsi, "deflate") == "0" ? 1 : 0
     }
 
     /// Answers the handshake with an HTTP error page saying `reason`, and logs it with `detail`
@@ -312,6 +315,13 @@ final class ProtocolHandler {
         var buffer = [CChar](repeating: 0, count: length + 1)
         guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The value of the URL query argument `name` (urldecoded), if the request has it.
+    private static func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard let value = lws_get_urlarg_by_name(wsi, name + "=", &buffer, Int32(buffer.count)) else { return nil }
+        return String(cString: value)
     }
 
     private static func requestPath(_ wsi: OpaquePointer) -> String? {

@@ -173,6 +173,17 @@ import Testing
         #expect(other.acceptedExtensions == nil)
     }
 
+    @Test func aClientDeclinesForItselfWithDeflate0InTheURL() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let declined = try DeflateClient.connect(port: harness.port, path: "/ws?deflate=0")
+        #expect(declined.acceptedExtensions == nil)
+        try declined.send("plain", compressed: false)
+        #expect(declined.receive() == .text("plain", compressed: false))
+        let other = try DeflateClient.connect(port: harness.port, path: "/ws?deflate=1")
+        #expect(other.acceptedExtensions == "permessage-deflate")
+    }
+
     @Test func turnedOffDeclinesEveryOffer() throws {
         let harness = try TestServer { $0.permessageDeflate = false }
         defer { harness.stop() }
@@ -321,11 +332,11 @@ final class DeflateClient {
         self.client = client
     }
 
-    /// Opens `/ws` offering `offer` in `Sec-WebSocket-Extensions` (nil offers nothing).
+    /// Opens `path` offering `offer` in `Sec-WebSocket-Extensions` (nil offers nothing).
     static func connect(
-        port: Int, offer: String? = "permessage-deflate; client_max_window_bits", receiveBufferBytes: Int? = nil
+        port: Int, path: String = "/ws", offer: String? = "permessage-deflate; client_max_window_bits", receiveBufferBytes: Int? = nil
     ) throws -> DeflateClient {
-        DeflateClient(client: try WebSocketClient.connect(port: port, extensions: offer, receiveBufferBytes: receiveBufferBytes))
+        DeflateClient(client: try WebSocketClient.connect(port: port, path: path, extensions: offer, receiveBufferBytes: receiveBufferBytes))
     }
 
     /// Sends one text message, compressed unless told otherwise, cut into `fragments` frames.
