@@ -81,14 +81,6 @@ import NavKit
         #expect(encode(&encoder, list(item(1), item(2)), seq: 6)?["base"] == 5)
     }
 
-    @Test func viewersAtTheSameBaseGetTheSameBytes() {
-        let base = WireFrame(seq: 1, time: 0, picture: ScenePicture(list: list(item(1), item(2))))
-        let next = WireFrame(seq: 2, time: 0.5, picture: ScenePicture(list: list(item(1, x: 3), item(3))))
-        let bytes = FrameEncoder.encode(next, from: base)
-        #expect(bytes != nil && bytes == FrameEncoder.encode(next, from: base))
-        #expect(FrameEncoder.encode(next, from: nil) != bytes, "no base, a full frame")
-    }
-
     @Test func changesBelowTheWiresPrecisionAreNotSent() {
         var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1, x: 10)), seq: 1, time: 0)

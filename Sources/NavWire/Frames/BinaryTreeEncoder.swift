@@ -27,8 +27,7 @@ public enum BinaryTreeEncoder {
         } else {
             delta = nil
         }
-        if let (_, old) = delta {
-            let diff = TreeDiff(from: old, to: tree)
+        if let (base, old) = delta, let diff = frame.treeDiff(from: base) {
             if diff.isEmpty {
                 if frame.strings == nil { frame.strings = strings.mark }
                 return nil
@@ -65,13 +64,12 @@ public enum BinaryTreeEncoder {
     ) {
         out.varint(diff.removed.count)
         for id in diff.removed { out.varint(id) }
-        let structure = new.structure
         out.varint(diff.inserted.count)
         var previousID = 0
-        for index in diff.inserted {
-            let layer = new.layers[index]
+        for insert in diff.inserted {
+            let layer = new.layers[insert.index]
             writeIDs(layer, previousID: &previousID, into: &out)
-            out.varint(structure.positions[index])
+            out.varint(insert.position)
             writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &out)
         }
         out.varint(diff.patched.count)
@@ -81,10 +79,10 @@ public enum BinaryTreeEncoder {
             writeFields(layer, changedFrom: old.layers[patch.old], strings: &strings, scratch: &scratch, into: &out)
         }
         out.varint(diff.reordered.count)
-        for index in diff.reordered {
-            out.varint(new.layers[index].id)
-            out.varint(structure.children[index].count)
-            for child in structure.children[index] { out.varint(new.layers[child].id) }
+        for order in diff.reordered {
+            out.varint(order.parent)
+            out.varint(order.children.count)
+            for child in order.children { out.varint(child) }
         }
     }
 }

@@ -5,12 +5,13 @@ import NavKit
 struct TreeDiff {
     /// Ids of the topmost layers of subtrees that went away.
     var removed: [Int] = []
-    /// Indices into the new tree's layers of layers to insert (parents before children).
-    var inserted: [Int] = []
+    /// Layers to insert (parents before children): index into the new tree's layers, and
+    /// position among the parent's children once the delta is applied.
+    var inserted: [(index: Int, position: Int)] = []
     /// Kept layers whose wire fields changed: index in the new tree, index in the old.
     var patched: [(new: Int, old: Int)] = []
-    /// Indices into the new tree of parents whose kept children changed order.
-    var reordered: [Int] = []
+    /// Parents whose kept children changed order: the parent's id and all its children's ids.
+    var reordered: [(parent: Int, children: [Int])] = []
 
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
@@ -41,7 +42,7 @@ struct TreeDiff {
         }
         for (index, layer) in new.layers.enumerated() {
             guard let was = before.index[layer.id], kept[was] else {
-                inserted.append(index)
+                inserted.append((index, after.positions[index]))
                 continue
             }
             if layer != old.layers[was] { patched.append((index, was)) }
@@ -53,7 +54,7 @@ struct TreeDiff {
             guard let was = before.index[layer.id], kept[was] else { continue }
             let now = after.children[index].lazy.map { new.layers[$0].id }.filter(isKept)
             let then = before.children[was].lazy.filter { kept[$0] }.map { old.layers[$0].id }
-            if !now.elementsEqual(then) { reordered.append(index) }
+            if !now.elementsEqual(then) { reordered.append((layer.id, after.children[index].map { new.layers[$0].id })) }
         }
     }
 }

@@ -20,8 +20,7 @@ public enum TreeEncoder {
         var out: [UInt8] = []
         out.reserveCapacity(base == nil ? 256 + tree.layers.count * 120 : 256)
         JSONWriter.appendFrameHeader(seq: frame.seq, time: frame.time, into: &out)
-        if let base, let old = base.tree, old.rootID == tree.rootID {
-            let diff = TreeDiff(from: old, to: tree)
+        if let base, let old = base.tree, old.rootID == tree.rootID, let diff = frame.treeDiff(from: base) {
             if diff.isEmpty { return nil }
             out.append(contentsOf: #","base":"#.utf8)
             JSONWriter.appendNumber(Double(base.seq), into: &out)
@@ -45,9 +44,9 @@ public enum TreeEncoder {
             appendPatch(new.layers[patch.new], from: old.layers[patch.old], into: &out)
         }
         if !diff.patched.isEmpty { out.append(UInt8(ascii: "]")) }
-        for (position, index) in diff.inserted.enumerated() {
+        for (position, insert) in diff.inserted.enumerated() {
             out.append(contentsOf: position == 0 ? #","insert":["#.utf8 : ",".utf8)
-            appendLayer(new.layers[index], index: new.structure.positions[index], into: &out)
+            appendLayer(new.layers[insert.index], index: insert.position, into: &out)
         }
         if !diff.inserted.isEmpty { out.append(UInt8(ascii: "]")) }
         for (position, id) in diff.removed.enumerated() {
@@ -55,14 +54,14 @@ public enum TreeEncoder {
             JSONWriter.appendNumber(Double(id), into: &out)
         }
         if !diff.removed.isEmpty { out.append(UInt8(ascii: "]")) }
-        for (position, index) in diff.reordered.enumerated() {
+        for (position, order) in diff.reordered.enumerated() {
             out.append(contentsOf: position == 0 ? #","order":["#.utf8 : ",".utf8)
             out.append(contentsOf: #"{"id":"#.utf8)
-            JSONWriter.appendNumber(Double(new.layers[index].id), into: &out)
+            JSONWriter.appendNumber(Double(order.parent), into: &out)
             out.append(contentsOf: #","children":["#.utf8)
-            for (offset, child) in new.structure.children[index].enumerated() {
+            for (offset, child) in order.children.enumerated() {
                 if offset > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendNumber(Double(new.layers[child].id), into: &out)
+                JSONWriter.appendNumber(Double(child), into: &out)
             }
             out.append(contentsOf: "]}".utf8)
         }

@@ -16,6 +16,11 @@ public final class WireFrame {
     public let tree: LayerTreeSnapshot?
     /// The string table once this frame's strings are in it: set by its first binary encoding.
     var strings: StringTable.Mark?
+    /// The last tree diff made to this frame, and the frame it was made from: the session's
+    /// same-picture check and both v2 encodings ask for the diff from the previous frame, so it
+    /// is made once per frame instead of once per asker.
+    private weak var diffBase: WireFrame?
+    private var diff: TreeDiff?
 
     /// Rounds `picture` to wire precision (in place when the caller gives up its only copy).
     public init(seq: Int, time: Double, picture: consuming ScenePicture) {
@@ -27,8 +32,21 @@ public final class WireFrame {
     }
 
     /// True when both frames have the same forms and show the same picture at wire precision.
+    /// (For trees this is the diff the encoders will ask for next, so it is kept.)
     public func showsTheSame(as other: WireFrame) -> Bool {
-        list?.items == other.list?.items && tree?.layers == other.tree?.layers
+        guard kinds == other.kinds, list?.items == other.list?.items else { return false }
+        guard tree != nil else { return true }
+        return tree?.rootID == other.tree?.rootID && treeDiff(from: other)?.isEmpty == true
+    }
+
+    /// What changed in the tree since `base`'s; nil unless both frames have a tree.
+    func treeDiff(from base: WireFrame) -> TreeDiff? {
+        guard let old = base.tree, let new = tree else { return nil }
+        if let diff, diffBase === base { return diff }
+        let made = TreeDiff(from: old, to: new)
+        diff = made
+        diffBase = base
+        return made
     }
 
     /// The forms this frame has.

@@ -139,7 +139,7 @@ struct ServerBenchmarks {
     // MARK: In process
 
     /// The server's own work for a pointer move: decode the message, move the pages, make the
-    /// picture, encode the delta; for v1 and for v2 binary (the viewer's wire). No sockets, so
+    /// picture, check it changed, encode the delta; for v1 and for v2 binary (the viewer's wire). No sockets, so
     /// this is the part the server controls.
     private func pointerToFrameInProcess(into report: inout BenchReport) {
         for format in [WireFormat.v1, .v2Binary] {
@@ -150,7 +150,8 @@ struct ServerBenchmarks {
             scene.advance(to: 1)
             var encoder = WireEncoder(format)
             var seq = 1
-            _ = encoder.encode(scene.currentPicture(kinds: encoder.kinds), seq: seq, time: 1)
+            var latest = WireFrame(seq: seq, time: 1, picture: scene.currentPicture(kinds: encoder.kinds))
+            _ = encoder.encode(latest)
             scene.handle(PointerEvent(phase: .down, position: Point(x: 20, y: 400), time: 1))
             var times: [Double] = []
             var bytes: [Double] = []
@@ -162,9 +163,13 @@ struct ServerBenchmarks {
                 times.append(measureNanoseconds {
                     guard case .success(.pointer(let event)) = MessageDecoder.decode(text) else { return }
                     scene.handle(event)
+                    // As a session does: a frame only when the picture changed on the wire.
                     if let picture = scene.picture(now: 1 + Double(step) / 60, kinds: encoder.kinds) {
+                        let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
+                        guard !frame.showsTheSame(as: latest) else { return }
                         seq += 1
-                        size = encoder.encode(picture, seq: seq, time: 1 + Double(step) / 60)?.count ?? 0
+                        latest = frame
+                        size = encoder.encode(frame)?.count ?? 0
                     }
                 })
                 if size > 0 { bytes.append(Double(size)) }
