@@ -1,7 +1,8 @@
 /// One drawable node of a display list: absolute frame, effective alpha, clip and style.
 ///
 /// This is what the wire protocol calls a NODE; two items with the same id are diffed field by
-/// field to make delta frames.
+/// field to make delta frames. The style fields (`fill`, `text`, ...) read and write a shared
+/// `DisplayStyle`: items of one node share it for as long as the node's style stays the same.
 public struct DisplayItem: Equatable, Sendable {
     /// How the viewer draws the node (any kind may also have a fill, border and shadow).
     public enum Kind: String, Equatable, Sendable {
@@ -9,26 +10,13 @@ public struct DisplayItem: Equatable, Sendable {
     }
 
     public var id: Int
-    public var kind: Kind
     /// Absolute frame in viewport coordinates.
     public var frame: Rect
     /// Effective alpha: the product of the node's and its ancestors' alphas.
     public var alpha: Double
-    public var fill: Color?
-    public var radius: Double
     /// The absolute rectangle the node is clipped to, if an ancestor clips.
     public var clip: Rect?
-    public var shadow: Shadow?
-    public var border: Border?
-    public var text: String?
-    public var font: Font?
-    public var color: Color?
-    public var align: TextAlignment?
-    public var icon: String?
-    public var role: NodeRole?
-    public var name: String?
-    /// The controller id, on a page's root node.
-    public var vc: String?
+    @usableFromInline var storage: DisplayStyle.Storage
 
     public init(
         id: Int, kind: Kind, frame: Rect, alpha: Double = 1, fill: Color? = nil, radius: Double = 0,
@@ -36,22 +24,94 @@ public struct DisplayItem: Equatable, Sendable {
         font: Font? = nil, color: Color? = nil, align: TextAlignment? = nil, icon: String? = nil,
         role: NodeRole? = nil, name: String? = nil, vc: String? = nil
     ) {
+        let style = DisplayStyle(
+            kind: kind, fill: fill, radius: radius, shadow: shadow, border: border, text: text, font: font,
+            color: color, align: align, icon: icon, role: role, name: name, vc: vc
+        )
+        self.init(id: id, frame: frame, alpha: alpha, clip: clip, storage: DisplayStyle.Storage(style))
+    }
+
+    init(id: Int, frame: Rect, alpha: Double, clip: Rect?, storage: DisplayStyle.Storage) {
         self.id = id
-        self.kind = kind
         self.frame = frame
         self.alpha = alpha
-        self.fill = fill
-        self.radius = radius
         self.clip = clip
-        self.shadow = shadow
-        self.border = border
-        self.text = text
-        self.font = font
-        self.color = color
-        self.align = align
-        self.icon = icon
-        self.role = role
-        self.name = name
-        self.vc = vc
+        self.storage = storage
+    }
+
+    /// The node's style; setting it gives this item storage of its own.
+    @inlinable public var style: DisplayStyle {
+        get { storage.style }
+        set { storage = DisplayStyle.Storage(newValue) }
+    }
+
+    /// True when both items share one style storage, so their styles are equal without a look.
+    /// False says nothing: equal styles may live in different storage.
+    @inlinable public func sharesStyle(with other: DisplayItem) -> Bool {
+        storage === other.storage
+    }
+
+    /// Gives this item `other`'s style storage (equal styles then compare without a look).
+    public mutating func shareStyle(of other: DisplayItem) {
+        storage = other.storage
+    }
+
+    public static func == (lhs: DisplayItem, rhs: DisplayItem) -> Bool {
+        lhs.id == rhs.id && lhs.frame == rhs.frame && lhs.alpha == rhs.alpha && lhs.clip == rhs.clip
+            && (lhs.storage === rhs.storage || lhs.storage.style == rhs.storage.style)
+    }
+
+    @inlinable public var kind: Kind {
+        get { storage.style.kind }
+        set { style.kind = newValue }
+    }
+    @inlinable public var fill: Color? {
+        get { storage.style.fill }
+        set { style.fill = newValue }
+    }
+    @inlinable public var radius: Double {
+        get { storage.style.radius }
+        set { style.radius = newValue }
+    }
+    @inlinable public var shadow: Shadow? {
+        get { storage.style.shadow }
+        set { style.shadow = newValue }
+    }
+    @inlinable public var border: Border? {
+        get { storage.style.border }
+        set { style.border = newValue }
+    }
+    @inlinable public var text: String? {
+        get { storage.style.text }
+        set { style.text = newValue }
+    }
+    @inlinable public var font: Font? {
+        get { storage.style.font }
+        set { style.font = newValue }
+    }
+    @inlinable public var color: Color? {
+        get { storage.style.color }
+        set { style.color = newValue }
+    }
+    @inlinable public var align: TextAlignment? {
+        get { storage.style.align }
+        set { style.align = newValue }
+    }
+    @inlinable public var icon: String? {
+        get { storage.style.icon }
+        set { style.icon = newValue }
+    }
+    @inlinable public var role: NodeRole? {
+        get { storage.style.role }
+        set { style.role = newValue }
+    }
+    @inlinable public var name: String? {
+        get { storage.style.name }
+        set { style.name = newValue }
+    }
+    /// The controller id, on a page's root node.
+    @inlinable public var vc: String? {
+        get { storage.style.vc }
+        set { style.vc = newValue }
     }
 }

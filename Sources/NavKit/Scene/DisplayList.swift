@@ -85,12 +85,6 @@ extension Node {
     }
 
     func displayItem(frame: Rect, alpha: Double, clip: Rect?) -> DisplayItem {
-        let kind: DisplayItem.Kind = text != nil ? .text : (icon != nil ? .icon : .rect)
-        return DisplayItem(
-            id: id, kind: kind, frame: frame, alpha: alpha, fill: fill, radius: cornerRadius, clip: clip,
-            shadow: shadow, border: border, text: text, font: text != nil ? (font ?? .body) : nil,
-            color: textColor, align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role,
-            name: name, vc: controllerID
-        )
+        DisplayItem(id: id, frame: frame, alpha: alpha, clip: clip, storage: displayStyle)
     }
 }

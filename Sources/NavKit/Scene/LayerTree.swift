@@ -27,7 +27,7 @@ public struct Layer: Equatable, Sendable {
 
     /// True when the layer paints something of its own (as opposed to only grouping children).
     public var draws: Bool {
-        item.fill != nil || item.border != nil || item.shadow != nil || item.text != nil || item.icon != nil
+        item.storage.style.draws
     }
 }
 
@@ -140,7 +140,7 @@ public struct LayerTree: Equatable, Sendable {
             if keepsChild {
                 // Kept only to place its children: v1 does not draw it, so a v2 viewer must not
                 // either, and the viewer never has to decide what is on screen itself.
-                layers[index].item.stripDrawing()
+                layers[index].item.storage = nodes[index].strippedDisplayStyle
                 return true
             }
             // Culled children have already removed themselves, so only this node is left to undo.
@@ -156,21 +156,5 @@ extension Node {
     /// This node as a layer, id and parent left for the builder to fill in.
     func layer() -> Layer {
         Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, clip: nil))
-    }
-}
-
-private extension DisplayItem {
-    /// Leaves only what places children: no paint, no role.
-    mutating func stripDrawing() {
-        kind = .rect
-        fill = nil
-        border = nil
-        shadow = nil
-        text = nil
-        font = nil
-        color = nil
-        align = nil
-        icon = nil
-        role = nil
     }
 }

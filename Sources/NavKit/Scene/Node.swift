@@ -15,23 +15,23 @@ public final class Node {
     @exclusivity(unchecked) public var frame: Rect
     @exclusivity(unchecked) public var alpha: Double = 1
     @exclusivity(unchecked) public var isHidden = false
-    @exclusivity(unchecked) public var fill: Color?
-    @exclusivity(unchecked) public var cornerRadius: Double = 0
-    @exclusivity(unchecked) public var shadow: Shadow?
-    @exclusivity(unchecked) public var border: Border?
+    @exclusivity(unchecked) public var fill: Color? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var cornerRadius: Double = 0 { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var shadow: Shadow? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var border: Border? { didSet { styleStorage = nil } }
     /// Children are clipped to this node's frame.
     @exclusivity(unchecked) public var clipsToBounds = false
-    @exclusivity(unchecked) public var text: String?
-    @exclusivity(unchecked) public var font: Font?
-    @exclusivity(unchecked) public var textColor: Color?
-    @exclusivity(unchecked) public var alignment: TextAlignment?
+    @exclusivity(unchecked) public var text: String? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var font: Font? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var textColor: Color? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { styleStorage = nil } }
     /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
-    @exclusivity(unchecked) public var icon: String?
-    @exclusivity(unchecked) public var role: NodeRole?
+    @exclusivity(unchecked) public var icon: String? { didSet { styleStorage = nil } }
+    @exclusivity(unchecked) public var role: NodeRole? { didSet { styleStorage = nil } }
     /// What tools and tests call this node: a screen name, a row title.
-    @exclusivity(unchecked) public var name: String?
+    @exclusivity(unchecked) public var name: String? { didSet { styleStorage = nil } }
     /// The id of the controller whose page this node is the root of.
-    @exclusivity(unchecked) public var controllerID: String?
+    @exclusivity(unchecked) public var controllerID: String? { didSet { styleStorage = nil } }
     /// The controller whose root node this is (the responder chain starts from it).
     @exclusivity(unchecked) public internal(set) weak var owner: Controller?
     /// False leaves the children out of display lists and hit testing while the node itself is
@@ -39,6 +39,10 @@ public final class Node {
     @exclusivity(unchecked) public var drawsChildren = true
     /// False makes hit testing pass through this node and its children.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
+
+    /// The style as display items share it, made when first drawn and again after a change.
+    @exclusivity(unchecked) private var styleStorage: DisplayStyle.Storage? { didSet { strippedStyleStorage = nil } }
+    @exclusivity(unchecked) private var strippedStyleStorage: DisplayStyle.Storage?
 
     @exclusivity(unchecked) public private(set) var children: [Node] = []
     /// Not `weak`: a weak reference gives every node a side table, which puts each retain and
@@ -52,6 +56,26 @@ public final class Node {
         self.role = role
         self.name = name
         self.fill = fill
+    }
+
+    /// The node's style in the storage its display items share.
+    var displayStyle: DisplayStyle.Storage {
+        if let styleStorage { return styleStorage }
+        let storage = DisplayStyle.Storage(DisplayStyle(
+            kind: text != nil ? .text : (icon != nil ? .icon : .rect), fill: fill, radius: cornerRadius, shadow: shadow,
+            border: border, text: text, font: text != nil ? (font ?? .body) : nil, color: textColor,
+            align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role, name: name, vc: controllerID
+        ))
+        styleStorage = storage
+        return storage
+    }
+
+    /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`).
+    var strippedDisplayStyle: DisplayStyle.Storage {
+        if let strippedStyleStorage { return strippedStyleStorage }
+        let storage = DisplayStyle.Storage(displayStyle.style.stripped)
+        strippedStyleStorage = storage
+        return storage
     }
 
     deinit {

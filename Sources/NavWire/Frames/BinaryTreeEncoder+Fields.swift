@@ -41,16 +41,6 @@ extension BinaryTreeEncoder {
         scratch.bytes.removeAll(keepingCapacity: true)
 
         func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
-        /// Writes an optional field when it changed, or notes it as cleared when it went away.
-        func optional<T: Equatable>(_ field: Field, _ value: T?, _ previous: T?, _ write: (T, inout BinaryWriter) -> Void) {
-            guard value != previous else { return }
-            if let value {
-                mark(field)
-                write(value, &scratch)
-            } else {
-                cleared |= 1 << UInt64(field.rawValue)
-            }
-        }
 
         if item.kind != was.kind {
             mark(.kind)
@@ -62,6 +52,35 @@ extension BinaryTreeEncoder {
         if item.frame.height != was.frame.height { mark(.height); scratch.hundredths(item.frame.height) }
         if item.alpha != was.alpha { mark(.alpha); scratch.varint(Int((item.alpha * 1000).rounded())) }
         if layer.clips != old.clips { mark(.clips); scratch.byte(layer.clips ? 1 : 0) }
+        // Layers of a node whose style did not change share its storage: nothing more can differ.
+        if !item.sharesStyle(with: was) {
+            writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
+        }
+
+        if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
+        out.varint(mask)
+        if cleared != 0 { out.varint(cleared) }
+        out.append(scratch)
+    }
+
+    /// Writes the style fields of `item` that differ from `was`, marking them in `mask` (or in
+    /// `cleared` when they went away).
+    private static func writeStyle(
+        _ item: DisplayItem, changedFrom was: DisplayItem, strings: inout StringTable, scratch: inout BinaryWriter,
+        mask: inout UInt64, cleared: inout UInt64
+    ) {
+        func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
+        /// Writes an optional field when it changed, or notes it as cleared when it went away.
+        func optional<T: Equatable>(_ field: Field, _ value: T?, _ previous: T?, _ write: (T, inout BinaryWriter) -> Void) {
+            guard value != previous else { return }
+            if let value {
+                mark(field)
+                write(value, &scratch)
+            } else {
+                cleared |= 1 << UInt64(field.rawValue)
+            }
+        }
+
         optional(.fill, item.fill, was.fill) { $1.color($0) }
         if item.radius != was.radius { mark(.radius); scratch.hundredths(item.radius) }
         optional(.shadow, item.shadow, was.shadow) { shadow, out in
@@ -87,10 +106,5 @@ extension BinaryTreeEncoder {
         optional(.role, item.role, was.role) { $1.varint(strings.index(of: $0.rawValue)) }
         optional(.name, item.name, was.name) { $1.varint(strings.index(of: $0)) }
         optional(.vc, item.vc, was.vc) { $1.varint(strings.index(of: $0)) }
-
-        if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
-        out.varint(mask)
-        if cleared != 0 { out.varint(cleared) }
-        out.append(scratch)
     }
 }

@@ -4,20 +4,31 @@ extension DisplayItem {
     /// Rounds every number as frames carry it: geometry in hundredths of a point, alpha in
     /// thousandths. Both protocols diff rounded items, so what looks unchanged on the wire is never
     /// re-sent. In place: it runs for every item of every frame of every viewer.
+    ///
+    /// The style is rounded only when rounding changes it, so items keep sharing their node's
+    /// style storage (styles hold design values, which are already round).
     mutating func roundToWirePrecision() {
         frame = FrameEncoder.round(frame)
         if let clip { self.clip = FrameEncoder.round(clip) }
         alpha = FrameEncoder.round(alpha, to: 1000)
-        radius = FrameEncoder.round(radius, to: 100)
-        if var shadow {
-            shadow.blur = FrameEncoder.round(shadow.blur, to: 100)
-            shadow.x = FrameEncoder.round(shadow.x, to: 100)
-            shadow.y = FrameEncoder.round(shadow.y, to: 100)
-            self.shadow = shadow
+        let radius = FrameEncoder.round(self.radius, to: 100)
+        var shadow = self.shadow
+        if var rounded = shadow {
+            rounded.blur = FrameEncoder.round(rounded.blur, to: 100)
+            rounded.x = FrameEncoder.round(rounded.x, to: 100)
+            rounded.y = FrameEncoder.round(rounded.y, to: 100)
+            shadow = rounded
         }
-        if var border {
-            border.width = FrameEncoder.round(border.width, to: 100)
-            self.border = border
+        var border = self.border
+        if var rounded = border {
+            rounded.width = FrameEncoder.round(rounded.width, to: 100)
+            border = rounded
         }
+        guard radius != self.radius || shadow != self.shadow || border != self.border else { return }
+        var style = style
+        style.radius = radius
+        style.shadow = shadow
+        style.border = border
+        self.style = style
     }
 }

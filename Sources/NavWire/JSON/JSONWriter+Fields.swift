@@ -7,12 +7,17 @@ extension JSONWriter {
     /// The item is already at wire precision (`DisplayItem.roundToWirePrecision`).
     static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
         let isPatch = old != nil
-        appendField("fill", item.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
-        if old.map({ $0.radius != item.radius }) ?? (item.radius != 0) {
-            appendKey("radius", &out)
-            appendNumber(item.radius, into: &out)
+        // Items of a node whose style did not change share its storage: only the clip can differ.
+        let sameStyle = old?.sharesStyle(with: item) ?? false
+        if !sameStyle {
+            appendField("fill", item.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
+            if old.map({ $0.radius != item.radius }) ?? (item.radius != 0) {
+                appendKey("radius", &out)
+                appendNumber(item.radius, into: &out)
+            }
         }
         appendField("clip", item.clip, old?.clip, isPatch, &out) { appendRect($0, &$1) }
+        if sameStyle { return }
         appendField("shadow", item.shadow, old?.shadow, isPatch, &out) { shadow, out in
             out.append(contentsOf: #"{"color":"#.utf8)
             appendColor(shadow.color, &out)

@@ -1,0 +1,67 @@
+/// Everything about a drawn node except where it is: its kind, paint, text, and the names tools
+/// find it by.
+///
+/// A node's style rarely changes while its frame and alpha change every frame, so display items
+/// and layers share it through `DisplayStyle.Storage` instead of copying it: making an item costs
+/// one retain instead of one per string, and two items whose style is the same storage compare
+/// (and diff) without looking at it.
+public struct DisplayStyle: Equatable, Sendable {
+    public var kind: DisplayItem.Kind
+    public var fill: Color?
+    public var radius: Double
+    public var shadow: Shadow?
+    public var border: Border?
+    public var text: String?
+    public var font: Font?
+    public var color: Color?
+    public var align: TextAlignment?
+    public var icon: String?
+    public var role: NodeRole?
+    public var name: String?
+    /// The controller id, on a page's root node.
+    public var vc: String?
+
+    public init(
+        kind: DisplayItem.Kind, fill: Color? = nil, radius: Double = 0, shadow: Shadow? = nil, border: Border? = nil,
+        text: String? = nil, font: Font? = nil, color: Color? = nil, align: TextAlignment? = nil, icon: String? = nil,
+        role: NodeRole? = nil, name: String? = nil, vc: String? = nil
+    ) {
+        self.kind = kind
+        self.fill = fill
+        self.radius = radius
+        self.shadow = shadow
+        self.border = border
+        self.text = text
+        self.font = font
+        self.color = color
+        self.align = align
+        self.icon = icon
+        self.role = role
+        self.name = name
+        self.vc = vc
+    }
+
+    /// True when the style paints something (as opposed to only naming or grouping).
+    public var draws: Bool {
+        fill != nil || border != nil || shadow != nil || text != nil || icon != nil
+    }
+
+    /// The style with its paint and role taken away: what a layer kept only to place its children
+    /// keeps (its name and controller).
+    public var stripped: DisplayStyle {
+        DisplayStyle(kind: .rect, radius: radius, name: name, vc: vc)
+    }
+
+    /// An immutable, shared style. Changing an item's style gives it new storage; nothing is
+    /// ever changed in place, so sharing across threads is safe.
+    public final class Storage: Sendable, CustomStringConvertible {
+        @usableFromInline let style: DisplayStyle
+
+        @usableFromInline init(_ style: DisplayStyle) {
+            self.style = style
+        }
+
+        /// The style itself, so test failures and logs show what an item looks like.
+        public var description: String { String(describing: style) }
+    }
+}
