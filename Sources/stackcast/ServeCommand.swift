@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("session-ttl"), help: "Seconds a session is kept for a resume after its last viewer leaves.")
     var sessionTTL: Double = 180
 
-    @Option(name: .customLong("max-sessions"), help: "Sessions held at once (an idle one takes 40-75 KiB).")
+    @Option(name: .customLong("max-sessions"), help: "Sessions held at once (an idle one takes 40-63 KiB).")
     var maxSessions = 10_000
 
     @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once (the open-file limit is raised to fit them).")

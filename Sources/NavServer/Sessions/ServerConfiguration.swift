@@ -10,7 +10,7 @@ public struct ServerConfiguration: Sendable {
     /// How long a session whose viewers are all gone is kept for a resume, in seconds.
     public var sessionTTL: Double
     /// Sessions held at once (connected or waiting to be resumed). The default fits 10,000 idle
-    /// sessions: about 40 KiB each for the `stack` app and 75 KiB for `phone` (release build,
+    /// sessions: about 40 KiB each for the `stack` app and 63 KiB for `phone` (release build,
     /// measured with 1,000 connected idle sessions), so under 1 GB.
     public var maxSessions: Int
     /// Messages a connection may send per second, on average.
