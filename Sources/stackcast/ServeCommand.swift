@@ -49,6 +49,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once (the open-file limit is raised to fit them).")
     var maxConnections = 10_000
 
+    @Option(help: "Service threads, each with its own sessions (default: one per core).")
+    var threads = ProcessInfo.processInfo.activeProcessorCount
+
     @Flag(inversion: .prefixedNo, help: "Accept the permessage-deflate WebSocket extension when a client offers it (compresses JSON text messages).")
     var deflate = true
 
@@ -58,6 +61,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be from 1 to 256, got \(threads)") }
         guard AppCatalog.root(named: app) != nil else {
             throw ValidationError("--app: no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))")
         }
@@ -82,7 +86,7 @@ struct ServeCommand: ParsableCommand {
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
                 allowedOrigins: allowOrigin, maxConnections: connections, permessageDeflate: deflate
             ),
-            defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions
+            defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions, threads: threads
         )
         let server = StackcastServer(configuration: configuration, logger: logger)
         // Signals arrive on a dispatch queue, never in a signal handler: stop() may block. They are

@@ -1,11 +1,16 @@
 import NavKit
 import NavWire
 
-/// The session layer's counters for `GET /metrics`. Service thread only.
-struct SessionMetrics {
+/// The session layer's counters for `GET /metrics`: one per shard, behind its lock, summed when
+/// served.
+struct SessionMetrics: Sendable {
     /// Upper bounds of the tick-duration histogram, in seconds.
     static let tickBuckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025]
 
+    /// Sessions held (gauge).
+    var sessions = 0
+    /// Sessions with at least one viewer connected (gauge).
+    var connectedSessions = 0
     var sessionsCreated = 0
     var sessionsResumed = 0
     var sessionsExpired = 0
@@ -27,7 +32,24 @@ struct SessionMetrics {
         }
     }
 
-    func render(sessions: Int, connectedSessions: Int, into out: inout PrometheusText) {
+    /// Adds `other`'s counts to these (another shard's).
+    mutating func add(_ other: SessionMetrics) {
+        sessions += other.sessions
+        connectedSessions += other.connectedSessions
+        sessionsCreated += other.sessionsCreated
+        sessionsResumed += other.sessionsResumed
+        sessionsExpired += other.sessionsExpired
+        framesSent += other.framesSent
+        fullFramesSent += other.fullFramesSent
+        frameBytesSent += other.frameBytesSent
+        framesSkipped += other.framesSkipped
+        errorsByCode.merge(other.errorsByCode, uniquingKeysWith: +)
+        tickCounts = zip(tickCounts, other.tickCounts).map(+)
+        tickCount += other.tickCount
+        tickSum += other.tickSum
+    }
+
+    func render(into out: inout PrometheusText) {
         out.metric("stackcast_sessions", "gauge", "Sessions held by the server (connected or waiting to be resumed).", Double(sessions))
         out.metric("stackcast_sessions_connected", "gauge", "Sessions with at least one viewer connected.", Double(connectedSessions))
         out.metric("stackcast_sessions_created_total", "counter", "Sessions created by hello.", Double(sessionsCreated))

@@ -7,6 +7,9 @@ struct RateLimiter {
     /// When the sender was last told it is over the limit (so it is told at most once a second).
     private var lastWarning = -Double.infinity
 
+    /// Lets everything through: for a viewer whose messages were limited where they came in.
+    static let unlimited = RateLimiter(rate: .infinity, burst: .infinity)
+
     init(rate: Double, burst: Double) {
         self.rate = rate
         self.burst = burst

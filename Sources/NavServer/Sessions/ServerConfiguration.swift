@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var messagesPerSecond: Double
     /// Messages a connection may send in a burst above the average.
     public var messageBurst: Double
+    /// Service threads, each with its own libwebsockets context on the one port and its own
+    /// sessions (one per core by default; 1 serves everything on one thread).
+    public var threads: Int
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
@@ -25,7 +28,8 @@ public struct ServerConfiguration: Sendable {
         sessionTTL: Double = 180,
         maxSessions: Int = 10_000,
         messagesPerSecond: Double = 200,
-        messageBurst: Double = 400
+        messageBurst: Double = 400,
+        threads: Int = 1
     ) {
         self.transport = transport
         self.defaultApp = defaultApp
@@ -34,5 +38,6 @@ public struct ServerConfiguration: Sendable {
         self.maxSessions = maxSessions
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
+        self.threads = threads
     }
 }

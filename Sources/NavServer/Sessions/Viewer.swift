@@ -4,9 +4,13 @@ import NavWire
 /// One WebSocket's part in a session: its role, its wire format, the frame it last got, and the
 /// events it wants.
 ///
-/// Service thread only.
+/// Service thread only: that of the shard holding its connection, or for a viewer serving a
+/// `RemoteLink`, that of the shard holding the session.
 final class Viewer {
-    let connection: WebSocketConnection
+    let connection: ViewerConnection
+    /// Set while this (local) viewer's connection is served by a session on another shard: its
+    /// messages go there and its frames come from there.
+    var remote: RemoteLink?
     /// The session, once `hello` bound one.
     var session: Session?
     var role: Hello.Role = .control
@@ -18,7 +22,7 @@ final class Viewer {
     var subscriptions: Set<String> = []
     var limiter: RateLimiter
 
-    init(connection: WebSocketConnection, limiter: RateLimiter) {
+    init(connection: ViewerConnection, limiter: RateLimiter) {
         self.connection = connection
         self.limiter = limiter
     }

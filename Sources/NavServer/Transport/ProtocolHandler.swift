@@ -20,7 +20,6 @@ final class ProtocolHandler {
     private var nextConnectionID = 1
     /// `/metrics` bodies waiting for their HTTP connection to become writeable.
     private var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
-    private var metrics = TransportMetrics()
 
     init(server: WebSocketServer) {
         self.server = server
@@ -46,6 +45,11 @@ final class ProtocolHandler {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             server.serviceWasWoken()
+        case LWS_CALLBACK_RAW_RX_FILE:
+            // The only raw file is a shared port's listening socket (`PortListener`).
+            server.acceptConnections()
+        case LWS_CALLBACK_RAW_ADOPT_FILE, LWS_CALLBACK_RAW_CLOSE_FILE:
+            break
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
@@ -102,7 +106,7 @@ final class ProtocolHandler {
         if server.isDraining {
             return refuse(wsi, 503, because: "server shutting down", detail: nil)
         }
-        if connections.count >= configuration.maxConnections {
+        if server.sharedPort.openConnections >= configuration.maxConnections {
             return refuse(wsi, 503, because: "connection limit reached", detail: "\(configuration.maxConnections)")
         }
         return 0
@@ -121,7 +125,7 @@ final class ProtocolHandler {
     /// Answers the handshake with an HTTP error page saying `reason`, and logs it with `detail`
     /// (what the client sent, kept out of the page so nothing of it is echoed back).
     private func refuse(_ wsi: OpaquePointer, _ status: UInt32, because reason: String, detail: String?) -> Int32 {
-        metrics.refusedByStatus[Int(status), default: 0] += 1
+        server.metrics.withLock { $0.refusedByStatus[Int(status), default: 0] += 1 }
         logger.warning("Refused an upgrade: \(reason)", metadata: [
             "peer": "\(Self.peerAddress(wsi))", "status": "\(status)", "detail": "\(detail ?? "-")",
         ])
@@ -140,10 +144,13 @@ final class ProtocolHandler {
         {
             connection.isCompressed = true
             connection.writeBuffer = WriteBuffer(capacity: 4 * 1024)
-            metrics.compressedConnectionsOpened += 1
         }
         connections[wsi] = connection
-        metrics.connectionsOpened += 1
+        server.sharedPort.connectionOpened()
+        server.metrics.withLock { metrics in
+            metrics.connectionsOpened += 1
+            if connection.isCompressed { metrics.compressedConnectionsOpened += 1 }
+        }
         logger.info("WebSocket opened", metadata: [
             "id": "\(connection.id)", "peer": "\(connection.peer)",
             "origin": "\(connection.origin ?? "-")", "path": "\(connection.path)",
@@ -156,7 +163,8 @@ final class ProtocolHandler {
         guard let connection = connections.removeValue(forKey: wsi) else { return }
         let ending = connection.ending ?? CloseStatus(code: 1006, reason: "connection lost")
         connection.detach()
-        metrics.closesByCode[ending.code, default: 0] += 1
+        server.sharedPort.connectionClosed()
+        server.metrics.withLock { $0.closesByCode[ending.code, default: 0] += 1 }
         logger.info("WebSocket closed", metadata: [
             "id": "\(connection.id)", "peer": "\(connection.peer)",
             "code": "\(ending.code)", "reason": "\(ending.reason)",
@@ -177,7 +185,7 @@ final class ProtocolHandler {
             "id": "\(connection.id)", "peer": "\(connection.peer)", "queuedBytes": "\(connection.queuedBytes)",
         ])
         connection.abandon(because: CloseStatus(code: 1006, reason: "stalled reader"))
-        metrics.stalledReadersKilled += 1
+        server.metrics.withLock { $0.stalledReadersKilled += 1 }
         lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
     }
 
@@ -224,8 +232,10 @@ final class ProtocolHandler {
             text = String(decoding: connection.partialMessage, as: UTF8.self)
             connection.partialMessage = []
         }
-        metrics.messagesReceived += 1
-        metrics.bytesReceived += text.utf8.count
+        server.metrics.withLock { metrics in
+            metrics.messagesReceived += 1
+            metrics.bytesReceived += text.utf8.count
+        }
         server.delegate?.webSocketServer(server, connection: connection, didReceiveText: text)
         return 0
     }
@@ -260,8 +270,10 @@ final class ProtocolHandler {
         _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol
     ) -> Bool {
         guard (connection.writeBuffer ?? writeBuffer).write(bytes, to: wsi, as: kind) else { return false }
-        metrics.messagesSent += 1
-        metrics.bytesSent += bytes.count
+        server.metrics.withLock { metrics in
+            metrics.messagesSent += 1
+            metrics.bytesSent += bytes.count
+        }
         return true
     }
 
@@ -281,9 +293,7 @@ final class ProtocolHandler {
     // MARK: - GET /metrics
 
     private func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
-        var text = PrometheusText()
-        metrics.render(openConnections: connections.count, into: &text)
-        let body = Array((text.text + (server.delegate?.webSocketServerMetrics(server) ?? "")).utf8)
+        let body = Array((server.metricsText() + (server.delegate?.webSocketServerMetrics(server) ?? "")).utf8)
         let headerSpace = 512
         let start = writeBuffer.payload(count: headerSpace)
         var position: UnsafeMutablePointer<UInt8>? = start

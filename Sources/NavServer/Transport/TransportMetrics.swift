@@ -1,6 +1,6 @@
-/// The transport's counters for `GET /metrics`. Service thread only (plain integers, no locks:
-/// everything that counts runs on that thread).
-struct TransportMetrics {
+/// The transport's counters for `GET /metrics`: one per `WebSocketServer`, behind its lock, so a
+/// server sharing its port with others can sum theirs.
+struct TransportMetrics: Sendable {
     var connectionsOpened = 0
     /// Connections that negotiated permessage-deflate.
     var compressedConnectionsOpened = 0
@@ -13,6 +13,19 @@ struct TransportMetrics {
     var closesByCode: [UInt16: Int] = [:]
     /// Upgrades refused, by HTTP status (403 origin, 400 subprotocol or not WebSocket, 503 full).
     var refusedByStatus: [Int: Int] = [:]
+
+    /// Adds `other`'s counts to these (another server's on the same port).
+    mutating func add(_ other: TransportMetrics) {
+        connectionsOpened += other.connectionsOpened
+        compressedConnectionsOpened += other.compressedConnectionsOpened
+        messagesReceived += other.messagesReceived
+        bytesReceived += other.bytesReceived
+        messagesSent += other.messagesSent
+        bytesSent += other.bytesSent
+        stalledReadersKilled += other.stalledReadersKilled
+        closesByCode.merge(other.closesByCode, uniquingKeysWith: +)
+        refusedByStatus.merge(other.refusedByStatus, uniquingKeysWith: +)
+    }
 
     func render(openConnections: Int, into out: inout PrometheusText) {
         out.metric("stackcast_connections", "gauge", "Open WebSocket connections.", Double(openConnections))

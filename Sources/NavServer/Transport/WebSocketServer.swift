@@ -17,6 +17,11 @@ public final class WebSocketServer: @unchecked Sendable {
     public let configuration: WebSocketServerConfiguration
     let logger: Logger
     private(set) weak var delegate: WebSocketServerDelegate?
+    /// The port's connection count and counters, shared with the other servers of the port when
+    /// there are several.
+    public let sharedPort: SharedPort
+    /// This server's transport counters. Any thread.
+    let metrics = Locked(TransportMetrics())
 
     // Cross-thread state.
     private let shared = Locked(Shared())
@@ -27,6 +32,9 @@ public final class WebSocketServer: @unchecked Sendable {
     // Service-thread state (and the caller's thread inside `start()`, before the thread exists).
     private var context: OpaquePointer?
     private var creationInfo: ContextCreationInfo?
+    /// The listening socket of a server sharing its port (`configuration.sharesPort`); lws owns
+    /// its descriptor once adopted.
+    private var listener: PortListener?
     private lazy var handler = ProtocolHandler(server: self)
     private lazy var tickTimer = ServiceTimer { [unowned self] in self.tickFired() }
     private var tickSchedule: (interval: Double, next: Double)?
@@ -63,10 +71,17 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Parameters:
     ///   - delegate: held weakly; it hears about connections and messages on the service thread.
     ///   - logger: gets one line per connection opened and closed, refusals and stalled readers.
-    public init(configuration: WebSocketServerConfiguration, delegate: WebSocketServerDelegate, logger: Logger) {
+    ///   - sharedPort: what this server shares with the others listening on its port
+    ///     (`configuration.sharesPort`); a server alone on its port needs none.
+    public init(
+        configuration: WebSocketServerConfiguration, delegate: WebSocketServerDelegate, logger: Logger,
+        sharing sharedPort: SharedPort = SharedPort()
+    ) {
         self.configuration = configuration
         self.delegate = delegate
         self.logger = logger
+        self.sharedPort = sharedPort
+        sharedPort.register(metrics)
     }
 
     // MARK: - Life cycle (any thread except the service thread)
@@ -75,15 +90,33 @@ public final class WebSocketServer: @unchecked Sendable {
     /// thread, then starts the service thread. Call once; after it returns, `port` is the bound
     /// port. Throws when a setting is invalid, a file is unreadable, or the port is taken.
     public func start() throws(WebSocketServerError) {
+        try start(joiningPort: false, port: configuration.port)
+    }
+
+    /// `start()` on `port` instead of the configured one; with `joiningPort`, for a server whose
+    /// siblings already listen there (`sharesPort`), so the port is known to be held, by them.
+    func start(joiningPort: Bool, port: Int) throws(WebSocketServerError) {
+        var configuration = configuration
+        configuration.port = port
         try shared.withLock { (shared: inout Shared) throws(WebSocketServerError) in
             guard shared.phase == .idle else { throw .alreadyStarted }
             shared.phase = .starting
         }
         do {
-            try configuration.validate()
+            try configuration.validate(probingPort: !joiningPort)
         } catch {
             shared.withLock { $0.phase = .idle }
             throw error
+        }
+
+        var listener: PortListener?
+        if configuration.sharesPort, let address = ListenAddress(configuration.host) {
+            do {
+                listener = try PortListener(address: address, port: port)
+            } catch {
+                shared.withLock { $0.phase = .idle }
+                throw error
+            }
         }
 
         LibWebSocketsLog.install()
@@ -91,12 +124,30 @@ public final class WebSocketServer: @unchecked Sendable {
             configuration: configuration, user: Unmanaged.passUnretained(handler).toOpaque())
         var creation = info.info
         guard let context = lws_create_context(&creation) else {
+            if let listener { close(listener.descriptor) }
             shared.withLock { $0.phase = .idle }
             throw WebSocketServerError.diagnoseFailedStart(configuration)
         }
         self.context = context
         creationInfo = info
-        boundPort.store(Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))), ordering: .releasing)
+        let vhost = lws_get_vhost_by_name(context, "default")
+        if let listener {
+            // The loop watches the listening socket as a raw file of our protocol: its readiness
+            // comes to `ProtocolHandler` as RAW_RX_FILE, which accepts (`acceptConnections`).
+            var descriptor = lws_sock_file_fd_type()
+            descriptor.filefd = listener.descriptor
+            guard lws_adopt_descriptor_vhost(vhost, LWS_ADOPT_RAW_FILE_DESC, descriptor, configuration.subprotocol, nil) != nil else {
+                lws_context_destroy(context)
+                self.context = nil
+                creationInfo = nil
+                shared.withLock { $0.phase = .idle }
+                throw .cannotListen(host: configuration.host, port: listener.port, reason: "libwebsockets could not watch the listening socket")
+            }
+            self.listener = listener
+            boundPort.store(listener.port, ordering: .releasing)
+        } else {
+            boundPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
+        }
 
         shared.withLock { shared in
             shared.phase = .running
@@ -111,7 +162,7 @@ public final class WebSocketServer: @unchecked Sendable {
         logger.info(
             "Listening",
             metadata: [
-                "host": "\(configuration.host)", "port": "\(port)",
+                "host": "\(configuration.host)", "port": "\(self.port)",
                 "tls": "\(configuration.usesTLS)", "webRoot": "\(configuration.webRoot ?? "-")",
             ])
     }
@@ -123,12 +174,17 @@ public final class WebSocketServer: @unchecked Sendable {
     /// to hand it to another thread if needed.
     public func stop() {
         precondition(!isServiceThread, "WebSocketServer.stop() called on its own service thread")
+        requestStop()
+        waitUntilStopped()
+    }
+
+    /// Starts what `stop()` does without waiting for it. Any thread.
+    func requestStop() {
         shared.withLock { shared in
             guard let context = shared.context else { return }
             shared.stopRequested = true
             lws_cancel_service(context.pointer)
         }
-        waitUntilStopped()
     }
 
     /// Blocks until the service thread has finished (after `stop()`); returns at once when the
@@ -139,6 +195,13 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// The port the server listens on; meaningful after `start()` returned. Any thread.
     public var port: Int { boundPort.load(ordering: .acquiring) }
+
+    /// The port's transport counters in Prometheus text (every server's on it, summed). Any thread.
+    func metricsText() -> String {
+        var text = PrometheusText()
+        sharedPort.metrics.render(openConnections: sharedPort.openConnections, into: &text)
+        return text.text
+    }
 
     /// Monotonic seconds (libwebsockets' clock, the one the tick uses). Any thread.
     public var now: Double { Double(lws_now_usecs()) / 1_000_000 }
@@ -233,6 +296,17 @@ public final class WebSocketServer: @unchecked Sendable {
         creationInfo = nil
         logger.info("Stopped", metadata: ["port": "\(port)"])
         finished.leave()
+    }
+
+    /// RAW_RX_FILE on the listening socket of a server sharing its port: adopts every waiting
+    /// connection as lws would have accepted it (HTTP, then perhaps a WebSocket upgrade; TLS
+    /// when configured).
+    func acceptConnections() {
+        guard let listener, let context, let vhost = lws_get_vhost_by_name(context, "default") else { return }
+        listener.acceptPending { descriptor in
+            // On failure lws closes the descriptor itself.
+            _ = lws_adopt_socket_vhost(vhost, descriptor)
+        }
     }
 
     /// `EVENT_WAIT_CANCELLED`: another thread called `lws_cancel_service` (lws also sends it

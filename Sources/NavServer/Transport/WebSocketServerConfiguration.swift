@@ -34,6 +34,10 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// Off, the offer is declined and every connection is uncompressed. A compressed connection
     /// costs the server about 250 KiB of zlib state and some 13 µs per 3 KB frame (docs/protocol.md §1).
     public var permessageDeflate: Bool
+    /// Listen with `SO_REUSEPORT`, so that several servers of this process (one per service
+    /// thread) take connections on one port, the kernel spreading them. Every server of the port
+    /// must set it; `start()` first checks that no other program holds the port.
+    public var sharesPort: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -47,7 +51,8 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         outboxLimitBytes: Int = 1 << 20,
         heartbeatSeconds: Int = 20,
         subprotocol: String = "stackcast.v1",
-        permessageDeflate: Bool = true
+        permessageDeflate: Bool = true,
+        sharesPort: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -61,6 +66,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         self.heartbeatSeconds = heartbeatSeconds
         self.subprotocol = subprotocol
         self.permessageDeflate = permessageDeflate
+        self.sharesPort = sharesPort
     }
 
     /// True when the server is configured to speak TLS.
@@ -68,8 +74,9 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
 
     /// Throws the first problem that would keep the server from starting: a setting out of range,
     /// an address it cannot listen on, half a TLS setup, an unreadable certificate or key, or a
-    /// missing web root.
-    func validate() throws(WebSocketServerError) {
+    /// missing web root. `probingPort: false` skips the check that the port is free, for a server
+    /// joining a port its siblings already listen on (`sharesPort`).
+    func validate(probingPort: Bool = true) throws(WebSocketServerError) {
         func require(_ condition: Bool, _ name: String, _ reason: String) throws(WebSocketServerError) {
             if !condition { throw .invalidSetting(name: name, reason: reason) }
         }
@@ -77,7 +84,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         guard let address = ListenAddress(host) else {
             throw .invalidSetting(name: "host", reason: "\(host) is not an IP address (use 127.0.0.1, ::1, 0.0.0.0 or ::)")
         }
-        if let problem = WebSocketServerError.listenProblem(address, port: port) { throw problem }
+        if probingPort, let problem = WebSocketServerError.listenProblem(address, port: port) { throw problem }
         try require(maxMessageBytes > 0, "maxMessageBytes", "must be positive")
         try require(maxConnections > 0, "maxConnections", "must be positive")
         try require(outboxLimitBytes > 0, "outboxLimitBytes", "must be positive")

@@ -1,7 +1,8 @@
 import NavKit
 import NavWire
 
-extension StackcastServer: WebSocketServerDelegate {
+/// The transport's events on this shard's service thread.
+extension SessionShard: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
         expireSessions(now: server.now)
         guard connection.path == "/ws" else {
@@ -29,13 +30,20 @@ extension StackcastServer: WebSocketServerDelegate {
             return
         }
         switch decoded {
+        case .success(.hello(let hello)):
+            // A hello may name a session another shard holds: it is served from there.
+            if let token = hello.session, let holder = directory.shard(of: token), holder != index {
+                route(hello, from: viewer, to: shards[holder], now: now)
+            } else {
+                unlink(viewer)
+                serve(.hello(hello), from: viewer, now: now)
+            }
         case .success(let message):
-            handle(message, from: viewer, now: now)
-            // Input shows at once, not at the next tick: its picture is made as soon as one of
-            // the session's sockets can take a frame, within the same service-loop turn when they
-            // are idle. Pointer moves read in one turn make one picture, and a server flooded with
-            // input makes no pictures it cannot send.
-            if let session = viewer.session, session.scene.needsTick { requestRender(session) }
+            if let link = viewer.remote {
+                forward(message, through: link)
+            } else {
+                serve(message, from: viewer, now: now)
+            }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)
         }
@@ -46,12 +54,13 @@ extension StackcastServer: WebSocketServerDelegate {
         expireSessions(now: server.now)
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
-        leave(viewer, now: server.now)
+        leaveAnywhere(viewer, now: server.now)
         scheduleTicks()
     }
 
     public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
         guard let viewer = connection.context as? Viewer else { return nil }
+        if let link = viewer.remote { return nextRemoteFrame(link) }
         return nextFrame(for: viewer)
     }
 
@@ -65,10 +74,13 @@ extension StackcastServer: WebSocketServerDelegate {
         if let next = sessions.values.compactMap(\.expiresAt).min() { server.wake(at: next) }
     }
 
+    /// Every shard's session counters summed (the transport adds its own, also summed).
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
         expireSessions(now: server.now)
+        var sessions = SessionMetrics()
+        for shard in shards { sessions.add(shard.metrics.withLock { $0 }) }
         var text = PrometheusText()
-        metrics.render(sessions: sessions.count, connectedSessions: sessions.values.filter { !$0.viewers.isEmpty }.count, into: &text)
+        sessions.render(into: &text)
         return text.text
     }
 }

@@ -2,9 +2,19 @@ import NavApps
 import NavKit
 import NavWire
 
-extension StackcastServer {
+extension SessionShard {
+    /// Handles one decoded message from `viewer` at server time `now`, and has what it changed
+    /// shown at once, not at the next tick: the picture is made as soon as one of the session's
+    /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
+    /// moves read in one turn make one picture, and a server flooded with input makes no pictures
+    /// it cannot send.
+    func serve(_ message: ClientMessage, from viewer: Viewer, now: Double) {
+        handle(message, from: viewer, now: now)
+        if let session = viewer.session, session.scene.needsTick { requestRender(session) }
+    }
+
     /// Handles one decoded message from `viewer` at server time `now`.
-    func handle(_ message: ClientMessage, from viewer: Viewer, now: Double) {
+    private func handle(_ message: ClientMessage, from viewer: Viewer, now: Double) {
         if case .hello(let hello) = message {
             return self.hello(hello, from: viewer, now: now)
         }
@@ -60,7 +70,7 @@ extension StackcastServer {
                 return send(WireError(.notFound, "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"), to: viewer)
             }
             session = existing
-            metrics.sessionsResumed += 1
+            metrics.withLock { $0.sessionsResumed += 1 }
         } else {
             guard hello.role == .control else {
                 return send(WireError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
@@ -69,19 +79,22 @@ extension StackcastServer {
             guard let root = AppCatalog.root(named: app) else {
                 return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
             }
-            guard sessions.count < configuration.maxSessions else {
+            let token = SessionToken.make()
+            // Counted for the whole server, whichever shard holds the sessions.
+            guard directory.add(token, shard: index, limit: configuration.maxSessions) else {
                 return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
             let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
             do throws(NavError) {
                 scene.setRoot(try root.makeController(scene))
             } catch {
+                directory.remove(token)
                 return send(WireError(error), to: viewer)
             }
-            session = Session(token: SessionToken.make(), app: app, scene: scene, epoch: now, wire: hello.wire)
+            session = Session(token: token, app: app, scene: scene, epoch: now, wire: hello.wire)
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
-            metrics.sessionsCreated += 1
+            metrics.withLock { $0.sessionsCreated += 1 }
             logger.info("session started", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(app)", "peer": "\(viewer.connection.peer)"])
         }
         if viewer.session != nil { leave(viewer, now: now) }
@@ -104,6 +117,7 @@ extension StackcastServer {
             fps: configuration.fps, resumed: hello.session != nil, features: hello.features, wire: hello.wire
         ))
         viewer.connection.requestWrite()
+        updateGauges()
     }
 
     /// Forwards a session's events to the viewers subscribed to their group.
@@ -129,5 +143,6 @@ extension StackcastServer {
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         // A session nobody resumes goes when its time is up, whether or not anything else happens.
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
+        updateGauges()
     }
 }

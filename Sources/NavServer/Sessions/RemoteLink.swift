@@ -1,0 +1,36 @@
+/// A WebSocket on one shard (its home) serving a viewer of a session held by another shard (the
+/// owner). The session never moves: the home forwards the connection's messages to the owner, and
+/// the owner makes the viewer's frames and hands them back one at a time, making the next only
+/// once the home has written the last (so a slow socket holds at most one frame, as on the owner's
+/// own connections).
+///
+/// Each property belongs to one thread, as marked; the link itself only travels between the two
+/// shards inside work queued with `WebSocketServer.perform`, which orders those accesses.
+final class RemoteLink: @unchecked Sendable {
+    let home: SessionShard
+    let owner: SessionShard
+
+    // Home's service thread.
+    /// The socket.
+    let connection: WebSocketConnection
+    /// A frame from the owner waiting for the socket.
+    var frame: WebSocketPayload?
+
+    // Owner's service thread.
+    /// The owner's viewer standing for the connection, once the owner has taken the `hello`.
+    var viewer: Viewer?
+    /// False once either side has ended the link: nothing more is sent through it.
+    var isOpen = true
+    /// A frame has gone to the home and not yet been written.
+    var frameInFlight = false
+    /// A newer frame was asked for while one was in flight.
+    var frameWanted = false
+    /// Making the next frame is queued on the owner's loop.
+    var frameScheduled = false
+
+    init(home: SessionShard, owner: SessionShard, connection: WebSocketConnection) {
+        self.home = home
+        self.owner = owner
+        self.connection = connection
+    }
+}

@@ -1,0 +1,128 @@
+import Logging
+import NavApps
+import NavKit
+import NavWire
+
+/// One service thread's part of a `StackcastServer`: its own libwebsockets context on the shared
+/// port, the sessions started on it, and their scenes. No engine state is shared between shards:
+/// a connection that lands on one shard for a session held by another is served through a
+/// `RemoteLink`, the session staying where it is.
+///
+/// Service thread only (its transport's), but for `metrics`, `directory` and `index`, which any
+/// thread may use, and `shards`, set once before the server starts. The `StackcastServer` starts
+/// and stops the transport from outside.
+final class SessionShard: @unchecked Sendable {
+    let index: Int
+    let configuration: ServerConfiguration
+    let logger: Logger
+    /// Which shard holds each session, shared by every shard of the server.
+    let directory: SessionDirectory
+    /// Every shard of the server, this one included, by index (set once before `start()`).
+    var shards: [SessionShard] = []
+    private(set) var transport: WebSocketServer!
+
+    // Service-thread state.
+    var sessions: [String: Session] = [:]
+    /// Counters for `GET /metrics`, read by whichever shard serves it.
+    let metrics = Locked(SessionMetrics())
+
+    init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, port: SharedPort, logger: Logger) {
+        self.index = index
+        self.configuration = configuration
+        self.directory = directory
+        var logger = logger
+        if configuration.threads > 1 { logger[metadataKey: "shard"] = "\(index)" }
+        self.logger = logger
+        transport = WebSocketServer(configuration: configuration.transport, delegate: self, logger: logger, sharing: port)
+    }
+
+    // MARK: Ticking (service thread)
+
+    /// Starts the frame timer when some session has something to show; an idle server does nothing.
+    func scheduleTicks() {
+        guard !transport.isTicking, sessions.values.contains(where: { $0.scene.needsTick }) else { return }
+        transport.startTicking(interval: 1 / Double(max(1, min(configuration.fps, 120))))
+    }
+
+    func tick(now: Double) {
+        let started = transport.now
+        var animating = false
+        for session in sessions.values where session.scene.needsTick {
+            render(session, now: now)
+            animating = animating || session.scene.needsTick
+        }
+        let seconds = transport.now - started
+        metrics.withLock { $0.recordTick(seconds: seconds) }
+        if !animating { transport.stopTicking() }
+    }
+
+    /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
+    /// being asked already) ask for the new frame as soon as their sockets can take it.
+    func render(_ session: Session, now: Double, writing: Viewer? = nil) {
+        if session.tick(now: now) {
+            for viewer in session.viewers where viewer !== writing { viewer.connection.requestWrite() }
+        }
+    }
+
+    /// Asks for `session`'s picture to be made when the first of its viewers can take a frame
+    /// (`nextFrame(for:)`), instead of now.
+    func requestRender(_ session: Session) {
+        guard !session.needsRender else { return }
+        session.needsRender = true
+        for viewer in session.viewers { viewer.connection.requestWrite() }
+    }
+
+    // MARK: Sessions (service thread)
+
+    /// Drops sessions nobody resumed in time.
+    func expireSessions(now: Double) {
+        var expired = false
+        defer { if expired { updateGauges() } }
+        for (token, session) in sessions {
+            if let expiresAt = session.expiresAt, expiresAt <= now {
+                expired = true
+                sessions[token] = nil
+                directory.remove(token)
+                metrics.withLock { $0.sessionsExpired += 1 }
+                logger.info("session expired", metadata: ["session": "\(token.prefix(8))…", "app": "\(session.app)"])
+            }
+        }
+    }
+
+    /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
+    /// gain or lose their last viewer).
+    func updateGauges() {
+        let held = sessions.count
+        let connected = sessions.values.reduce(0) { $0 + ($1.viewers.isEmpty ? 0 : 1) }
+        metrics.withLock { metrics in
+            metrics.sessions = held
+            metrics.connectedSessions = connected
+        }
+    }
+
+    /// The next frame for `viewer`: the newest, in its wire format, full at first and then a delta
+    /// from the frame it holds. Viewers at the same frame share one encoding.
+    func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
+        guard let session = viewer.session else { return nil }
+        if session.needsRender { render(session, now: transport.now, writing: viewer) }
+        let latest = session.latest
+        if let base = viewer.base, base.seq >= latest.seq { return nil }
+        guard let bytes = session.encodedLatest(viewer.wire, from: viewer.base) else { return nil }
+        let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
+        let isFull = viewer.base == nil
+        viewer.base = latest
+        metrics.withLock { metrics in
+            metrics.framesSkipped += skipped
+            if isFull { metrics.fullFramesSent += 1 }
+            metrics.framesSent += 1
+            metrics.frameBytesSent += bytes.count
+        }
+        return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
+    }
+
+    /// Sends an error to `viewer` and counts it.
+    func send(_ error: WireError, id: JSONValue? = nil, to viewer: Viewer) {
+        metrics.withLock { $0.errorsByCode[error.code, default: 0] += 1 }
+        viewer.connection.send(ServerMessage.error(error, id: id))
+    }
+}

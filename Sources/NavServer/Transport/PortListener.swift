@@ -1,0 +1,73 @@
+import Glibc
+
+/// A listening socket with `SO_REUSEPORT`, for servers that share one port (one per service
+/// thread): each has its own, and the kernel spreads new connections over them.
+///
+/// libwebsockets only sets `SO_REUSEPORT` for a context with several service threads, which
+/// Debian's build (`LWS_MAX_SMP` 1) cannot have; so each context listens through one of these
+/// instead, adopted into its loop, and adopts the connections it accepts.
+///
+/// Created on any thread; `acceptPending` on the owning server's service thread.
+struct PortListener {
+    let descriptor: Int32
+    /// The bound port (the kernel's pick when asked for 0).
+    let port: Int
+
+    /// Binds `address`:`port` and listens; throws with the errno's meaning when it cannot.
+    init(address: ListenAddress, port: Int) throws(WebSocketServerError) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var addresses: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(address.host, String(port), &hints, &addresses) == 0, let info = addresses?.pointee else {
+            throw .cannotListen(host: address.host, port: port, reason: "not an address")
+        }
+        defer { freeaddrinfo(addresses) }
+        let descriptor = socket(info.ai_family, info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), info.ai_protocol)
+        guard descriptor >= 0 else { throw Self.failure(address, port) }
+        var one: Int32 = 1
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, size) == 0,
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &one, size) == 0,
+            bind(descriptor, info.ai_addr, info.ai_addrlen) == 0,
+            listen(descriptor, SOMAXCONN) == 0
+        else {
+            let error = Self.failure(address, port)
+            close(descriptor)
+            throw error
+        }
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        let networkPort = withUnsafeBytes(of: bound) { bytes in
+            // sin_port and sin6_port both follow the 2-byte family.
+            UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+        }
+        self.descriptor = descriptor
+        self.port = Int(networkPort)
+    }
+
+    /// Accepts every connection waiting, handing each to `adopt` (which owns it from then on).
+    func acceptPending(_ adopt: (Int32) -> Void) {
+        while true {
+            let connection = accept(descriptor, nil, nil)
+            if connection < 0 {
+                // EAGAIN: nothing more waits. Anything else (a peer gone before accept, or out
+                // of descriptors) is for this connection only; the next readiness tries again.
+                return
+            }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+            adopt(connection)
+        }
+    }
+
+    private static func failure(_ address: ListenAddress, _ port: Int) -> WebSocketServerError {
+        let error = errno
+        return error == EADDRINUSE
+            ? .portInUse(host: address.host, port: port)
+            : .cannotListen(host: address.host, port: port, reason: String(cString: strerror(error)))
+    }
+}
