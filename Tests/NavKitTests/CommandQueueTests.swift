@@ -52,3 +52,21 @@ import Testing
         #expect(h.stackNames == ["Home", "A"])
     }
 }
+
+extension CommandQueueTests {
+    /// Found by the random-sequence invariants: Escape (like a back button) queued behind a
+    /// `setRoot` popped the old app's released stack when its turn came, releasing a page twice.
+    @Test func escapeQueuedBehindSetRootDoesNotTouchTheOldApp() {
+        let h = SceneHarness()
+        h.run(.push(screen("A")))
+        h.send(.push(screen("B")))
+        h.send(.setRoot(.stack(id: "main", root: screen("New"))))
+        h.scene.handleKey("Escape")
+        for _ in 0..<120 { h.advance(by: 1.0 / 60) }
+        let released = h.scene.events.filter { $0.name == .released }.compactMap(\.vc)
+        #expect(released.count == Set(released).count)
+        #expect(h.scene.appearanceViolations.isEmpty)
+        #expect(h.stackNames == ["New"])
+        #expect(!h.scene.isBusy)
+    }
+}

@@ -113,3 +113,16 @@ import Testing
         #expect(link.text == "Next")
     }
 }
+
+extension DisplayListTests {
+    /// Found by the random-sequence invariants: in a row narrower than its margins the labels and
+    /// separator had negative widths.
+    @Test func rowsInATinyViewportHaveNoNegativeSizes() {
+        let rows = [RowSpec(title: "Row", detail: "detail", action: .push(screen("Next")))]
+        // 40 pt: the title would be 40 − 16 − 36 = −12 wide, yet still reach into the row.
+        let h = SceneHarness(viewport: Viewport(width: 40, height: 200), root: ScreenSpec(name: "Home", rows: rows))
+        let items = h.scene.displayList().items
+        #expect(items.contains { $0.role == .row })
+        #expect(items.allSatisfy { $0.frame.width >= 0 && $0.frame.height >= 0 })
+    }
+}

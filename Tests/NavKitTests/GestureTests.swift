@@ -371,3 +371,27 @@ import Testing
         #expect(tracker.velocity == .zero)
     }
 }
+
+extension GestureTests {
+    /// Found by the random-sequence invariants: a finger that went down on a tab's page kept its
+    /// node after the tab was switched away; its pan then began an interactive pop on the stack
+    /// off screen, calling back pages nobody sees.
+    @Test func aPanOnANodeThatLeftTheScreenStartsNothing() throws {
+        let h = try SceneHarness(app: .tabs([
+            TabSpec(id: "home", title: "Home", root: screen("Home")),
+            TabSpec(id: "more", title: "More", root: screen("More")),
+        ], selected: 1))
+        let finger = Finger(h.scene, pointer: 2)
+        finger.down(6, 500)
+        h.run(.selectTab(.index(0)))
+        h.run(.push(screen("Deeper"), target: .tab(1)))
+        h.clearEvents()
+        finger.move(to: 280, 520)
+        finger.up()
+        #expect(h.allEvents.isEmpty)
+        #expect(h.scene.appearanceViolations.isEmpty)
+        guard case .tabs(let tabs)? = h.scene.state else { Issue.record("not tabs"); return }
+        #expect(tabs.tabs[1].stack.pages.map(\.screen) == ["More", "Deeper"])
+        #expect(tabs.tabs[1].stack.pages.allSatisfy { $0.appearance == .disappeared })
+    }
+}

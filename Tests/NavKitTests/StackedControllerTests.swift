@@ -303,3 +303,17 @@ private extension SceneHarness {
         scene.root?.subtree.lazy.compactMap { $0 as? ViewController }.first { $0.name == name }
     }
 }
+
+extension SideTabsWithSplitsTests {
+    /// Found by the random-sequence invariants: a split in a tab not shown kept the offset of the
+    /// old size after a resize, so its state reported pages where they would not rest.
+    @Test func aSplitNotShownRealignsWhenTheViewportChanges() throws {
+        let h = try SceneHarness(viewport: Viewport(width: 1024, height: 768), app: Self.app)
+        h.send(.push(StackedControllerTests.full("Results"), target: .tab(1)))
+        h.scene.resize(Viewport(width: 320, height: 568))
+        guard case .tabs(let state)? = h.scene.state else { Issue.record("not tabs"); return }
+        // Two full pages of 240 pt: Results right-aligned is offset 240 (it was 944 at 1024 wide).
+        #expect(state.tabs[1].stack.split?.offset == 240)
+        #expect(state.tabs[1].stack.pages.last?.frame.x == 83)
+    }
+}

@@ -19,20 +19,21 @@ enum RowView {
         return node
     }
 
-    /// Lays out a row's children for the row's current frame.
+    /// Lays out a row's children for the row's current frame. In a row narrower than its margins
+    /// the labels and separator shrink to nothing rather than to a negative width.
     static func layout(_ row: Node) {
         let width = row.frame.width, height = row.frame.height
         let trailing = row.children.contains { $0.icon != nil } ? 36.0 : 16.0
         for child in row.children {
             switch (child.role, child.alignment) {
             case (.separator?, _):
-                child.frame = Rect(x: 16, y: height - 0.5, width: width - 16, height: 0.5)
+                child.frame = Rect(x: 16, y: height - 0.5, width: max(width - 16, 0), height: 0.5)
             case (_, .right?):
-                child.frame = Rect(x: width / 2, y: 0, width: width / 2 - trailing, height: height)
+                child.frame = Rect(x: width / 2, y: 0, width: max(width / 2 - trailing, 0), height: height)
             case _ where child.icon != nil:
                 child.frame = Rect(x: width - 30, y: (height - 20) / 2, width: 14, height: 20)
             default:
-                child.frame = Rect(x: 16, y: 0, width: width - 16 - trailing, height: height)
+                child.frame = Rect(x: 16, y: 0, width: max(width - 16 - trailing, 0), height: height)
             }
         }
     }

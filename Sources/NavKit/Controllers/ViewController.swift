@@ -153,7 +153,7 @@ open class ViewController: Controller {
     /// A back button pops this page's stack; a row runs its action with this page as origin.
     override func handleTap(on node: Node) -> Bool {
         if node.ancestor(where: { $0.role == .back }) != nil, let stack = parent as? any NavigationStack, let scene {
-            scene.submit({ done in stack.performPop(transition: nil, done: done) }, completion: { _ in })
+            scene.submitBack(popping: stack)
             return true
         }
         if let command = action(for: node), let scene {

@@ -27,7 +27,16 @@ extension Scene {
     /// A key from the viewer: `Escape` acts as the visible stack's back button.
     public func handleKey(_ key: String) {
         guard key == "Escape", pointer == nil, let stack = focusedStack, stack.viewControllers.count > 1 else { return }
-        submit({ done in stack.performPop(transition: nil, done: done) }, completion: { _ in })
+        submitBack(popping: stack)
+    }
+
+    /// Pops `stack` when its turn in the queue comes, as a back button or Escape does, unless the
+    /// stack has left the app by then (a `setRoot` that was queued first released it).
+    func submitBack(popping stack: any NavigationStack) {
+        submit({ [weak self] done in
+            guard let self, isInApp(stack) else { return done(.failure(.invalidState("the stack left the app before its turn"))) }
+            stack.performPop(transition: nil, done: done)
+        }, completion: { _ in })
     }
 
     /// Cancels the gesture in progress (a `cancel` pointer, a dropped connection, a new `hello`):
@@ -76,7 +85,7 @@ extension Scene {
             handler.panEnded(gesture.tracker) { [weak self] completed in self?.endGesture(handler, completed: completed) }
             needsDisplay = true
         case .undecided where gesture.tracker.isTap && gesture.mayTap:
-            if let hit = gesture.hit { tap(hit) }
+            if let hit = gesture.hit, isOnScreen(hit) { tap(hit) }
         case .undecided, .ignored:
             break
         }
@@ -84,6 +93,9 @@ extension Scene {
 
     /// Offers a pan that just passed the slop to the controllers from the hit node up.
     private func decide(_ gesture: PointerGesture) -> PointerGesture.Role {
+        // A node that left the screen since the pointer went down (its tab was switched away,
+        // its page popped) takes no gesture, as UIKit cancels touches of a view leaving its window.
+        if let hit = gesture.hit, !isOnScreen(hit) { return .ignored }
         var controller = gesture.hit?.owningController ?? visibleStack?.topViewController
         let hit = gesture.hit ?? rootNode
         while let current = controller {
@@ -102,6 +114,10 @@ extension Scene {
         if let name = handler.gestureName { record(.gestureEnded, cancelled: !completed, gesture: name) }
         needsDisplay = true
         if handler.holdsCommands { commands.release() }
+    }
+
+    private func isOnScreen(_ node: Node) -> Bool {
+        node.ancestor { $0 === rootNode } != nil
     }
 
     /// A tap goes to the controller owning the tapped node, then up its parents.

@@ -45,6 +45,14 @@ extension Scene {
         return .success(stack)
     }
 
+    /// True while `controller` is part of the app: its chain of parents ends at the root. A
+    /// released controller (popped, or in an app that `setRoot` replaced) is not.
+    func isInApp(_ controller: Controller) -> Bool {
+        var top = controller
+        while let parent = top.parent { top = parent }
+        return top === root
+    }
+
     /// The nearest stack of either kind above `controller`.
     private func enclosingStack(_ controller: Controller) -> (any NavigationStack)? {
         var current: Controller? = controller

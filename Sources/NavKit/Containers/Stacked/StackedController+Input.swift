@@ -52,11 +52,32 @@ extension StackedController {
         }
     }
 
+    /// `offset` moved into 0 ... maxScroll (just 0 when the pages are narrower than the split), so
+    /// a scroll that ends there ends where pages rest, never rubber-banded.
+    func clampedToRange(_ offset: Double) -> Double {
+        min(max(offset, 0), max(0, layoutModel.maxScroll))
+    }
+
+    /// Forgets the snaps still to come: the one a paused wheel would make and the one a released
+    /// pan's overshoot would end with. A command's or a layout's scroll goes where it is sent;
+    /// either snap would otherwise fire during it and retarget it, computed for pages that have
+    /// changed since, and the split would rest stretched (pages off their resting places).
+    func dropPendingSnaps() {
+        wheelSnapDue = nil
+        if let wheelTimer { scene?.animator.cancel(wheelTimer) }
+        wheelTimer = nil
+        scroll.cancelSnap()
+    }
+
     /// `scrollAndSnapWithVelocity:animated:YES` (SV.m:133-192); `velocity` along the offset.
     func release(velocity: Double) {
         layoutPages()
         let visible = entries.map(\.visibility.isVisible)
-        guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else { return }
+        guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
+            // No page on screen to snap to (pulled far past an end of a narrow split): the source
+            // stayed there, stretched; go back inside the scroll range instead.
+            return setOffset(clampedToRange(scroll.actual), animated: true)
+        }
         guard isShowing, scene != nil else {
             becomeActive(snap)
             setOffset(snap.offset, animated: false)
@@ -68,9 +89,7 @@ extension StackedController {
 
     /// `scrollTo`: aligns page `index` at the left (and makes it active), or goes to `offset`.
     func performScroll(to destination: ScrollDestination, animated: Bool, done: @escaping Completion) {
-        // Targets stay within 0 ... maxScroll (just 0 when the pages are narrower than the split),
-        // so a scroll always ends where pages rest, never rubber-banded.
-        let range = 0...max(0, layoutModel.maxScroll)
+        let target: Double
         switch destination {
         case .index(let index):
             guard viewControllers.indices.contains(index) else {
@@ -78,11 +97,12 @@ extension StackedController {
             }
             activeIndex = index
             activePosition = .left
-            let aligned = layoutModel.offset(aligningPage: entryIndex(of: index), position: .left)
-            setOffset(min(max(aligned, range.lowerBound), range.upperBound), animated: animated)
+            target = layoutModel.offset(aligningPage: entryIndex(of: index), position: .left)
         case .offset(let offset):
-            setOffset(min(max(offset, range.lowerBound), range.upperBound), animated: animated)
+            target = offset
         }
+        dropPendingSnaps()
+        setOffset(clampedToRange(target), animated: animated)
         whenSettled { [self] in done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? ""))) }
     }
 }
@@ -119,7 +139,9 @@ final class SplitPan: PanHandler {
     }
 
     func panCancelled(done: @escaping (Bool) -> Void) {
-        split.setOffset(start, animated: true)
+        // Back where the pan began, but inside the scroll range: a pan that caught the split
+        // stretched (bouncing, or pulled by the wheel) must not leave it stretched.
+        split.setOffset(split.clampedToRange(start), animated: true)
         split.whenSettled { done(false) }
     }
 }

@@ -111,14 +111,23 @@ public final class StackedController: Controller, NavigationStack {
     }
 
     /// A new size re-aligns the active page without animation, as `viewDidLayoutSubviews` does.
+    /// A split not on screen (a tab not shown) re-aligns here, since nothing lays it out: its state
+    /// must report its pages where they would rest at the new size, inside the new scroll range.
     func setBounds(size: Size, safeArea: EdgeInsets) {
+        let resized = size != self.size
         self.size = size
         self.safeArea = safeArea
         view.frame.size = size
+        if resized && view.parent == nil { realign() }
     }
 
     override func layout(size: Size, safeArea: EdgeInsets) {
         setBounds(size: size, safeArea: safeArea)
+        realign()
+    }
+
+    private func realign() {
+        dropPendingSnaps()
         setOffset(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition), animated: false)
     }
 
@@ -216,6 +225,7 @@ public final class StackedController: Controller, NavigationStack {
 
     /// Makes page `index` active at `position` and scrolls to align it (NC.m:193-204).
     func setActive(_ index: Int, position: StackedLayout.Position, animated: Bool) {
+        dropPendingSnaps()
         activeIndex = index
         activePosition = position
         let target = layoutModel.offset(aligningPage: entryIndex(of: index), position: position)
@@ -225,11 +235,15 @@ public final class StackedController: Controller, NavigationStack {
     /// Scrolls to `offset`, animated on the display link or at once.
     func setOffset(_ offset: Double, animated: Bool) {
         let animate = animated && isShowing && scene != nil
+        // A jump that cuts a running scroll short (a resize during a pop) is that scroll's
+        // settle: its hiding pass must run, or pages being removed would stay counted in the
+        // scroll range until some later scroll settled. A jump from rest stays the reference's.
+        let interrupts = !animate && scroll.isRunning
         if let snap = scroll.setOffset(offset, animated: animate) { becomeActive(snap) }
         if animate {
             startLink()
         } else {
-            layoutPages(animated: false)
+            layoutPages(hiding: interrupts, animated: false)
             settled()
         }
     }

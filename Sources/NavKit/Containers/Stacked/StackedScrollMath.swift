@@ -139,6 +139,13 @@ public enum StackedScrollMath {
             return outcome
         }
 
+        /// Forgets the pending snap, so a running animation ends at its target with the normal
+        /// margin (Stackcast's: a scroll a command starts during a snap's overshoot is not undone).
+        mutating func cancelSnap() {
+            pendingSnap = nil
+            margin = StackedScrollMath.normalMargin
+        }
+
         /// `animateToTargetScrollOffset` (SV.m:285-292).
         private mutating func startIfIdle() {
             guard !isRunning else { return }
