@@ -52,14 +52,19 @@ public struct DisplayStyle: Equatable, Sendable {
         DisplayStyle(kind: .rect, radius: radius, name: name, vc: vc)
     }
 
-    /// An immutable, shared style. Changing an item's style gives it new storage; nothing is
-    /// ever changed in place, so sharing across threads is safe.
-    public final class Storage: Sendable, CustomStringConvertible {
-        @usableFromInline let style: DisplayStyle
+    /// A shared style. Display items never change one (setting an item's style gives it new
+    /// storage); a node changes its own in place only while nothing else holds it
+    /// (`isKnownUniquelyReferenced`), so a storage that has been shared is never changed again,
+    /// and sharing one across threads is safe.
+    public final class Storage: @unchecked Sendable, CustomStringConvertible {
+        @usableFromInline internal(set) var style: DisplayStyle
 
         @usableFromInline init(_ style: DisplayStyle) {
             self.style = style
         }
+
+        /// The style of a node that paints nothing and has no name: shared by all of them.
+        static let empty = Storage(DisplayStyle(kind: .rect))
 
         /// The style itself, so test failures and logs show what an item looks like.
         public var description: String { String(describing: style) }

@@ -15,23 +15,12 @@ public final class Node {
     @exclusivity(unchecked) public var frame: Rect
     @exclusivity(unchecked) public var alpha: Double = 1
     @exclusivity(unchecked) public var isHidden = false
-    @exclusivity(unchecked) public var fill: Color? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var cornerRadius: Double = 0 { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var shadow: Shadow? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var border: Border? { didSet { styleStorage = nil } }
     /// Children are clipped to this node's frame.
     @exclusivity(unchecked) public var clipsToBounds = false
-    @exclusivity(unchecked) public var text: String? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var font: Font? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var textColor: Color? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { styleStorage = nil } }
-    /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
-    @exclusivity(unchecked) public var icon: String? { didSet { styleStorage = nil } }
-    @exclusivity(unchecked) public var role: NodeRole? { didSet { styleStorage = nil } }
-    /// What tools and tests call this node: a screen name, a row title.
-    @exclusivity(unchecked) public var name: String? { didSet { styleStorage = nil } }
-    /// The id of the controller whose page this node is the root of.
-    @exclusivity(unchecked) public var controllerID: String? { didSet { styleStorage = nil } }
+    /// The font text is set in; nil for the body font.
+    @exclusivity(unchecked) public var font: Font? { didSet { restyle { _ in } } }
+    /// How text is aligned; nil for left.
+    @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { restyle { _ in } } }
     /// The controller whose root node this is (the responder chain starts from it).
     @exclusivity(unchecked) public internal(set) weak var owner: Controller?
     /// False leaves the children out of display lists and hit testing while the node itself is
@@ -40,9 +29,12 @@ public final class Node {
     /// False makes hit testing pass through this node and its children.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
-    /// The style as display items share it, made when first drawn and again after a change.
-    @exclusivity(unchecked) private var styleStorage: DisplayStyle.Storage? { didSet { strippedStyleStorage = nil } }
-    @exclusivity(unchecked) private var strippedStyleStorage: DisplayStyle.Storage?
+    /// The node's style, kept only here and shared with the display items and layers drawn from
+    /// it: changed in place while nothing else holds it, copied once when something does. Nodes
+    /// that paint nothing share one empty style.
+    @exclusivity(unchecked) private(set) var displayStyle = DisplayStyle.Storage.empty
+    /// `displayStyle` stripped of paint and role, made when first asked for after a change.
+    @exclusivity(unchecked) private var strippedStyle: DisplayStyle.Storage?
 
     @exclusivity(unchecked) public private(set) var children: [Node] = []
     /// Not `weak`: a weak reference gives every node a side table, which puts each retain and
@@ -53,28 +45,72 @@ public final class Node {
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
-        self.role = role
-        self.name = name
-        self.fill = fill
+        if role != nil || name != nil || fill != nil {
+            displayStyle = DisplayStyle.Storage(DisplayStyle(kind: .rect, fill: fill, role: role, name: name))
+        }
     }
 
-    /// The node's style in the storage its display items share.
-    var displayStyle: DisplayStyle.Storage {
-        if let styleStorage { return styleStorage }
-        let storage = DisplayStyle.Storage(DisplayStyle(
-            kind: text != nil ? .text : (icon != nil ? .icon : .rect), fill: fill, radius: cornerRadius, shadow: shadow,
-            border: border, text: text, font: text != nil ? (font ?? .body) : nil, color: textColor,
-            align: text != nil ? (alignment ?? .left) : nil, icon: icon, role: role, name: name, vc: controllerID
-        ))
-        styleStorage = storage
-        return storage
+    public var fill: Color? {
+        get { displayStyle.style.fill }
+        set { restyle { $0.fill = newValue } }
+    }
+    public var cornerRadius: Double {
+        get { displayStyle.style.radius }
+        set { restyle { $0.radius = newValue } }
+    }
+    public var shadow: Shadow? {
+        get { displayStyle.style.shadow }
+        set { restyle { $0.shadow = newValue } }
+    }
+    public var border: Border? {
+        get { displayStyle.style.border }
+        set { restyle { $0.border = newValue } }
+    }
+    public var text: String? {
+        get { displayStyle.style.text }
+        set { restyle { $0.text = newValue } }
+    }
+    public var textColor: Color? {
+        get { displayStyle.style.color }
+        set { restyle { $0.color = newValue } }
+    }
+    /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
+    public var icon: String? {
+        get { displayStyle.style.icon }
+        set { restyle { $0.icon = newValue } }
+    }
+    public var role: NodeRole? {
+        get { displayStyle.style.role }
+        set { restyle { $0.role = newValue } }
+    }
+    /// What tools and tests call this node: a screen name, a row title.
+    public var name: String? {
+        get { displayStyle.style.name }
+        set { restyle { $0.name = newValue } }
+    }
+    /// The id of the controller whose page this node is the root of.
+    public var controllerID: String? {
+        get { displayStyle.style.vc }
+        set { restyle { $0.vc = newValue } }
+    }
+
+    /// Applies `change` to the style, then derives what follows from it (kind, and for text the
+    /// font and alignment with their defaults). In place when no item holds the style.
+    private func restyle(_ change: (inout DisplayStyle) -> Void) {
+        strippedStyle = nil
+        if !isKnownUniquelyReferenced(&displayStyle) { displayStyle = DisplayStyle.Storage(displayStyle.style) }
+        change(&displayStyle.style)
+        let isText = displayStyle.style.text != nil
+        displayStyle.style.kind = isText ? .text : (displayStyle.style.icon != nil ? .icon : .rect)
+        displayStyle.style.font = isText ? (font ?? .body) : nil
+        displayStyle.style.align = isText ? (alignment ?? .left) : nil
     }
 
     /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`).
     var strippedDisplayStyle: DisplayStyle.Storage {
-        if let strippedStyleStorage { return strippedStyleStorage }
+        if let strippedStyle { return strippedStyle }
         let storage = DisplayStyle.Storage(displayStyle.style.stripped)
-        strippedStyleStorage = storage
+        strippedStyle = storage
         return storage
     }
 
