@@ -23,9 +23,12 @@ public final class StackcastServer: Sendable {
         configuration.threads = max(1, configuration.threads)
         configuration.transport.sharesPort = configuration.threads > 1
         let directory = SessionDirectory()
+        let peers = PeerLimits(
+            messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
+            maxSessions: configuration.maxSessionsPerPeer)
         let port = SharedPort()
         let shards = (0..<configuration.threads).map {
-            SessionShard(index: $0, configuration: configuration, directory: directory, port: port, logger: logger)
+            SessionShard(index: $0, configuration: configuration, directory: directory, peers: peers, port: port, logger: logger)
         }
         for shard in shards { shard.shards = shards }
         self.shards = shards

@@ -12,7 +12,9 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve the viewer at / and protocol v1 at /ws on one port.",
         discussion: """
             Binds 127.0.0.1 unless --host says otherwise. With --tls-cert and --tls-key the same port \
-            serves https and wss. SIGINT or SIGTERM closes every WebSocket with 1001 and exits 0.
+            serves https and wss. Requests must name the server by its address (127.0.0.1, localhost \
+            or [::1] on a loopback bind) and port in Host, or by a name given with --allow-host. \
+            SIGINT or SIGTERM closes every WebSocket with 1001 and exits 0.
             """
     )
 
@@ -40,14 +42,35 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "A browser origin allowed besides the server's own (repeatable), e.g. http://localhost:5173.")
     var allowOrigin: [String] = []
 
+    @Option(name: .customLong("allow-host"), help: "A host name the server answers to besides its own address (repeatable), e.g. stackcast.example, or stackcast.example:443 behind a proxy. Requests naming any other Host get 403 (this keeps DNS rebinding out).")
+    var allowHost: [String] = []
+
     @Option(name: .customLong("session-ttl"), help: "Seconds a session is kept for a resume after its last viewer leaves.")
     var sessionTTL: Double = 180
 
-    @Option(name: .customLong("max-sessions"), help: "Sessions held at once (an idle one takes 40-63 KiB).")
+    @Option(name: .customLong("max-sessions"), help: "Sessions held at once (an idle one takes 27-62 KiB).")
     var maxSessions = 10_000
+
+    @Option(name: .customLong("max-sessions-per-peer"), help: "Sessions one peer address may hold at once.")
+    var maxSessionsPerPeer = 1_000
+
+    @Option(name: .customLong("peer-messages-per-second"), help: "Messages all connections of one peer address may send per second together (bursts up to twice that).")
+    var peerMessagesPerSecond: Double = 20_000
+
+    @Option(name: .customLong("max-stack-depth"), help: "The most pages one stack (or page stack) may hold.")
+    var maxStackDepth = 300
 
     @Option(name: .customLong("max-connections"), help: "WebSocket connections open at once (the open-file limit is raised to fit them).")
     var maxConnections = 10_000
+
+    @Option(name: .customLong("max-connections-per-peer"), help: "WebSocket connections one peer address may hold at once; more are refused with HTTP 503.")
+    var maxConnectionsPerPeer = 64
+
+    @Option(name: .customLong("hello-timeout"), help: "Seconds a new WebSocket has to send hello; a silent one is closed with 1008.")
+    var helloTimeout: Double = 10
+
+    @Option(help: "Seconds without hearing from a WebSocket before the server pings it; one silent for twice that is dropped (1 to 3600).")
+    var heartbeat = 20
 
     @Option(help: "Service threads, each with its own sessions (default: one per core).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
@@ -68,6 +91,11 @@ struct ServeCommand: ParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard sessionTTL >= 0 else { throw ValidationError("--session-ttl must be 0 or more seconds") }
         guard maxSessions > 0, maxConnections > 0 else { throw ValidationError("--max-sessions and --max-connections must be at least 1") }
+        guard maxSessionsPerPeer > 0, maxStackDepth > 0 else { throw ValidationError("--max-sessions-per-peer and --max-stack-depth must be at least 1") }
+        guard maxConnectionsPerPeer > 0 else { throw ValidationError("--max-connections-per-peer must be at least 1") }
+        guard (0.1...3600).contains(helloTimeout) else { throw ValidationError("--hello-timeout must be from 0.1 to 3600 seconds, got \(helloTimeout)") }
+        guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
+        guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
     }
 
@@ -84,9 +112,13 @@ struct ServeCommand: ParsableCommand {
         let configuration = ServerConfiguration(
             transport: WebSocketServerConfiguration(
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
-                allowedOrigins: allowOrigin, maxConnections: connections, permessageDeflate: deflate
+                allowedOrigins: allowOrigin, allowedHosts: allowHost, maxConnections: connections,
+                maxConnectionsPerPeer: maxConnectionsPerPeer, heartbeatSeconds: heartbeat, helloTimeoutSeconds: helloTimeout,
+                permessageDeflate: deflate
             ),
-            defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions, threads: threads
+            defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
+            peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
+            threads: threads
         )
         let server = StackcastServer(configuration: configuration, logger: logger)
         // Signals arrive on a dispatch queue, never in a signal handler: stop() may block. They are

@@ -53,8 +53,12 @@ export function setupControls({ options, connection, hud, inspector }) {
   });
 
   const watch = $('watch-link');
+  // The link carries the read-only watch token, never the control token: whoever opens it can
+  // only watch, even if they ask for control.
   connection.addEventListener('welcome', ({ detail }) => {
-    watch.href = watchUrl(location.href, detail.welcome.session);
+    const { watchToken } = detail.welcome;
+    if (!watchToken) return;
+    watch.href = watchUrl(location.href, watchToken);
     watch.removeAttribute('aria-disabled');
   });
 

@@ -65,7 +65,7 @@ export function switchAppUrl(href, app) {
 /**
  * The address that watches a session: same app and device, `role=view`.
  * @param {string} href the current address.
- * @param {string} session the session token.
+ * @param {string} session the session's watch token (`welcome.watchToken`), which can only watch.
  */
 export function watchUrl(href, session) {
   return withParams(href, { session, role: 'view' });

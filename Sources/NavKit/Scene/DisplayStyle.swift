@@ -57,7 +57,7 @@ public struct DisplayStyle: Equatable, Sendable {
     /// (`isKnownUniquelyReferenced`), so a storage that has been shared is never changed again,
     /// and sharing one across threads is safe.
     public final class Storage: @unchecked Sendable, CustomStringConvertible {
-        @usableFromInline internal(set) var style: DisplayStyle
+        @usableFromInline var style: DisplayStyle
 
         @usableFromInline init(_ style: DisplayStyle) {
             self.style = style

@@ -5,9 +5,17 @@ extension Scene {
     /// command queue and complete when their transition has finished; `configure` and `query`
     /// answer at once.
     ///
-    /// - Parameter origin: the page whose row sent the command; a stack command without a target
-    ///   acts on that page's stack. Nil: the visible stack.
-    public func handle(_ command: Command, from origin: Controller? = nil, completion: @escaping CommandCompletion) {
+    /// - Parameters:
+    ///   - origin: the page whose row sent the command; a stack command without a target acts on
+    ///     that page's stack. Nil: the visible stack.
+    ///   - submitter: who sent it (a server's viewer), so that `dropQueuedCommands(from:)` can take
+    ///     it out of the queue if they go before its turn.
+    ///   - bytes: what the command weighs against `settings.maxQueuedBytes` while it waits (the
+    ///     size of the message it came in).
+    public func handle(
+        _ command: Command, from origin: Controller? = nil, submitter: AnyObject? = nil, bytes: Int = 0,
+        completion: @escaping CommandCompletion
+    ) {
         switch command {
         case .query:
             guard let state else { return completion(.failure(noApp)) }
@@ -18,8 +26,15 @@ extension Scene {
             submit({ [weak self] done in
                 guard let self else { return done(.failure(.invalidState("the session has ended"))) }
                 perform(command, origin: origin, done: done)
-            }, completion: completion)
+            }, submitter: submitter, bytes: bytes, completion: completion)
         }
+    }
+
+    /// Drops the navigation commands `submitter` sent that are still waiting their turn, answering
+    /// each with `invalid_state` (a server calls this when a viewer leaves: their results could no
+    /// longer be delivered). A command already running finishes.
+    public func dropQueuedCommands(from submitter: AnyObject) {
+        commands.dropPending(from: submitter, reason: .invalidState("dropped before its turn: the viewer that sent it left the session"))
     }
 
     /// Builds the page for a screen description.
@@ -39,7 +54,10 @@ extension Scene {
                 done(.failure(error))
             }
         case .push(let screen, let transition, let target):
-            withStack(target, origin, done) { $0.performPush(self.makeController(screen), above: target == nil ? origin : nil, transition: transition, done: done) }
+            withStack(target, origin, done) {
+                if let full = depthError($0, pages: $0.viewControllers.count + 1) { return done(.failure(full)) }
+                $0.performPush(self.makeController(screen), above: target == nil ? origin : nil, transition: transition, done: done)
+            }
         case .pop(let transition, let target):
             withStack(target, origin, done) { $0.performPop(transition: transition, done: done) }
         case .popToRoot(let transition, let target):
@@ -50,12 +68,19 @@ extension Scene {
             case .controller(let id): .id(id)
             }
             withStack(target, origin, done) {
+                // With `then`, the stack ends one page above the page popped to.
+                if then != nil, case .success(let index) = $0.index(of: popTarget), let full = depthError($0, pages: index + 2) {
+                    return done(.failure(full))
+                }
                 $0.performPopTo(popTarget, transition: transition, then: then.map { (self.makeController($0.screen), $0.transition) }, op: "popTo", done: done)
             }
         case .replaceTop(let screen, let direction, let transition, let target):
             withStack(target, origin, done) { $0.performReplaceTop(self.makeController(screen), direction: direction, transition: transition, done: done) }
         case .setStack(let screens, let transition, let target):
             withStack(target, origin, done) { stack in
+                if let limit = settings.maxStackDepth, screens.count > limit {
+                    return done(.failure(.invalidArgument("screens: expected at most \(limit) pages, the most a stack may hold in this session, got \(screens.count)")))
+                }
                 stack.performSetStack(stack.controllers(for: screens, in: self), transition: transition, done: done)
             }
         case .selectTab(let selector):
@@ -66,7 +91,12 @@ extension Scene {
             withStack(target, origin, done) { $0.performScroll(to: destination, animated: animated, done: done) }
         case .page(let pageCommand, let vc):
             switch pageStack(vc: vc, origin: origin) {
-            case .success(let pages): pages.perform(pageCommand, done: done)
+            case .success(let pages):
+                if case .push = pageCommand.action, let limit = settings.maxStackDepth, pages.pages.count >= limit {
+                    return done(.failure(.invalidState(
+                        "the page stack holds \(pages.pages.count) pages, the most a page stack may hold in this session; pop pages before pushing more")))
+                }
+                pages.perform(pageCommand, done: done)
             case .failure(let error): done(.failure(error))
             }
         case .configure, .query:
@@ -80,6 +110,14 @@ extension Scene {
         case .success(let stack): body(stack)
         case .failure(let error): done(.failure(error))
         }
+    }
+
+    /// The error for a command that would leave `stack` with `pages` pages, when that is more than
+    /// `settings.maxStackDepth`.
+    private func depthError(_ stack: any NavigationStack, pages: Int) -> NavError? {
+        guard let limit = settings.maxStackDepth, pages > limit else { return nil }
+        return .invalidState(
+            "stack \(stack.identifier) holds \(stack.viewControllers.count) pages, the most a stack may hold in this session is \(limit); pop pages before pushing more")
     }
 
     private func withTabs(_ done: CommandCompletion, _ body: (any TabHost) -> Void) {

@@ -10,7 +10,11 @@ public final class Scene {
     public private(set) var root: Controller?
     public let animator = Animator()
     public var settings = SceneSettings() {
-        didSet { commands.policy = settings.busyPolicy }
+        didSet {
+            commands.policy = settings.busyPolicy
+            commands.maxPending = settings.maxQueuedCommands
+            commands.maxPendingBytes = settings.maxQueuedBytes
+        }
     }
     /// The most recent events, oldest first (at most `settings.eventLogLimit`).
     public private(set) var events: [SceneEvent] = []
@@ -129,10 +133,13 @@ public final class Scene {
 
     // MARK: Jobs
 
-    /// Runs a navigation job through the command queue (waits or is refused while busy).
-    func submit(_ body: @escaping CommandQueue.Body, completion: @escaping CommandQueue.Completion) {
+    /// Runs a navigation job through the command queue (waits or is refused while busy);
+    /// `submitter` and `bytes` are what `CommandQueue.submit` counts and drops by.
+    func submit(
+        _ body: @escaping CommandQueue.Body, submitter: AnyObject? = nil, bytes: Int = 0, completion: @escaping CommandQueue.Completion
+    ) {
         needsDisplay = true
-        commands.submit(body) { [weak self] result in
+        commands.submit(body, submitter: submitter, bytes: bytes) { [weak self] result in
             self?.needsDisplay = true
             completion(result)
         }

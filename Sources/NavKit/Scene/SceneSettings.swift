@@ -12,6 +12,15 @@ public struct SceneSettings: Sendable {
     public var defaultTransition: any Transition = ParametricTransition.slide
     /// How many events `Scene.events` keeps (the oldest go first).
     public var eventLogLimit = 10_000
+    /// The most pages a stack, stacked split or page stack may hold: a command that would put more
+    /// on one fails. Nil: no limit (a server sets one for every session).
+    public var maxStackDepth: Int?
+    /// The most navigation commands that may wait their turn; more are refused with `busy`.
+    /// Nil: no limit.
+    public var maxQueuedCommands: Int?
+    /// The most bytes the waiting commands may hold, as their submitters count them
+    /// (`Scene.handle(_:from:submitter:bytes:completion:)`); more are refused with `busy`. Nil: no limit.
+    public var maxQueuedBytes: Int?
 
     public init() {}
 }

@@ -1,5 +1,8 @@
-/// A token bucket: `rate` messages per second on average, bursts up to `burst`.
-struct RateLimiter {
+/// A token bucket: `rate` messages (or bytes, with `cost`) per second on average, bursts up to
+/// `burst`.
+///
+/// A value type: it belongs to whatever holds it (a viewer, a session, a peer's entry).
+struct RateLimiter: Sendable {
     let rate: Double
     let burst: Double
     private var tokens: Double
@@ -16,13 +19,23 @@ struct RateLimiter {
         self.tokens = burst
     }
 
-    /// Takes one token at time `now` (seconds); false when the bucket is empty.
-    mutating func allow(now: Double) -> Bool {
-        if let last { tokens = min(burst, tokens + (now - last) * rate) }
-        last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+    /// Takes `cost` tokens at time `now` (seconds); false, taking none, when fewer are left.
+    mutating func allow(now: Double, cost: Double = 1) -> Bool {
+        refill(now: now)
+        guard tokens >= cost else { return false }
+        tokens -= cost
         return true
+    }
+
+    /// True when the bucket would be full at `now`: forgetting it then changes nothing.
+    func isFull(now: Double) -> Bool {
+        guard let last else { return true }
+        return tokens + (now - last) * rate >= burst
+    }
+
+    private mutating func refill(now: Double) {
+        if let last { tokens = min(burst, tokens + max(0, now - last) * rate) }
+        last = now
     }
 
     /// True when a refused sender should be told (once per second at most).

@@ -10,13 +10,30 @@ public struct ServerConfiguration: Sendable {
     /// How long a session whose viewers are all gone is kept for a resume, in seconds.
     public var sessionTTL: Double
     /// Sessions held at once (connected or waiting to be resumed). The default fits 10,000 idle
-    /// sessions: about 40 KiB each for the `stack` app and 63 KiB for `phone` (release build,
+    /// sessions: about 27 KiB each for the `stack` app and 62 KiB for `phone` (release build,
     /// measured with 1,000 connected idle sessions), so under 1 GB.
     public var maxSessions: Int
     /// Messages a connection may send per second, on average.
     public var messagesPerSecond: Double
-    /// Messages a connection may send in a burst above the average.
+    /// Messages a connection may send in a burst above the average. A session has a bucket of the
+    /// same size for its controllers' messages, which a resume keeps.
     public var messageBurst: Double
+    /// Messages all the connections of one peer address may send per second together, on average
+    /// (bursts up to twice as many). Generous, so that one machine can drive many sessions.
+    public var peerMessagesPerSecond: Double
+    /// Sessions one peer address may hold at once (those that have not ended).
+    public var maxSessionsPerPeer: Int
+    /// The most pages one stack (or page stack) of a session may hold.
+    public var maxStackDepth: Int
+    /// Navigation commands that may wait their turn in a session, and the bytes of their messages
+    /// together; past either, a command is refused with `busy`.
+    public var maxQueuedCommands: Int
+    public var maxQueuedBytes: Int
+    /// The largest `result` sent; a bigger one is answered with `too_large`.
+    public var maxReplyBytes: Int
+    /// Event bytes one viewer may be sent per second on average, in bursts up to twice as many;
+    /// events past that are dropped (with one `too_large` error saying so).
+    public var eventBytesPerSecond: Double
     /// Service threads, each with its own libwebsockets context on the one port and its own
     /// sessions (one per core by default; 1 serves everything on one thread).
     public var threads: Int
@@ -29,6 +46,13 @@ public struct ServerConfiguration: Sendable {
         maxSessions: Int = 10_000,
         messagesPerSecond: Double = 200,
         messageBurst: Double = 400,
+        peerMessagesPerSecond: Double = 20_000,
+        maxSessionsPerPeer: Int = 1_000,
+        maxStackDepth: Int = 300,
+        maxQueuedCommands: Int = 100,
+        maxQueuedBytes: Int = 1 << 20,
+        maxReplyBytes: Int = 1 << 20,
+        eventBytesPerSecond: Double = 256 * 1024,
         threads: Int = 1
     ) {
         self.transport = transport
@@ -38,6 +62,13 @@ public struct ServerConfiguration: Sendable {
         self.maxSessions = maxSessions
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
+        self.peerMessagesPerSecond = peerMessagesPerSecond
+        self.maxSessionsPerPeer = maxSessionsPerPeer
+        self.maxStackDepth = maxStackDepth
+        self.maxQueuedCommands = maxQueuedCommands
+        self.maxQueuedBytes = maxQueuedBytes
+        self.maxReplyBytes = maxReplyBytes
+        self.eventBytesPerSecond = eventBytesPerSecond
         self.threads = threads
     }
 }

@@ -13,7 +13,14 @@ final class Session {
     /// How many recent frames are kept so a resuming viewer can get a delta from its `lastSeq`.
     static let historyLength = 32
 
+    /// The control token: it resumes the session as its controller.
     let token: String
+    /// The watch token: it only ever watches (`hello` with it gets role `view`).
+    let watchToken: String
+    /// The peer address that started the session (it counts against that peer's sessions).
+    let peer: String
+    /// The controllers' message bucket: it belongs to the session, so a resume keeps it.
+    var limiter: RateLimiter
     let app: String
     let scene: Scene
     /// Server time when the session began; the scene's clock counts from here.
@@ -42,8 +49,11 @@ final class Session {
 
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
     /// records its first frame.
-    init(token: String, app: String, scene: Scene, epoch: Double, wire: WireFormat) {
+    init(token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat) {
         self.token = token
+        self.watchToken = watchToken
+        self.peer = peer
+        self.limiter = limiter
         self.app = app
         self.scene = scene
         self.epoch = epoch

@@ -20,11 +20,20 @@ final class Viewer {
     var base: WireFrame?
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
+    /// The connection's own message bucket.
     var limiter: RateLimiter
+    /// The session this connection started, while it is in it: a new `hello` ends it at once
+    /// when nobody else is in it.
+    weak var started: Session?
+    /// Bytes of events this viewer may be sent (`ServerConfiguration.eventBytesPerSecond`).
+    var eventBudget: RateLimiter
+    /// Events dropped since the budget last had room; the first drop of a run is reported.
+    var eventsDropped = 0
 
-    init(connection: ViewerConnection, limiter: RateLimiter) {
+    init(connection: ViewerConnection, limiter: RateLimiter, eventBudget: RateLimiter) {
         self.connection = connection
         self.limiter = limiter
+        self.eventBudget = eventBudget
     }
 
     var isController: Bool { role == .control }

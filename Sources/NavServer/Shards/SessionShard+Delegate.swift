@@ -8,20 +8,26 @@ extension SessionShard: WebSocketServerDelegate {
         guard connection.path == "/ws" else {
             return connection.close(code: 1008, reason: "the WebSocket endpoint is /ws")
         }
-        connection.context = Viewer(
-            connection: connection,
-            limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst)
-        )
+        connection.context = makeViewer(
+            connection: connection, limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst))
+        peers.connectionOpened(connection.peer, now: server.now)
     }
 
     public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
         guard let viewer = connection.context as? Viewer else { return }
         let now = server.now
         let decoded = MessageDecoder.decode(text)
-        guard viewer.limiter.allow(now: now) else {
+        // The connection's bucket first, so what it drops costs its peer nothing.
+        let limited: WireError? = if !viewer.limiter.allow(now: now) {
+            WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
+        } else if !peers.allowMessage(from: connection.peer, now: now) {
+            WireError(.rateLimited, "more than \(Int(configuration.peerMessagesPerSecond)) messages per second from \(connection.peer), all its connections together; this message was dropped")
+        } else {
+            nil
+        }
+        if let limited {
             // Over the limit the message is dropped, but a command still gets its answer, so a
             // client never waits for a result that will not come.
-            let limited = WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
             if case .success(.command(let id, _)) = decoded {
                 send(limited, id: id, to: viewer)
             } else if viewer.limiter.shouldWarn(now: now) {
@@ -36,13 +42,13 @@ extension SessionShard: WebSocketServerDelegate {
                 route(hello, from: viewer, to: shards[holder], now: now)
             } else {
                 unlink(viewer)
-                serve(.hello(hello), from: viewer, now: now)
+                serve(.hello(hello), size: text.utf8.count, from: viewer, now: now)
             }
         case .success(let message):
             if let link = viewer.remote {
-                forward(message, through: link)
+                forward(message, size: text.utf8.count, through: link)
             } else {
-                serve(message, from: viewer, now: now)
+                serve(message, size: text.utf8.count, from: viewer, now: now)
             }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)
@@ -54,6 +60,7 @@ extension SessionShard: WebSocketServerDelegate {
         expireSessions(now: server.now)
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
+        peers.connectionClosed(connection.peer, now: server.now)
         leaveAnywhere(viewer, now: server.now)
         scheduleTicks()
     }

@@ -7,14 +7,22 @@ extension SessionShard {
     /// shown at once, not at the next tick: the picture is made as soon as one of the session's
     /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
     /// moves read in one turn make one picture, and a server flooded with input makes no pictures
-    /// it cannot send.
-    func serve(_ message: ClientMessage, from viewer: Viewer, now: Double) {
-        handle(message, from: viewer, now: now)
+    /// it cannot send. `size` is the message's size on the wire (what a queued command weighs).
+    func serve(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
+        handle(message, size: size, from: viewer, now: now)
         if let session = viewer.session, session.scene.needsTick { requestRender(session) }
     }
 
+    /// A viewer for `connection`, with `limiter` for its messages and the event budget every
+    /// viewer has.
+    func makeViewer(connection: ViewerConnection, limiter: RateLimiter) -> Viewer {
+        Viewer(
+            connection: connection, limiter: limiter,
+            eventBudget: RateLimiter(rate: configuration.eventBytesPerSecond, burst: 2 * configuration.eventBytesPerSecond))
+    }
+
     /// Handles one decoded message from `viewer` at server time `now`.
-    private func handle(_ message: ClientMessage, from viewer: Viewer, now: Double) {
+    private func handle(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
         if case .hello(let hello) = message {
             return self.hello(hello, from: viewer, now: now)
         }
@@ -26,6 +34,16 @@ extension SessionShard {
         }
         guard viewer.isController || message.isReadOnly else {
             return send(WireError(.forbidden, "this viewer only watches (role view): it may query, subscribe and ping; input and other commands are refused"), id: commandID(of: message), to: viewer)
+        }
+        // The session's own bucket, which outlives its connections: reconnecting buys nothing.
+        if viewer.isController, !session.limiter.allow(now: now) {
+            let limited = WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second to this session, whichever connections sent them; this message was dropped")
+            if let id = commandID(of: message) {
+                send(limited, id: id, to: viewer)
+            } else if session.limiter.shouldWarn(now: now) {
+                send(limited, to: viewer)
+            }
+            return
         }
         let scene = session.scene
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
@@ -45,14 +63,22 @@ extension SessionShard {
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
         case .command(let id, .navigation(let command)):
-            scene.handle(command) { [weak self, weak viewer] result in
+            scene.handle(command, submitter: viewer, bytes: size) { [weak self, weak viewer] result in
                 guard let self, let viewer, viewer.connection.isOpen else { return }
                 switch result {
-                case .success(let value): viewer.connection.send(ServerMessage.result(id: id, value: value.json))
+                case .success(let value): sendResult(value.json, id: id, op: command.op, to: viewer)
                 case .failure(let error): send(WireError(error), id: id, to: viewer)
                 }
             }
         }
+    }
+
+    /// Sends a command's result, or `too_large` when it is over `maxReplyBytes`.
+    private func sendResult(_ value: JSONValue, id: JSONValue, op: String, to viewer: Viewer) {
+        let text = ServerMessage.result(id: id, value: value)
+        let size = text.utf8.count
+        guard size > configuration.maxReplyBytes else { return viewer.connection.send(text) }
+        send(WireError(.tooLarge, "the \(op) result is \(size) bytes, more than the \(configuration.maxReplyBytes) a reply may have; it was not sent (pop pages, or use shorter names and titles)"), id: id, to: viewer)
     }
 
     private func commandID(of message: ClientMessage) -> JSONValue? {
@@ -65,11 +91,17 @@ extension SessionShard {
         expireSessions(now: now)
         // A failed hello leaves the connection where it was; a good one moves it.
         let session: Session
+        var role = hello.role
         if let token = hello.session {
-            guard let existing = sessions[token] else {
+            if let existing = sessions[token] {
+                session = existing
+            } else if let existing = watched[token] {
+                // A watch token only ever watches, whatever role the hello asks for.
+                session = existing
+                role = .view
+            } else {
                 return send(WireError(.notFound, "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"), to: viewer)
             }
-            session = existing
             metrics.withLock { $0.sessionsResumed += 1 }
         } else {
             guard hello.role == .control else {
@@ -79,27 +111,45 @@ extension SessionShard {
             guard let root = AppCatalog.root(named: app) else {
                 return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
             }
+            // The session this connection started and is alone in ends once this one starts, so
+            // it does not count against the limits.
+            let replacing = viewer.started.map { $0 === viewer.session && $0.viewers.count == 1 } ?? false
+            let peer = viewer.connection.peer
+            guard peers.startSession(for: peer, extra: replacing ? 1 : 0) else {
+                return send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold; end one (say hello again on its connection) or let one expire (\(Int(configuration.sessionTTL)) s after its last viewer leaves)"), to: viewer)
+            }
             let token = SessionToken.make()
+            let watchToken = SessionToken.make()
             // Counted for the whole server, whichever shard holds the sessions.
-            guard directory.add(token, shard: index, limit: configuration.maxSessions) else {
+            guard directory.add(token, watchToken: watchToken, shard: index, limit: configuration.maxSessions + (replacing ? 1 : 0)) else {
+                peers.endSession(for: peer, now: now)
                 return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
             let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
+            scene.settings.maxStackDepth = configuration.maxStackDepth
+            scene.settings.maxQueuedCommands = configuration.maxQueuedCommands
+            scene.settings.maxQueuedBytes = configuration.maxQueuedBytes
             do throws(NavError) {
                 scene.setRoot(try root.makeController(scene))
             } catch {
-                directory.remove(token)
+                directory.remove(token, watchToken: watchToken)
+                peers.endSession(for: peer, now: now)
                 return send(WireError(error), to: viewer)
             }
-            session = Session(token: token, app: app, scene: scene, epoch: now, wire: hello.wire)
+            session = Session(
+                token: token, watchToken: watchToken, peer: peer,
+                limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
+                app: app, scene: scene, epoch: now, wire: hello.wire)
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
+            watched[session.watchToken] = session
             metrics.withLock { $0.sessionsCreated += 1 }
-            logger.info("session started", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(app)", "peer": "\(viewer.connection.peer)"])
+            logger.info("session started", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(app)", "peer": "\(peer)"])
         }
-        if viewer.session != nil { leave(viewer, now: now) }
-        viewer.role = hello.role
-        if hello.role == .control, let previous = session.controller {
+        leave(viewer, forHelloTo: session, now: now)
+        if hello.session == nil { viewer.started = session }
+        viewer.role = role
+        if role == .control, let previous = session.controller {
             // One controller at a time: the newest hello takes over (a reconnect after a drop).
             previous.connection.close(code: 1008, reason: "another viewer took control of this session")
             leave(previous, now: now)
@@ -108,37 +158,67 @@ extension SessionShard {
         // lastSeq names a frame of the session being resumed; a new session has no such frame.
         viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
         session.attach(viewer, now: now)
-        if hello.role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
+        if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.resize(viewport)
         }
+        // A watcher learns only the token it came with; every viewer gets the watch token, the
+        // one to hand out.
         viewer.connection.send(ServerMessage.welcome(
-            session: session.token, app: session.app, role: hello.role, viewport: session.scene.viewport,
-            fps: configuration.fps, resumed: hello.session != nil, features: hello.features, wire: hello.wire
+            session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
+            viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
+            wire: hello.wire, watchToken: session.watchToken
         ))
         viewer.connection.requestWrite()
         updateGauges()
     }
 
-    /// Forwards a session's events to the viewers subscribed to their group.
+    /// Forwards a session's events to the viewers subscribed to their group, within each viewer's
+    /// event budget: past it events are dropped, and the first of a run of drops is reported with
+    /// `too_large` (a burst such as the `released` events of a long `popToRoot` stays bounded).
     private func eventForwarder(for session: Session) -> (SceneEvent) -> Void {
-        { [weak session] event in
-            guard let session else { return }
+        { [weak self, weak session] event in
+            guard let self, let session else { return }
             let group = event.name.group
             var text: String?
+            let now = transport.now
             for viewer in session.viewers where viewer.subscriptions.contains(group) {
                 if text == nil { text = ServerMessage.event(event) }
+                guard viewer.eventBudget.allow(now: now, cost: Double(text!.utf8.count)) else {
+                    if viewer.eventsDropped == 0 {
+                        send(WireError(.tooLarge, "events are coming faster than \(Int(configuration.eventBytesPerSecond)) bytes per second (bursts up to twice that) for this viewer: this one and the next are dropped until they slow down; query the state to catch up"), to: viewer)
+                    }
+                    viewer.eventsDropped += 1
+                    continue
+                }
+                viewer.eventsDropped = 0
                 viewer.connection.send(text!)
             }
         }
     }
 
-    /// Takes `viewer` out of its session; a controller leaving cancels its gestures.
+    /// Takes `viewer` out of its session for a new `hello` that joins `next` (nil: a session
+    /// elsewhere). A session the connection started ends at once when it leaves it alone, unless
+    /// the hello comes back to it: one connection cannot pile up sessions.
+    func leave(_ viewer: Viewer, forHelloTo next: Session?, now: Double) {
+        guard let session = viewer.session else { return }
+        leave(viewer, now: now)
+        guard session !== next, viewer.started === session else { return }
+        viewer.started = nil
+        guard session.viewers.isEmpty else { return }
+        end(session, now: now)
+        logger.info("session ended", metadata: ["session": "\(session.token.prefix(8))…", "reason": "its connection started another"])
+        updateGauges()
+    }
+
+    /// Takes `viewer` out of its session; a controller leaving cancels its gestures and drops the
+    /// commands it queued (their results could not be delivered).
     func leave(_ viewer: Viewer, now: Double) {
         guard let session = viewer.session else { return }
         if viewer.isController {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.cancelInput()
+            session.scene.dropQueuedCommands(from: viewer)
         }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         // A session nobody resumes goes when its time is up, whether or not anything else happens.

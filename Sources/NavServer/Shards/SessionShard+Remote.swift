@@ -7,7 +7,8 @@ extension SessionShard {
     /// Sends `viewer`'s `hello` for a session held by `owner`, which takes it from there; the
     /// connection leaves whatever session it was in first.
     func route(_ hello: Hello, from viewer: Viewer, to owner: SessionShard, now: Double) {
-        leaveAnywhere(viewer, now: now)
+        unlink(viewer)
+        leave(viewer, forHelloTo: nil, now: now)
         guard let connection = viewer.connection as? WebSocketConnection else { return }
         let link = RemoteLink(home: self, owner: owner, connection: connection)
         viewer.remote = link
@@ -15,10 +16,11 @@ extension SessionShard {
         owner.transport.perform { owner.attach(link, hello: hello, peer: peer) }
     }
 
-    /// Hands one of a linked connection's messages to the shard holding its session.
-    func forward(_ message: ClientMessage, through link: RemoteLink) {
+    /// Hands one of a linked connection's messages (`size` bytes on the wire) to the shard
+    /// holding its session.
+    func forward(_ message: ClientMessage, size: Int, through link: RemoteLink) {
         let owner = link.owner
-        owner.transport.perform { owner.receive(message, through: link) }
+        owner.transport.perform { owner.receive(message, size: size, through: link) }
     }
 
     /// Takes `viewer` out of its session, here or on another shard.
@@ -51,14 +53,14 @@ extension SessionShard {
     private func attach(_ link: RemoteLink, hello: Hello, peer: String) {
         guard link.isOpen else { return }
         // The home rate-limits the connection's messages before forwarding them.
-        let viewer = Viewer(connection: RemoteViewerConnection(link: link, peer: peer), limiter: .unlimited)
+        let viewer = makeViewer(connection: RemoteViewerConnection(link: link, peer: peer), limiter: .unlimited)
         link.viewer = viewer
-        receive(.hello(hello), through: link)
+        receive(.hello(hello), size: 0, through: link)
     }
 
-    private func receive(_ message: ClientMessage, through link: RemoteLink) {
+    private func receive(_ message: ClientMessage, size: Int, through link: RemoteLink) {
         guard link.isOpen, let viewer = link.viewer else { return }
-        serve(message, from: viewer, now: transport.now)
+        serve(message, size: size, from: viewer, now: transport.now)
         scheduleTicks()
     }
 

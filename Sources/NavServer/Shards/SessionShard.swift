@@ -8,7 +8,7 @@ import NavWire
 /// a connection that lands on one shard for a session held by another is served through a
 /// `RemoteLink`, the session staying where it is.
 ///
-/// Service thread only (its transport's), but for `metrics`, `directory` and `index`, which any
+/// Service thread only (its transport's), but for `metrics`, `directory`, `peers` and `index`, which any
 /// thread may use, and `shards`, set once before the server starts. The `StackcastServer` starts
 /// and stops the transport from outside.
 final class SessionShard: @unchecked Sendable {
@@ -17,19 +17,24 @@ final class SessionShard: @unchecked Sendable {
     let logger: Logger
     /// Which shard holds each session, shared by every shard of the server.
     let directory: SessionDirectory
+    /// What each peer address may use, shared by every shard of the server.
+    let peers: PeerLimits
     /// Every shard of the server, this one included, by index (set once before `start()`).
     var shards: [SessionShard] = []
     private(set) var transport: WebSocketServer!
 
     // Service-thread state.
     var sessions: [String: Session] = [:]
+    /// The same sessions by their watch tokens.
+    var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
 
-    init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, port: SharedPort, logger: Logger) {
+    init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, port: SharedPort, logger: Logger) {
         self.index = index
         self.configuration = configuration
         self.directory = directory
+        self.peers = peers
         var logger = logger
         if configuration.threads > 1 { logger[metadataKey: "shard"] = "\(index)" }
         self.logger = logger
@@ -78,15 +83,23 @@ final class SessionShard: @unchecked Sendable {
     func expireSessions(now: Double) {
         var expired = false
         defer { if expired { updateGauges() } }
-        for (token, session) in sessions {
+        for session in sessions.values {
             if let expiresAt = session.expiresAt, expiresAt <= now {
                 expired = true
-                sessions[token] = nil
-                directory.remove(token)
+                end(session, now: now)
                 metrics.withLock { $0.sessionsExpired += 1 }
-                logger.info("session expired", metadata: ["session": "\(token.prefix(8))…", "app": "\(session.app)"])
+                logger.info("session expired", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(session.app)"])
             }
         }
+    }
+
+    /// Drops `session` (which has no viewers left): its tokens name nothing any more, and it no
+    /// longer counts against the server's or its peer's sessions.
+    func end(_ session: Session, now: Double) {
+        sessions[session.token] = nil
+        watched[session.watchToken] = nil
+        directory.remove(session.token, watchToken: session.watchToken)
+        peers.endSession(for: session.peer, now: now)
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or

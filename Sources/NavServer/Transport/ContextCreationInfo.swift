@@ -73,12 +73,15 @@ final class ContextCreationInfo {
             info.extensions = UnsafePointer(extensions)
         }
 
-        // lws 4.1 replaced ws_ping_pong_interval with the validity policy: after this many idle
-        // seconds it pings, and it hangs up if nothing proves the peer alive as long again.
+        // lws 4.1's own heartbeat (the validity policy) overwrites a client's ping payload before
+        // the pong goes out (`ConnectionDeadlines` says how), so it is off: a policy with no
+        // hang-up time arms no validity timer (lib/core-net/wsi-timeout.c,
+        // `_lws_validity_confirmed_role`). `ConnectionDeadlines` pings instead.
         let retry = allocate(of: lws_retry_bo_t())
-        retry.pointee.secs_since_valid_ping = UInt16(clamping: configuration.heartbeatSeconds)
-        retry.pointee.secs_since_valid_hangup = UInt16(clamping: configuration.heartbeatSeconds * 2)
         info.retry_and_idle_policy = UnsafePointer(retry)
+        // Room for the request line and headers: a request over it is dropped by lws's parser
+        // without an answer, one that fits gets 414 when its path is over `HTTPRefusal.maxPathBytes`.
+        info.max_http_header_data = 16 * 1024
 
         let address = ListenAddress(configuration.host)
         info.iface = address?.isWildcard == true ? nil : cString(configuration.host)

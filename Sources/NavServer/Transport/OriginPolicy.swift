@@ -9,12 +9,16 @@ struct OriginPolicy: Sendable {
     }
 
     /// True when a handshake with this `Origin` header may proceed: no header at all (not a
-    /// browser), the same host:port as the request's `Host` header, or a listed origin.
-    func allows(origin: String?, host: String?) -> Bool {
+    /// browser), the server's own origin (the scheme it speaks, https when `usesTLS`, and the
+    /// host:port of the request's `Host` header, which `HostPolicy` has checked), or a listed
+    /// origin.
+    func allows(origin: String?, host: String?, usesTLS: Bool) -> Bool {
         guard let origin else { return true }
         let normalizedOrigin = Self.normalized(origin)
         if allowed.contains(normalizedOrigin) { return true }
-        guard let host, let (scheme, authority) = Self.split(normalizedOrigin) else { return false }
+        guard let host, let (scheme, authority) = Self.split(normalizedOrigin),
+            scheme == (usesTLS ? "https" : "http")
+        else { return false }
         return Self.withoutDefaultPort(authority, scheme: scheme)
             == Self.withoutDefaultPort(host.lowercased(), scheme: scheme)
     }

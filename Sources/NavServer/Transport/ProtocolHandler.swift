@@ -15,6 +15,11 @@ final class ProtocolHandler {
     private let configuration: WebSocketServerConfiguration
     private let logger: Logger
     private let originPolicy: OriginPolicy
+    private let hostPolicy: HostPolicy
+    /// The heartbeat and the first-message deadline of every connection.
+    private lazy var deadlines = ConnectionDeadlines(configuration: configuration) { [unowned self] in
+        sweepDeadlines()
+    }
     private let writeBuffer = WriteBuffer()
     private var connections: [OpaquePointer: WebSocketConnection] = [:]
     private var nextConnectionID = 1
@@ -26,10 +31,16 @@ final class ProtocolHandler {
         configuration = server.configuration
         logger = server.logger
         originPolicy = OriginPolicy(allowedOrigins: configuration.allowedOrigins)
+        hostPolicy = HostPolicy(bindAddress: configuration.host, allowedHosts: configuration.allowedHosts)
     }
 
     /// Open WebSockets.
     var openConnections: Int { connections.count }
+
+    /// Stops the deadline timer (before the context is destroyed).
+    func cancelDeadlines() {
+        deadlines.cancel()
+    }
 
     /// Asks every open WebSocket to close (after what it has queued).
     func closeAll(code: UInt16, reason: String) {
@@ -58,8 +69,11 @@ final class ProtocolHandler {
             opened(wsi)
         case LWS_CALLBACK_RECEIVE:
             if let connection = connections[wsi] {
+                connection.heard(at: server.now)
                 return received(UnsafeRawBufferPointer(start: input, count: length), on: connection, wsi)
             }
+        case LWS_CALLBACK_RECEIVE_PONG:
+            connections[wsi]?.heard(at: server.now)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             if let connection = connections[wsi] { return writeable(connection, wsi) }
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
@@ -68,6 +82,11 @@ final class ProtocolHandler {
             }
         case LWS_CALLBACK_CLOSED:
             closed(wsi)
+        case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+            if let refusal = checkHTTPRequest(wsi, pathBytes: length) {
+                return refusal.send(on: wsi, using: writeBuffer)
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_HTTP where Self.requestPath(wsi) == ContextCreationInfo.metricsPath:
             return serveMetrics(wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE where pendingHTTPBodies[wsi] != nil:
@@ -91,8 +110,12 @@ final class ProtocolHandler {
         guard upgrade?.lowercased() == "websocket" else {
             return refuse(wsi, 400, because: "only WebSocket upgrades are supported", detail: upgrade)
         }
+        let host = Self.header(wsi, WSI_TOKEN_HOST)
+        if !hostPolicy.allows(host: host, port: server.port, usesTLS: configuration.usesTLS) {
+            return refuse(wsi, 403, because: "host not allowed: \(hostRule)", detail: host)
+        }
         let origin = Self.header(wsi, WSI_TOKEN_ORIGIN)
-        if !originPolicy.allows(origin: origin, host: Self.header(wsi, WSI_TOKEN_HOST)) {
+        if !originPolicy.allows(origin: origin, host: host, usesTLS: configuration.usesTLS) {
             return refuse(wsi, 403, because: "origin not allowed", detail: origin)
         }
         // lws would drop such a handshake without a word; say why instead.
@@ -109,7 +132,35 @@ final class ProtocolHandler {
         if server.sharedPort.openConnections >= configuration.maxConnections {
             return refuse(wsi, 503, because: "connection limit reached", detail: "\(configuration.maxConnections)")
         }
+        let peer = Self.peerAddress(wsi)
+        if server.sharedPort.openConnections(from: peer) >= configuration.maxConnectionsPerPeer {
+            return refuse(
+                wsi, 503, because: "too many connections from your address (at most \(configuration.maxConnectionsPerPeer))",
+                detail: peer)
+        }
         return 0
+    }
+
+    /// Which names the server answers to, for the refusal of any other `Host`.
+    private var hostRule: String {
+        "this server answers to \(hostPolicy.names(port: server.port, usesTLS: configuration.usesTLS)); "
+            + "stackcast serve --allow-host NAME adds a name"
+    }
+
+    /// `FILTER_HTTP_CONNECTION`: a plain HTTP request (`/metrics` or a file) is about to be
+    /// served. Nil lets it through; otherwise the refusal to answer with.
+    private func checkHTTPRequest(_ wsi: OpaquePointer, pathBytes: Int) -> HTTPRefusal? {
+        let host = Self.header(wsi, WSI_TOKEN_HOST)
+        let refusal = HTTPRefusal.check(
+            method: Self.method(wsi), pathBytes: pathBytes,
+            hostAllowed: hostPolicy.allows(host: host, port: server.port, usesTLS: configuration.usesTLS),
+            hostRule: hostRule)
+        if let refusal, refusal.status >= 400 {
+            logger.warning("Refused an HTTP request: \(refusal.body)", metadata: [
+                "peer": "\(Self.peerAddress(wsi))", "status": "\(refusal.status)", "host": "\(host ?? "-")",
+            ])
+        }
+        return refusal
     }
 
     /// `CONFIRM_EXTENSION_OKAY`: lws is about to accept a `permessage-deflate` offer (the only
@@ -145,8 +196,13 @@ final class ProtocolHandler {
             connection.isCompressed = true
             connection.writeBuffer = WriteBuffer(capacity: 4 * 1024)
         }
+        let now = server.now
+        connection.openedAt = now
+        connection.heard(at: now)
         connections[wsi] = connection
-        server.sharedPort.connectionOpened()
+        server.sharedPort.connectionOpened(from: connection.peer)
+        deadlines.wake(
+            at: now + min(deadlines.heartbeatSeconds, deadlines.helloTimeoutSeconds), now: now, context: lws_get_context(wsi))
         server.metrics.withLock { metrics in
             metrics.connectionsOpened += 1
             if connection.isCompressed { metrics.compressedConnectionsOpened += 1 }
@@ -163,7 +219,7 @@ final class ProtocolHandler {
         guard let connection = connections.removeValue(forKey: wsi) else { return }
         let ending = connection.ending ?? CloseStatus(code: 1006, reason: "connection lost")
         connection.detach()
-        server.sharedPort.connectionClosed()
+        server.sharedPort.connectionClosed(from: connection.peer)
         server.metrics.withLock { $0.closesByCode[ending.code, default: 0] += 1 }
         logger.info("WebSocket closed", metadata: [
             "id": "\(connection.id)", "peer": "\(connection.peer)",
@@ -172,12 +228,14 @@ final class ProtocolHandler {
         server.delegate?.webSocketServer(server, didClose: connection, code: ending.code)
     }
 
-    /// `send` queued a message: wake the writer, or drop a peer that has stopped reading.
+    /// `send` queued a message: wake the writer, or drop a peer that has stopped reading: one with
+    /// more than `outboxLimitBytes` queued besides its largest message (a single big reply, which
+    /// the session layer bounds, is not a sign of a stalled reader).
     /// A stalled peer never becomes writeable, so it cannot be closed from the writeable callback:
     /// lws is asked to kill it from its timeout machinery instead (no close frame).
     func didQueue(on connection: WebSocketConnection) {
         guard let wsi = connection.wsi else { return }
-        guard connection.queuedBytes > configuration.outboxLimitBytes else {
+        guard connection.queuedBytes - connection.largestQueuedBytes > configuration.outboxLimitBytes else {
             lws_callback_on_writable(wsi)
             return
         }
@@ -232,6 +290,7 @@ final class ProtocolHandler {
             text = String(decoding: connection.partialMessage, as: UTF8.self)
             connection.partialMessage = []
         }
+        connection.hasSentMessage = true
         server.metrics.withLock { metrics in
             metrics.messagesReceived += 1
             metrics.bytesReceived += text.utf8.count
@@ -249,6 +308,12 @@ final class ProtocolHandler {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
+        if connection.pingDue {
+            connection.pingDue = false
+            guard writeBuffer.write(ConnectionDeadlines.pingPayload, to: wsi, as: LWS_WRITE_PING) else { return -1 }
+            if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
+            return 0
+        }
         if let text = connection.dequeue() {
             guard write(text.utf8, connection, wsi, as: LWS_WRITE_TEXT) else { return -1 }
             if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
@@ -288,6 +353,41 @@ final class ProtocolHandler {
         lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status.code)), &reason, reason.count)
         lws_callback_on_writable(wsi)
         return -1
+    }
+
+    // MARK: - Deadlines
+
+    /// The deadline timer fired: pings peers silent for a heartbeat, drops those silent for two,
+    /// closes connections that sent no hello in time, and re-arms the timer for what is next.
+    private func sweepDeadlines() {
+        let now = server.now
+        var next = Double.infinity
+        for (wsi, connection) in connections where connection.ending == nil && !connection.isHangingUp {
+            let (step, at) = deadlines.step(for: connection, now: now)
+            switch step {
+            case .ping:
+                connection.isPinged = true
+                connection.pingDue = true
+                lws_callback_on_writable(wsi)
+            case .closeForNoHello:
+                logger.info("Closing a WebSocket that sent no hello", metadata: [
+                    "id": "\(connection.id)", "peer": "\(connection.peer)",
+                ])
+                connection.close(code: 1008, reason: deadlines.noHelloReason)
+            case .hangUp:
+                logger.info("Dropping a WebSocket that stopped answering pings", metadata: [
+                    "id": "\(connection.id)", "peer": "\(connection.peer)",
+                ])
+                connection.abandon(because: CloseStatus(code: 1006, reason: "heartbeat timeout"))
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            case nil:
+                break
+            }
+            if let at { next = min(next, at) }
+        }
+        if next < .infinity, let wsi = connections.keys.first {
+            deadlines.wake(at: next, now: now, context: lws_get_context(wsi))
+        }
     }
 
     // MARK: - GET /metrics
@@ -336,6 +436,16 @@ final class ProtocolHandler {
 
     private static func requestPath(_ wsi: OpaquePointer) -> String? {
         header(wsi, WSI_TOKEN_GET_URI)
+    }
+
+    /// The request's method, among those lws 4.1.6 parses (it drops a request with any other).
+    private static func method(_ wsi: OpaquePointer) -> String? {
+        let methods: KeyValuePairs<String, lws_token_indexes> = [
+            "GET": WSI_TOKEN_GET_URI, "HEAD": WSI_TOKEN_HEAD_URI, "POST": WSI_TOKEN_POST_URI,
+            "OPTIONS": WSI_TOKEN_OPTIONS_URI, "PUT": WSI_TOKEN_PUT_URI, "PATCH": WSI_TOKEN_PATCH_URI,
+            "DELETE": WSI_TOKEN_DELETE_URI, "CONNECT": WSI_TOKEN_CONNECT,
+        ]
+        return methods.first { lws_hdr_total_length(wsi, $0.value) > 0 }?.key
     }
 
     /// The peer's address; IPv4 peers of the dual-stack listener without their "::ffff:" prefix.

@@ -2,23 +2,36 @@ import Synchronization
 
 /// What the `WebSocketServer`s listening on one port share (one per service thread, see
 /// `WebSocketServerConfiguration.sharesPort`): the count of open WebSockets, so `maxConnections`
-/// holds for the port, and each server's counters, so `GET /metrics` shows the port's totals
+/// and `maxConnectionsPerPeer` hold for the port, and each server's counters, so `GET /metrics` shows the port's totals
 /// whichever server answers it. A server alone on its port has one of its own. Any thread.
 public final class SharedPort: Sendable {
     private let connections = Atomic<Int>(0)
     private let servers = Locked<[Locked<TransportMetrics>]>([])
+    /// Open WebSockets by peer address (`maxConnectionsPerPeer`); peers with none are left out.
+    private let peers = Locked<[String: Int]>([:])
 
     public init() {}
 
     /// The WebSockets open on the port now.
     public var openConnections: Int { connections.load(ordering: .relaxed) }
 
-    func connectionOpened() {
-        connections.add(1, ordering: .relaxed)
+    /// The WebSockets open on the port now from `peer` (an address as `WebSocketConnection.peer`
+    /// spells it).
+    func openConnections(from peer: String) -> Int {
+        peers.withLock { $0[peer, default: 0] }
     }
 
-    func connectionClosed() {
+    func connectionOpened(from peer: String) {
+        connections.add(1, ordering: .relaxed)
+        peers.withLock { $0[peer, default: 0] += 1 }
+    }
+
+    func connectionClosed(from peer: String) {
         connections.subtract(1, ordering: .relaxed)
+        peers.withLock { peers in
+            let left = peers[peer, default: 0] - 1
+            peers[peer] = left > 0 ? left : nil
+        }
     }
 
     /// Counts `metrics` (a server's) in the port's totals.

@@ -18,6 +18,9 @@ public final class WebSocketConnection {
     public var context: AnyObject?
     /// Bytes queued with `send(_:)` and not yet handed to the socket.
     public private(set) var queuedBytes = 0
+    /// The largest message queued since the queue was last empty: the stalled-reader limit
+    /// leaves it out, so one big reply alone never counts as a stalled reader.
+    public private(set) var largestQueuedBytes = 0
     /// True when the connection negotiated `permessage-deflate`: its text messages travel
     /// compressed (binary ones never do).
     public internal(set) var isCompressed = false
@@ -49,6 +52,16 @@ public final class WebSocketConnection {
     /// until the last one, so it must not be the buffer shared by every connection. Nil for an
     /// uncompressed connection (lws copies whatever the socket does not take at once).
     var writeBuffer: WriteBuffer?
+    /// Server time (`WebSocketServer.now`) the handshake finished.
+    var openedAt = 0.0
+    /// Server time the peer was last heard from: a chunk of a message, or a pong.
+    private(set) var lastHeardAt = 0.0
+    /// True once a complete message has arrived (`helloTimeoutSeconds`).
+    var hasSentMessage = false
+    /// True when the heartbeat has pinged the peer and not heard from it since.
+    var isPinged = false
+    /// A heartbeat ping waits for the next writeable callback.
+    var pingDue = false
 
     init(id: Int, wsi: OpaquePointer, handler: ProtocolHandler, peer: String, origin: String?, path: String) {
         self.id = id
@@ -63,12 +76,15 @@ public final class WebSocketConnection {
     public var isOpen: Bool { wsi != nil && pendingClose == nil && ending == nil }
 
     /// Queues a text message. Messages go out in the order they were queued, each as one frame,
-    /// written only when the socket can take it. If the queue grows beyond the server's
-    /// `outboxLimitBytes` the peer is treated as a stalled reader and dropped.
+    /// written only when the socket can take it. If the queue, its largest message left out,
+    /// grows beyond the server's `outboxLimitBytes` the peer is treated as a stalled reader and
+    /// dropped.
     public func send(_ text: String) {
         guard isOpen, let handler else { return }
         outbox.append(text)
-        queuedBytes += text.utf8.count
+        let size = text.utf8.count
+        queuedBytes += size
+        largestQueuedBytes = max(largestQueuedBytes, size)
         handler.didQueue(on: self)
     }
 
@@ -90,6 +106,12 @@ public final class WebSocketConnection {
 
     // MARK: - Used by the server on the service thread
 
+    /// The peer sent something at `now`: it is alive.
+    func heard(at now: Double) {
+        lastHeardAt = now
+        isPinged = false
+    }
+
     /// Takes the next queued message, if any.
     func dequeue() -> String? {
         guard outboxHead < outbox.count else { return nil }
@@ -97,6 +119,7 @@ public final class WebSocketConnection {
         outbox[outboxHead] = ""  // let the message go now, not when the slot is reused
         outboxHead += 1
         queuedBytes -= text.utf8.count
+        if outboxHead == outbox.count { largestQueuedBytes = 0 }
         // Drop the taken slots once they are the larger part, so a queue that never quite
         // empties does not grow for ever; amortised O(1) per message.
         if outboxHead * 2 >= outbox.count {
@@ -130,5 +153,6 @@ public final class WebSocketConnection {
         outbox = []
         outboxHead = 0
         queuedBytes = 0
+        largestQueuedBytes = 0
     }
 }

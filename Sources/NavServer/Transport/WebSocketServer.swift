@@ -285,6 +285,7 @@ public final class WebSocketServer: @unchecked Sendable {
         wakeTimer.cancel()
         wakeAt = nil
         drainTimer.cancel()
+        handler.cancelDeadlines()
         shared.withLock { shared in
             shared.context = nil
             shared.phase = .stopped

@@ -18,15 +18,26 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// e.g. `"http://localhost:5173"`. Requests without an `Origin` header (non-browser clients)
     /// are always allowed; any other origin is refused with HTTP 403.
     public var allowedOrigins: [String]
+    /// Host names the server answers to besides the names of the address it is bound to
+    /// (127.0.0.1, localhost and [::1] on a loopback or wildcard bind, the literal address
+    /// otherwise), e.g. `"stackcast.example"`: a name alone matches it with the server's port; one
+    /// with a port, e.g. `"stackcast.example:443"` behind a proxy, matches exactly. Any other
+    /// `Host` header is refused with HTTP 421, which is what keeps DNS rebinding out.
+    public var allowedHosts: [String]
     /// The largest message a client may send; a bigger one closes the connection with 1009.
     public var maxMessageBytes: Int
     /// Open WebSockets beyond this are refused with HTTP 503.
     public var maxConnections: Int
+    /// Open WebSockets one peer address may hold at once; its next upgrade is refused with HTTP 503.
+    public var maxConnectionsPerPeer: Int
     /// A connection whose queued outgoing bytes exceed this is a stalled reader and is dropped.
     public var outboxLimitBytes: Int
     /// Seconds of silence after which the server pings a WebSocket; a peer that has not answered
     /// within as long again is cut (this is how half-open sockets go away).
     public var heartbeatSeconds: Int
+    /// Seconds a new WebSocket has to send its first message (`hello`); one that stays silent
+    /// is closed with 1008, so connections nobody uses do not hold their slots.
+    public var helloTimeoutSeconds: Double
     /// The WebSocket subprotocol; clients that ask for none are bound to it as well.
     public var subprotocol: String
     /// Accept the `permessage-deflate` extension (RFC 7692) when a client offers it: text
@@ -46,10 +57,13 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         tlsCertificatePath: String? = nil,
         tlsKeyPath: String? = nil,
         allowedOrigins: [String] = [],
+        allowedHosts: [String] = [],
         maxMessageBytes: Int = 65536,
         maxConnections: Int = 10_000,
+        maxConnectionsPerPeer: Int = 64,
         outboxLimitBytes: Int = 1 << 20,
         heartbeatSeconds: Int = 20,
+        helloTimeoutSeconds: Double = 10,
         subprotocol: String = "stackcast.v1",
         permessageDeflate: Bool = true,
         sharesPort: Bool = false
@@ -60,10 +74,13 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
         self.allowedOrigins = allowedOrigins
+        self.allowedHosts = allowedHosts
         self.maxMessageBytes = maxMessageBytes
         self.maxConnections = maxConnections
+        self.maxConnectionsPerPeer = maxConnectionsPerPeer
         self.outboxLimitBytes = outboxLimitBytes
         self.heartbeatSeconds = heartbeatSeconds
+        self.helloTimeoutSeconds = helloTimeoutSeconds
         self.subprotocol = subprotocol
         self.permessageDeflate = permessageDeflate
         self.sharesPort = sharesPort
@@ -87,6 +104,11 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         if probingPort, let problem = WebSocketServerError.listenProblem(address, port: port) { throw problem }
         try require(maxMessageBytes > 0, "maxMessageBytes", "must be positive")
         try require(maxConnections > 0, "maxConnections", "must be positive")
+        try require(maxConnectionsPerPeer > 0, "maxConnectionsPerPeer", "must be positive")
+        try require((0.1...3600).contains(helloTimeoutSeconds), "helloTimeoutSeconds", "must be between 0.1 and 3600")
+        for name in allowedHosts where !HostPolicy.isValidName(name) {
+            throw .invalidSetting(name: "allowedHosts", reason: "\"\(name)\" is not a host name or a host:port")
+        }
         try require(outboxLimitBytes > 0, "outboxLimitBytes", "must be positive")
         try require((1...3600).contains(heartbeatSeconds), "heartbeatSeconds", "must be between 1 and 3600")
         try require(

@@ -3,8 +3,11 @@ import NavKit
 /// The control messages a server sends (everything but frames), as JSON text in both protocol
 /// versions.
 public enum ServerMessage {
+    /// `watchToken`: the session's read-only token, the one to hand out to watchers (a `hello`
+    /// with it always watches).
     public static func welcome(
-        session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat
+        session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat,
+        watchToken: String? = nil
     ) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
@@ -17,6 +20,7 @@ public enum ServerMessage {
         object["fps"] = .number(Double(fps))
         object["resumed"] = .bool(resumed)
         object["features"] = .array(features.sorted().map(JSONValue.string))
+        if let watchToken { object["watchToken"] = .string(watchToken) }
         return JSONWriter.write(.object(object))
     }
 

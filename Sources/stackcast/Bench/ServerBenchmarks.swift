@@ -20,8 +20,8 @@ struct ServerBenchmarks {
         logger.logLevel = .error
         let server = StackcastServer(
             configuration: ServerConfiguration(
-                transport: WebSocketServerConfiguration(port: 0, maxConnections: 1024),
-                sessionTTL: 600, maxSessions: 1000, messagesPerSecond: 100_000, messageBurst: 100_000
+                transport: WebSocketServerConfiguration(port: 0, maxConnections: 1024, maxConnectionsPerPeer: 1024),
+                sessionTTL: 600, maxSessions: 1000, messagesPerSecond: 100_000, messageBurst: 100_000, peerMessagesPerSecond: 1_000_000
             ),
             logger: logger
         )

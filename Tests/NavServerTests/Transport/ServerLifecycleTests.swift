@@ -29,7 +29,7 @@ import Testing
         let harness = try TestServer()
         let silent = try ClientSocket(port: harness.port)
         try silent.send(
-            "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(harness.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         // The peer never reads nor answers the close frame: stop() still returns, after the
