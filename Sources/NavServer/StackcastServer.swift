@@ -59,6 +59,9 @@ public final class StackcastServer: Sendable {
 
     public func waitUntilStopped() {
         for shard in shards { shard.transport.waitUntilStopped() }
+        // Each shard holds every shard (itself too): break that cycle once none runs, so a
+        // stopped server is freed with its contexts.
+        for shard in shards where !shard.transport.isRunning { shard.shards = [] }
     }
 
     /// The viewer's URL, for people.

@@ -193,6 +193,11 @@ public final class WebSocketServer: @unchecked Sendable {
         finished.wait()
     }
 
+    /// True from `start()` until the service thread has finished. Any thread.
+    var isRunning: Bool {
+        shared.withLock { $0.phase == .starting || $0.phase == .running }
+    }
+
     /// The port the server listens on; meaningful after `start()` returned. Any thread.
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
