@@ -18,7 +18,10 @@ public final class Scroller {
     /// remaining deceleration distance would carry it half a screen.
     public static let overshootWindow = 0.05
 
-    private let animator: Animator
+    /// Weak: the scene owns its animator, and an animation in flight holds the controllers (and
+    /// through them this scroller), so a strong reference here would keep the whole scene graph
+    /// alive when a scene goes mid-transition.
+    private weak var animator: Animator?
     /// The running animation; nil when idle.
     private var handle: Animator.Handle?
     /// Bumped whenever an animation is stopped or replaced. An animation's callbacks act only while
@@ -121,7 +124,7 @@ public final class Scroller {
     /// Cancels any animation, leaving `offset` where it is (even past an end).
     public func stop() {
         generation += 1
-        if let handle { animator.cancel(handle) }
+        if let handle { animator?.cancel(handle) }
         handle = nil
     }
 
@@ -190,6 +193,7 @@ public final class Scroller {
         stop()
         let token = generation
         let end = path(duration)
+        guard let animator else { return }
         handle = animator.animate(
             duration: duration * max(slowMotion, 0), curve: .linear,
             update: { [weak self] progress in
