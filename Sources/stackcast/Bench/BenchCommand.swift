@@ -21,6 +21,7 @@ struct BenchCommand: ParsableCommand {
         var report = BenchReport()
         EngineBenchmarks(rounds: rounds).run(into: &report)
         DeflateBenchmarks(rounds: rounds).run(into: &report)
+        DecodeBenchmarks(rounds: rounds).run(into: &report)
         if !engineOnly { try ServerBenchmarks(samples: samples).run(into: &report) }
         report.print()
     }
