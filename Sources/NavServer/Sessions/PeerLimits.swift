@@ -3,13 +3,12 @@
 /// that have not ended (a session ends when it expires, or at once when the connection that
 /// started it says `hello` again and nobody else is in it).
 ///
-/// A peer's entry lives while it has connections or sessions, and then until its bucket has
-/// filled up again (forgetting it then changes nothing), so closing and reopening connections
-/// never gives a fresh bucket. Any thread.
+/// A peer's entry lives while it has sessions or its bucket is not full: forgetting a full bucket
+/// changes nothing, so closing and reopening connections never gives a fresh one. (Connections
+/// per peer are the transport's to count: `SharedPort`.) Any thread.
 final class PeerLimits: Sendable {
     private struct Peer: Sendable {
         var limiter: RateLimiter
-        var connections = 0
         var sessions = 0
     }
 
@@ -31,23 +30,15 @@ final class PeerLimits: Sendable {
         self.maxSessions = maxSessions
     }
 
-    func connectionOpened(_ peer: String, now: Double) {
+    /// Takes a token from `peer`'s bucket at `now`; false when it is empty.
+    func allowMessage(from peer: String, now: Double) -> Bool {
         state.withLock { state in
             if now - state.lastSweep >= Self.sweepInterval {
                 state.lastSweep = now
                 state.peers = state.peers.filter { !Self.isIdle($0.value, now: now) }
             }
-            state.peers[peer, default: newPeer].connections += 1
+            return state.peers[peer, default: newPeer].limiter.allow(now: now)
         }
-    }
-
-    func connectionClosed(_ peer: String, now: Double) {
-        update(peer, now: now) { $0.connections = max(0, $0.connections - 1) }
-    }
-
-    /// Takes a token from `peer`'s bucket at `now`; false when it is empty.
-    func allowMessage(from peer: String, now: Double) -> Bool {
-        state.withLock { $0.peers[peer, default: newPeer].limiter.allow(now: now) }
     }
 
     /// Counts a session `peer` starts, unless it holds `maxSessions + extra` already; false then.
@@ -62,20 +53,16 @@ final class PeerLimits: Sendable {
 
     /// A session `peer` started has ended.
     func endSession(for peer: String, now: Double) {
-        update(peer, now: now) { $0.sessions = max(0, $0.sessions - 1) }
-    }
-
-    private var newPeer: Peer { Peer(limiter: RateLimiter(rate: messagesPerSecond, burst: messageBurst)) }
-
-    private func update(_ peer: String, now: Double, _ body: (inout Peer) -> Void) {
         state.withLock { state in
             guard var entry = state.peers[peer] else { return }
-            body(&entry)
+            entry.sessions = max(0, entry.sessions - 1)
             state.peers[peer] = Self.isIdle(entry, now: now) ? nil : entry
         }
     }
 
+    private var newPeer: Peer { Peer(limiter: RateLimiter(rate: messagesPerSecond, burst: messageBurst)) }
+
     private static func isIdle(_ peer: Peer, now: Double) -> Bool {
-        peer.connections == 0 && peer.sessions == 0 && peer.limiter.isFull(now: now)
+        peer.sessions == 0 && peer.limiter.isFull(now: now)
     }
 }

@@ -10,7 +10,6 @@ extension SessionShard: WebSocketServerDelegate {
         }
         connection.context = makeViewer(
             connection: connection, limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst))
-        peers.connectionOpened(connection.peer, now: server.now)
     }
 
     public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
@@ -60,7 +59,6 @@ extension SessionShard: WebSocketServerDelegate {
         expireSessions(now: server.now)
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
-        peers.connectionClosed(connection.peer, now: server.now)
         leaveAnywhere(viewer, now: server.now)
         scheduleTicks()
     }

@@ -157,6 +157,7 @@ extension SessionShard {
         viewer.wire = hello.wire
         // lastSeq names a frame of the session being resumed; a new session has no such frame.
         viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
+        if session.viewers.isEmpty { connectedSessions += 1 }
         session.attach(viewer, now: now)
         if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
             session.scene.advance(to: session.sceneTime(now))
@@ -221,6 +222,7 @@ extension SessionShard {
             session.scene.dropQueuedCommands(from: viewer)
         }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
+        if session.viewers.isEmpty { connectedSessions -= 1 }
         // A session nobody resumes goes when its time is up, whether or not anything else happens.
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
         updateGauges()

@@ -25,6 +25,9 @@ final class SessionShard: @unchecked Sendable {
 
     // Service-thread state.
     var sessions: [String: Session] = [:]
+    /// How many of `sessions` have a viewer: kept as viewers come and go, so publishing the gauge
+    /// (after every hello and leave) does not walk every session.
+    var connectedSessions = 0
     /// The same sessions by their watch tokens.
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
@@ -105,8 +108,7 @@ final class SessionShard: @unchecked Sendable {
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
     /// gain or lose their last viewer).
     func updateGauges() {
-        let held = sessions.count
-        let connected = sessions.values.reduce(0) { $0 + ($1.viewers.isEmpty ? 0 : 1) }
+        let held = sessions.count, connected = connectedSessions
         metrics.withLock { metrics in
             metrics.sessions = held
             metrics.connectedSessions = connected
