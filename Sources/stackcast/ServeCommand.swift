@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import NavApps
@@ -100,6 +99,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        let stopSignals = StopSignals()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -121,19 +121,12 @@ struct ServeCommand: ParsableCommand {
             threads: threads
         )
         let server = StackcastServer(configuration: configuration, logger: logger)
-        // Signals arrive on a dispatch queue, never in a signal handler: stop() may block. They are
-        // set up before the server starts, so a signal right after the URL line is never lost.
+        // Signals are taken on a thread of their own, never in a handler: stop() may block. They
+        // are taken from before the server starts, so a signal right after the URL line is never lost.
         let shutdown = Shutdown()
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                logger.info("stopping on signal \(number)")
-                if shutdown.request() { server.stop() }
-            }
-            source.resume()
-            return source
+        stopSignals.start { number in
+            logger.info("stopping on signal \(number)")
+            if shutdown.request() { server.stop() }
         }
         do {
             try server.start()
@@ -146,7 +139,6 @@ struct ServeCommand: ParsableCommand {
         if shutdown.started() { server.stop() }
 
         server.waitUntilStopped()
-        withExtendedLifetime(signals) {}
         logger.info("stopped")
     }
 }
