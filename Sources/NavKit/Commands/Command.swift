@@ -43,9 +43,6 @@ public enum Command: Equatable, Sendable {
 
     /// The protocol's `op` for this command.
     public var op: String { operation.rawValue }
-
-    /// Whether the command changes the navigation state, and so waits for a running transition.
-    public var navigates: Bool { operation.navigates }
 }
 
 /// Which controller `popTo` goes to.

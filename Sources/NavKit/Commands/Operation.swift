@@ -5,14 +5,6 @@ public enum Operation: String, CaseIterable, Equatable, Hashable, Sendable {
     case selectTab, setBadge, page, scrollTo
     case configure, subscribe, query
 
-    /// True for operations that change navigation state and so wait for a running transition.
-    public var navigates: Bool {
-        switch self {
-        case .configure, .subscribe, .query: false
-        default: true
-        }
-    }
-
     /// Every op name, comma separated, for error messages.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

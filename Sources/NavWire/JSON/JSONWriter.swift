@@ -8,27 +8,21 @@ import NavKit
 /// other finite values in the shortest form that reads back to the same `Double`
 /// (`0.1`, `1e+21`, `1e-7`); infinities and NaN, which JSON cannot express, as `null`.
 ///
-/// Besides whole values, the `append…` functions let an encoder build JSON by hand, one token at
-/// a time, into a buffer it reuses. The `[UInt8]` variants are the fastest; the `String` variants
-/// exist for callers that already hold a `String`.
+/// Besides whole values, `appendString` and `appendNumber` let an encoder build JSON by hand,
+/// one token at a time, into a buffer it reuses.
 public enum JSONWriter {
     /// The compact JSON text of `value`.
     public static func write(_ value: JSONValue) -> String {
-        String(decoding: writeUTF8(value), as: UTF8.self)
-    }
-
-    /// The compact JSON text of `value` as UTF-8 bytes, ready to send as a WebSocket text frame.
-    public static func writeUTF8(_ value: JSONValue) -> [UInt8] {
         var buffer: [UInt8] = []
         // Sized for a typical message so small ones never reallocate; larger ones grow
         // geometrically, which costs only a few copies.
         buffer.reserveCapacity(1024)
         appendValue(value, into: &buffer)
-        return buffer
+        return String(decoding: buffer, as: UTF8.self)
     }
 
     /// Appends the compact JSON text of `value`.
-    public static func appendValue(_ value: JSONValue, into buffer: inout [UInt8]) {
+    private static func appendValue(_ value: JSONValue, into buffer: inout [UInt8]) {
         switch value {
         case .null:
             buffer.append(contentsOf: "null".utf8)
@@ -58,11 +52,6 @@ public enum JSONWriter {
         }
     }
 
-    /// Appends the compact JSON text of `value`.
-    public static func appendValue(_ value: JSONValue, into string: inout String) {
-        string.append(write(value))
-    }
-
     /// Appends `string` as a quoted, escaped JSON string.
     public static func appendString(_ string: String, into buffer: inout [UInt8]) {
         var string = string
@@ -82,44 +71,12 @@ public enum JSONWriter {
         }
     }
 
-    /// Appends `string` as a quoted, escaped JSON string.
-    public static func appendString(_ string: String, into target: inout String) {
-        var copy = string
-        copy.withUTF8 { source in
-            target.append("\"")
-            var runStart = 0
-            var index = firstEscapeIndex(in: source, from: 0)
-            while index < source.count {
-                target.append(contentsOf: utf8Slice(of: string, runStart..<index))
-                target.append(escapeText(source[index]))
-                runStart = index + 1
-                index = firstEscapeIndex(in: source, from: runStart)
-            }
-            if runStart == 0 {
-                target.append(string)
-            } else {
-                target.append(contentsOf: utf8Slice(of: string, runStart..<source.count))
-            }
-            target.append("\"")
-        }
-    }
-
     /// Appends `number` in the format described on `JSONWriter`: integers without a decimal
     /// point, other values in shortest round-trip form, `null` for non-finite values.
     public static func appendNumber(_ number: Double, into buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxNumberLength) { scratch in
             let count = formatNumber(number, into: scratch)
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-        }
-    }
-
-    /// Appends `number` in the format described on `JSONWriter`: integers without a decimal
-    /// point, other values in shortest round-trip form, `null` for non-finite values.
-    public static func appendNumber(_ number: Double, into target: inout String) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxNumberLength) { scratch in
-            let count = formatNumber(number, into: scratch)
-            // Up to 15 bytes this is a small string stored inline, so nothing is allocated.
-            target.append(String(decoding: UnsafeBufferPointer(rebasing: scratch[..<count]), as: UTF8.self))
         }
     }
 
@@ -170,32 +127,7 @@ public enum JSONWriter {
         }
     }
 
-    private static func escapeText(_ byte: UInt8) -> String {
-        switch byte {
-        case UInt8(ascii: "\""): "\\\""
-        case UInt8(ascii: "\\"): "\\\\"
-        default: controlEscapes[Int(byte)]
-        }
-    }
-
-    /// `\u0000` … `\u001f`, built once so the `String` path appends them without formatting.
-    private static let controlEscapes: [String] = (0..<0x20).map { byte in
-        var bytes: [UInt8] = []
-        appendEscape(UInt8(byte), into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// The bytes `range` of `string` as a substring. The range may split a grapheme cluster
-    /// (an escaped `"` followed by a combining mark, or the `\r` of `\r\n`), which `Character`
-    /// indices would round away; a UTF-8 view slice keeps the exact bytes and copies nothing.
-    private static func utf8Slice(of string: String, _ range: Range<Int>) -> Substring {
-        let utf8 = string.utf8
-        let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-        let upper = utf8.index(lower, offsetBy: range.count)
-        return Substring(utf8[lower..<upper])
-    }
 
     // MARK: Numbers
 
