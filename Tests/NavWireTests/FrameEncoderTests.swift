@@ -14,7 +14,7 @@ import NavKit
 
     private func encode(_ encoder: inout WireEncoder, _ list: DisplayList, seq: Int, time: Double = 1) -> JSONValue? {
         guard let bytes = encoder.encode(list, seq: seq, time: time) else { return nil }
-        return try? JSONParser.parse(String(decoding: bytes, as: UTF8.self))
+        return try? JSONValue.parse(String(decoding: bytes, as: UTF8.self))
     }
 
     @Test func firstFrameIsFull() {

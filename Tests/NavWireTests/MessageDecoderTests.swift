@@ -86,10 +86,10 @@ import NavKit
         #expect(message(text) == .command(id: "c", .navigation(.configure(Configuration(busyPolicy: .reject, slowMotion: 10, popGestureEnabled: false, popGestureRange: .some(nil))))))
     }
 
-    @Test func badJSONGivesTheOffset() {
-        let failed = failure(#"{"type":"hello",}"#)
-        #expect(failed?.error.code == .badJSON)
-        #expect(failed?.error.message.contains("offset 16") == true)
+    @Test func badJSON() {
+        #expect(failure(#"{"type":"hello","#)?.error == WireError(.badJSON, "not valid JSON"))
+        #expect(failure(String(repeating: "[", count: 65) + String(repeating: "]", count: 65))?.error
+            == WireError(.badJSON, "not valid JSON: arrays and objects nested more than 64 deep"))
     }
 
     @Test(arguments: [

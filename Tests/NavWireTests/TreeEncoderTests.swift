@@ -141,12 +141,12 @@ import NavKit
         }
         _ = encoder.encode(tree([2, 3, 4]), seq: 1, time: 0)
         let second = encoder.encode(tree([5, 2, 4]), seq: 2, time: 0)
-        let inserted = try JSONParser.parse(try #require(second))
+        let inserted = try JSONValue.parse(String(decoding: try #require(second), as: UTF8.self))
         #expect(inserted["insert"]?.arrayValue?.map { [$0["id"], $0["parent"], $0["index"]] } == [[5, 1, 0]])
         #expect(inserted["remove"] == [3])
         #expect(inserted["order"] == nil)
         let third = encoder.encode(tree([4, 5, 2]), seq: 3, time: 0)
-        let reordered = try JSONParser.parse(try #require(third))
+        let reordered = try JSONValue.parse(String(decoding: try #require(third), as: UTF8.self))
         #expect(reordered["order"] == [["id": 1, "children": [4, 5, 2]]])
     }
 
@@ -231,7 +231,7 @@ final class Session {
         applyBinary(packed)
         if keepBytes { bytes.append(two) }
         do {
-            let json = try JSONParser.parse(two)
+            let json = try JSONValue.parse(String(decoding: two, as: UTF8.self))
             if let error = viewer.apply(json) { failures.append("frame \(seq): \(error)") }
             if keepFrames { frames.append((json, viewer)) }
         } catch {
@@ -268,7 +268,7 @@ final class Session {
         for (layer, item) in zip(drawn, list.items) {
             var v1: [UInt8] = []
             FrameEncoder.appendItem(item, changedFrom: nil, into: &v1)
-            var style = (try? JSONParser.parse(v1).objectValue) ?? JSONObject()
+            var style = (try? JSONValue.parse(String(decoding: v1, as: UTF8.self)).objectValue) ?? JSONObject()
             for key in ["id", "frame", "alpha", "clip"] { style[key] = nil }
             var fields = layer.fields
             for key in ["frame", "alpha", "clips"] { fields[key] = nil }

@@ -1,7 +1,7 @@
 import NavKit
 
 /// Turns one text frame into a `ClientMessage`, or into an error that says exactly what is wrong:
-/// `bad_json` with the offset, `bad_message` naming the field, `unknown_op`, or `unsupported`
+/// `bad_json`, `bad_message` naming the field, `unknown_op`, or `unsupported`
 /// for operations whose containers this server does not have yet.
 public enum MessageDecoder {
     /// The message types a client may send.
@@ -10,13 +10,11 @@ public enum MessageDecoder {
     public static let eventGroups = ["lifecycle", "transition", "gesture", "page"]
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
-        let json: JSONValue
         do {
-            json = try JSONParser.parse(text)
+            return decode(try JSONValue.parse(text))
         } catch {
-            return .failure(DecodeFailure(WireError(.badJSON, "not valid JSON: \(error.message)")))
+            return .failure(DecodeFailure(error))
         }
-        return decode(json)
     }
 
     public static func decode(_ json: JSONValue) -> Result<ClientMessage, DecodeFailure> {

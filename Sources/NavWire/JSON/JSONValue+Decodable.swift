@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension JSONValue {
+    /// How many arrays and objects may be nested in a message; a protocol message needs a handful.
+    /// JSONDecoder's own limit, checked while it scans the text, is 512; this one is checked while
+    /// the value is built, so a deeper text costs one scan and 64 levels of decoding.
+    public static let maxDepth = 64
+
+    /// Parses one JSON text (a WebSocket text message) with FoundationEssentials' `JSONDecoder`.
+    ///
+    /// Anything the decoder rejects is `bad_json`. The decoder gives no position, so neither does
+    /// the message; too deep a nesting says so. Where the decoder differs from RFC 8259: an object
+    /// that repeats a key keeps the first value, a trailing comma before `]` or `}` and a leading
+    /// byte-order mark are accepted, and numbers beyond a `Double` (`1e400`, also `1e-400`) are
+    /// rejected. Decoded objects do not keep the text's key order.
+    public static func parse(_ text: String) throws(WireError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch is TooDeep {
+            throw WireError(.badJSON, "not valid JSON: arrays and objects nested more than \(maxDepth) deep")
+        } catch {
+            throw WireError(.badJSON, "not valid JSON")
+        }
+    }
+}
+
+extension JSONValue: Decodable {
+    /// The Decoder API cannot say what kind of value comes next, only fail to decode the wrong
+    /// kind, and each failure builds a `DecodingError` (about half a microsecond). So a container
+    /// reads its own members and elements (which also carries the depth down) and guesses well:
+    /// an array element first as the kind of the one before it, anything else as a number first
+    /// (pointer moves are mostly numbers), then a string.
+    public init(from decoder: any Decoder) throws {
+        // A message is an object, so that is tried first.
+        if let object = try? decoder.container(keyedBy: JSONKey.self) {
+            self = try Self.object(object, depth: 1)
+        } else if let array = try? decoder.unkeyedContainer() {
+            self = try Self.array(array, depth: 1)
+        } else {
+            var value = SingleValue(container: try decoder.singleValueContainer())
+            self = try Self.value(&value, guess: nil, depth: 0).value
+        }
+    }
+
+    private static func object(_ container: KeyedDecodingContainer<JSONKey>, depth: Int) throws -> JSONValue {
+        guard depth <= maxDepth else { throw TooDeep() }
+        var object = JSONObject()
+        for key in container.allKeys {
+            var member = Member(container: container, key: key)
+            object[key.stringValue] = try value(&member, guess: nil, depth: depth).value
+        }
+        return .object(object)
+    }
+
+    private static func array(_ container: any UnkeyedDecodingContainer, depth: Int) throws -> JSONValue {
+        guard depth <= maxDepth else { throw TooDeep() }
+        var elements: [JSONValue] = []
+        var element = Element(container: container)
+        var guess: Kind?
+        while !element.container.isAtEnd {
+            let (value, kind) = try value(&element, guess: guess, depth: depth)
+            elements.append(value)
+            guess = kind
+        }
+        return .array(elements)
+    }
+
+    /// The value in `slot`, and its kind (nil for null).
+    private static func value<S: Slot>(_ slot: inout S, guess: Kind?, depth: Int) throws -> (value: JSONValue, kind: Kind?) {
+        if try slot.decodeNil() { return (.null, nil) }
+        if let guess, let value = try attempt(guess, &slot, depth: depth) { return (value, guess) }
+        for kind in Kind.allCases where kind != guess {
+            if let value = try attempt(kind, &slot, depth: depth) { return (value, kind) }
+        }
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a JSON value"))
+    }
+
+    /// The value in `slot` if it is of `kind`, nil if it is another kind. Other errors (a number
+    /// out of range, a bad escape, too deep) go on up.
+    private static func attempt<S: Slot>(_ kind: Kind, _ slot: inout S, depth: Int) throws -> JSONValue? {
+        do {
+            switch kind {
+            case .number: return .number(try slot.number())
+            case .string: return .string(try slot.string())
+            case .object: return try object(try slot.object(), depth: depth + 1)
+            case .array: return try array(try slot.array(), depth: depth + 1)
+            case .bool: return .bool(try slot.bool())
+            }
+        } catch DecodingError.typeMismatch {
+            return nil
+        }
+    }
+}
+
+/// Nested more than `JSONValue.maxDepth` deep.
+private struct TooDeep: Error {}
+
+/// The kinds of non-null value, in the order they are tried when there is no better guess.
+private enum Kind: CaseIterable {
+    case number, string, object, array, bool
+}
+
+private struct JSONKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+/// Where the next value is read from: an object's member, an array's next element, or the top.
+private protocol Slot {
+    mutating func decodeNil() throws -> Bool
+    mutating func number() throws -> Double
+    mutating func string() throws -> String
+    mutating func bool() throws -> Bool
+    mutating func object() throws -> KeyedDecodingContainer<JSONKey>
+    mutating func array() throws -> any UnkeyedDecodingContainer
+}
+
+private struct Member: Slot {
+    let container: KeyedDecodingContainer<JSONKey>
+    let key: JSONKey
+    func decodeNil() throws -> Bool { try container.decodeNil(forKey: key) }
+    func number() throws -> Double { try container.decode(Double.self, forKey: key) }
+    func string() throws -> String { try container.decode(String.self, forKey: key) }
+    func bool() throws -> Bool { try container.decode(Bool.self, forKey: key) }
+    func object() throws -> KeyedDecodingContainer<JSONKey> { try container.nestedContainer(keyedBy: JSONKey.self, forKey: key) }
+    func array() throws -> any UnkeyedDecodingContainer { try container.nestedUnkeyedContainer(forKey: key) }
+}
+
+private struct Element: Slot {
+    var container: any UnkeyedDecodingContainer
+    mutating func decodeNil() throws -> Bool { try container.decodeNil() }
+    mutating func number() throws -> Double { try container.decode(Double.self) }
+    mutating func string() throws -> String { try container.decode(String.self) }
+    mutating func bool() throws -> Bool { try container.decode(Bool.self) }
+    mutating func object() throws -> KeyedDecodingContainer<JSONKey> { try container.nestedContainer(keyedBy: JSONKey.self) }
+    mutating func array() throws -> any UnkeyedDecodingContainer { try container.nestedUnkeyedContainer() }
+}
+
+/// A top-level number, string or boolean (containers were tried before).
+private struct SingleValue: Slot {
+    let container: any SingleValueDecodingContainer
+    func decodeNil() throws -> Bool { container.decodeNil() }
+    func number() throws -> Double { try container.decode(Double.self) }
+    func string() throws -> String { try container.decode(String.self) }
+    func bool() throws -> Bool { try container.decode(Bool.self) }
+    func object() throws -> KeyedDecodingContainer<JSONKey> { throw mismatch([String: JSONValue].self) }
+    func array() throws -> any UnkeyedDecodingContainer { throw mismatch([JSONValue].self) }
+
+    private func mismatch(_ type: Any.Type) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: container.codingPath, debugDescription: "not a container"))
+    }
+}
