@@ -103,6 +103,7 @@ final class SessionShard: @unchecked Sendable {
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)
         peers.endSession(for: session.peer, now: now)
+        MemoryReturn.sessionEnded(remaining: sessions.count, shard: index, logger: logger)
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or

@@ -1,0 +1,95 @@
+"""What `Scripts/soak` found, or checks, kept as tests that do not depend on timing: the heap
+memory of many ended sessions goes back to the system (malloc_trim, README "Soak"), and
+connections reset with RST, in the middle of a transition or after it, leave no file descriptor
+and no session behind."""
+
+import asyncio
+import os
+import urllib.request
+
+from stackcast_client import open_client, run
+from stackcast_testing import wait_until
+
+TRIM_LINE = "returned free heap memory to the system"
+
+
+def metric(server, name):
+    text = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError(f"no {name} in /metrics")
+
+
+def open_fds(server):
+    return len(os.listdir(f"/proc/{server.pid}/fd"))
+
+
+async def deep_session(url, pages):
+    """A session of the stack app holding `pages` pages (setStack, no animation)."""
+    client = await open_client(url)
+    welcome = await client.hello(app="stack", protocol=2, encoding="binary")
+    assert welcome["type"] == "welcome", welcome
+    screens = [{"name": f"P{k}", "title": f"Page {k}", "rows": [{"title": "Row", "detail": str(k)}]} for k in range(pages)]
+    await client.ok("setStack", screens=screens, transition="none")
+    return client
+
+
+def test_memory_of_ended_sessions_goes_back_to_the_system(start_server):
+    """glibc keeps the pages of freed small objects (the RSS stayed at its peak after every
+    session had expired: finding 11); once most of a shard's sessions have ended the server
+    trims the heap, logs it, and most of what the sessions took is given back."""
+    server = start_server("--threads", "1", "--session-ttl", "0.5", "--max-connections-per-peer", "100")
+
+    async def load():
+        warm = await deep_session(server.ws_url, 10)
+        await warm.close()
+        before = server.rss_kib()
+        clients = [await deep_session(server.ws_url, 200) for _ in range(64)]
+        peak = server.rss_kib()
+        await asyncio.gather(*(client.close() for client in clients))
+        return before, peak
+
+    before, peak = run(load())
+    assert peak - before > 8 * 1024, f"64 sessions of 200 pages took only {peak - before} KiB: the test measures nothing"
+    wait_until(lambda: metric(server, "stackcast_sessions") == 0, 20, "every session to expire")
+    wait_until(lambda: TRIM_LINE in server.log_tail(400), 20, f"'{TRIM_LINE}' in the log")
+    after = server.rss_kib()
+    assert after - before < (peak - before) / 2, (
+        f"RSS {before} KiB before, {peak} KiB with 64 deep sessions, {after} KiB once they expired: "
+        f"less than half of it went back\n{server.log_tail(5)}")
+
+
+def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
+    """Connections reset (RST) in the middle of a push's transition and after its result: the
+    server closes every socket and ends every session, back to the open fds of before."""
+    server = start_server("--threads", "1", "--session-ttl", "0.5")
+    screen = {"name": "Detail", "title": "Detail", "rows": [{"title": "Back", "action": {"op": "pop"}}]}
+
+    async def cycle(mid_transition):
+        client = await open_client(server.ws_url)
+        assert (await client.hello(app="phone"))["type"] == "welcome"
+        await client.wait_frame(since=0)
+        start = client.mark()
+        command_id = await client.send_command("push", screen=screen)
+        if mid_transition:
+            await client.wait_frame(since=start)
+        else:
+            reply = await client.reply(command_id)
+            assert reply["type"] == "result", reply
+        client.abort()
+
+    run(cycle(False))  # the first connection opens what every later one shares
+    wait_until(lambda: metric(server, "stackcast_connections") == 0, 10, "the first connection to close")
+    baseline = open_fds(server)
+
+    async def churn():
+        for number in range(30):
+            await cycle(mid_transition=number % 2 == 0)
+
+    run(churn())
+    wait_until(lambda: metric(server, "stackcast_connections") == 0 and metric(server, "stackcast_sessions") == 0,
+               20, "no connection and no session left")
+    wait_until(lambda: open_fds(server) == baseline, 10,
+               lambda: f"the server's open fds back to {baseline} (now {open_fds(server)})")
+    assert metric(server, 'stackcast_closes_total{code="1006"}') == 31
