@@ -16,6 +16,8 @@ import NavWire
 public final class StackcastServer: Sendable {
     public let configuration: ServerConfiguration
     private let shards: [SessionShard]
+    /// Each shard's transport, in the same order.
+    private let servers: [WebSocketServer]
 
     public init(configuration: ServerConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -32,15 +34,16 @@ public final class StackcastServer: Sendable {
         }
         for shard in shards { shard.shards = shards }
         self.shards = shards
+        servers = shards.compactMap(\.server)
     }
 
     /// Binds the port and starts the service threads; throws with a clear message when it
     /// cannot (and then leaves nothing running).
     public func start() throws(WebSocketServerError) {
-        try shards[0].transport.start()
-        for shard in shards.dropFirst() {
+        try servers[0].start()
+        for server in servers.dropFirst() {
             do {
-                try shard.transport.start(joiningPort: true, port: shards[0].transport.port)
+                try server.start(joiningPort: true, port: servers[0].port)
             } catch {
                 stop()
                 throw error
@@ -49,19 +52,19 @@ public final class StackcastServer: Sendable {
     }
 
     /// The bound port (after `start()`).
-    public var port: Int { shards[0].transport.port }
+    public var port: Int { servers[0].port }
 
     /// Closes every WebSocket with 1001 and stops every thread; waits until done.
     public func stop() {
-        for shard in shards { shard.transport.requestStop() }
+        for server in servers { server.requestStop() }
         waitUntilStopped()
     }
 
     public func waitUntilStopped() {
-        for shard in shards { shard.transport.waitUntilStopped() }
+        for server in servers { server.waitUntilStopped() }
         // Each shard holds every shard (itself too): break that cycle once none runs, so a
         // stopped server is freed with its contexts.
-        for shard in shards where !shard.transport.isRunning { shard.shards = [] }
+        for (shard, server) in zip(shards, servers) where !server.isRunning { shard.shards = [] }
     }
 
     /// The viewer's URL, for people.

@@ -1,10 +1,43 @@
 import NavKit
 import NavWire
 
-/// The transport's events on this shard's service thread.
+/// The transport's events on this shard's service thread, each handed to the shard's entry point
+/// for it (below), which a test's fake transport calls the same way.
 extension SessionShard: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, didOpen connection: WebSocketConnection) {
-        expireSessions(now: server.now)
+        opened(connection)
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
+        received(text, on: connection)
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16) {
+        closed(connection)
+    }
+
+    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
+        nextPayload(for: connection)
+    }
+
+    public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {
+        tick(now: now)
+    }
+
+    public func webSocketServerDidWake(_ server: WebSocketServer, now: Double) {
+        woke(now: now)
+    }
+
+    public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
+        metricsText()
+    }
+}
+
+/// The shard's entry points for its transport's events (service thread only).
+extension SessionShard {
+    /// A WebSocket finished its handshake: it gets a viewer, in no session until its `hello`.
+    func opened(_ connection: any ShardConnection) {
+        expireSessions(now: transport.now)
         guard connection.path == "/ws" else {
             return connection.close(code: 1008, reason: "the WebSocket endpoint is /ws")
         }
@@ -12,9 +45,10 @@ extension SessionShard: WebSocketServerDelegate {
             connection: connection, limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst))
     }
 
-    public func webSocketServer(_ server: WebSocketServer, connection: WebSocketConnection, didReceiveText text: String) {
+    /// One text message from `connection`.
+    func received(_ text: String, on connection: any ShardConnection) {
         guard let viewer = connection.context as? Viewer else { return }
-        let now = server.now
+        let now = transport.now
         let decoded = MessageDecoder.decode(text)
         // The connection's bucket first, so what it drops costs its peer nothing.
         let limited: WireError? = if !viewer.limiter.allow(now: now) {
@@ -55,33 +89,32 @@ extension SessionShard: WebSocketServerDelegate {
         scheduleTicks()
     }
 
-    public func webSocketServer(_ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16) {
-        expireSessions(now: server.now)
+    /// `connection` is gone.
+    func closed(_ connection: any ShardConnection) {
+        let now = transport.now
+        expireSessions(now: now)
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
-        leaveAnywhere(viewer, now: server.now)
+        leaveAnywhere(viewer, now: now)
         scheduleTicks()
     }
 
-    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
+    /// What `connection` is to send now that its socket can take it: its viewer's next frame.
+    func nextPayload(for connection: any ShardConnection) -> WebSocketPayload? {
         guard let viewer = connection.context as? Viewer else { return nil }
         if let link = viewer.remote { return nextRemoteFrame(link) }
         return nextFrame(for: viewer)
     }
 
-    public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {
-        tick(now: now)
-    }
-
     /// Sweeps expired sessions, then asks to be woken when the next one expires.
-    public func webSocketServerDidWake(_ server: WebSocketServer, now: Double) {
+    func woke(now: Double) {
         expireSessions(now: now)
-        if let next = sessions.values.compactMap(\.expiresAt).min() { server.wake(at: next) }
+        if let next = sessions.values.compactMap(\.expiresAt).min() { transport.wake(at: next) }
     }
 
     /// Every shard's session counters summed (the transport adds its own, also summed).
-    public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
-        expireSessions(now: server.now)
+    func metricsText() -> String {
+        expireSessions(now: transport.now)
         var sessions = SessionMetrics()
         for shard in shards { sessions.add(shard.metrics.withLock { $0 }) }
         var text = PrometheusText()

@@ -10,7 +10,7 @@ import NavWire
 ///
 /// Service thread only (its transport's), but for `metrics`, `directory`, `peers` and `index`, which any
 /// thread may use, and `shards`, set once before the server starts. The `StackcastServer` starts
-/// and stops the transport from outside.
+/// and stops the transport (`server`) from outside.
 final class SessionShard: @unchecked Sendable {
     let index: Int
     let configuration: ServerConfiguration
@@ -21,7 +21,9 @@ final class SessionShard: @unchecked Sendable {
     let peers: PeerLimits
     /// Every shard of the server, this one included, by index (set once before `start()`).
     var shards: [SessionShard] = []
-    private(set) var transport: WebSocketServer!
+    /// The clock, timers and service thread the shard runs on: its `WebSocketServer`, or a test's
+    /// fake.
+    private(set) var transport: (any ShardTransport)!
 
     // Service-thread state.
     var sessions: [String: Session] = [:]
@@ -33,7 +35,20 @@ final class SessionShard: @unchecked Sendable {
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
 
-    init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, port: SharedPort, logger: Logger) {
+    /// A shard serving `port` with a libwebsockets context of its own.
+    convenience init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, port: SharedPort, logger: Logger) {
+        self.init(index: index, configuration: configuration, directory: directory, peers: peers, logger: logger) { shard in
+            WebSocketServer(configuration: configuration.transport, delegate: shard, logger: shard.logger, sharing: port)
+        }
+    }
+
+    /// A shard on the transport `makeTransport` makes for it (the shard hears the transport's
+    /// events: `opened(_:)`, `received(_:on:)`, `closed(_:)`, `nextPayload(for:)`, `tick(now:)`,
+    /// `woke(now:)`).
+    init(
+        index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, logger: Logger,
+        transport makeTransport: (SessionShard) -> any ShardTransport
+    ) {
         self.index = index
         self.configuration = configuration
         self.directory = directory
@@ -41,8 +56,11 @@ final class SessionShard: @unchecked Sendable {
         var logger = logger
         if configuration.threads > 1 { logger[metadataKey: "shard"] = "\(index)" }
         self.logger = logger
-        transport = WebSocketServer(configuration: configuration.transport, delegate: self, logger: logger, sharing: port)
+        transport = makeTransport(self)
     }
+
+    /// The transport as the libwebsockets server `StackcastServer` starts and stops; nil on a fake.
+    var server: WebSocketServer? { transport as? WebSocketServer }
 
     // MARK: Ticking (service thread)
 

@@ -1,0 +1,13 @@
+/// What a `SessionShard` needs of a socket its own transport holds: a viewer's connection, plus
+/// the request path and a slot for the viewer bound to it. A `WebSocketConnection` in production;
+/// a fake in tests.
+///
+/// Service thread only (that of the transport holding the socket).
+protocol ShardConnection: ViewerConnection {
+    /// The request path of the handshake without its query, e.g. "/ws".
+    var path: String { get }
+    /// Whatever the session layer binds to this connection (its `Viewer`).
+    var context: AnyObject? { get set }
+}
+
+extension WebSocketConnection: ShardConnection {}

@@ -1,0 +1,22 @@
+/// What a `SessionShard` needs of its transport: the clock, a wake-up for expiring sessions, the
+/// frame timer, and a way onto its service thread. A `WebSocketServer` in production; a fake in
+/// tests, which drives the shard as the transport would, on a clock the test moves.
+///
+/// Service thread only (the transport's, the one its delegate is called on), but `now` and
+/// `perform(_:)`, which any thread may call.
+protocol ShardTransport: AnyObject {
+    /// Monotonic seconds: the clock of sessions, rate limits and ticks.
+    var now: Double { get }
+    /// Has `webSocketServerDidWake` (`SessionShard.woke(now:)`) called once at `time`, or at once
+    /// when it has passed. An earlier request replaces a later one.
+    func wake(at time: Double)
+    /// Calls the shard's `tick(now:)` every `interval` seconds until `stopTicking()`.
+    func startTicking(interval: Double)
+    func stopTicking()
+    /// True while the tick timer is armed.
+    var isTicking: Bool { get }
+    /// Runs `work` on the service thread soon, in the order queued.
+    func perform(_ work: @escaping @Sendable () -> Void)
+}
+
+extension WebSocketServer: ShardTransport {}
