@@ -59,9 +59,15 @@ extension SessionShard {
             nil
         }
         if let limited {
-            // Over the limit the message is dropped, but a command still gets its answer, so a
-            // client never waits for a result that will not come.
-            if case .success(.command(let id, _)) = decoded {
+            // Over the limit the message is dropped, but a command still gets its answer (one that
+            // would not decode too, when its id can be read), so a client never waits for a
+            // result that will not come.
+            let id: JSONValue? = switch decoded {
+            case .success(.command(let id, _)): id
+            case .success: nil
+            case .failure(let failure): failure.commandID
+            }
+            if let id {
                 send(limited, id: id, to: viewer)
             } else if viewer.limiter.shouldWarn(now: now) {
                 send(limited, to: viewer)

@@ -57,6 +57,16 @@ import Testing
         #expect(c.take() == ["pong 3", "pong 4", "pong 5", "pong 6", "error rate_limited"])
     }
 
+    @Test func aDroppedCommandThatDoesNotDecodeIsStillAnsweredWithItsID() {
+        let h = harness()
+        let (c, _, _) = h.controller()
+        queries(1...7, on: c, h)
+        _ = c.take()
+        h.command("bad", "jump", on: c)
+        h.command("bad2", "push", on: c)
+        #expect(c.take() == ["error rate_limited bad", "error rate_limited bad2"])
+    }
+
     @Test func aSessionsBucketIsKeptAcrossResumes() {
         let h = harness()
         let (c, token, watchToken) = h.controller()
