@@ -25,6 +25,15 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var nextPayload: (WebSocketConnection) -> WebSocketPayload? = { _ in nil }
     var extraMetrics = ""
 
+    /// Puts back the default hooks, letting go of whatever the test's hooks hold. Call it only
+    /// once the server has stopped.
+    func dropHooks() {
+        onOpen = { _, _ in }
+        onText = { _, connection, text in connection.send(text) }
+        onTick = { _, _ in }
+        nextPayload = { _ in nil }
+    }
+
     /// The open connections by id. Service thread only.
     private(set) var connections: [Int: WebSocketConnection] = [:]
 
