@@ -15,7 +15,7 @@ struct FrameCheck {
     private var v1 = WireEncoder(.v1), v2 = WireEncoder(.v2JSON), binary = WireEncoder(.v2Binary)
     private var binaryDecoder = BinaryFrameDecoder()
     private var list = ListModel(), tree = TreeModel(), binaryTree = TreeModel()
-    /// Gets every frame sent (with nil for a format that sent nothing), for the replay.
+    /// Gets every frame sent, in order, for the replay.
     var record: ((Format, [UInt8]) -> Void)?
     /// The last full frames of the reference, for the replay's expected picture.
     private(set) var lastFull: (v1: [UInt8], v2: [UInt8])?
