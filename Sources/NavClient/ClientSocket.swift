@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A blocking TCP socket : connect to a local port, send bytes, receive with a timeout.
 /// The WebSocket client and the HTTP helper are built on it; use it directly to send bytes that
@@ -33,8 +37,12 @@ public final class ClientSocket {
     /// Connects to `host:port` (IPv4). `receiveBufferBytes` shrinks the kernel's receive buffer
     /// before connecting, so a client that never reads stalls the sender sooner.
     public init(port: Int, host: String = "127.0.0.1", receiveBufferBytes: Int? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = socket(AF_INET, System.streamSocket, 0)
         guard descriptor >= 0 else { throw Failure.system("socket") }
+        #if !canImport(Glibc)
+        var one: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         if var size = receiveBufferBytes.map(Int32.init) {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
@@ -44,12 +52,12 @@ public final class ClientSocket {
         inet_pton(AF_INET, host, &address.sin_addr)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                System.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard result == 0 else {
             let failure = Failure.system("connect to \(host):\(port)")
-            Glibc.close(descriptor)
+            System.close(descriptor)
             throw failure
         }
     }
@@ -63,7 +71,7 @@ public final class ClientSocket {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                System.send(descriptor, $0.baseAddress, $0.count)
             }
             guard sent > 0 else { throw Failure.system("send") }
             offset += sent
@@ -77,7 +85,7 @@ public final class ClientSocket {
     /// Waits up to `timeout` seconds for bytes (at most `maxBytes`).
     public func receive(maxBytes: Int = 64 * 1024, timeout: Double) -> Received {
         guard descriptor >= 0 else { return .closed }
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1_000_000))
         if limit.tv_sec == 0 && limit.tv_usec == 0 { limit.tv_usec = 1 }  // zero would mean "forever"
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: maxBytes)
@@ -107,7 +115,24 @@ public final class ClientSocket {
     /// Closes the socket at once, without any protocol goodbye (an abrupt close).
     public func close() {
         guard descriptor >= 0 else { return }
-        Glibc.close(descriptor)
+        System.close(descriptor)
         descriptor = -1
     }
+}
+
+/// The C library where Glibc and Darwin spell it differently (`SOCK_STREAM`'s type; Linux's
+/// `MSG_NOSIGNAL`, where Darwin sets `SO_NOSIGPIPE` on the socket), and calls that
+/// `ClientSocket`'s own `close` and `send` would hide.
+private enum System {
+    #if canImport(Glibc)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Glibc.connect(fd, address, length) }
+    static func close(_ fd: Int32) { _ = Glibc.close(fd) }
+    static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL)) }
+    #else
+    static let streamSocket = SOCK_STREAM
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Darwin.connect(fd, address, length) }
+    static func close(_ fd: Int32) { _ = Darwin.close(fd) }
+    static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { Darwin.send(fd, bytes, count, 0) }
+    #endif
 }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 
 /// The process's open-file limit, which caps how many WebSockets can be open at once.
@@ -11,11 +15,11 @@ enum FileDescriptorLimit {
     /// many fit: `connections`, or fewer, with a warning, when the hard limit is lower.
     static func raise(toFit connections: Int, logger: Logger) -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return connections }
+        guard getrlimit(SystemCalls.openFiles, &limit) == 0 else { return connections }
         let needed = rlim_t(connections + reserve)
         if limit.rlim_cur < needed {
             limit.rlim_cur = min(needed, limit.rlim_max)
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
+            if setrlimit(SystemCalls.openFiles, &limit) != 0 { _ = getrlimit(SystemCalls.openFiles, &limit) }
         }
         let fit = max(1, Int(limit.rlim_cur) - reserve)
         guard fit < connections else { return connections }

@@ -1,5 +1,9 @@
 import CWebSockets
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `lws_context_creation_info` for one server, and every C allocation it points to.
 ///

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The address the server listens on: `WebSocketServerConfiguration.host`, which must be an IP
 /// literal. lws would also take an interface name or an unknown address and then, in 4.1.6,
@@ -23,6 +27,13 @@ struct ListenAddress {
         self.host = host
     }
 
+    /// `SOCK_STREAM`, which Glibc imports as an enum and Darwin as an `Int32`.
+    #if canImport(Glibc)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    #else
+    static let streamSocket = SOCK_STREAM
+    #endif
+
     /// "0.0.0.0" or "::": every interface, which lws spells as a nil iface.
     var isWildcard: Bool { host == "0.0.0.0" || host == "::" }
 
@@ -32,7 +43,7 @@ struct ListenAddress {
     func bindError(port: Int) -> Int32 {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Self.streamSocket
         var addresses: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &addresses) == 0, let address = addresses?.pointee else {
             return EINVAL

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A listening socket with `SO_REUSEPORT`, for servers that share one port (one per service
 /// thread): each has its own, and the kernel spreads new connections over them.
@@ -17,14 +21,21 @@ struct PortListener {
     init(address: ListenAddress, port: Int) throws(WebSocketServerError) {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = ListenAddress.streamSocket
         var addresses: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(address.host, String(port), &hints, &addresses) == 0, let info = addresses?.pointee else {
             throw .cannotListen(host: address.host, port: port, reason: "not an address")
         }
         defer { freeaddrinfo(addresses) }
+        #if canImport(Glibc)
         let descriptor = socket(info.ai_family, info.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), info.ai_protocol)
         guard descriptor >= 0 else { throw Self.failure(address, port) }
+        #else
+        let descriptor = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+        guard descriptor >= 0 else { throw Self.failure(address, port) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        #endif
         var one: Int32 = 1
         let size = socklen_t(MemoryLayout<Int32>.size)
         guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, size) == 0,

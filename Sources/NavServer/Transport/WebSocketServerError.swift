@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why `WebSocketServer.start()` could not start. The description is a sentence meant for the
 /// person who started the server.

@@ -1,5 +1,9 @@
 import CWebSockets
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Scratch memory for `lws_write`: lws writes the frame header into the `CWS_PRE` bytes in front
 /// of the payload, so every payload is copied here first. Grows to the largest payload seen and

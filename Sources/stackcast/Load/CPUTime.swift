@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// CPU time this process has used so far (all its threads), from `getrusage`. The difference of
 /// two readings over the wall time between them is the generator's own load on the machine.
@@ -14,7 +18,7 @@ struct CPUTime {
     /// The process's CPU time now.
     static func now() -> CPUTime {
         var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        getrusage(SystemCalls.thisProcess, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         return CPUTime(userSeconds: seconds(usage.ru_utime), systemSeconds: seconds(usage.ru_stime))
     }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One epoll instance plus a timer, for a single thread that drives many non-blocking sockets.
 ///
@@ -8,7 +12,8 @@ import Glibc
 /// watched for writability only while it has bytes the kernel would not take.
 ///
 /// Swift's Glibc module does not export `<sys/epoll.h>` and `<sys/timerfd.h>`, and this target
-/// has no C shim, so the five calls are looked up in the C library once, with `dlsym`.
+/// has no C shim, so the five calls are looked up in the C library once, with `dlsym`. Linux
+/// only: elsewhere (macOS) it compiles, and `init` throws.
 final class EventLoop {
     /// One readiness report.
     struct Ready {
@@ -36,7 +41,7 @@ final class EventLoop {
         self.capacity = capacity
         epoll = calls.epollCreate1(Self.cloexec)
         guard epoll >= 0 else { throw .system(call: "epoll_create1", code: errno) }
-        timer = calls.timerfdCreate(CLOCK_MONOTONIC, Self.nonblock | Self.cloexec)
+        timer = calls.timerfdCreate(Self.monotonicClock, Self.nonblock | Self.cloexec)
         guard timer >= 0 else {
             let code = errno
             close(epoll)
@@ -124,7 +129,7 @@ final class EventLoop {
     private static let readableFlag: UInt32 = 0x001, writableFlag: UInt32 = 0x004
     private static let errorFlag: UInt32 = 0x008, hangupFlag: UInt32 = 0x010
     private static let cloexec: Int32 = 0o2000000, nonblock: Int32 = 0o4000
-    private static let absoluteTime: Int32 = 1
+    private static let absoluteTime: Int32 = 1, monotonicClock: Int32 = 1
 
     // `struct epoll_event` is packed on x86-64 (12 bytes, data at 4) and naturally aligned
     // elsewhere (16 bytes, data at 8).
@@ -140,9 +145,12 @@ final class EventLoop {
         let epollCtl: @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
         let epollWait: @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
         let timerfdCreate: @convention(c) (Int32, Int32) -> Int32
-        let timerfdSettime: @convention(c) (Int32, Int32, UnsafePointer<itimerspec>?, UnsafeMutablePointer<itimerspec>?) -> Int32
+        let timerfdSettime: @convention(c) (Int32, Int32, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
 
         init() throws(LoadError) {
+            #if !os(Linux)
+            throw .system(call: "epoll_create1 (stackcast load needs Linux)", code: ENOSYS)
+            #endif
             epollCreate1 = try Self.function("epoll_create1")
             epollCtl = try Self.function("epoll_ctl")
             epollWait = try Self.function("epoll_wait")
@@ -157,3 +165,12 @@ final class EventLoop {
         }
     }
 }
+
+#if !os(Linux)
+/// `<sys/timerfd.h>`'s timer setting, which Darwin does not have; `EventLoop.Calls` throws there
+/// before one is made.
+private struct itimerspec {
+    var it_interval = timespec()
+    var it_value = timespec()
+}
+#endif

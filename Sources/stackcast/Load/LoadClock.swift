@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The load generator's clock: `CLOCK_MONOTONIC` in nanoseconds. Every time in a run comes from
 /// it: the 60 Hz schedule, pointer `t` values, latencies and the measured window.

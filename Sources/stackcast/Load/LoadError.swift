@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a load run could not start, or ended without a single session: each message says what
 /// went wrong and what to change.

@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs a `LoadPlan` on the calling thread, from one epoll event loop:
 ///
@@ -206,11 +210,11 @@ final class LoadRunner {
     private static func raiseDescriptorLimit(for sessions: Int) throws(LoadError) {
         let needed = rlim_t(sessions + 16)
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard getrlimit(SystemCalls.openFiles, &limit) == 0 else { return }
         guard limit.rlim_cur < needed else { return }
         guard limit.rlim_max >= needed else { throw .tooManySessions(sessions: sessions, limit: Int(limit.rlim_max)) }
         limit.rlim_cur = needed
-        guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+        guard setrlimit(SystemCalls.openFiles, &limit) == 0 else {
             throw .system(call: "setrlimit(RLIMIT_NOFILE)", code: errno)
         }
     }

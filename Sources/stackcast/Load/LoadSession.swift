@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One simulated viewer on its own connection: a non-blocking socket, a client-side WebSocket
 /// (upgrade, masked frames out, frames in, pings answered, close) and the script of its mode.
@@ -79,7 +83,7 @@ final class LoadSession {
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { SystemCalls.close(fd) }
     }
 
     private var token: UInt64 { UInt64(index) }
@@ -91,8 +95,7 @@ final class LoadSession {
         guard stage == .waiting else { return }
         openedAt = now
         stage = .connecting
-        let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        fd = socket(plan.target.family, flags, 0)
+        fd = SystemCalls.nonBlockingStreamSocket(family: plan.target.family)
         guard fd >= 0 else { return fail(.connect(endpoint: plan.target.endpoint, code: errno), fatal: true) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -418,7 +421,7 @@ final class LoadSession {
     private func flush() {
         while stage != .closed, outboxSent < outbox.count {
             let sent = outbox.withUnsafeBytes { bytes in
-                Glibc.send(fd, bytes.baseAddress! + outboxSent, bytes.count - outboxSent, Int32(MSG_NOSIGNAL))
+                SystemCalls.send(fd, bytes.baseAddress! + outboxSent, bytes.count - outboxSent)
             }
             if sent > 0 {
                 outboxSent += sent
@@ -464,7 +467,7 @@ final class LoadSession {
         guard stage != .closed else { return }
         if fd >= 0 {
             loop.unwatch(fd)
-            Glibc.close(fd)
+            SystemCalls.close(fd)
             fd = -1
         }
         stage = .closed

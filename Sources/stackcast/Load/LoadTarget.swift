@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the sessions connect: a `ws://HOST[:PORT][/PATH]` URL split into its parts, with the
 /// host resolved once, before the run (no name lookups on the event loop).
@@ -91,7 +95,7 @@ struct LoadTarget {
     private static func resolve(host: String, port: Int) throws(LoadError) -> (sockaddr_storage, socklen_t) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemCalls.streamSocket
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list, let address = first.pointee.ai_addr else {

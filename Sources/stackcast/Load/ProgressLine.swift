@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The once-a-second progress line on stderr. On a terminal it is rewritten in place; otherwise
 /// (a pipe, a log file) each update is a line of its own.
@@ -26,7 +30,7 @@ struct ProgressLine {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = SystemCalls.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { return }
                 offset += written
             }

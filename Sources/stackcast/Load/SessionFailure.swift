@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Something that went wrong for one session. Each one counts as an error in the report, under
 /// its `kind`; `description` is what the report quotes.
