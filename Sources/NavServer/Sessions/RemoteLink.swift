@@ -11,8 +11,8 @@ final class RemoteLink: @unchecked Sendable {
     let owner: SessionShard
 
     // Home's service thread.
-    /// The socket.
-    let connection: WebSocketConnection
+    /// The socket (a `WebSocketConnection`, or a test's fake).
+    let connection: any ViewerConnection
     /// A frame from the owner waiting for the socket.
     var frame: WebSocketPayload?
 
@@ -28,7 +28,7 @@ final class RemoteLink: @unchecked Sendable {
     /// Making the next frame is queued on the owner's loop.
     var frameScheduled = false
 
-    init(home: SessionShard, owner: SessionShard, connection: WebSocketConnection) {
+    init(home: SessionShard, owner: SessionShard, connection: any ViewerConnection) {
         self.home = home
         self.owner = owner
         self.connection = connection

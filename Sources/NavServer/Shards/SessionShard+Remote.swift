@@ -9,10 +9,9 @@ extension SessionShard {
     func route(_ hello: Hello, from viewer: Viewer, to owner: SessionShard, now: Double) {
         unlink(viewer)
         leave(viewer, forHelloTo: nil, now: now)
-        guard let connection = viewer.connection as? WebSocketConnection else { return }
-        let link = RemoteLink(home: self, owner: owner, connection: connection)
+        let link = RemoteLink(home: self, owner: owner, connection: viewer.connection)
         viewer.remote = link
-        let peer = connection.peer
+        let peer = viewer.connection.peer
         owner.transport.perform { owner.attach(link, hello: hello, peer: peer) }
     }
 
