@@ -33,8 +33,10 @@ extension Scene {
     /// Pops `stack` when its turn in the queue comes, as a back button or Escape does, unless the
     /// stack has left the app by then (a `setRoot` that was queued first released it).
     func submitBack(popping stack: any NavigationStack) {
-        submit({ [weak self] done in
-            guard let self, isInApp(stack) else { return done(.failure(.invalidState("the stack left the app before its turn"))) }
+        // The stack weakly: a waiting job must not keep it (and the queue, which a stack's
+        // pending answer may hold) alive when the scene goes.
+        submit({ [weak self, weak stack] done in
+            guard let self, let stack, isInApp(stack) else { return done(.failure(.invalidState("the stack left the app before its turn"))) }
             stack.performPop(transition: nil, done: done)
         }, completion: { _ in })
     }

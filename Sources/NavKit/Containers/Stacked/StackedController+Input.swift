@@ -103,14 +103,21 @@ extension StackedController {
         }
         dropPendingSnaps()
         setOffset(clampedToRange(target), animated: animated)
-        whenSettled { [self] in done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? ""))) }
+        whenSettled { [weak self] in
+            guard let self else { return }
+            done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? "")))
+        }
     }
 }
 
 /// The split's pan: 1:1 from the offset drawn when it began, a snap on release, back to the start
 /// when cancelled (SV.m:195-209).
+///
+/// It holds its split weakly: once released, the pan's `done` waits among the split's settle
+/// waiters and holds the pan, so a strong split here would keep both alive if the scene went
+/// before the scroll settled.
 final class SplitPan: PanHandler {
-    private let split: StackedController
+    private weak var split: StackedController?
     private var start = 0.0
 
     init(split: StackedController) {
@@ -121,11 +128,13 @@ final class SplitPan: PanHandler {
     var holdsCommands: Bool { true }
 
     func panBegan(_ pan: PanTracker) {
+        guard let split else { return }
         start = split.scroll.actual
         panMoved(pan)
     }
 
     func panMoved(_ pan: PanTracker) {
+        guard let split else { return }
         if let snap = split.scroll.setOffset(StackedScrollMath.panOffset(start: start, translation: pan.translation.x), animated: false) {
             split.becomeActive(snap)
         }
@@ -133,6 +142,7 @@ final class SplitPan: PanHandler {
     }
 
     func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
+        guard let split else { return done(true) }
         panMoved(pan)
         split.release(velocity: -pan.velocity.velocity.x)
         split.whenSettled { done(true) }
@@ -141,6 +151,7 @@ final class SplitPan: PanHandler {
     func panCancelled(done: @escaping (Bool) -> Void) {
         // Back where the pan began, but inside the scroll range: a pan that caught the split
         // stretched (bouncing, or pulled by the wheel) must not leave it stretched.
+        guard let split else { return done(false) }
         split.setOffset(split.clampedToRange(start), animated: true)
         split.whenSettled { done(false) }
     }

@@ -30,7 +30,12 @@ extension StackedController {
         let animated = isAnimated(transition ?? viewControllers[viewControllers.count - 1].arrival)
         removeLast(animated: animated)
         setActive(viewControllers.count - 1, position: .right, animated: animated)
-        whenSettled { [self] in done(.success(.controller(id: viewControllers[viewControllers.count - 1].id))) }
+        // Weakly: the split keeps its waiters until the scroll settles, and a scene dropped
+        // mid-scroll must free the split (the same below and in scrollTo).
+        whenSettled { [weak self] in
+            guard let self else { return }
+            done(.success(.controller(id: viewControllers[viewControllers.count - 1].id)))
+        }
     }
 
     func performPopTo(_ target: PopTarget, transition: (any Transition)?, then: (ViewController, (any Transition)?)?, op: String, done: @escaping Completion) {
@@ -58,7 +63,10 @@ extension StackedController {
         } else {
             setActive(viewControllers.count - 1, position: .right, animated: animated)
         }
-        whenSettled { [self] in done(.success(.controller(id: viewControllers[index].id))) }
+        whenSettled { [weak self] in
+            guard let self else { return }
+            done(.success(.controller(id: viewControllers[index].id)))
+        }
     }
 
     func performReplaceTop(_ controller: ViewController, direction: Direction, transition: (any Transition)?, done: @escaping Completion) {
