@@ -48,6 +48,31 @@ import NavApps
         #expect(pages.allSatisfy { $0() == nil }, "a page outlived its scene")
     }
 
+    /// The second input: tapping the selected side tab pops its split to the root, and the tab
+    /// bar's answer waited for the split's scroll.
+    @Test func aSceneDroppedWhileAReselectedTabPopsItsSplitFreesBoth() throws {
+        weak var scene: Scene?
+        var controllers: [() -> Controller?] = []
+        do {
+            let strong = Scene(viewport: .tablet)
+            scene = strong
+            strong.setRoot(try #require(AppCatalog.root(named: "tablet")).makeController(strong))
+            for name in ["One", "Two", "Three"] {
+                strong.handle(.push(ScreenSpec(name: name, options: PageOptions(width: .half)))) { _ in }
+                for _ in 0..<60 { Self.frame(strong) }
+            }
+            strong.handle(.selectTab(.index(0))) { _ in }
+            Self.frame(strong)
+            #expect(strong.isBusy, "the test must drop the scene while the split scrolls back")
+            for controller in Self.controllers(strong.root) {
+                weak var weakController = controller
+                controllers.append { weakController }
+            }
+        }
+        #expect(scene == nil)
+        #expect(controllers.allSatisfy { $0() == nil }, "a controller outlived its scene")
+    }
+
     @Test func aSceneDroppedWhileAReleasedPanSettlesFreesTheSplit() throws {
         weak var scene: Scene?
         var splits: [() -> Controller?] = []

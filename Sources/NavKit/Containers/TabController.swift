@@ -147,7 +147,10 @@ public final class TabController: Controller, TabHost, BottomBarHost {
             done(.failure(error))
         case .success(let index) where index == selectedIndex && selectedStack.viewControllers.count > 1:
             // UIKit: tapping the selected tab pops its stack to the root.
-            selectedStack.performPopTo(.root, transition: nil, then: nil, op: "popToRoot") { [self] result in
+            // Weakly: a split keeps this answer until its scroll settles, and a scene dropped
+            // mid-scroll must free the tab bar and the split.
+            selectedStack.performPopTo(.root, transition: nil, then: nil, op: "popToRoot") { [weak self] result in
+                guard let self else { return }
                 done(result.map { _ in tabResult(index) })
             }
         case .success(let index):
