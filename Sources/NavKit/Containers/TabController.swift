@@ -151,7 +151,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
             // mid-scroll must free the tab bar and the split.
             selectedStack.performPopTo(.root, transition: nil, then: nil, op: "popToRoot") { [weak self] result in
                 guard let self else { return }
-                done(result.map { _ in tabResult(index) })
+                done(result.map { _ in self.tabResult(index) })
             }
         case .success(let index):
             select(index: index)
