@@ -174,6 +174,24 @@ struct JSONValueDecodingTests {
         }
     }
 
+    /// Each value of another kind than guessed costs the decoder an error, so a message may have
+    /// 2,048 of them: `[[],true,[],true,…]` misses four times an element (as the element before,
+    /// then number, string, object) and is refused past about 500 elements (64 KiB of it took
+    /// 35 ms to refuse as a whole; now about a millisecond); a message whose members keep their
+    /// kinds misses once per member name and element kind, whatever its size.
+    @Test func valuesOfChangingKindsAreBounded() throws {
+        #expect(JSONValue.maxMisses == 2048)
+        let irregular = WireError(.badJSON, "not valid JSON for this server: more than 2048 values of a kind other than the one before them")
+        func alternating(_ pairs: Int) -> String { "[" + Array(repeating: "[],true", count: pairs).joined(separator: ",") + "]" }
+        #expect(try JSONValue.parse(alternating(250)).arrayValue?.count == 500)
+        #expect(parseError(alternating(300)) == irregular)
+        #expect(parseError(alternating(10_000)) == irregular)
+        let row = #"{"title":"Row","detail":"d","badge":null,"action":{"op":"push","screen":{"name":"S","rows":[]}}}"#
+        let screen = #"{"type":"command","id":"c","op":"push","screen":{"name":"Big","rows":["# + Array(repeating: row, count: 600).joined(separator: ",") + "]}}"
+        #expect(screen.utf8.count > 55_000)
+        #expect(try JSONValue.parse(screen).objectValue?["screen"] != nil)
+    }
+
     @Test func jsonDecoderDecodesJSONValueInsideOtherTypes() throws {
         struct Envelope: Decodable { let payload: JSONValue }
         let decoded = try JSONDecoder().decode(Envelope.self, from: Data(#"{"payload":{"a":[1,"x",null]}}"#.utf8))

@@ -126,6 +126,15 @@ import NavKit
         #expect(failed?.commandID == "c9")
     }
 
+    @Test func aCommandsIDIsReadWithoutTheRest() {
+        #expect(MessageDecoder.commandID(in: #"{"type":"command","id":"c1","op":"nope"}"#) == .string("c1"))
+        #expect(MessageDecoder.commandID(in: #"{"id":7,"type":"command"}"#) == .number(7))
+        #expect(MessageDecoder.commandID(in: #"{"type":"command","id":{"a":1},"op":"query"}"#) == nil)
+        #expect(MessageDecoder.commandID(in: #"{"type":"ping","id":"p1"}"#) == nil)
+        #expect(MessageDecoder.commandID(in: #"{"type":"command","id":"c1""#) == nil)
+        #expect(MessageDecoder.commandID(in: "[]") == nil)
+    }
+
     @Test func scrollToDecodes() throws {
         #expect(try #require(command(#"{"type":"command","id":"c","op":"scrollTo","index":1}"#)) == .scrollTo(.index(1)))
         #expect(try #require(command(#"{"type":"command","id":"c","op":"scrollTo","offset":120.5,"animated":false,"target":{"tab":1}}"#)) == .scrollTo(.offset(120.5), animated: false, target: .tab(1)))

@@ -49,7 +49,7 @@ extension SessionShard {
     func received(_ text: String, on connection: any ShardConnection) {
         guard let viewer = connection.context as? Viewer else { return }
         let now = transport.now
-        let decoded = MessageDecoder.decode(text)
+        // The buckets come before the decoding, so what they drop costs a scan for its id only.
         // The connection's bucket first, so what it drops costs its peer nothing.
         let limited: WireError? = if !viewer.limiter.allow(now: now) {
             WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
@@ -62,18 +62,14 @@ extension SessionShard {
             // Over the limit the message is dropped, but a command still gets its answer (one that
             // would not decode too, when its id can be read), so a client never waits for a
             // result that will not come.
-            let id: JSONValue? = switch decoded {
-            case .success(.command(let id, _)): id
-            case .success: nil
-            case .failure(let failure): failure.commandID
-            }
-            if let id {
+            if let id = MessageDecoder.commandID(in: text) {
                 send(limited, id: id, to: viewer)
             } else if viewer.limiter.shouldWarn(now: now) {
                 send(limited, to: viewer)
             }
             return
         }
+        let decoded = MessageDecoder.decode(text)
         switch decoded {
         case .success(.hello(let hello)):
             // A hello may name a session another shard holds: it is served from there.

@@ -18,86 +18,116 @@ extension JSONValue {
     /// byte-order mark are accepted, and numbers beyond a `Double` (`1e400`, also `1e-400`) are
     /// rejected. Decoded objects do not keep the text's key order.
     public static func parse(_ text: String) throws(WireError) -> JSONValue {
+        let decoder = JSONDecoder()
+        decoder.userInfo[DecodeState.key] = DecodeState()
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try decoder.decode(JSONValue.self, from: Data(text.utf8))
         } catch is TooDeep {
             throw WireError(.badJSON, "not valid JSON: arrays and objects nested more than \(maxDepth) deep")
+        } catch is TooIrregular {
+            throw WireError(.badJSON, "not valid JSON for this server: more than \(maxMisses) values of a kind other than the one before them")
         } catch {
             throw WireError(.badJSON, "not valid JSON")
         }
     }
+
+    /// How many times a message's values may be of another kind than guessed (the member of the
+    /// same name, or the element before, was of another kind). Each miss costs the decoder an
+    /// error (about half a microsecond), so this bounds what a message whose kinds keep changing
+    /// (`[[],true,[],true,…]`) can cost, to about a millisecond; protocol messages miss a few
+    /// times at most, once per member name and kind of element.
+    public static let maxMisses = 2048
 }
 
 extension JSONValue: Decodable {
     /// The Decoder API cannot say what kind of value comes next, only fail to decode the wrong
     /// kind, and each failure builds a `DecodingError` (about half a microsecond). So a container
     /// reads its own members and elements (which also carries the depth down) and guesses well:
-    /// an array element first as the kind of the one before it, anything else as a number first
-    /// (pointer moves are mostly numbers), then a string.
+    /// an array element first as the kind of the one before it, a member as the kind the last
+    /// member of that name had in this message, anything else as a number first (pointer moves
+    /// are mostly numbers), then a string; and a message may miss `maxMisses` times at most.
     public init(from decoder: any Decoder) throws {
+        // `parse` passes its state; a decoder from elsewhere gets a fresh one.
+        let state = decoder.userInfo[DecodeState.key] as? DecodeState ?? DecodeState()
         // A message is an object, so that is tried first.
         if let object = try? decoder.container(keyedBy: JSONKey.self) {
-            self = try Self.object(object, depth: 1)
+            self = try Self.object(object, depth: 1, state)
         } else if let array = try? decoder.unkeyedContainer() {
-            self = try Self.array(array, depth: 1)
+            self = try Self.array(array, depth: 1, state)
         } else {
             var value = SingleValue(container: try decoder.singleValueContainer())
-            self = try Self.value(&value, guess: nil, depth: 0).value
+            self = try Self.value(&value, guess: nil, depth: 0, state).value
         }
     }
 
-    private static func object(_ container: KeyedDecodingContainer<JSONKey>, depth: Int) throws -> JSONValue {
+    private static func object(_ container: KeyedDecodingContainer<JSONKey>, depth: Int, _ state: DecodeState) throws -> JSONValue {
         guard depth <= maxDepth else { throw TooDeep() }
         var object = JSONObject()
         for key in container.allKeys {
             var member = Member(container: container, key: key)
-            object[key.stringValue] = try value(&member, guess: nil, depth: depth).value
+            let (value, kind) = try value(&member, guess: state.memberKinds[key.stringValue], depth: depth, state)
+            object[key.stringValue] = value
+            if let kind { state.memberKinds[key.stringValue] = kind }
         }
         return .object(object)
     }
 
-    private static func array(_ container: any UnkeyedDecodingContainer, depth: Int) throws -> JSONValue {
+    private static func array(_ container: any UnkeyedDecodingContainer, depth: Int, _ state: DecodeState) throws -> JSONValue {
         guard depth <= maxDepth else { throw TooDeep() }
         var elements: [JSONValue] = []
         var element = Element(container: container)
         var guess: Kind?
         while !element.container.isAtEnd {
-            let (value, kind) = try value(&element, guess: guess, depth: depth)
+            let (value, kind) = try value(&element, guess: guess, depth: depth, state)
             elements.append(value)
             guess = kind
         }
         return .array(elements)
     }
 
-    /// The value in `slot`, and its kind (nil for null).
-    private static func value<S: Slot>(_ slot: inout S, guess: Kind?, depth: Int) throws -> (value: JSONValue, kind: Kind?) {
+    /// The value in `slot`, and its kind (nil for null): tried as `guess` first, then as a number,
+    /// then a string, and so on, each miss counted.
+    private static func value<S: Slot>(_ slot: inout S, guess: Kind?, depth: Int, _ state: DecodeState) throws -> (value: JSONValue, kind: Kind?) {
         if try slot.decodeNil() { return (.null, nil) }
-        if let guess, let value = try attempt(guess, &slot, depth: depth) { return (value, guess) }
+        if let guess, let value = try attempt(guess, &slot, depth: depth, state) { return (value, guess) }
         for kind in Kind.allCases where kind != guess {
-            if let value = try attempt(kind, &slot, depth: depth) { return (value, kind) }
+            if let value = try attempt(kind, &slot, depth: depth, state) { return (value, kind) }
         }
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a JSON value"))
     }
 
-    /// The value in `slot` if it is of `kind`, nil if it is another kind. Other errors (a number
-    /// out of range, a bad escape, too deep) go on up.
-    private static func attempt<S: Slot>(_ kind: Kind, _ slot: inout S, depth: Int) throws -> JSONValue? {
+    /// The value in `slot` if it is of `kind`, nil if it is another kind (a miss). Other errors (a
+    /// number out of range, a bad escape, too deep, too many misses) go on up.
+    private static func attempt<S: Slot>(_ kind: Kind, _ slot: inout S, depth: Int, _ state: DecodeState) throws -> JSONValue? {
         do {
             switch kind {
             case .number: return .number(try slot.number())
             case .string: return .string(try slot.string())
-            case .object: return try object(try slot.object(), depth: depth + 1)
-            case .array: return try array(try slot.array(), depth: depth + 1)
+            case .object: return try object(try slot.object(), depth: depth + 1, state)
+            case .array: return try array(try slot.array(), depth: depth + 1, state)
             case .bool: return .bool(try slot.bool())
             }
         } catch DecodingError.typeMismatch {
+            state.misses += 1
+            guard state.misses <= maxMisses else { throw TooIrregular() }
             return nil
         }
     }
 }
 
+/// What one `parse` learns as it goes: the kind each member name last had (a screen's rows all
+/// have a string `title`), and how many guesses missed.
+private final class DecodeState: @unchecked Sendable {
+    static let key = CodingUserInfoKey(rawValue: "stackcast.decodeState")!
+    var memberKinds: [String: Kind] = [:]
+    var misses = 0
+}
+
 /// Nested more than `JSONValue.maxDepth` deep.
 private struct TooDeep: Error {}
+
+/// More than `JSONValue.maxMisses` values of another kind than guessed.
+private struct TooIrregular: Error {}
 
 /// The kinds of non-null value, in the order they are tried when there is no better guess.
 private enum Kind: CaseIterable {

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NavKit
 
 /// Turns one text frame into a `ClientMessage`, or into an error that says exactly what is wrong:
@@ -15,6 +20,24 @@ public enum MessageDecoder {
         } catch {
             return .failure(DecodeFailure(error))
         }
+    }
+
+    /// The `id` of `text` when it is a `command` with a string or number `id`, whether or not the
+    /// rest of it would decode; nil otherwise. Reads only those two fields, so a message dropped
+    /// unread (over a rate limit) costs a scan of its text, not a decode.
+    public static func commandID(in text: String) -> JSONValue? {
+        guard let header = try? JSONDecoder().decode(CommandHeader.self, from: Data(text.utf8)),
+            header.type == "command"
+        else { return nil }
+        switch header.id {
+        case .string?, .number?: return header.id
+        default: return nil
+        }
+    }
+
+    private struct CommandHeader: Decodable {
+        let type: String?
+        let id: JSONValue?
     }
 
     public static func decode(_ json: JSONValue) -> Result<ClientMessage, DecodeFailure> {
