@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Sums JUnit-style XML reports (swift test, node --test, pytest) into one plain line that CI
 reads: `N passed, M failed` (plus `, K skipped` when some were). Suites that did not run at all
-are passed on the command line as `--missing NAME` and count as one failure each."""
+are passed on the command line as `--missing NAME`, and failures that no report holds (a sanitizer's
+report, say) as `--failure TEXT`: each counts as one failure."""
 import argparse
 import sys
 import xml.etree.ElementTree as ET
@@ -29,6 +30,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("reports", nargs="*")
     parser.add_argument("--missing", action="append", default=[], help="a suite that produced no report")
+    parser.add_argument("--failure", action="append", default=[], help="a failure no report holds")
     args = parser.parse_args()
     total = [0, 0, 0]
     for path in args.reports:
@@ -37,6 +39,9 @@ def main():
         total = [total[0] + p, total[1] + f, total[2] + s]
     for name in args.missing:
         print(f"summary: {name} did not run")
+        total[1] += 1
+    for text in args.failure:
+        print(f"summary: {text}")
         total[1] += 1
     line = f"{total[0]} passed, {total[1]} failed"
     if total[2]:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import sys
@@ -18,6 +19,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
 from stackcast_testing import ROOT, server_binary  # noqa: E402  (path set just above)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "rss: the test measures the server's resident memory; Scripts/sanitize leaves it out, since "
+        "AddressSanitizer's quarantine and shadow memory are most of an ASan build's RSS")
+
+
 URL_LINE = re.compile(r"Stackcast serving (https?)://127\.0\.0\.1:(\d+)/")
 STARTUP_SECONDS = 20
 STOP_SECONDS = 10
@@ -70,6 +80,15 @@ class ServerProcess:
 
     def alive(self):
         return self.process.poll() is None
+
+    def metric(self, name):
+        """The value of `name` (with its labels, as in `stackcast_closes_total{code="1006"}`) in
+        the server's /metrics."""
+        text = urllib.request.urlopen(f"{self.http_url}/metrics", timeout=5).read().decode()
+        for line in text.splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+        raise AssertionError(f"no {name} in /metrics")
 
     def rss_kib(self):
         """VmRSS of the server process in KiB, from /proc."""

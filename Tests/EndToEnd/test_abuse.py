@@ -5,21 +5,12 @@ for the outbox, an unbounded command queue, and a watch link that could take con
 
 import asyncio
 import time
-import urllib.request
 
 from stackcast_client import open_client, run, session
 
 
 def token_of(client):
     return client.messages(type="welcome")[-1]["session"]
-
-
-def metric(server, name):
-    text = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[1])
-    raise AssertionError(f"no {name} in /metrics")
 
 
 def error_with(client, code, text, since=0):
@@ -39,7 +30,7 @@ def test_hello_again_ends_the_session_the_connection_started(start_server):
             assert welcome["type"] == "welcome", welcome
             tokens.append(welcome["session"])
         assert len(set(tokens)) == 10
-        assert metric(server, "stackcast_sessions") == 1
+        assert server.metric("stackcast_sessions") == 1
         # The sessions it left are gone at once, not kept for a resume.
         other = await open_client(server.ws_url)
         reply = await other.hello(session=tokens[0])
@@ -200,8 +191,11 @@ def test_an_event_burst_is_bounded_and_said_so(server):
         await client.ok("subscribe", events=["lifecycle"])
         start = client.mark()
         await client.ok("popToRoot", transition="none", timeout=30)
+        # Said once per run of dropped events: a server slow enough (a debug or sanitizer build
+        # on a loaded machine) refills the budget mid-burst and says it again for the next run.
+        # The exact sequence on a clock of its own: SubscriptionTests.
         dropped = error_with(client, "too_large", "events are coming faster than 262144 bytes per second", since=start)
-        assert len(dropped) == 1 and "id" not in dropped[0], client.tail()
+        assert dropped and all("id" not in notice for notice in dropped), client.tail()
         released = [e for e in client.events(start) if e["name"] == "released"]
         assert 0 < len(released) < 299
         assert len((await client.state())["stack"]) == 1

@@ -5,20 +5,12 @@ and no session behind."""
 
 import asyncio
 import os
-import urllib.request
+import pytest
 
 from stackcast_client import open_client, run
 from stackcast_testing import wait_until
 
 TRIM_LINE = "returned free heap memory to the system"
-
-
-def metric(server, name):
-    text = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[1])
-    raise AssertionError(f"no {name} in /metrics")
 
 
 def open_fds(server):
@@ -35,6 +27,7 @@ async def deep_session(url, pages):
     return client
 
 
+@pytest.mark.rss
 def test_memory_of_ended_sessions_goes_back_to_the_system(start_server):
     """glibc keeps the pages of freed small objects (the RSS stayed at its peak after every
     session had expired: finding 11); once most of a shard's sessions have ended the server
@@ -52,7 +45,7 @@ def test_memory_of_ended_sessions_goes_back_to_the_system(start_server):
 
     before, peak = run(load())
     assert peak - before > 8 * 1024, f"64 sessions of 200 pages took only {peak - before} KiB: the test measures nothing"
-    wait_until(lambda: metric(server, "stackcast_sessions") == 0, 20, "every session to expire")
+    wait_until(lambda: server.metric("stackcast_sessions") == 0, 20, "every session to expire")
     wait_until(lambda: TRIM_LINE in server.log_tail(400), 20, f"'{TRIM_LINE}' in the log")
     after = server.rss_kib()
     assert after - before < (peak - before) / 2, (
@@ -80,7 +73,7 @@ def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
         client.abort()
 
     run(cycle(False))  # the first connection opens what every later one shares
-    wait_until(lambda: metric(server, "stackcast_connections") == 0, 10, "the first connection to close")
+    wait_until(lambda: server.metric("stackcast_connections") == 0, 10, "the first connection to close")
     baseline = open_fds(server)
 
     async def churn():
@@ -88,8 +81,8 @@ def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
             await cycle(mid_transition=number % 2 == 0)
 
     run(churn())
-    wait_until(lambda: metric(server, "stackcast_connections") == 0 and metric(server, "stackcast_sessions") == 0,
+    wait_until(lambda: server.metric("stackcast_connections") == 0 and server.metric("stackcast_sessions") == 0,
                20, "no connection and no session left")
     wait_until(lambda: open_fds(server) == baseline, 10,
                lambda: f"the server's open fds back to {baseline} (now {open_fds(server)})")
-    assert metric(server, 'stackcast_closes_total{code="1006"}') == 31
+    assert server.metric('stackcast_closes_total{code="1006"}') == 31

@@ -10,6 +10,7 @@ import signal
 import socket
 import time
 import urllib.request
+import pytest
 
 from websockets.asyncio.client import connect
 
@@ -163,6 +164,7 @@ BIG_VIEWPORT = {"width": 1000, "height": 10000, "scale": 1}
 BIG_ROWS = [{"title": f"Row {i}", "detail": "detail"} for i in range(240)]
 
 
+@pytest.mark.rss
 def test_stalled_reader_keeps_memory_bounded(server):
     """A client that stops reading while its session animates for several seconds: the server
     must not queue every frame for it (latest wins). With a 1000 x 10000 viewport and 240 rows a
@@ -255,6 +257,7 @@ def test_stalled_reader_keeps_memory_bounded(server):
     run(body(), timeout=120)
 
 
+@pytest.mark.rss
 def test_stalled_reader_of_big_replies_is_cut_off(server):
     """Replies cannot be dropped like frames: a client that does not read but keeps sending
     pings with 50 KB ids (each pong echoes its id) must be cut off at a cap, not buffered."""
