@@ -29,8 +29,11 @@ public final class StackcastServer: Sendable {
             messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
             maxSessions: configuration.maxSessionsPerPeer)
         let port = SharedPort()
+        let memoryReturn = MemoryReturn(logger: logger)
         let shards = (0..<configuration.threads).map {
-            SessionShard(index: $0, configuration: configuration, directory: directory, peers: peers, port: port, logger: logger)
+            SessionShard(
+                index: $0, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
+                port: port, logger: logger)
         }
         for shard in shards { shard.shards = shards }
         self.shards = shards

@@ -15,7 +15,8 @@ import Glibc
 /// 895 MB of which 20 MB were in use; `malloc_trim(0)`, which gives back every whole free page
 /// of every arena, took the RSS from 872 MB to 48 MB (below the warmed-up 51 MB).
 ///
-/// A shard reports each session that ends (`sessionEnded`). The trim runs once three quarters of
+/// One per server, shared by its shards (the arenas are the process's): a shard reports each
+/// session that ends (`sessionEnded`). The trim runs once three quarters of
 /// the most sessions the shard held since the last trim, and at least 32, have ended (`Policy`):
 /// a few times as a load drains (2,400 sessions: at 600, 150, 37, then near 0), never during a
 /// steady churn, never for a few sessions. A trim costs time in proportion to what it gives back
@@ -24,8 +25,8 @@ import Glibc
 /// more often. It runs on a thread of its own half a second later, so that the sessions of the
 /// sweep that asked (which holds them until it is done) have been freed by then; requests in
 /// between share one run. No service thread waits for it, but to allocate from the arena it is
-/// trimming at that moment.
-enum MemoryReturn {
+/// trimming at that moment. Any thread.
+final class MemoryReturn: Sendable {
     /// Seconds from the request to the run.
     static let delay = 0.5
 
@@ -53,10 +54,15 @@ enum MemoryReturn {
         }
     }
 
-    private static let state = Locked((policy: Policy(), isScheduled: false))
+    private let state = Locked((policy: Policy(), isScheduled: false))
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
 
     /// Called after a session of shard `shard` ended, with the sessions the shard still holds.
-    static func sessionEnded(remaining: Int, shard: Int, logger: Logger) {
+    func sessionEnded(remaining: Int, shard: Int) {
         let due = state.withLock { state in
             guard state.policy.sessionEnded(remaining: remaining, shard: shard), !state.isScheduled else { return false }
             state.isScheduled = true
@@ -64,10 +70,10 @@ enum MemoryReturn {
         }
         guard due else { return }
         // A thread rather than a dispatch timer: libdispatch would open a timerfd for good.
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: delay)
+        Thread.detachNewThread { [state, logger] in
+            Thread.sleep(forTimeInterval: Self.delay)
             state.withLock { $0.isScheduled = false }
-            trim(logger: logger)
+            Self.trim(logger: logger)
         }
     }
 

@@ -19,6 +19,8 @@ final class SessionShard: @unchecked Sendable {
     let directory: SessionDirectory
     /// What each peer address may use, shared by every shard of the server.
     let peers: PeerLimits
+    /// Gives freed heap back to the system once many sessions have ended, shared by every shard.
+    let memoryReturn: MemoryReturn
     /// Every shard of the server, this one included, by index (set once before `start()`).
     var shards: [SessionShard] = []
     /// The clock, timers and service thread the shard runs on: its `WebSocketServer`, or a test's
@@ -36,8 +38,11 @@ final class SessionShard: @unchecked Sendable {
     let metrics = Locked(SessionMetrics())
 
     /// A shard serving `port` with a libwebsockets context of its own.
-    convenience init(index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, port: SharedPort, logger: Logger) {
-        self.init(index: index, configuration: configuration, directory: directory, peers: peers, logger: logger) { shard in
+    convenience init(
+        index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
+        port: SharedPort, logger: Logger
+    ) {
+        self.init(index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn, logger: logger) { shard in
             WebSocketServer(configuration: configuration.transport, delegate: shard, logger: shard.logger, sharing: port)
         }
     }
@@ -46,13 +51,14 @@ final class SessionShard: @unchecked Sendable {
     /// events: `opened(_:)`, `received(_:on:)`, `closed(_:)`, `nextPayload(for:)`, `tick(now:)`,
     /// `woke(now:)`).
     init(
-        index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, logger: Logger,
-        transport makeTransport: (SessionShard) -> any ShardTransport
+        index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
+        logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
     ) {
         self.index = index
         self.configuration = configuration
         self.directory = directory
         self.peers = peers
+        self.memoryReturn = memoryReturn
         var logger = logger
         if configuration.threads > 1 { logger[metadataKey: "shard"] = "\(index)" }
         self.logger = logger
@@ -121,7 +127,7 @@ final class SessionShard: @unchecked Sendable {
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)
         peers.endSession(for: session.peer, now: now)
-        MemoryReturn.sessionEnded(remaining: sessions.count, shard: index, logger: logger)
+        memoryReturn.sessionEnded(remaining: sessions.count, shard: index)
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or

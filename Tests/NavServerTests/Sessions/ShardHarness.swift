@@ -32,10 +32,11 @@ final class ShardHarness {
             messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
             maxSessions: configuration.maxSessionsPerPeer)
         let transports = (0..<count).map { _ in FakeTransport(now: start) }
+        let memoryReturn = MemoryReturn(logger: logger)
         shards = transports.indices.map { index in
             SessionShard(
-                index: index, configuration: configuration, directory: directory, peers: peers, logger: logger,
-                transport: { _ in transports[index] })
+                index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
+                logger: logger, transport: { _ in transports[index] })
         }
         for shard in shards { shard.shards = shards }
         self.transports = transports
