@@ -31,16 +31,7 @@ struct FrameReplay {
                 case .v2binary: lines += #"{"format":"v2binary","hex":""# + hex(frame) + "\"}\n"
                 }
             }
-            var script = SceneScript(bytes)
-            var failure: String?
-            script.run { picture, seq, time in
-                failure = check.add(picture, seq: seq, time: time)
-                return failure == nil
-            } stepped: { last in
-                failure = check.verify(every: last ? 1 : 8)
-                return failure == nil
-            }
-            if let failure {
+            if let failure = check.run(SceneScript(bytes)) {
                 print("FrameReplay: \(path): \(failure)")
                 failed += 1
             }

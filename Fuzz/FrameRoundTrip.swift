@@ -6,16 +6,9 @@ import NavKit
 /// (`FrameCheck`). A mismatch traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrameRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    var script = SceneScript(Array(UnsafeBufferPointer(start: data, count: size)))
     var check = FrameCheck()
-    var failure: String?
-    script.run { picture, seq, time in
-        failure = check.add(picture, seq: seq, time: time)
-        return failure == nil
-    } stepped: { last in
-        failure = check.verify(every: last ? 1 : 8)
-        return failure == nil
+    if let failure = check.run(SceneScript(Array(UnsafeBufferPointer(start: data, count: size)))) {
+        fatalError("FrameRoundTrip: \(failure)")
     }
-    if let failure { fatalError("FrameRoundTrip: \(failure)") }
     return 0
 }

@@ -24,6 +24,21 @@ struct FrameCheck {
     private var last: (picture: ScenePicture, seq: Int, time: Double)?
     private var verified: Int?
 
+    /// Runs `script`, sending each of its pictures to the viewers and checking them after each step
+    /// (every 8th frame within a step, and the last); returns the first thing that went wrong.
+    mutating func run(_ script: SceneScript) -> String? {
+        var script = script
+        var failure: String?
+        script.run { picture, seq, time in
+            failure = add(picture, seq: seq, time: time)
+            return failure == nil
+        } stepped: { last in
+            failure = verify(every: last ? 1 : 8)
+            return failure == nil
+        }
+        return failure
+    }
+
     /// Sends `picture` as frame `seq` to the three viewers; returns what went wrong, or nil.
     mutating func add(_ picture: ScenePicture, seq: Int, time: Double) -> String? {
         let frame = WireFrame(seq: seq, time: time, picture: picture)
