@@ -43,9 +43,10 @@ extension JSONValue: Decodable {
     /// The Decoder API cannot say what kind of value comes next, only fail to decode the wrong
     /// kind, and each failure builds a `DecodingError` (about half a microsecond). So a container
     /// reads its own members and elements (which also carries the depth down) and guesses well:
-    /// an array element first as the kind of the one before it, a member as the kind the last
-    /// member of that name had in this message, anything else as a number first (pointer moves
-    /// are mostly numbers), then a string; and a message may miss `maxMisses` times at most.
+    /// an array element first as the kind of the one before it, a nested object's member as the
+    /// kind the last member of that name had in this message, anything else as a number first
+    /// (pointer moves are mostly numbers), then a string; and a message may miss `maxMisses`
+    /// times at most.
     public init(from decoder: any Decoder) throws {
         // `parse` passes its state; a decoder from elsewhere gets a fresh one.
         let state = decoder.userInfo[DecodeState.key] as? DecodeState ?? DecodeState()
@@ -63,11 +64,14 @@ extension JSONValue: Decodable {
     private static func object(_ container: KeyedDecodingContainer<JSONKey>, depth: Int, _ state: DecodeState) throws -> JSONValue {
         guard depth <= maxDepth else { throw TooDeep() }
         var object = JSONObject()
+        // The message's own members never repeat: only nested objects (rows, tabs) learn.
+        let learns = depth > 1
         for key in container.allKeys {
             var member = Member(container: container, key: key)
-            let (value, kind) = try value(&member, guess: state.memberKinds[key.stringValue], depth: depth, state)
+            let guess = learns ? state.memberKinds[key.stringValue] : nil
+            let (value, kind) = try value(&member, guess: guess, depth: depth, state)
             object[key.stringValue] = value
-            if let kind { state.memberKinds[key.stringValue] = kind }
+            if learns, let kind, kind != guess { state.memberKinds[key.stringValue] = kind }
         }
         return .object(object)
     }

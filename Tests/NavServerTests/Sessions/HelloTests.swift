@@ -64,21 +64,17 @@ import Testing
         #expect(h.shard.sessions.isEmpty)
     }
 
-    @Test func aWatcherWithoutATokenIsABadMessage() {
+    /// A hello the server refuses: its error, and no session.
+    @Test(arguments: [
+        (#""role":"view""#, "bad_message", "session: missing; a watcher (role view) needs the token of the session to watch"),
+        (#""app":"nope""#, "not_found", "no app named nope; available: phone, tablet, stack"),
+    ])
+    func aRefusedHelloStartsNoSession(fields: String, code: String, message: String) {
         let h = ShardHarness()
         let c = h.connect()
-        h.hello(#""role":"view""#, on: c)
-        #expect(c.take() == ["error bad_message"])
-        #expect(c.last("error")?["message"] == "session: missing; a watcher (role view) needs the token of the session to watch")
-        #expect(h.shard.sessions.isEmpty)
-    }
-
-    @Test func anUnknownAppIsNotFound() {
-        let h = ShardHarness()
-        let c = h.connect()
-        h.hello(#""app":"nope""#, on: c)
-        #expect(c.take() == ["error not_found"])
-        #expect(c.last("error")?["message"] == "no app named nope; available: phone, tablet, stack")
+        h.hello(fields, on: c)
+        #expect(c.take() == ["error \(code)"])
+        #expect(c.last("error")?["message"] == .string(message))
         #expect(h.shard.sessions.isEmpty)
     }
 
