@@ -19,6 +19,7 @@ function canonical(tree) {
     const layer = { ...tree.layer(id) };
     if (layer.alpha === 1) delete layer.alpha;
     if (layer.clips === false) delete layer.clips;
+    if (layer.standby === false) delete layer.standby;
     if (layer.radius === 0) delete layer.radius;
     out.push(layer);
     for (const child of tree.childIds(id)) visit(child);

@@ -265,6 +265,7 @@ struct TreeModel: Equatable {
     private static func dropDefaults(_ layer: inout JSONObject) {
         if layer["alpha"] == 1 { layer["alpha"] = nil }
         if layer["clips"] == false { layer["clips"] = nil }
+        if layer["standby"] == false { layer["standby"] = nil }
         if layer["radius"] == 0 { layer["radius"] = nil }
     }
 

@@ -41,6 +41,7 @@ BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
 BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8, 9, 10
 BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
 BIT_CLEARED = 19
+BIT_STANDBY = 20
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -50,7 +51,7 @@ FRAME_BITS = (BIT_X, BIT_Y, BIT_W, BIT_H)
 STRING_BITS = (BIT_TEXT, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC)
 
 # Layer keys that describe the tree rather than the drawing.
-STRUCTURAL = {"id", "parent", "index", "clips"}
+STRUCTURAL = {"id", "parent", "index", "clips", "standby"}
 # What makes a layer draw something of its own (§3.5: with `role`, what gets it drawn).
 DRAWING_FIELDS = ("fill", "border", "shadow", "text", "icon")
 
@@ -230,8 +231,8 @@ def _read_fields(reader, table, layer_id, new):
         raise WireError("layer id 0 (ids start at 1)")
     what = f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
-    if mask >> (BIT_CLEARED + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 19")
+    if mask >> (BIT_STANDBY + 1):
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 20")
     cleared = 0
     if mask & (1 << BIT_CLEARED):
         cleared = reader.varint(f"cleared mask of {what}")
@@ -297,6 +298,11 @@ def _read_fields(reader, table, layer_id, new):
             layer["align"] = ALIGNS[value]
         elif bit in STRING_BITS:
             layer[FIELD_NAMES[bit]] = string(bit)
+    if mask & (1 << BIT_STANDBY):
+        value = reader.u8(f"standby of {what}")
+        if value > 1:
+            raise WireError(f"{what}: standby {value}; expected 0 or 1")
+        layer["standby"] = value == 1
     for bit in range(BIT_CLEARED):
         if cleared & (1 << bit):
             if bit in FRAME_BITS:
@@ -343,7 +349,7 @@ def _default_fields(layer, where):
     """A full LAYER leaves out alpha 1, clips false and radius 0 (§3.5, §3.1)."""
     found = [key for key in ("alpha", "radius")
              if key in layer and not isinstance(layer[key], bool) and layer[key] == (1 if key == "alpha" else 0)]
-    found += ["clips"] if layer.get("clips") is False else []
+    found += [key for key in ("clips", "standby") if layer.get(key) is False]
     return [f"{where}: layer {layer.get('id')} writes the default {key} = {layer[key]!r}" for key in found]
 
 
@@ -409,7 +415,7 @@ class LayerTree:
             layers, children, root, unchanged = self._patched(frame, seq)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
             deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
-                           for patch in frame.get("set", []) for key in ("alpha", "clips", "radius")
+                           for patch in frame.get("set", []) for key in ("alpha", "clips", "standby", "radius")
                            if key in patch and patch[key] is None]
         self.deviations += deviations
         self.layers, self.children, self.root = layers, children, root
@@ -535,8 +541,9 @@ class LayerTree:
             layer = dict(self.layers[layer_id])
             if layer.get("alpha") == 1:
                 del layer["alpha"]
-            if layer.get("clips") is False:
-                del layer["clips"]
+            for key in ("clips", "standby"):
+                if layer.get(key) is False:
+                    del layer[key]
             if layer.get("radius") == 0:
                 del layer["radius"]
             out.append(layer)
@@ -559,6 +566,8 @@ class LayerTree:
         while stack:
             layer_id, ox, oy, parent_alpha, clip = stack.pop()
             layer = self.layers[layer_id]
+            if layer.get("standby"):
+                continue                        # on the viewer, not drawn, with its subtree
             x, y, w, h = layer["frame"]
             frame = [_r(ox + x, 2), _r(oy + y, 2), _r(w, 2), _r(h, 2)]
             alpha = parent_alpha * layer.get("alpha", 1)

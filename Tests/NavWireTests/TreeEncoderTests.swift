@@ -271,7 +271,7 @@ final class Session {
             var style = (try? JSONValue.parse(String(decoding: v1, as: UTF8.self)).objectValue) ?? JSONObject()
             for key in ["id", "frame", "alpha", "clip"] { style[key] = nil }
             var fields = layer.fields
-            for key in ["frame", "alpha", "clips"] { fields[key] = nil }
+            for key in ["frame", "alpha", "clips", "standby"] { fields[key] = nil }
             let clip = item.clip ?? Rect(origin: .zero, size: list.viewport)
             if !near(layer.frame, item.frame) || !near(layer.clip, clip) || abs(layer.alpha - item.alpha) > 0.0011 || fields != style {
                 failures.append("frame \(seq): \(layer) vs \(item)")
@@ -371,7 +371,8 @@ struct TreeViewer {
     func flatten() -> [(id: Int, frame: [Double], alpha: Double, clip: [Double], fields: JSONObject)] {
         var out: [(id: Int, frame: [Double], alpha: Double, clip: [Double], fields: JSONObject)] = []
         func visit(_ id: Int, origin: (Double, Double), alpha: Double, clip: [Double]) {
-            guard let layer = fields[id] else { return }
+            // A standby subtree is on the viewer but not drawn.
+            guard let layer = fields[id], layer["standby"] != true else { return }
             let f = (layer["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
             let frame = [origin.0 + f[0], origin.1 + f[1], f[2], f[3]]
             let alpha = alpha * (layer["alpha"]?.numberValue ?? 1)

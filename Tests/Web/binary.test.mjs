@@ -282,7 +282,7 @@ test('every frame cut short is refused as truncated', () => {
   assert.equal(decoder.decode(delta).seq, 2);
 });
 
-test('unknown types, mask bits above 19, bad bytes and leftovers are refused', () => {
+test('unknown types, mask bits above 20, bad bytes and leftovers are refused', () => {
   const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
     (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
   // A full frame of one layer: id 1 (z 2), the root, then the mask and values given.
@@ -292,8 +292,10 @@ test('unknown types, mask bits above 19, bad bytes and leftovers are refused', (
   refused([0, 1, 0, 0, 0, 0], 'type');
   refused([3, 1, 0, 0, 0, 0], 'type');
   refused([255], 'type');
-  refused(layer(new Bytes().v(2 ** 20).out), 'mask'); // bit 20
-  refused(layer(new Bytes().v(2 ** 20 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 21).out), 'mask'); // bit 21
+  refused(layer(new Bytes().v(2 ** 21 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 20).out, [2]), 'value'); // standby is 0 or 1
+  assert.equal(new FrameDecoder().decode(Uint8Array.from(layer(new Bytes().v(2 ** 20).out, [1]))).nodes[0].standby, true);
   refused(layer(new Bytes().v(2 ** 31).out), 'mask');
   refused(layer(new Bytes().v(2 ** 19).v(2 ** 19).out), 'mask'); // a cleared mask naming bit 19
   refused(layer(new Bytes().v(2 ** 19 + 2 ** 7).v(2 ** 7).out, [1, 2, 3, 4]), 'mask'); // fill written and cleared

@@ -27,7 +27,7 @@
 // into an overlap.
 
 /** Keys of a layer that describe the tree, not the drawing; never copied onto display items. */
-const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips']);
+const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips', 'standby']);
 /** Fields a display item carries, in v1's key order (after id, kind, frame, alpha). */
 const STYLE_FIELDS = ['fill', 'radius', 'clip', 'shadow', 'border', 'text', 'font', 'color', 'align', 'icon',
   'role', 'name', 'vc'];
@@ -250,6 +250,8 @@ export function flatten(tree) {
  * clipping ancestor made it narrower than the viewport (only then does an item carry `clip`).
  */
 function visit(tree, layer, ox, oy, parentAlpha, clip, clipped, items) {
+  // A page on standby waits on the viewer, with its subtree, until a patch uncovers it.
+  if (layer.standby) return;
   const [x, y, w, h] = layer.frame;
   const frame = [hundredths(ox + x), hundredths(oy + y), w, h];
   const alpha = parentAlpha * (layer.alpha ?? 1);

@@ -130,6 +130,7 @@ public final class StackController: Controller, NavigationStack {
             view.removeAllChildren()
             view.addChild(page)
         }
+        page.isOnStandby = false
         layoutPage(controller)
         placeBottomBar(restingOn: controller)
     }

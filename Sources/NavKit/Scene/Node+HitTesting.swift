@@ -1,9 +1,9 @@
 extension Node {
     /// The frontmost node under `point` (in this node's parent's coordinates), searching front to
-    /// back. Hidden, fully transparent and non-interactive subtrees are skipped, and a clipping
+    /// back. Hidden, standby, fully transparent and non-interactive subtrees are skipped, and a clipping
     /// node hides the parts of its children outside its frame.
     public func hitTest(_ point: Point) -> Node? {
-        if isHidden || alpha <= 0 || !isUserInteractionEnabled { return nil }
+        if isHidden || isOnStandby || alpha <= 0 || !isUserInteractionEnabled { return nil }
         let inside = frame.contains(point)
         if clipsToBounds && !inside { return nil }
         let local = Point(x: point.x - frame.x, y: point.y - frame.y)

@@ -6,6 +6,8 @@ extension BinaryTreeEncoder {
     /// Field bits, in the order fields are written.
     enum Field: Int {
         case kind, x, y, width, height, alpha, clips, fill, radius, shadow, border, text, font, color, align, icon, role, name, vc
+        /// After the bit that says a `cleared` mask follows (19): a page kept on standby.
+        case standby = 20
         /// Set in the mask when a `cleared` mask follows it.
         static let clearedFollows = 19
     }
@@ -56,6 +58,7 @@ extension BinaryTreeEncoder {
         if !item.sharesStyle(with: was) {
             writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
+        if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)
