@@ -138,6 +138,10 @@ test('binary frames go through the decoder into the tree; the byte count is the 
   assert.equal(model.seq, 1);
   assert.deepEqual(model.layer(2).frame, [0, 0, 390, 844]);
   assert.deepEqual(connection.decoder.strings, ['page']);
+  // Flow control: hello asked for a window, and each applied frame is acknowledged, spelled as
+  // the server's scan expects.
+  assert.equal(socket().hello().window, 16);
+  assert.equal(socket().sent.at(-1), '{"type":"ack","seq":1}');
   connection.stop('done');
 });
 

@@ -24,6 +24,13 @@ const CLOSE_NO_PONG = 4001;
 /** Resyncs closer together than this count as a streak and back off like a failing server. */
 const RESYNC_STREAK_MS = 5000;
 
+/**
+ * Frames the server may send before we acknowledge them (`hello.window`, PROTOCOL §2 ack): a
+ * quarter second at 60 fps, above any round trip we expect. A tab that stops reading (hidden,
+ * busy) then holds a few frames, and gets one delta to the present when it reads again.
+ */
+const FLOW_WINDOW = 16;
+
 /** Close codes that reconnecting cannot cure: the same hello would be refused again. */
 const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
 
@@ -181,7 +188,7 @@ export class Connection extends EventTarget {
   }
 
   sendHello() {
-    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role };
+    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role, window: FLOW_WINDOW };
     // v1 is what a hello without `protocol` gets.
     if (this.wire !== 'v1') Object.assign(hello, { protocol: 2, encoding: this.wire });
     if (this.session) hello.session = this.session;
@@ -245,6 +252,8 @@ export class Connection extends EventTarget {
     const result = this.model.apply(message);
     if (!result.ok) return this.resync(result.reason);
     if (result.full) this.resumeFromLastSeq = true;
+    // Spelled exactly so, the server reads it with a scan instead of a JSON parse.
+    this.socket.send(`{"type":"ack","seq":${this.model.seq}}`);
     this.emit('frame', { frame: message, result, bytes });
     return undefined;
   }

@@ -32,6 +32,9 @@ extension SessionShard {
         if case .ping(let id, let t) = message {
             return viewer.connection.send(ServerMessage.pong(id: id, t: t))
         }
+        if case .ack(let seq) = message {
+            return acknowledge(seq, from: viewer, in: session)
+        }
         guard viewer.isController || message.isReadOnly else {
             return send(WireError(.forbidden, "this viewer only watches (role view): it may query, subscribe and ping; input and other commands are refused"), id: commandID(of: message), to: viewer)
         }
@@ -49,7 +52,7 @@ extension SessionShard {
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
         scene.advance(to: session.sceneTime(now))
         switch message {
-        case .hello, .ping:
+        case .hello, .ping, .ack:
             break
         case .resize(let viewport):
             scene.resize(viewport)
@@ -70,6 +73,22 @@ extension SessionShard {
                 case .failure(let error): send(WireError(error), id: id, to: viewer)
                 }
             }
+        }
+    }
+
+    /// `viewer` has applied its frames up to `seq`: its window opens, and when it is behind the
+    /// newest frame it gets one delta to it.
+    private func acknowledge(_ seq: Int, from viewer: Viewer, in session: Session) {
+        guard viewer.flow != nil else {
+            return send(WireError(.badMessage, "ack: this connection did not ask for flow control (send \"window\" in hello)"), to: viewer)
+        }
+        guard seq <= viewer.base?.seq ?? 0 else {
+            return send(WireError(.badMessage, "ack: seq \(seq) was never sent to this connection (its newest frame is \(viewer.base?.seq ?? 0))"), to: viewer)
+        }
+        let wasFull = viewer.flow!.isFull
+        viewer.flow!.acknowledge(seq)
+        if wasFull, !viewer.flow!.isFull, (viewer.base?.seq ?? 0) < session.latest.seq || session.needsRender {
+            viewer.connection.requestWrite()
         }
     }
 
@@ -155,6 +174,7 @@ extension SessionShard {
             leave(previous, now: now)
         }
         viewer.wire = hello.wire
+        viewer.flow = hello.window.map { FlowWindow(frames: $0) }
         // lastSeq names a frame of the session being resumed; a new session has no such frame.
         viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
         if session.viewers.isEmpty { connectedSessions += 1 }
@@ -168,7 +188,7 @@ extension SessionShard {
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
-            wire: hello.wire, watchToken: session.watchToken
+            wire: hello.wire, watchToken: session.watchToken, window: hello.window
         ))
         viewer.connection.requestWrite()
         updateGauges()

@@ -11,6 +11,8 @@ public enum ClientMessage: Equatable, Sendable {
     case key(String)
     /// A command with the client's `id`, which the result or error carries back.
     case command(id: JSONValue, SessionCommand)
+    /// The client has applied every frame up to `seq` (flow control, hello's `window`).
+    case ack(seq: Int)
 }
 
 /// The first message of a connection.
@@ -34,10 +36,13 @@ public struct Hello: Equatable, Sendable {
     public var features: Set<String>
     /// The frame format (`protocol` and `encoding`).
     public var wire: WireFormat
+    /// Flow control: at most this many frames sent and not yet acknowledged (`ack`); nil: no
+    /// acks, frames go whenever the socket takes them.
+    public var window: Int?
 
     public init(
         app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil,
-        features: Set<String> = [], wire: WireFormat = .v1
+        features: Set<String> = [], wire: WireFormat = .v1, window: Int? = nil
     ) {
         self.app = app
         self.viewport = viewport
@@ -46,7 +51,11 @@ public struct Hello: Equatable, Sendable {
         self.lastSeq = lastSeq
         self.features = features
         self.wire = wire
+        self.window = window
     }
+
+    /// The largest `window` a client may ask for.
+    public static let maxWindow = 1024
 
     /// The extensions this server offers. The v1 `move` extension is gone: protocol v2 moves a
     /// page by patching one layer.
@@ -76,7 +85,7 @@ extension ClientMessage {
     /// True for messages a watcher (role view) may send: they read the session without changing it.
     public var isReadOnly: Bool {
         switch self {
-        case .ping, .command(_, .subscribe), .command(_, .navigation(.query)): true
+        case .ping, .ack, .command(_, .subscribe), .command(_, .navigation(.query)): true
         default: false
         }
     }
