@@ -46,7 +46,7 @@ function check(text) {
     try {
       if (record.format === 'v1') result = list.apply(record.frame);
       else if (record.format === 'v2json') result = tree.apply(record.frame);
-      else if (record.format === 'v2binary') result = binaryTree.apply(decoder.decode(Buffer.from(record.hex, 'hex')));
+      else if (record.format === 'v2binary') result = binaryTree.apply(decoder.decode(Buffer.from(record.hex, 'hex'), (id) => binaryTree.layer(id)));
       else if (record.expect) expected[record.expect] = record.frame;
     } catch (error) {
       return `line ${number + 1}: ${error.message}`;

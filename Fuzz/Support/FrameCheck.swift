@@ -57,7 +57,8 @@ struct FrameCheck {
             }
             if let packed {
                 record?(.v2binary, packed)
-                try binaryTree.apply(try binaryDecoder.decode(packed))
+                let held = binaryTree
+                try binaryTree.apply(try binaryDecoder.decode(packed, held: held.layer))
             }
         } catch {
             return "frame \(seq): \(error)"
@@ -176,6 +177,9 @@ struct TreeModel: Equatable {
     private var children: [Int: [Int]] = [:]
     private var root: Int?
     private var seq: Int?
+
+    /// The layer `id` as held (what a binary insert may be written like).
+    func layer(_ id: Int) -> JSONObject? { layers[id] }
 
     static func == (a: TreeModel, b: TreeModel) -> Bool { a.root == b.root && a.children == b.children && a.layers == b.layers }
 

@@ -192,10 +192,16 @@ def decode_frame(data, strings=()):
             previous = layer_id
             if not parent:
                 raise WireError(f"insert {layer_id} has no parent")
-            index = reader.varint(f"index of insert {layer_id}")
-            layer = _read_fields(reader, table, layer_id, new=True)
+            # The index, doubled, plus 1 when the insert is written like a held layer (§3.6).
+            at = reader.varint(f"index of insert {layer_id}")
+            if at % 2:
+                like = layer_id - reader.zigzag(f"model of insert {layer_id}")
+                layer = _read_fields(reader, table, layer_id, new=False)
+                layer["like"] = like            # resolved against the tree: resolve_likes
+            else:
+                layer = _read_fields(reader, table, layer_id, new=True)
             layer["parent"] = parent
-            layer["index"] = index
+            layer["index"] = at // 2
             inserted.append(layer)
         patches = []
         for position in range(reader.varint("patch count")):
@@ -313,6 +319,41 @@ def _read_fields(reader, table, layer_id, new):
         layer.setdefault("font", {"size": 17, "weight": 400})
         layer.setdefault("align", "left")
     return layer
+
+
+def resolve_likes(frame, tree):
+    """Turns each INSERT written like a held layer (`like`: its id) into the whole layer JSON
+    sends: the model's fields (the tree's layer before this frame, or one inserted earlier in
+    it), then the insert's own, nulls deleted, defaults left out."""
+    inserted = {}
+    for layer in frame.get("insert", []):
+        model_id = layer.pop("like", None)
+        if model_id is not None:
+            model = inserted.get(model_id) or tree.layers.get(model_id)
+            if model is None:
+                raise WireError(f"insert {layer['id']} is written like layer {model_id}, which is not held")
+            if "frame" in layer and layer["frame"] is None:
+                raise WireError(f"insert {layer['id']} clears its frame")
+            merged = {"id": layer["id"], "parent": layer["parent"], "index": layer["index"],
+                      "kind": model["kind"], "frame": list(model["frame"])}
+            for key, value in model.items():
+                if key not in merged and key != "index":
+                    merged[key] = copy.deepcopy(value)
+            for key, value in layer.items():
+                if key in ("id", "parent", "index"):
+                    continue
+                if key == "frame":
+                    merged["frame"] = [held if new is None else new for held, new in zip(merged["frame"], value)]
+                elif value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            for key, default in (("alpha", 1), ("radius", 0), ("clips", False), ("standby", False)):
+                if key in merged and merged[key] == default and type(merged[key]) is type(default):
+                    del merged[key]
+            layer.clear()
+            layer.update(merged)
+        inserted[layer["id"]] = layer
 
 
 def resolve_patches(frame, tree):
@@ -617,6 +658,7 @@ class TreeDisplay:
         if not frame.get("full"):
             if self.tree.seq is None or frame["base"] != self.tree.seq:
                 raise WireError(f"delta {frame['seq']} has base {frame['base']}, but the tree is at {self.tree.seq}: wrong base")
+            resolve_likes(frame, self.tree)
             resolve_patches(frame, self.tree)
         self.tree.apply(frame)
         self.strings = table        # only once the frame is applied

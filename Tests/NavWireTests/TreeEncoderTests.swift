@@ -247,7 +247,8 @@ final class Session {
     private func applyBinary(_ packed: [UInt8]?) {
         guard let packed else { return failures.append("frame \(seq): v2 JSON changed, binary sent nothing") }
         do {
-            let json = try binaryDecoder.decode(packed)
+            let held = binaryViewer.fields
+            let json = try binaryDecoder.decode(packed, held: { held[$0] })
             if let error = binaryViewer.apply(json) { failures.append("binary frame \(seq): \(error)") }
         } catch {
             failures.append("binary frame \(seq): \(error)")

@@ -87,10 +87,12 @@ export class FrameDecoder {
    * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
    * @returns {object} `{type:'frame',seq,time,full:true,nodes}` or
    *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
+   * @param {(id: number) => object|undefined} held the layers the client holds (its tree before
+   *   this frame), which an INSERT may be written like.
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
-  decode(data) {
-    const { frame, strings } = decodeFrame(data, this.strings);
+  decode(data, held = () => undefined) {
+    const { frame, strings } = decodeFrame(data, this.strings, held);
     this.strings = strings;
     return frame;
   }
@@ -100,11 +102,12 @@ export class FrameDecoder {
  * Decodes one binary frame against a string table, without changing it.
  * @param {ArrayBuffer|ArrayBufferView} data the message.
  * @param {string[]} table the strings held before this frame.
+ * @param {(id: number) => object|undefined} held the client's layers before this frame.
  * @returns {{frame: object, strings: string[]}} the frame (as FrameDecoder.decode) and the table
  *   to hold after it.
  * @throws {BinaryFrameError}
  */
-export function decodeFrame(data, table) {
+export function decodeFrame(data, table, held = () => undefined) {
   const reader = new Reader(toBytes(data));
   const type = reader.u8();
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${type}`, 'type');
@@ -135,11 +138,22 @@ export function decodeFrame(data, table) {
     const remove = [];
     for (let n = reader.count(); n > 0; n--) remove.push(reader.varint());
     const insert = [];
+    const inserted = new Map();
     const ids = new IdReader(reader);
     for (let n = reader.count(); n > 0; n--) {
       const layer = ids.next();
-      layer.index = reader.varint();
-      insert.push(fields.layer(layer));
+      // The index, doubled, plus 1 when the insert is written like a layer the client holds.
+      const at = reader.varint();
+      layer.index = Math.floor(at / 2);
+      if (at % 2 === 1) {
+        const modelId = layer.id - reader.zigzag();
+        const model = inserted.get(modelId) ?? held(modelId);
+        if (!model) throw new BinaryFrameError(`insert ${layer.id} is written like layer ${modelId}, which is not held`, 'like');
+        insert.push(fields.like(layer, model));
+      } else {
+        insert.push(fields.layer(layer));
+      }
+      inserted.set(layer.id, insert.at(-1));
     }
     const set = [];
     for (let n = reader.count(); n > 0; n--) set.push(fields.patch({ id: reader.varint() }));
@@ -303,6 +317,29 @@ class FieldReader {
       if (out.font === undefined) out.font = { size: 17, weight: 400 };
       if (out.align === undefined) out.align = 'left';
     }
+    return out;
+  }
+
+  /**
+   * An INSERT written like `model`: the model's fields (not its place in the tree), then what
+   * the mask changes or clears. Defaults are left out, as a JSON insert leaves them out.
+   */
+  like(layer, model) {
+    const fields = this.fields();
+    if (fields.frame === null) throw new BinaryFrameError(`insert ${layer.id} clears its frame`, 'mask');
+    const out = Object.assign(layer, { kind: model.kind, frame: [...model.frame] });
+    for (const [key, value] of Object.entries(model)) {
+      if (!(key in out) && key !== 'index') out[key] = value;
+    }
+    for (const [key, value] of Object.entries(fields)) {
+      if (key === 'frame') value.forEach((component, i) => { if (component !== null) out.frame[i] = component; });
+      else if (value === null) delete out[key];
+      else out[key] = value;
+    }
+    if (out.alpha === 1) delete out.alpha;
+    if (out.radius === 0) delete out.radius;
+    if (out.clips === false) delete out.clips;
+    if (out.standby === false) delete out.standby;
     return out;
   }
 

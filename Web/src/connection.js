@@ -238,7 +238,7 @@ export class Connection extends EventTarget {
     if (this.wire !== 'binary') return this.report({ code: 'bad_message', message: 'binary data from the server' });
     let message;
     try {
-      message = this.decoder.decode(data);
+      message = this.decoder.decode(data, (id) => this.model.layer(id));
     } catch (error) {
       // Cut short, unknown fields or strings, a string table out of step: the spec's answer is
       // the same as for a wrong base.
