@@ -61,7 +61,6 @@ public enum FlowDecoder {
                 ? "\(reader.path): expected one of \(stepKinds.joined(separator: ", "))"
                 : "\(reader.path): one step at a time, got \(kinds.joined(separator: " and ")); make them separate steps")
         }
-        let path = reader.fieldPath(kind)
         switch kind {
         case "command":
             return .command(try command(try reader.reader(kind)))
@@ -87,7 +86,7 @@ public enum FlowDecoder {
         case "expect":
             return .expect(try expectation(try reader.reader(kind)))
         default:
-            return .gesture(try gesture(try reader.reader(kind), kind: FlowGesture.Kind(rawValue: kind)!, viewport: viewport, path: path))
+            return .gesture(try gesture(try reader.reader(kind), kind: FlowGesture.Kind(rawValue: kind)!, viewport: viewport))
         }
     }
 
@@ -104,7 +103,7 @@ public enum FlowDecoder {
         }
     }
 
-    private static func gesture(_ reader: FieldReader, kind: FlowGesture.Kind, viewport: Viewport, path: String) throws(WireError) -> FlowGesture {
+    private static func gesture(_ reader: FieldReader, kind: FlowGesture.Kind, viewport: Viewport) throws(WireError) -> FlowGesture {
         let release = try reader.optionalChoice("release", ["hold", "fling"]).flatMap(FlowGesture.Release.init(rawValue:))
         let defaultDuration = kind == .fling ? 0.1 : 0.3
         let duration = try reader.optionalNumber("duration", in: 0.01...maxWait) ?? defaultDuration
