@@ -18,6 +18,8 @@ final class Viewer {
     var wire: WireFormat = .v1
     /// The frame this viewer holds (its next delta's base); nil when it needs a full frame.
     var base: WireFrame?
+    /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).
+    var features: Set<String> = []
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
     /// The connection's own message bucket.
