@@ -20,6 +20,8 @@ final class Viewer {
     var base: WireFrame?
     /// Frames sent and not yet acknowledged, when the viewer asked for flow control.
     var flow: FlowWindow?
+    /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).
+    var features: Set<String> = []
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
     /// The connection's own message bucket.

@@ -55,7 +55,9 @@ extension SessionShard {
         case .hello, .ping, .ack:
             break
         case .resize(let viewport):
+            let changed = viewport != scene.viewport
             scene.resize(viewport)
+            if changed { sendUpdate(ServerMessage.viewport(viewport), in: session) }
         case .pointer(let event):
             scene.handle(event)
         case .scroll(let event):
@@ -66,6 +68,7 @@ extension SessionShard {
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
         case .command(let id, .navigation(let command)):
+            let settings = scene.settingsState
             scene.handle(command, submitter: viewer, bytes: size) { [weak self, weak viewer] result in
                 guard let self, let viewer, viewer.connection.isOpen else { return }
                 switch result {
@@ -73,6 +76,8 @@ extension SessionShard {
                 case .failure(let error): send(WireError(error), id: id, to: viewer)
                 }
             }
+            // `configure` answers at once: its result has gone, now every viewer learns the change.
+            if scene.settingsState != settings { sendUpdate(ServerMessage.settings(scene.settingsState), in: session) }
         }
     }
 
@@ -128,7 +133,8 @@ extension SessionShard {
             }
             let app = hello.app ?? configuration.defaultApp
             guard let root = AppCatalog.root(named: app) else {
-                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
+                let apps = JSONObject(["apps": .array(AppCatalog.names.map(JSONValue.string))])
+                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))", details: apps), to: viewer)
             }
             // The session this connection started and is alone in ends once this one starts, so
             // it does not count against the limits.
@@ -175,6 +181,7 @@ extension SessionShard {
         }
         viewer.wire = hello.wire
         viewer.flow = hello.window.map { FlowWindow(frames: $0) }
+        viewer.features = hello.features
         // lastSeq names a frame of the session being resumed; a new session has no such frame.
         viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
         if session.viewers.isEmpty { connectedSessions += 1 }
@@ -182,16 +189,26 @@ extension SessionShard {
         if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.resize(viewport)
+            // This viewer learns it from its welcome.
+            sendUpdate(ServerMessage.viewport(viewport), in: session, except: viewer)
         }
         // A watcher learns only the token it came with; every viewer gets the watch token, the
         // one to hand out.
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
-            wire: hello.wire, watchToken: session.watchToken, window: hello.window
+            wire: hello.wire, watchToken: session.watchToken, window: hello.window, settings: session.scene.settingsState, apps: AppCatalog.names
         ))
         viewer.connection.requestWrite()
         updateGauges()
+    }
+
+    /// Sends `text`, a change of the session's viewport or settings, to its viewers that asked
+    /// for `sessionUpdates`, but `skipped`.
+    private func sendUpdate(_ text: String, in session: Session, except skipped: Viewer? = nil) {
+        for viewer in session.viewers where viewer !== skipped && viewer.features.contains(Hello.Feature.sessionUpdates) {
+            viewer.connection.send(text)
+        }
     }
 
     /// Forwards a session's events to the viewers subscribed to their group, within each viewer's

@@ -31,8 +31,8 @@ public struct Hello: Equatable, Sendable {
     public var role: Role
     /// The last frame the client applied, to resume with a delta.
     public var lastSeq: Int?
-    /// Protocol extensions the client asked for that this server knows (none at present:
-    /// unknown names are dropped, so `welcome` lists only what is on).
+    /// Protocol extensions the client asked for that this server knows (unknown names are
+    /// dropped, so `welcome` lists only what is on).
     public var features: Set<String>
     /// The frame format (`protocol` and `encoding`).
     public var wire: WireFormat
@@ -57,9 +57,16 @@ public struct Hello: Equatable, Sendable {
     /// The largest `window` a client may ask for.
     public static let maxWindow = 1024
 
-    /// The extensions this server offers. The v1 `move` extension is gone: protocol v2 moves a
-    /// page by patching one layer.
-    public static let supportedFeatures: Set<String> = []
+    /// The extensions this server offers: `sessionUpdates` sends the viewer `viewport` and
+    /// `settings` messages when the session's change, so that every viewer shows what the
+    /// controller set. (The v1 `move` extension is gone: protocol v2 moves a page by patching one
+    /// layer.)
+    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates]
+
+    /// The names of the extensions (`features`).
+    public enum Feature {
+        public static let sessionUpdates = "sessionUpdates"
+    }
 }
 
 /// What a `command` message asks for: a navigation command for the engine, or a session request.
