@@ -5,7 +5,7 @@
 /// `DisplayStyle`: items of one node share it for as long as the node's style stays the same.
 public struct DisplayItem: Equatable, Sendable {
     /// How the viewer draws the node (any kind may also have a fill, border and shadow).
-    public enum Kind: String, Equatable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
         case rect, text, icon
     }
 

@@ -31,17 +31,18 @@ public struct DisplayList: Equatable, Sendable {
     ///   - ids: the scene's id counter (ids are handed out in paint order, so they are deterministic).
     ///   - capacity: the expected number of items (the previous frame's), so the array is
     ///     allocated once instead of growing and copying its large items as it goes.
-    public static func build(root: Node, viewport: Size, ids: inout Int, capacity: Int = 64) -> DisplayList {
+    ///   - styles: where drawn nodes keep their styles, shared with other scenes (`StyleTable`).
+    public static func build(root: Node, viewport: Size, ids: inout Int, capacity: Int = 64, styles: StyleTable? = nil) -> DisplayList {
         var items: [DisplayItem] = []
         items.reserveCapacity(capacity)
         let bounds = Rect(origin: .zero, size: viewport)
-        append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids)
+        append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids, styles: styles)
         return DisplayList(items: items, viewport: viewport)
     }
 
     private static func append(
         _ node: Node, offset: Point, alpha parentAlpha: Double, clip: Rect, clipped: Bool,
-        into items: inout [DisplayItem], ids: inout Int
+        into items: inout [DisplayItem], ids: inout Int, styles: StyleTable?
     ) {
         if node.isHidden || node.isOnStandby { return }
         let alpha = parentAlpha * node.alpha
@@ -53,6 +54,7 @@ public struct DisplayList: Equatable, Sendable {
                 ids += 1
                 node.id = ids
             }
+            if let styles { node.shareStyle(in: styles) }
             items.append(node.displayItem(frame: frame, alpha: alpha, clip: clipped ? clip : nil))
         }
         if node.children.isEmpty || !node.drawsChildren { return }
@@ -72,7 +74,7 @@ public struct DisplayList: Equatable, Sendable {
         // release every node of every frame.
         node.children.withUnsafeBufferPointer { children in
             for index in children.indices {
-                append(children[index], offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)
+                append(children[index], offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids, styles: styles)
             }
         }
     }

@@ -5,7 +5,7 @@
 /// and layers share it through `DisplayStyle.Storage` instead of copying it: making an item costs
 /// one retain instead of one per string, and two items whose style is the same storage compare
 /// (and diff) without looking at it.
-public struct DisplayStyle: Equatable, Sendable {
+public struct DisplayStyle: Hashable, Sendable {
     public var kind: DisplayItem.Kind
     public var fill: Color?
     public var radius: Double

@@ -82,8 +82,9 @@ public struct LayerTree: Equatable, Sendable {
     ///   - root: the scene's root node, whose frame is in viewport coordinates.
     ///   - viewport: the visible area; subtrees with nothing inside it are culled.
     ///   - ids: the scene's id counter.
-    public static func build(root: Node, viewport: Size, ids: inout Int) -> LayerTree {
-        var builder = Builder()
+    ///   - styles: where kept nodes keep their styles, shared with other scenes (`StyleTable`).
+    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil) -> LayerTree {
+        var builder = Builder(styles: styles)
         let bounds = Rect(origin: .zero, size: viewport)
         if !builder.visit(root, parent: -1, offset: .zero, alpha: 1, clip: bounds) {
             // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
@@ -109,14 +110,17 @@ public struct LayerTree: Equatable, Sendable {
         var nodes: [Node] = []
         /// Index of each layer's parent in `layers`, -1 for the root.
         var parents: [Int] = []
+        let styles: StyleTable?
 
-        init() {
+        init(styles: StyleTable?) {
+            self.styles = styles
             layers.reserveCapacity(96)
             nodes.reserveCapacity(96)
             parents.reserveCapacity(96)
         }
 
         mutating func append(_ node: Node, parent: Int) {
+            if let styles { node.shareStyle(in: styles) }
             layers.append(node.layer())
             nodes.append(node)
             parents.append(parent)

@@ -39,6 +39,8 @@ public final class Node {
     @exclusivity(unchecked) private(set) var displayStyle = DisplayStyle.Storage.empty
     /// `displayStyle` stripped of paint and role, made when first asked for after a change.
     @exclusivity(unchecked) private var strippedStyle: DisplayStyle.Storage?
+    /// `displayStyle` came from a `StyleTable` and has not changed since.
+    @exclusivity(unchecked) private var styleIsShared = false
 
     @exclusivity(unchecked) public private(set) var children: [Node] = []
     /// Not `weak`: a weak reference gives every node a side table, which puts each retain and
@@ -102,12 +104,23 @@ public final class Node {
     /// font and alignment with their defaults). In place when no item holds the style.
     private func restyle(_ change: (inout DisplayStyle) -> Void) {
         strippedStyle = nil
+        styleIsShared = false
         if !isKnownUniquelyReferenced(&displayStyle) { displayStyle = DisplayStyle.Storage(displayStyle.style) }
         change(&displayStyle.style)
         let isText = displayStyle.style.text != nil
         displayStyle.style.kind = isText ? .text : (displayStyle.style.icon != nil ? .icon : .rect)
         displayStyle.style.font = isText ? (font ?? .body) : nil
         displayStyle.style.align = isText ? (alignment ?? .left) : nil
+    }
+
+    /// Swaps this node's style for an equal one already in `table` (or hands it to the table), so
+    /// equal styles across nodes and scenes are kept once; done when the node is first drawn
+    /// after a change of style. A node that restyles later copies its style first, as it does
+    /// whenever its storage is shared.
+    func shareStyle(in table: StyleTable) {
+        guard !styleIsShared else { return }
+        displayStyle = table.shared(displayStyle)
+        styleIsShared = true
     }
 
     /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`).

@@ -9,6 +9,9 @@ public final class Scene {
     public private(set) var viewport: Viewport
     public private(set) var root: Controller?
     public let animator = Animator()
+    /// Where the pages this scene loads keep their styles, shared with the other scenes of its
+    /// thread; nil: each node keeps its own.
+    public var styles: StyleTable?
     public var settings = SceneSettings() {
         didSet {
             commands.policy = settings.busyPolicy
@@ -59,7 +62,7 @@ public final class Scene {
         advance(to: now)
         guard needsDisplay else { return nil }
         needsDisplay = false
-        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16)
+        let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16, styles: styles)
         if list == lastList { return nil }
         lastList = list
         return list
@@ -87,7 +90,7 @@ public final class Scene {
         lastList = nil
         var picture = ScenePicture()
         if kinds.contains(.list) {
-            picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+            picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles)
         }
         if kinds.contains(.tree) { picture.tree = layerTree() }
         return picture
@@ -95,7 +98,7 @@ public final class Scene {
 
     /// The display list as things are now (built afresh; does not count as a frame for `tick`).
     public func displayList() -> DisplayList {
-        DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs)
+        DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles)
     }
 
     /// Marks the scene changed, for code that edits nodes directly.

@@ -151,6 +151,7 @@ extension SessionShard {
                 return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
             let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
+            scene.styles = styles
             scene.settings.maxStackDepth = configuration.maxStackDepth
             scene.settings.maxQueuedCommands = configuration.maxQueuedCommands
             scene.settings.maxQueuedBytes = configuration.maxQueuedBytes

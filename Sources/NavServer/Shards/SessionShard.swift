@@ -29,6 +29,8 @@ final class SessionShard: @unchecked Sendable {
 
     // Service-thread state.
     var sessions: [String: Session] = [:]
+    /// The styles of this shard's scenes, kept once however many sessions show them.
+    let styles = StyleTable()
     /// How many of `sessions` have a viewer: kept as viewers come and go, so publishing the gauge
     /// (after every hello and leave) does not walk every session.
     var connectedSessions = 0
