@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Move -> frame latency against the ping floor from an outside Python client (the `websockets`
+package), as issue 11 measured it: on one connection, N pings, then N pointer moves of a drag,
+each waiting for its answer. Prints one JSON object.
+
+    Scripts/latency.py ws://127.0.0.1:PORT/ws [--samples 300]
+"""
+
+import argparse
+import json
+import statistics
+import time
+
+from websockets.sync.client import connect
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round((len(ordered) - 1) * p))]
+
+
+def next_frame(ws):
+    """Reads until a frame (a binary message) arrives."""
+    while True:
+        message = ws.recv(timeout=5)
+        if isinstance(message, bytes):
+            return message
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("url")
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+    with connect(args.url, subprotocols=["stackcast.v1"], compression=None, max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "app": "stack", "protocol": 2, "encoding": "binary"}))
+        next_frame(ws)
+        pings = []
+        for index in range(args.samples):
+            start = time.perf_counter()
+            ws.send(json.dumps({"type": "ping", "id": index, "t": 0}))
+            while True:
+                message = ws.recv(timeout=5)
+                if isinstance(message, str) and '"pong"' in message:
+                    break
+            pings.append((time.perf_counter() - start) * 1e6)
+        ws.send(json.dumps({"type": "command", "id": "p", "op": "push", "screen": {"name": "Drag"}}))
+        while True:
+            message = ws.recv(timeout=5)
+            if isinstance(message, str) and '"id":"p"' in message:
+                break
+        time.sleep(0.5)
+        ws.send(json.dumps({"type": "pointer", "phase": "down", "id": 1, "x": 20, "y": 400, "t": 1000}))
+        x, t = 40, 1016
+        ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 400, "t": t}))
+        next_frame(ws)
+        moves = []
+        for _ in range(args.samples):
+            x = 40 if x >= 300 else x + 2
+            t += 16
+            start = time.perf_counter()
+            ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 400, "t": t}))
+            next_frame(ws)
+            moves.append((time.perf_counter() - start) * 1e6)
+        ws.send(json.dumps({"type": "pointer", "phase": "cancel", "id": 1, "x": x, "y": 400, "t": t}))
+    ping, move = statistics.median(pings), statistics.median(moves)
+    print(json.dumps({
+        "client": "python-websockets",
+        "ping_rtt_median_us": round(ping, 1), "ping_rtt_p99_us": round(percentile(pings, 0.99), 1),
+        "pointer_to_frame_median_us": round(move, 1), "pointer_to_frame_p99_us": round(percentile(moves, 0.99), 1),
+        "pointer_to_frame_vs_ping_median": round(move / ping, 2),
+    }))
+
+
+if __name__ == "__main__":
+    main()
