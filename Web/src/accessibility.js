@@ -64,7 +64,8 @@ export function semantics(nodes, viewport) {
       continue;
     }
     if (TAB_BARS.has(node.role)) {
-      const bar = { id: node.id, role: 'tablist', name: node.name === 'sidebar' ? 'Tabs' : 'Tab bar', description: '', frame: node.frame, page, tabs: [] };
+      // A tab bar lies over the pages, not in one: it reads after them wherever they are.
+      const bar = { id: node.id, role: 'tablist', name: node.name === 'sidebar' ? 'Tabs' : 'Tab bar', description: '', frame: node.frame, page: null, tabs: [] };
       bars.push(bar);
       entries.push(bar);
       continue;
@@ -184,12 +185,19 @@ export class AccessibilityMirror {
     this.root.style.transform = `scale(${layout.scale})`;
     const nodes = this.nodesOf();
     const entries = semantics(nodes, layout);
-    const seen = new Set();
     const focused = this.focusedId();
+    // Stale elements go first: left in place, they would make the ones after them move.
+    const seen = new Set(entries.flatMap((entry) => [entry.id, ...(entry.tabs ?? []).map((tab) => tab.id)]));
+    let lostFocus = false;
+    for (const [id, { element }] of this.elements) {
+      if (seen.has(id)) continue;
+      if (id === focused) lostFocus = true;
+      element.remove();
+      this.elements.delete(id);
+    }
     const place = (parent, list, origin) => {
       let next = parent.firstElementChild;
       for (const entry of list) {
-        seen.add(entry.id);
         const element = this.write(entry, origin);
         if (entry.tabs) place(element, entry.tabs, entry.frame);
         // Moving a focused element would blur it: only out-of-place elements move.
@@ -198,13 +206,9 @@ export class AccessibilityMirror {
       }
     };
     place(this.root, entries, [0, 0]);
-    let lostFocus = false;
-    for (const [id, { element }] of this.elements) {
-      if (seen.has(id)) continue;
-      if (id === focused) lostFocus = true;
-      element.remove();
-      this.elements.delete(id);
-    }
+    // A focused element that had to move lost the focus on the way: it gets it back.
+    const stillFocused = focused === null ? null : this.elements.get(focused)?.element;
+    if (stillFocused && document.activeElement !== stillFocused) stillFocused.focus({ preventScroll: true });
     this.followNavigation(headingOfTopPage(entries, nodes), lostFocus);
   }
 
