@@ -131,6 +131,7 @@ function contains([x, y, w, h], [px, py]) {
  * The top page of a display list: the last page painted, the one a push brings in and a pop
  * takes away. Its heading is where focus goes after navigation.
  * @param {object[]} entries from `semantics`.
+ * @param {object[]} nodes the display list they came from.
  * @returns {object|null} its heading entry, or the last heading when no page has one.
  */
 export function headingOfTopPage(entries, nodes) {
