@@ -6,6 +6,7 @@
 // The controlling window chooses it (its device, or its own size with `fit`) and tells the
 // server; a watcher draws whatever the session's is, scaled to its own window.
 
+import { AccessibilityMirror } from './accessibility.js';
 import { Banner, SESSION_GONE_BANNER, statusBanner } from './banner.js';
 import { Connection, SESSION_KEY } from './connection.js';
 import { setupControls, STATUS_WORDS } from './controls.js';
@@ -32,6 +33,8 @@ const NOTICE_MS = 6000;
 const SESSION_GONE_MS = 30000;
 /** How often a retry countdown counts. */
 const COUNTDOWN_MS = 250;
+/** The pointer id of taps made from the keyboard (browsers give the mouse 1, touches 2 and up). */
+const KEYBOARD_POINTER = 0;
 
 const $ = (id) => document.getElementById(id);
 const options = readOptions(location.search);
@@ -86,6 +89,7 @@ function applyLayout() {
   device.style.borderRadius = `${layout.outerRadius}px`;
   screen.style.borderRadius = `${layout.screenRadius}px`;
   renderer.resize(layout.width * layout.scale, layout.height * layout.scale, layout);
+  mirror?.invalidate();
 }
 
 /** A controller whose own viewport is not the session's tells the server. */
@@ -108,6 +112,7 @@ function toViewport(clientX, clientY) {
 }
 
 let connection = null;
+let mirror = null;
 applyLayout();
 
 connection = new Connection({
@@ -152,6 +157,22 @@ const controls = setupControls({
 });
 showDevice();
 
+// The mirror shows the session's viewport, whatever this window's own device.
+mirror = new AccessibilityMirror({
+  root: $('a11y'),
+  nodes: () => model.nodes(),
+  layout: () => ({ width: layout.width, height: layout.height, scale: layout.scale }),
+  controlling,
+  tap(x, y) {
+    if (connection.role !== 'control') return false;
+    const t = Math.round(performance.now() * 100) / 100;
+    const sent = connection.send({ type: 'pointer', phase: 'down', id: KEYBOARD_POINTER, x, y, t }) &&
+      connection.send({ type: 'pointer', phase: 'up', id: KEYBOARD_POINTER, x, y, t });
+    if (sent) stats.inputSent(performance.now());
+    return sent;
+  },
+});
+
 if (options.role === 'control') {
   new PointerInput(canvas, (message) => {
     // Time from this input to the next frame is the HUD's input-to-frame latency.
@@ -162,6 +183,7 @@ if (options.role === 'control') {
 connection.addEventListener('frame', ({ detail }) => {
   stats.frameReceived(performance.now(), detail.bytes, detail.result.skipped);
   renderer.invalidate();
+  mirror.invalidate();
   inspector.frameApplied(detail.result);
 });
 connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));

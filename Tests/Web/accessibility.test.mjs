@@ -1,0 +1,120 @@
+// The accessibility mirror's mapping (accessibility.js `semantics`): node roles to DOM roles,
+// texts to names and descriptions, tabs in their tablist, what is not seen left out, reading
+// order, and where focus goes after navigation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { headingOfTopPage, semantics } from '../../Web/src/accessibility.js';
+import { LayerTree } from '../../Web/src/tree.js';
+
+const PHONE = { width: 390, height: 844 };
+const text = (id, frame, value, extra = {}) => ({ id, kind: 'text', frame, alpha: 1, text: value, ...extra });
+const rect = (id, frame, extra = {}) => ({ id, kind: 'rect', frame, alpha: 1, ...extra });
+
+// docs/protocol.md §3.3's full frame (without the Now Playing row), in paint order.
+const HOME = [
+  rect(36, [0, 0, 390, 844], { fill: '#FFFFFF', role: 'page', name: 'Home', vc: 'vc2' }),
+  rect(37, [0, 91, 390, 753], { fill: '#F2F2F7', name: 'content' }),
+  rect(38, [0, 111, 390, 44], { fill: '#FFFFFF', role: 'row', name: 'General' }),
+  text(39, [16, 111, 338, 44], 'General'),
+  text(40, [195, 111, 159, 44], 'slide'),
+  { id: 41, kind: 'icon', frame: [360, 123, 14, 20], alpha: 1, icon: 'chevron.right', name: 'disclosure' },
+  rect(42, [16, 154.5, 374, 0.5], { fill: '#C6C6C8', role: 'separator' }),
+  rect(48, [0, 199, 390, 44], { fill: '#FFFFFF', role: 'row', name: 'About' }),
+  text(49, [16, 199, 358, 44], 'About'),
+  rect(50, [16, 242.5, 374, 0.5], { fill: '#C6C6C8', role: 'separator' }),
+  rect(51, [0, 0, 390, 91], { fill: '#F9F9F9', role: 'navbar', name: 'navbar' }),
+  rect(52, [0, 90.5, 390, 0.5], { fill: '#C6C6C8', role: 'separator' }),
+  text(53, [120, 47, 150, 44], 'Stackcast', { role: 'title', name: 'Stackcast' }),
+];
+
+const brief = (entries) => entries.map(({ id, role, name, description, selected, tabs }) => ({
+  id, role, name, description,
+  ...(selected === undefined ? {} : { selected }),
+  ...(tabs ? { tabs: brief(tabs) } : {}),
+}));
+
+test('rows are buttons named by their title with the detail as description, the title a heading, read top to bottom', () => {
+  assert.deepEqual(brief(semantics(HOME, PHONE)), [
+    { id: 53, role: 'heading', name: 'Stackcast', description: '' },
+    { id: 38, role: 'button', name: 'General', description: 'slide' },
+    { id: 48, role: 'button', name: 'About', description: '' },
+  ]);
+});
+
+test('a tab bar is a tablist of its tabs, the selected one marked, a badge as the description', () => {
+  const nodes = [
+    ...HOME,
+    rect(60, [0, 761, 390, 83], { fill: '#F9F9F9F0', role: 'tabbar', name: 'tabbar' }),
+    rect(61, [195, 761, 195, 49], { role: 'tab', name: 'Search' }),
+    { id: 62, kind: 'icon', frame: [278, 765, 30, 30], alpha: 1, icon: 'magnifyingglass', name: 'icon' },
+    text(63, [195, 795, 195, 12], 'Search'),
+    text(64, [290, 763, 18, 18], '3', { role: 'badge', name: 'Search' }),
+    rect(65, [0, 761, 195, 49], { role: 'tab', name: 'Home', selected: true }),
+    text(66, [0, 795, 195, 12], 'Home'),
+  ];
+  const entries = brief(semantics(nodes, PHONE));
+  assert.deepEqual(entries.at(-1), {
+    id: 60, role: 'tablist', name: 'Tab bar', description: '',
+    tabs: [
+      { id: 65, role: 'tab', name: 'Home', description: '', selected: true },
+      { id: 61, role: 'tab', name: 'Search', description: '3', selected: false },
+    ],
+  });
+  assert.equal(entries.length, 4, 'the tabs are inside the tablist only');
+});
+
+test('the back button is a button with its label as description; texts of no button are text', () => {
+  const nodes = [
+    rect(70, [0, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),
+    text(71, [16, 300, 358, 44], 'Nothing here yet'),
+    rect(72, [0, 0, 390, 91], { role: 'navbar', name: 'navbar' }),
+    rect(73, [8, 47, 100, 44], { role: 'back', name: 'Back' }),
+    { id: 74, kind: 'icon', frame: [8, 57, 13, 21], alpha: 1, icon: 'back' },
+    text(75, [26, 47, 80, 44], 'Stackcast'),
+    text(76, [120, 47, 150, 44], 'General', { role: 'title', name: 'General' }),
+  ];
+  assert.deepEqual(brief(semantics(nodes, PHONE)), [
+    { id: 73, role: 'button', name: 'Back', description: 'Stackcast' },
+    { id: 76, role: 'heading', name: 'General', description: '' },
+    { id: 71, role: 'text', name: 'Nothing here yet', description: '' },
+  ]);
+});
+
+test('mid-push: each page reads on its own, left page first, and a text goes to a row of its own page', () => {
+  const incoming = [
+    rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),
+    // Over Home's General row, but General's: it must not become that row's description.
+    text(81, [211, 111, 338, 44], 'Nothing here yet'),
+    text(82, [315, 47, 150, 44], 'General', { role: 'title', name: 'General' }),
+  ];
+  const entries = brief(semantics([...HOME, ...incoming], PHONE));
+  assert.deepEqual(entries.map((entry) => entry.id), [53, 38, 48, 82, 81]);
+  assert.equal(entries[1].description, 'slide');
+  assert.deepEqual(headingOfTopPage(semantics([...HOME, ...incoming], PHONE), [...HOME, ...incoming])?.id, 82);
+});
+
+test('what is not seen is not mirrored: off the viewport, outside its clip, transparent', () => {
+  const nodes = [
+    ...HOME,
+    rect(90, [400, 111, 390, 44], { role: 'row', name: 'Right of the screen' }),
+    rect(91, [0, 300, 390, 44], { role: 'row', name: 'Clipped away', clip: [0, 0, 390, 200] }),
+    rect(92, [0, 400, 390, 44], { role: 'row', name: 'Faded out', alpha: 0 }),
+    text(93, [0, 500, 390, 44], '   '),
+  ];
+  assert.deepEqual(semantics(nodes, PHONE).map((entry) => entry.id), [53, 38, 48]);
+});
+
+test('a layer on standby (v2) is not drawn, so not mirrored', () => {
+  const tree = new LayerTree();
+  const result = tree.apply({
+    type: 'frame', seq: 1, full: true, nodes: [
+      { id: 1, kind: 'rect', frame: [0, 0, 390, 844], name: 'scene' },
+      { id: 2, parent: 1, kind: 'rect', frame: [0, 0, 390, 844], role: 'page', name: 'Home', vc: 'vc1' },
+      { id: 3, parent: 2, kind: 'rect', frame: [0, 111, 390, 44], role: 'row', name: 'General' },
+      { id: 4, parent: 1, kind: 'rect', frame: [0, 0, 390, 844], role: 'page', name: 'General', vc: 'vc2', standby: true },
+      { id: 5, parent: 4, kind: 'text', frame: [120, 47, 150, 44], text: 'General', role: 'title', name: 'General' },
+    ],
+  });
+  assert.equal(result.ok, true, result.reason);
+  assert.deepEqual(brief(semantics(tree.nodes(), PHONE)), [{ id: 3, role: 'button', name: 'General', description: '' }]);
+});
