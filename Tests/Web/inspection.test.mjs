@@ -29,6 +29,15 @@ test('nodes under an opaque page painted after them are not visible; a sliver le
   assert.deepEqual([...visibleIds(atRest, VIEWPORT)].sort(), [5, 6]);
 });
 
+test('a page covered by its own bar and content is seen; one covered by another page is not', () => {
+  const page = { id: 1, kind: 'rect', frame: [0, 0, 390, 844], alpha: 1, fill: '#FFFFFF', role: 'page', name: 'A', vc: 'vc1' };
+  const bar = { id: 2, kind: 'rect', frame: [0, 0, 390, 91], alpha: 1, fill: '#F9F9F9', role: 'navbar', name: 'navbar' };
+  const content = { id: 3, kind: 'rect', frame: [0, 91, 390, 753], alpha: 1, fill: '#F2F2F7', name: 'content' };
+  assert.deepEqual([...visibleIds([page, bar, content], VIEWPORT)].sort(), [1, 2, 3]);
+  const top = { ...page, id: 4, name: 'B', vc: 'vc2' };
+  assert.deepEqual([...visibleIds([page, bar, content, top], VIEWPORT)], [4]);
+});
+
 test('translucent, transparent and rounded covers hide only what they really paint over', () => {
   const under = { id: 1, kind: 'rect', frame: [0, 0, 100, 100], alpha: 1, fill: '#FF0000' };
   const cover = (fields) => [under, { id: 2, kind: 'rect', frame: [0, 0, 100, 100], alpha: 1, ...fields }];

@@ -45,14 +45,22 @@ export function pageOf(nodes, node, x, y) {
 /**
  * The ids of the display items a person can see: inside their clip and the viewport, with
  * alpha above 0, and not wholly covered by opaque nodes painted after them (the page below the
- * top one at rest, its rows and texts).
+ * top one at rest, its rows and texts). A page is judged by what other pages' nodes cover: its
+ * own bar and content always paint over its background, yet the page is what is seen there.
  * @param {object[]} nodes display items in paint order (absolute frames).
  * @param {number[]} viewport `[0, 0, W, H]`.
  * @returns {Set<number>}
  */
 export function visibleIds(nodes, viewport) {
+  // Each node's page: the last page (a node with `vc`) painted at or before it.
+  const owners = [];
+  let owner = null;
+  for (const node of nodes) {
+    if (node.vc) owner = node.id;
+    owners.push(owner);
+  }
   const visible = new Set();
-  /** Rectangles already painted over with opaque colour, front to back. */
+  /** Rectangles already painted over with opaque colour, front to back, with their page. */
   const covers = [];
   for (let i = nodes.length - 1; i >= 0; i--) {
     const node = nodes[i];
@@ -62,12 +70,13 @@ export function visibleIds(nodes, viewport) {
     if (!shown) continue;
     let pieces = [shown];
     for (const cover of covers) {
-      pieces = pieces.flatMap((piece) => subtract(piece, cover));
+      if (node.vc && cover.owner === node.id) continue;
+      pieces = pieces.flatMap((piece) => subtract(piece, cover.rect));
       if (!pieces.length) break;
     }
     if (pieces.reduce((sum, [, , w, h]) => sum + w * h, 0) < VISIBLE_AREA) continue;
     visible.add(node.id);
-    covers.push(...opaqueRects(node, shown));
+    for (const rect of opaqueRects(node, shown)) covers.push({ rect, owner: owners[i] });
   }
   return visible;
 }
