@@ -12,6 +12,7 @@
 Screenshots `inspector-*.png` at 1600 × 900 and 390 × 844 go to .build/test-artifacts/screenshots/.
 """
 
+import contextlib
 import json
 import threading
 
@@ -34,7 +35,9 @@ class Controller:
     """A protocol client that starts a phone session and runs commands on it."""
 
     def __init__(self, port):
-        self.socket = connect(f"ws://127.0.0.1:{port}/ws", subprotocols=["stackcast.v1"], open_timeout=10)
+        self.cleanup = contextlib.ExitStack()
+        self.socket = self.cleanup.enter_context(
+            connect(f"ws://127.0.0.1:{port}/ws", subprotocols=["stackcast.v1"], open_timeout=10))
         self.socket.send(json.dumps({"type": "hello", "app": "phone", "role": "control", "viewport": VIEWPORT}))
         while True:
             message = json.loads(self.socket.recv(timeout=10))
@@ -72,7 +75,7 @@ class Controller:
     def close(self):
         self.closing.set()
         self.thread.join(timeout=5)
-        self.socket.close()
+        self.cleanup.close()
 
 
 def tree_entries(driver):
