@@ -132,9 +132,8 @@ const hud = new Hud($('hud'), () => ({
   ...stats.snapshot(performance.now()), seq: model.seq, nodes: model.order.length,
 }));
 const inspector = new Inspector({
-  canvas, renderer, panel: $('inspector-panel'), tip: $('inspector-tip'),
-  nodes: () => model.nodes(), toViewport,
-  queryState: () => connection.command('query', { what: 'state' }),
+  canvas, renderer, panel: $('inspector-panel'), tip: $('inspector-tip'), model, toViewport,
+  command: (op, fields) => connection.command(op, fields),
 });
 const banner = new Banner($('banner'), {
   onAction(what) {
@@ -196,7 +195,7 @@ connection.addEventListener('welcome', ({ detail: { welcome } }) => {
   applyLayout();
   sendViewportIfChanged();
   showDevice();
-  inspector.refresh();
+  inspector.connected();
 });
 connection.addEventListener('viewport', ({ detail }) => {
   sessionViewport = detail.viewport;
@@ -204,6 +203,7 @@ connection.addEventListener('viewport', ({ detail }) => {
   applyLayout();
   showDevice();
 });
+connection.addEventListener('event', ({ detail }) => inspector.event(detail.event));
 connection.addEventListener('settings', ({ detail }) => controls.settings(detail.settings, controlling()));
 connection.addEventListener('error', ({ detail }) => notice(detail.message));
 connection.addEventListener('sessionGone', () => banner.set('session', SESSION_GONE_BANNER, SESSION_GONE_MS));
@@ -228,12 +228,13 @@ connection.addEventListener('status', ({ detail }) => {
   if (detail.state === 'reconnecting') countdown = setInterval(show, COUNTDOWN_MS);
 });
 
+// The stage changes size with the window, and when the inspector's panel opens or closes.
 let resizeTimer = null;
-window.addEventListener('resize', () => {
+new ResizeObserver(() => {
   applyLayout();
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(sendViewportIfChanged, RESIZE_SETTLE_MS);
-});
+}).observe(stage);
 
 /** For tests and tools: the same session, its display list and coordinate mapping. */
 window.stackcast = {

@@ -105,7 +105,8 @@ export function backoffDelay(attempt, random = Math.random) {
  *   or `failed`;
  * `welcome` {welcome}, `frame` {frame, result, bytes}, `pong` {ms}, `error` {error, message},
  * `viewport` {viewport} and `settings` {settings} (the session's, when they change),
- * `sessionGone` {} (the session to resume had ended: a new one is being started).
+ * `sessionGone` {} (the session to resume had ended: a new one is being started),
+ * `event` {event} (a session event the connection subscribed to, docs/protocol.md §7).
  */
 export class Connection extends EventTarget {
   /**
@@ -244,6 +245,7 @@ export class Connection extends EventTarget {
       case 'error': return this.error(message);
       case 'viewport': return this.emit('viewport', { viewport: message.viewport });
       case 'settings': return this.emit('settings', { settings: message.settings });
+      case 'event': return this.emit('event', { event: message });
       default: return undefined; // Fields and types may be added (PROTOCOL.md): ignore the unknown.
     }
   }
