@@ -118,6 +118,16 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
                 except asyncio.TimeoutError:
                     pass
 
+    async def wait_change(self, unchanged: Callable[[], bool], timeout: float | None) -> None:
+        """While `unchanged()` holds and the connection is open, waits for the next message to be
+        read, at most `timeout` seconds (for programs that wait on their own conditions)."""
+        async with self._changed:
+            if unchanged() and not self._core.closed:
+                try:
+                    await asyncio.wait_for(self._changed.wait(), timeout)
+                except asyncio.TimeoutError:
+                    pass
+
     # MARK: - sending
 
     async def send(self, message: Mapping[str, Any] | str | bytes) -> None:
