@@ -112,7 +112,7 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
                 self._core.check(what)
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise Timeout(f"no {what} within {timeout} s")
+                    raise Timeout(f"{what} did not come within {timeout} s")
                 try:
                     await asyncio.wait_for(self._changed.wait(), remaining)
                 except asyncio.TimeoutError:

@@ -93,80 +93,80 @@ class Api(Generic[R, S]):
         viewport = self.welcome.viewport
         draw(self._core.picture.flatten(), viewport.get("width", 390), viewport.get("height", 844), scale).save(path)
 
-    # MARK: - commands (docs/protocol.md §5.1)
+    # MARK: - commands (docs/protocol.md §5.1; `timeout` overrides the session's for one call)
 
-    def set_root(self, root: Mapping[str, Any]) -> R:
+    def set_root(self, root: Mapping[str, Any], *, timeout: float | None = None) -> R:
         """Replaces the whole app with ROOT (`{"kind":"stack"|"tabs"|"sideTabs", …}`)."""
-        return self.command("setRoot", root=root)
+        return self.command("setRoot", timeout=timeout, root=root)
 
     def push(self, screen: Mapping[str, Any] | str, *, transition: Any = None, target: Mapping[str, Any] | None = None,
-             select: bool | None = None) -> R:
+             select: bool | None = None, timeout: float | None = None) -> R:
         """Pushes SCREEN (a dict, or just a name); the value is `{"vc": new id}`."""
         if isinstance(screen, str):
             screen = {"name": screen}
-        return self.command("push", **_fields(screen=screen, transition=transition, target=target, select=select))
+        return self.command("push", timeout=timeout, **_fields(screen=screen, transition=transition, target=target, select=select))
 
-    def pop(self, *, transition: Any = None, target: Mapping[str, Any] | None = None, select: bool | None = None) -> R:
+    def pop(self, *, transition: Any = None, target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
         """Pops the top page (`invalid_state` at the root)."""
-        return self.command("pop", **_fields(transition=transition, target=target, select=select))
+        return self.command("pop", timeout=timeout, **_fields(transition=transition, target=target, select=select))
 
     def pop_to_root(self, *, transition: Any = None, target: Mapping[str, Any] | None = None,
-                    select: bool | None = None) -> R:
+                    select: bool | None = None, timeout: float | None = None) -> R:
         """Pops every page above the root."""
-        return self.command("popToRoot", **_fields(transition=transition, target=target, select=select))
+        return self.command("popToRoot", timeout=timeout, **_fields(transition=transition, target=target, select=select))
 
     def pop_to(self, name: str | None = None, *, vc: str | None = None, transition: Any = None,
                then: Mapping[str, Any] | None = None, target: Mapping[str, Any] | None = None,
-               select: bool | None = None) -> R:
+               select: bool | None = None, timeout: float | None = None) -> R:
         """Pops to the first page named `name` (or with id `vc`); `then` pushes `{"screen":…}` after."""
-        return self.command("popTo", **_fields(name=name, vc=vc, transition=transition, then=then, target=target,
+        return self.command("popTo", timeout=timeout, **_fields(name=name, vc=vc, transition=transition, then=then, target=target,
                                                select=select))
 
     def replace_top(self, screen: Mapping[str, Any], *, direction: str | None = None, transition: Any = None,
-                    target: Mapping[str, Any] | None = None, select: bool | None = None) -> R:
+                    target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
         """Swaps the top page for SCREEN, moving like a push (`direction="push"`) or a pop."""
-        return self.command("replaceTop", **_fields(screen=screen, direction=direction, transition=transition,
+        return self.command("replaceTop", timeout=timeout, **_fields(screen=screen, direction=direction, transition=transition,
                                                     target=target, select=select))
 
     def set_stack(self, screens: Sequence[Mapping[str, Any]], *, transition: Any = None,
-                  target: Mapping[str, Any] | None = None, select: bool | None = None) -> R:
+                  target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
         """Makes the stack exactly `screens`, keeping the leading pages whose names match."""
-        return self.command("setStack", **_fields(screens=list(screens), transition=transition, target=target,
+        return self.command("setStack", timeout=timeout, **_fields(screens=list(screens), transition=transition, target=target,
                                                   select=select))
 
-    def select_tab(self, tab: int | str | None = None, *, index: int | None = None, name: str | None = None) -> R:
+    def select_tab(self, tab: int | str | None = None, *, index: int | None = None, name: str | None = None, timeout: float | None = None) -> R:
         """Selects a tab by index (an int) or by id or title (a string)."""
-        return self.command("selectTab", **_tab(tab, index, name))
+        return self.command("selectTab", timeout=timeout, **_tab(tab, index, name))
 
     def set_badge(self, tab: int | str | None = None, badge: str | None = None, *, index: int | None = None,
-                  name: str | None = None, badge_color: str | None = None) -> R:
+                  name: str | None = None, badge_color: str | None = None, timeout: float | None = None) -> R:
         """Sets a tab's badge text (None removes it) and pill colour."""
-        return self.command("setBadge", **_tab(tab, index, name), **_fields(badge=badge, badgeColor=badge_color))
+        return self.command("setBadge", timeout=timeout, **_tab(tab, index, name), **_fields(badge=badge, badgeColor=badge_color))
 
     def page(self, action: str, *, page: Mapping[str, Any] | None = None, name: str | None = None,
-             direction: str | None = None, animated: bool | None = None, vc: str | None = None) -> R:
+             direction: str | None = None, animated: bool | None = None, vc: str | None = None, timeout: float | None = None) -> R:
         """Changes a page stack (§5.5): `action` is push, pop, popTo, popToRoot, switch or newRoot."""
-        return self.command("page", **_fields(action=action, page=page, name=name, direction=direction,
+        return self.command("page", timeout=timeout, **_fields(action=action, page=page, name=name, direction=direction,
                                               animated=animated, vc=vc))
 
     def scroll_to(self, index: int | None = None, *, offset: float | None = None, animated: bool | None = None,
-                  target: Mapping[str, Any] | None = None) -> R:
+                  target: Mapping[str, Any] | None = None, timeout: float | None = None) -> R:
         """Scrolls a stacked split to page `index` or to `offset` points."""
-        return self.command("scrollTo", **_fields(index=index, offset=offset, animated=animated, target=target))
+        return self.command("scrollTo", timeout=timeout, **_fields(index=index, offset=offset, animated=animated, target=target))
 
     def configure(self, *, busy_policy: str | None = None, slow_motion: float | None = None,
-                  pop_gesture: Mapping[str, Any] | None = None, transition: Any = None) -> R:
+                  pop_gesture: Mapping[str, Any] | None = None, transition: Any = None, timeout: float | None = None) -> R:
         """Changes session settings; the value shows all four."""
-        return self.command("configure", **_fields(busyPolicy=busy_policy, slowMotion=slow_motion,
+        return self.command("configure", timeout=timeout, **_fields(busyPolicy=busy_policy, slowMotion=slow_motion,
                                                    popGesture=pop_gesture, transition=transition))
 
-    def subscribe(self, events: Iterable[str] = EVENT_GROUPS) -> R:
+    def subscribe(self, events: Iterable[str] = EVENT_GROUPS, *, timeout: float | None = None) -> R:
         """Subscribes to event groups (all four by default; `[]` stops events); read them with `events()`."""
-        return self.command("subscribe", events=list(events))
+        return self.command("subscribe", timeout=timeout, events=list(events))
 
-    def query_state(self) -> R:
+    def query_state(self, *, timeout: float | None = None) -> R:
         """The container tree: stacks, pages, their appearance and frames (§8)."""
-        return self.command("query", what="state")
+        return self.command("query", timeout=timeout, what="state")
 
     # MARK: - input (docs/protocol.md §4)
 

@@ -3,6 +3,7 @@ thread."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 import time
@@ -40,6 +41,8 @@ def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 39
     `.code`), `Timeout`."""
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
                           role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
+    if "legacy" in inspect.signature(ws_connect).parameters:
+        websocket.setdefault("legacy", True)    # a connection kept open, not a context manager
     try:
         ws = ws_connect(url, open_timeout=open_timeout, **websocket_options(websocket))
     except CONNECT_FAILURES as error:
@@ -104,7 +107,7 @@ class Session(Api[Any, None]):
                 self._core.check(what)
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
-                    raise Timeout(f"no {what} within {timeout} s")
+                    raise Timeout(f"{what} did not come within {timeout} s")
                 self._changed.wait(remaining)
 
     # MARK: - sending

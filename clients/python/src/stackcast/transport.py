@@ -3,6 +3,7 @@ they say, and how a failed connection attempt reads as a `ConnectError` or `Time
 
 from __future__ import annotations
 
+import re
 import ssl
 from typing import Any, Mapping
 
@@ -53,6 +54,11 @@ def connect_error(url: str, error: BaseException, open_timeout: float | None) ->
     if isinstance(error, ConnectionRefusedError):
         return ConnectError(url, "nothing is listening there (connection refused); is `stackcast serve` running?")
     if isinstance(error, InvalidHandshake):
+        # libwebsockets refuses upgrades with an HTTP/1.0 status line, which `websockets` does not
+        # parse; the status is in the parse error it keeps as the cause.
+        status = re.search(r"HTTP/1\.\d (\d{3})([^\r\n]*)", str(error.__cause__ or ""))
+        if status:
+            return ConnectError(url, f"the server refused the WebSocket handshake: HTTP {status.group(1)}{status.group(2)}")
         return ConnectError(url, f"the WebSocket handshake failed: {error}")
     if isinstance(error, OSError):
         return ConnectError(url, error.strerror or str(error))
