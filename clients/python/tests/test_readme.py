@@ -1,16 +1,20 @@
-"""The README's ten-line script runs as written (against the test's server) and prints what the
-README says."""
+"""The ten-line script of the client's README and of the repository's runs as written (against the
+test's server) and prints what the README says."""
 
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+import pytest
+
+CLIENT = Path(__file__).resolve().parents[1]
+READMES = [CLIENT / "README.md", CLIENT.parents[1] / "README.md"]
 
 
-def test_the_readme_script_runs_and_prints_what_it_shows(url, tmp_path):
-    text = README.read_text()
+@pytest.mark.parametrize("readme", READMES, ids=["clients/python/README.md", "README.md"])
+def test_the_readme_script_runs_and_prints_what_it_shows(url, tmp_path, readme):
+    text = readme.read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     script = blocks[0]
     assert len([line for line in script.splitlines() if line.strip()]) <= 10, script
