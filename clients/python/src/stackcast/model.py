@@ -31,10 +31,10 @@ class Node:
     def from_dict(node: Mapping[str, Any]) -> Node:
         """A Node from one v1 NODE (or one node of a flattened v2 tree)."""
         clip = node.get("clip")
-        return Node(id=node["id"], kind=node["kind"], frame=tuple(node["frame"]),  # type: ignore[arg-type]
+        return Node(id=node["id"], kind=node["kind"], frame=tuple(node["frame"]),
                     alpha=node.get("alpha", 1), role=node.get("role"), name=node.get("name"),
                     text=node.get("text"), vc=node.get("vc"), fill=node.get("fill"), color=node.get("color"),
-                    icon=node.get("icon"), clip=tuple(clip) if clip else None,  # type: ignore[arg-type]
+                    icon=node.get("icon"), clip=tuple(clip) if clip else None,
                     fields=dict(node))
 
     @property

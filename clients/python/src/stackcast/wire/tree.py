@@ -47,7 +47,7 @@ def _check_new_layer(layer: Any, where: str) -> None:
 
 def _default_fields(layer: Layer, where: str) -> list[str]:
     """A full LAYER leaves out alpha 1, clips false and radius 0 (§3.5, §3.1)."""
-    found = [key for key in ("alpha", "radius")
+    found: list[str] = [key for key in ("alpha", "radius")
              if key in layer and not isinstance(layer[key], bool) and layer[key] == (1 if key == "alpha" else 0)]
     found += ["clips"] if layer.get("clips") is False else []
     return [f"{where}: layer {layer.get('id')} writes the default {key} = {layer[key]!r}" for key in found]
@@ -92,6 +92,7 @@ class LayerTree:
             raise WireError(f"frame without an integer seq: {str(frame)[:200]}")
         if not isinstance(time_ms, (int, float)):
             raise WireError(f"frame {seq} without a numeric time")
+        root: int | None
         if frame.get("full"):
             if frame.get("full") is not True or not isinstance(frame.get("nodes"), list):
                 raise WireError(f"full frame {seq} without a nodes list")
@@ -99,7 +100,7 @@ class LayerTree:
                 if key in frame:
                     raise WireError(f"full frame {seq} carries {key}")
             layers, children, root = self._build(frame["nodes"], seq)
-            unchanged = []
+            unchanged: list[str] = []
             deviations = [d for node in frame["nodes"] for d in _default_fields(node, f"full frame {seq}")]
         else:
             if "nodes" in frame:
@@ -109,9 +110,9 @@ class LayerTree:
                 raise WireError(f"delta {seq} (base {base}) before any full frame")
             if base != self.seq:
                 raise WireError(f"delta {seq} has base {base}, but the tree is at {self.seq}: wrong base")
-            if seq <= self.seq:
+            if seq <= base:
                 raise WireError(f"delta {seq} after frame {self.seq}")
-            if time_ms < self.time:
+            if self.time is not None and time_ms < self.time:
                 raise WireError(f"delta {seq} has time {time_ms}, before the previous frame's {self.time}")
             layers, children, root, unchanged = self._patched(frame, seq)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
@@ -128,8 +129,10 @@ class LayerTree:
 
     def _build(self, nodes: list[Layer], seq: int) -> tuple[dict[int, Layer], dict[int, list[int]], int]:
         where = f"full frame {seq}"
-        layers, children, path = {}, {}, []
-        root = None
+        layers: dict[int, Layer] = {}
+        children: dict[int, list[int]] = {}
+        path: list[int] = []
+        root: int | None = None
         for position, node in enumerate(nodes):
             _check_new_layer(node, where)
             layer_id = node["id"]
