@@ -23,6 +23,7 @@ import struct
 import time
 
 import stackcast.aio
+from stackcast.core import Core
 from stackcast.wire import DisplayList as DisplayState  # noqa: F401  (the v1 model, for tests that apply frames themselves)
 
 SUBPROTOCOL = "stackcast.v1"
@@ -69,7 +70,11 @@ async def session(url, *, subscribe=False, viewport=VIEWPORT, keep_snapshots=Fal
 
 
 class Client:
-    def __init__(self, connection):
+    def __init__(self, connection, keep_snapshots=False, v2=None):
+        """`connection`: a `stackcast.aio.Session` (from `open_client`), or an open `websockets`
+        connection, which the package's strict session then reads."""
+        if not isinstance(connection, stackcast.aio.Session):
+            connection = stackcast.aio.Session(connection, Core(strict=True, keep_snapshots=keep_snapshots, v2=v2))
         self.session = connection
         self.ws = connection.websocket
         self.core = connection.core
