@@ -11,6 +11,7 @@ from . import gestures
 from .core import EVENT_GROUPS, Core, Message
 from .model import Node, Welcome
 
+Target = Mapping[str, Any] | None   # {"tab": N} or {"stack": id} (§5.2)
 R = TypeVar("R")   # what a command returns: its value, or an awaitable of it
 S = TypeVar("S")   # what sending input returns: None, or an awaitable of None
 
@@ -35,13 +36,14 @@ class Api(Generic[R, S]):
 
     _core: Core
 
-    def command(self, op: str, *, timeout: float | None = None, **fields: Any) -> R:  # pragma: no cover - the transports define it
+    # The transports define these three.
+    def command(self, op: str, *, timeout: float | None = None, **fields: Any) -> R:
         raise NotImplementedError
 
-    def send(self, message: Mapping[str, Any]) -> S:  # pragma: no cover - the transports define it
+    def send(self, message: Mapping[str, Any]) -> S:
         raise NotImplementedError
 
-    def _send_all(self, messages: Sequence[Message]) -> S:  # pragma: no cover - the transports define it
+    def _send_all(self, messages: Sequence[Message]) -> S:
         raise NotImplementedError
 
     @property
@@ -82,7 +84,8 @@ class Api(Generic[R, S]):
         found = self.nodes(role, name)
         if len(found) != 1:
             what = " ".join(f"{k} {v!r}" for k, v in (("role", role), ("name", name)) if v is not None)
-            raise LookupError(f"{len(found)} nodes with {what or 'any role and name'} in frame {self.seq}, expected one")
+            raise LookupError(f"{len(found)} nodes with {what or 'any role and name'} in frame {self.seq}, "
+                              "expected one")
         return found[0]
 
     def png(self, path: str, *, scale: float = 2) -> None:
@@ -99,66 +102,74 @@ class Api(Generic[R, S]):
         """Replaces the whole app with ROOT (`{"kind":"stack"|"tabs"|"sideTabs", …}`)."""
         return self.command("setRoot", timeout=timeout, root=root)
 
-    def push(self, screen: Mapping[str, Any] | str, *, transition: Any = None, target: Mapping[str, Any] | None = None,
+    def push(self, screen: Mapping[str, Any] | str, *, transition: Any = None, target: Target = None,
              select: bool | None = None, timeout: float | None = None) -> R:
         """Pushes SCREEN (a dict, or just a name); the value is `{"vc": new id}`."""
         if isinstance(screen, str):
             screen = {"name": screen}
-        return self.command("push", timeout=timeout, **_fields(screen=screen, transition=transition, target=target, select=select))
+        return self.command("push", timeout=timeout,
+                            **_fields(screen=screen, transition=transition, target=target, select=select))
 
-    def pop(self, *, transition: Any = None, target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
+    def pop(self, *, transition: Any = None, target: Target = None, select: bool | None = None,
+            timeout: float | None = None) -> R:
         """Pops the top page (`invalid_state` at the root)."""
         return self.command("pop", timeout=timeout, **_fields(transition=transition, target=target, select=select))
 
-    def pop_to_root(self, *, transition: Any = None, target: Mapping[str, Any] | None = None,
-                    select: bool | None = None, timeout: float | None = None) -> R:
+    def pop_to_root(self, *, transition: Any = None, target: Target = None, select: bool | None = None,
+                    timeout: float | None = None) -> R:
         """Pops every page above the root."""
-        return self.command("popToRoot", timeout=timeout, **_fields(transition=transition, target=target, select=select))
+        return self.command("popToRoot", timeout=timeout,
+                            **_fields(transition=transition, target=target, select=select))
 
     def pop_to(self, name: str | None = None, *, vc: str | None = None, transition: Any = None,
-               then: Mapping[str, Any] | None = None, target: Mapping[str, Any] | None = None,
-               select: bool | None = None, timeout: float | None = None) -> R:
+               then: Mapping[str, Any] | None = None, target: Target = None, select: bool | None = None,
+               timeout: float | None = None) -> R:
         """Pops to the first page named `name` (or with id `vc`); `then` pushes `{"screen":…}` after."""
-        return self.command("popTo", timeout=timeout, **_fields(name=name, vc=vc, transition=transition, then=then, target=target,
-                                               select=select))
+        return self.command("popTo", timeout=timeout, **_fields(name=name, vc=vc, transition=transition, then=then,
+                                                                target=target, select=select))
 
     def replace_top(self, screen: Mapping[str, Any], *, direction: str | None = None, transition: Any = None,
-                    target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
+                    target: Target = None, select: bool | None = None, timeout: float | None = None) -> R:
         """Swaps the top page for SCREEN, moving like a push (`direction="push"`) or a pop."""
-        return self.command("replaceTop", timeout=timeout, **_fields(screen=screen, direction=direction, transition=transition,
-                                                    target=target, select=select))
+        return self.command("replaceTop", timeout=timeout, **_fields(
+            screen=screen, direction=direction, transition=transition, target=target, select=select))
 
-    def set_stack(self, screens: Sequence[Mapping[str, Any]], *, transition: Any = None,
-                  target: Mapping[str, Any] | None = None, select: bool | None = None, timeout: float | None = None) -> R:
+    def set_stack(self, screens: Sequence[Mapping[str, Any]], *, transition: Any = None, target: Target = None,
+                  select: bool | None = None, timeout: float | None = None) -> R:
         """Makes the stack exactly `screens`, keeping the leading pages whose names match."""
-        return self.command("setStack", timeout=timeout, **_fields(screens=list(screens), transition=transition, target=target,
-                                                  select=select))
+        return self.command("setStack", timeout=timeout, **_fields(
+            screens=list(screens), transition=transition, target=target, select=select))
 
-    def select_tab(self, tab: int | str | None = None, *, index: int | None = None, name: str | None = None, timeout: float | None = None) -> R:
+    def select_tab(self, tab: int | str | None = None, *, index: int | None = None, name: str | None = None,
+                   timeout: float | None = None) -> R:
         """Selects a tab by index (an int) or by id or title (a string)."""
         return self.command("selectTab", timeout=timeout, **_tab(tab, index, name))
 
     def set_badge(self, tab: int | str | None = None, badge: str | None = None, *, index: int | None = None,
                   name: str | None = None, badge_color: str | None = None, timeout: float | None = None) -> R:
         """Sets a tab's badge text (None removes it) and pill colour."""
-        return self.command("setBadge", timeout=timeout, **_tab(tab, index, name), **_fields(badge=badge, badgeColor=badge_color))
+        return self.command("setBadge", timeout=timeout, **_tab(tab, index, name),
+                            **_fields(badge=badge, badgeColor=badge_color))
 
     def page(self, action: str, *, page: Mapping[str, Any] | None = None, name: str | None = None,
-             direction: str | None = None, animated: bool | None = None, vc: str | None = None, timeout: float | None = None) -> R:
+             direction: str | None = None, animated: bool | None = None, vc: str | None = None,
+             timeout: float | None = None) -> R:
         """Changes a page stack (§5.5): `action` is push, pop, popTo, popToRoot, switch or newRoot."""
-        return self.command("page", timeout=timeout, **_fields(action=action, page=page, name=name, direction=direction,
-                                              animated=animated, vc=vc))
+        return self.command("page", timeout=timeout, **_fields(
+            action=action, page=page, name=name, direction=direction, animated=animated, vc=vc))
 
     def scroll_to(self, index: int | None = None, *, offset: float | None = None, animated: bool | None = None,
-                  target: Mapping[str, Any] | None = None, timeout: float | None = None) -> R:
+                  target: Target = None, timeout: float | None = None) -> R:
         """Scrolls a stacked split to page `index` or to `offset` points."""
-        return self.command("scrollTo", timeout=timeout, **_fields(index=index, offset=offset, animated=animated, target=target))
+        return self.command("scrollTo", timeout=timeout,
+                            **_fields(index=index, offset=offset, animated=animated, target=target))
 
     def configure(self, *, busy_policy: str | None = None, slow_motion: float | None = None,
-                  pop_gesture: Mapping[str, Any] | None = None, transition: Any = None, timeout: float | None = None) -> R:
+                  pop_gesture: Mapping[str, Any] | None = None, transition: Any = None,
+                  timeout: float | None = None) -> R:
         """Changes session settings; the value shows all four."""
-        return self.command("configure", timeout=timeout, **_fields(busyPolicy=busy_policy, slowMotion=slow_motion,
-                                                   popGesture=pop_gesture, transition=transition))
+        return self.command("configure", timeout=timeout, **_fields(
+            busyPolicy=busy_policy, slowMotion=slow_motion, popGesture=pop_gesture, transition=transition))
 
     def subscribe(self, events: Iterable[str] = EVENT_GROUPS, *, timeout: float | None = None) -> R:
         """Subscribes to event groups (all four by default; `[]` stops events); read them with `events()`."""
