@@ -5,7 +5,7 @@ awaitable of it (asyncio): `Api[R, S]` is typed with what they return."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from . import gestures
 from .core import EVENT_GROUPS, Core, Message
@@ -14,6 +14,7 @@ from .model import Node, Welcome
 Target = Mapping[str, Any] | None   # {"tab": N} or {"stack": id} (§5.2)
 R = TypeVar("R")   # what a command returns: its value, or an awaitable of it
 S = TypeVar("S")   # what sending input returns: None, or an awaitable of None
+T = TypeVar("T")
 
 
 def _fields(**fields: Any) -> dict[str, Any]:
@@ -46,6 +47,11 @@ class Api(Generic[R, S]):
     def _send_all(self, messages: Sequence[Message]) -> S:
         raise NotImplementedError
 
+    def _reading(self, read: Callable[[Core], T]) -> T:
+        """`read(core)`, at a moment no frame is being applied (the sync reader thread applies
+        frames under a lock; the asyncio reader in the same event loop)."""
+        return read(self._core)
+
     @property
     def core(self) -> Core:
         """The protocol state: the picture models, the welcome, `violation`, `close_code`."""
@@ -72,12 +78,12 @@ class Api(Generic[R, S]):
     @property
     def seq(self) -> int | None:
         """The seq of the last frame applied."""
-        return self._core.picture.seq
+        return self._reading(lambda core: core.picture.seq)
 
     def nodes(self, role: str | None = None, name: str | None = None) -> list[Node]:
         """The picture's drawn nodes, back to front, filtered by `role` and/or `name`: the latest
         frame that has arrived (`settle()` first to see the result of what you did)."""
-        return self._core.nodes(role, name)
+        return self._reading(lambda core: core.nodes(role, name))
 
     def node(self, role: str | None = None, name: str | None = None) -> Node:
         """The one node with that role and/or name; raises LookupError for none or several."""
@@ -94,7 +100,8 @@ class Api(Generic[R, S]):
         (`pip install 'stackcast[png]'`)."""
         from .picture import draw   # Pillow is optional: imported only here
         viewport = self.welcome.viewport
-        draw(self._core.picture.flatten(), viewport.get("width", 390), viewport.get("height", 844), scale).save(path)
+        nodes = self._reading(lambda core: core.picture.flatten())
+        draw(nodes, viewport.get("width", 390), viewport.get("height", 844), scale).save(path)
 
     # MARK: - commands (docs/protocol.md §5.1; `timeout` overrides the session's for one call)
 

@@ -110,6 +110,10 @@ class Session(Api[Any, None]):
                     raise Timeout(f"{what} did not come within {timeout} s")
                 self._changed.wait(remaining)
 
+    def _reading(self, read: Callable[[Core], T]) -> T:
+        with self._changed:
+            return read(self._core)
+
     # MARK: - sending
 
     def send(self, message: Mapping[str, Any]) -> None:
