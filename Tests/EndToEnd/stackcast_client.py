@@ -1,25 +1,20 @@
-"""A small protocol v1 client for the end-to-end tests.
+"""The end-to-end tests' client, on the `stackcast` package (clients/python).
 
-`Client` wraps a `websockets` connection with a reader task that keeps a log of every message,
-applies frames to a display list exactly as PROTOCOL.md says (full frames replace it; a delta
-must name the previous frame as `base`; `set` merges fields, `null` deletes one, a new node
-carries its fields; `remove`; `order` when the paint order changed, else new ids go last in
-`set` order) and records any departure
-from those rules as a protocol violation, which fails the test at its next wait.
+`Client` wraps a `stackcast.aio.Session` opened without hello: the package reads the connection,
+applies frames to its picture models exactly as docs/protocol.md says (v1's display list,
+`stackcast.wire.DisplayList`; v2's layer tree, JSON or binary, `stackcast.wire.TreeDisplay`) and,
+being strict here, records any departure from those rules as a protocol violation, which fails
+the test at its next wait. On top of that this module keeps what tests need: a log of every
+message by position (`mark()`, `since=`), waits on it, and the raw v2 frames.
 
 `RawWebSocket` is a hand-made client on a plain socket for what `websockets` will not do: stop
 reading, send broken frames.
-
-Protocol v2 (docs/protocol.md §3.5, §3.6): once a `welcome` says `"protocol":2`, frames (JSON
-text, or binary messages with `"encoding":"binary"`) go to `Client.v2`, a `wire_v2.TreeDisplay`,
-instead of the v1 display list; a binary message on any other connection is still a violation.
 
 Every wait here is bounded.
 """
 
 import asyncio
 import base64
-import copy
 import json
 import os
 import socket
@@ -27,10 +22,9 @@ import ssl as ssl_module
 import struct
 import time
 
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
-
-from wire_v2 import TreeDisplay, WireError
+import stackcast.aio
+from stackcast.core import Core
+from stackcast.wire import DisplayList as DisplayState  # noqa: F401  (the v1 model, for tests that apply frames themselves)
 
 SUBPROTOCOL = "stackcast.v1"
 VIEWPORT = {"width": 390, "height": 844, "scale": 3}
@@ -52,12 +46,13 @@ def run(coroutine, timeout=60):
 
 async def open_client(url, *, origin=None, ssl=None, keep_snapshots=False, v2=None, **options):
     """Opens a WebSocket to `url` with the stackcast.v1 subprotocol (no hello yet). `v2`: the
-    `wire_v2.TreeDisplay` to apply v2 frames to (one held from an earlier connection, to resume
-    with `lastSeq`); without it a v2 welcome makes a new one."""
-    ws = await connect(url, subprotocols=[SUBPROTOCOL], origin=origin, ssl=ssl, proxy=None,
-                       compression=None, max_size=None, ping_interval=None, open_timeout=10,
-                       close_timeout=5, **options)
-    return Client(ws, keep_snapshots=keep_snapshots, v2=v2)
+    `TreeDisplay` to apply v2 frames to (one held from an earlier connection, to resume with
+    `lastSeq`); without it a v2 welcome makes a new one. Raises `stackcast.ConnectError` when the
+    server refuses the handshake."""
+    connection = await stackcast.aio.open_connection(
+        url, strict=True, keep_snapshots=keep_snapshots, v2=v2, origin=origin, ssl=ssl, compression=None,
+        ping_interval=None, open_timeout=10, close_timeout=5, **options)
+    return Client(connection)
 
 
 async def session(url, *, subscribe=False, viewport=VIEWPORT, keep_snapshots=False, v2=None, **hello_fields):
@@ -74,209 +69,47 @@ async def session(url, *, subscribe=False, viewport=VIEWPORT, keep_snapshots=Fal
     return client
 
 
-class DisplayState:
-    """A display list built from frames exactly as PROTOCOL.md says; `apply` raises
-    ProtocolViolation for a frame that does not fit."""
-
-    def __init__(self, keep_snapshots=False):
-        self.nodes = {}        # id -> node
-        self.order = []        # paint order
-        self.seq = None        # seq of the last frame applied
-        self.time = None       # its time (ms)
-        self.keep_snapshots = keep_snapshots
-        self.snapshots = {}    # seq -> [node, ...] in paint order
-        self.assumed = False   # seq came from `assume` or a welcome: a full frame may restart seqs
-        # Fields a delta sent although they did not change (PROTOCOL.md: only changed fields):
-        # counted, not fatal, so that test_frames.py can check it on its own.
-        self.unchanged_fields = 0
-        self.unchanged_example = None
-
-    def apply(self, frame):
-        seq = frame.get("seq")
-        if not isinstance(seq, int):
-            raise ProtocolViolation(f"frame without an integer seq: {str(frame)[:200]}")
-        time_ms = frame.get("time")
-        if not isinstance(time_ms, (int, float)):
-            raise ProtocolViolation(f"frame {seq} without a numeric time")
-        if self.time is not None and time_ms < self.time and not frame.get("full"):
-            raise ProtocolViolation(f"frame {seq} has time {time_ms}, before the previous frame's {self.time}")
-        self.time = time_ms
-        if self.seq is not None and seq <= self.seq and not (self.assumed and frame.get("full")):
-            raise ProtocolViolation(f"frame seq {seq} after seq {self.seq}")
-        if frame.get("full"):
-            nodes = frame.get("nodes")
-            if not isinstance(nodes, list):
-                raise ProtocolViolation("full frame without nodes")
-            self.nodes, self.order = {}, []
-            for node in nodes:
-                check_node(node, new=True)
-                if node["id"] in self.nodes:
-                    raise ProtocolViolation(f"full frame {seq}: id {node['id']} twice")
-                self.nodes[node["id"]] = dict(node)
-                self.order.append(node["id"])
-        else:
-            if "nodes" in frame:
-                raise ProtocolViolation(f"delta {seq} carries nodes")
-            base = frame.get("base")
-            if self.seq is None:
-                raise ProtocolViolation(f"delta {seq} (base {base}) before any full frame")
-            if base != self.seq:
-                raise ProtocolViolation(f"delta {seq} has base {base}, but the last frame applied is {self.seq}")
-            added = set()
-            for patch in frame.get("set", []):
-                node_id = patch.get("id")
-                if node_id in self.nodes:
-                    node = self.nodes[node_id]
-                    if len(patch) < 2:
-                        self._unchanged(f"delta {seq}: a patch for node {node_id} with no field")
-                    for key, value in patch.items():
-                        if key == "id":
-                            continue
-                        if value is None:
-                            if key not in node:
-                                self._unchanged(f"delta {seq}: node {node_id} deletes {key}, which it does not have")
-                            node.pop(key, None)
-                        else:
-                            if node.get(key) == value:
-                                self._unchanged(f"delta {seq}: node {node_id} sends {key} = {value!r} unchanged")
-                            node[key] = value
-                else:
-                    check_node(patch, new=True)
-                    self.nodes[node_id] = dict(patch)
-                    added.add(node_id)
-            for node_id in frame.get("remove", []):
-                if node_id not in self.nodes:
-                    raise ProtocolViolation(f"delta {seq} removes id {node_id}, which is not in the list")
-                del self.nodes[node_id]
-            if "order" in frame:
-                order = frame["order"]
-                if len(order) != len(set(order)) or set(order) != set(self.nodes):
-                    raise ProtocolViolation(f"delta {seq}: order {order} does not match the nodes {sorted(self.nodes)}")
-                if order == self.order:
-                    raise ProtocolViolation(f"delta {seq} sends order although it did not change")
-                self.order = list(order)
-            else:
-                # No `order`: the old order minus removed ids, then the new ids in `set` order
-                # (the convention the server and the project's viewer, Web/src/delta.js, share;
-                # PROTOCOL.md only says `order` is present when the order changed).
-                self.order = [i for i in self.order if i in self.nodes and i not in added]
-                self.order += [p["id"] for p in frame.get("set", []) if p.get("id") in added]
-        self.seq = seq
-        self.assumed = False
-        if self.keep_snapshots:
-            self.snapshots[seq] = self.display_list()
-
-    def _unchanged(self, text):
-        self.unchanged_fields += 1
-        if self.unchanged_example is None:
-            self.unchanged_example = text
-
-    def assume(self, nodes, seq):
-        """Starts from `nodes` as frame `seq` (what a client resuming with `lastSeq` holds)."""
-        self.nodes = {n["id"]: copy.deepcopy(n) for n in nodes}
-        self.order = [n["id"] for n in nodes]
-        self.seq = seq
-        self.assumed = True
-
-    def display_list(self):
-        """The display list, back to front (copies)."""
-        return [copy.deepcopy(self.nodes[i]) for i in self.order]
-
-    def find(self, role=None, name=None):
-        return [n for n in (self.nodes[i] for i in self.order)
-                if (role is None or n.get("role") == role) and (name is None or n.get("name") == name)]
-
-    def pages(self):
-        return self.find(role="page")
-
-
 class Client:
-    def __init__(self, ws, keep_snapshots=False, v2=None):
-        self.ws = ws
-        # Protocol v2: the tree model frames go to while the last welcome said protocol 2.
-        self.v2 = v2
-        self.v2_active = False
+    def __init__(self, connection, keep_snapshots=False, v2=None):
+        """`connection`: a `stackcast.aio.Session` (from `open_client`), or an open `websockets`
+        connection, which the package's strict session then reads."""
+        if not isinstance(connection, stackcast.aio.Session):
+            connection = stackcast.aio.Session(connection, Core(strict=True, keep_snapshots=keep_snapshots, v2=v2))
+        self.session = connection
+        self.ws = connection.websocket
+        self.core = connection.core
         self.wire_frames = []  # v2 frames as they came: (seq, base or None, "text"/"binary", raw)
         self.log = []          # (monotonic time, message) in arrival order
-        self.display = DisplayState(keep_snapshots)
-        self.violation = None
-        self.closed = False
-        self.close_code = None  # the code of the close frame the server sent (None: none received)
         self._next_id = 0
-        self._changed = asyncio.Condition()
-        self._reader = asyncio.create_task(self._read())
+        connection.observe(self._record)
 
-    # MARK: reading
+    def _record(self, message, raw, now):
+        if message["type"] == "frame" and self.core.v2_active:
+            self.wire_frames.append((message["seq"], message.get("base"), "binary" if isinstance(raw, bytes) else "text", raw))
+        self.log.append((now, message))
 
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                now = time.monotonic()
-                if isinstance(raw, bytes):
-                    if not (self.v2_active and self.v2.binary):
-                        self._violate(f"binary frame from the server ({len(raw)} bytes)")
-                        continue
-                    try:
-                        message = self.v2.receive_binary(raw)
-                    except WireError as error:
-                        self._violate(f"binary v2 frame: {error}; bytes {raw.hex()[:600]}")
-                        continue
-                    self.wire_frames.append((message["seq"], message.get("base"), "binary", raw))
-                    self.log.append((now, message))
-                    await self._notify()
-                    continue
-                try:
-                    message = json.loads(raw)
-                except ValueError as error:
-                    self._violate(f"server sent invalid JSON ({error}): {raw[:200]!r}")
-                    continue
-                if not isinstance(message, dict) or "type" not in message:
-                    self._violate(f"server message without type: {raw[:200]!r}")
-                    continue
-                if message["type"] == "welcome":
-                    # A new hello may start another session, whose seqs start afresh with a full frame.
-                    self.display.assumed = True
-                    self._welcome_wire(message)
-                if message["type"] == "frame" and self.v2_active:
-                    if self.v2.binary:
-                        self._violate(f"JSON frame on a binary v2 connection: {raw[:200]!r}")
-                    try:
-                        self.v2.apply(message)
-                    except WireError as error:
-                        self._violate(f"v2 frame: {error}")
-                    self.wire_frames.append((message["seq"], message.get("base"), "text", raw))
-                elif message["type"] == "frame":
-                    try:
-                        self.display.apply(message)
-                    except ProtocolViolation as violation:
-                        self._violate(str(violation))
-                self.log.append((now, message))
-                await self._notify()
-        except ConnectionClosed:
-            pass
-        except Exception as error:  # noqa: BLE001 - anything else is a finding too
-            self._violate(f"reader failed: {error!r}")
-        finally:
-            self.closed = True
-            rcvd = self.ws.protocol.close_rcvd
-            self.close_code = rcvd.code if rcvd is not None else None
-            await self._notify()
+    @property
+    def display(self):
+        """The v1 picture (`stackcast.wire.DisplayList`)."""
+        return self.core.display
 
-    def _welcome_wire(self, welcome):
-        """Frames after this welcome are v2 (to `self.v2`) when it says protocol 2, else v1."""
-        self.v2_active = welcome.get("protocol", 1) == 2
-        if self.v2_active:
-            binary = welcome.get("encoding") == "binary"
-            if self.v2 is None or self.v2.binary != binary:
-                self.v2 = TreeDisplay(binary=binary, keep_snapshots=self.display.keep_snapshots)
+    @property
+    def v2(self):
+        """The v2 picture (`stackcast.wire.TreeDisplay`) once a welcome said protocol 2."""
+        return self.core.v2
 
-    async def _notify(self):
-        async with self._changed:
-            self._changed.notify_all()
+    @property
+    def violation(self):
+        return self.core.violation
 
-    def _violate(self, text):
-        if self.violation is None:
-            self.violation = text
+    @property
+    def closed(self):
+        return self.core.closed
+
+    @property
+    def close_code(self):
+        """The code of the close frame the server sent (None: none received)."""
+        return self.core.close_code
 
     def check(self):
         if self.violation:
@@ -377,12 +210,7 @@ class Client:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError(f"timed out after {timeout} s waiting for {what}; last messages: {self.tail()}")
-            async with self._changed:
-                if position == len(self.log) and not self.closed:
-                    try:
-                        await asyncio.wait_for(self._changed.wait(), remaining)
-                    except asyncio.TimeoutError:
-                        pass
+            await self.session.wait_change(lambda: position == len(self.log), remaining)
 
     async def wait_frame(self, since, timeout=10):
         """The first frame at or after log position `since` (take `mark()` before acting)."""
@@ -408,12 +236,7 @@ class Client:
             if remaining <= 0:
                 raise AssertionError(f"timed out after {timeout} s waiting for {what}; last messages: {self.tail()}")
             seen = len(self.log)
-            async with self._changed:
-                if len(self.log) == seen and not self.closed:
-                    try:
-                        await asyncio.wait_for(self._changed.wait(), remaining)
-                    except asyncio.TimeoutError:
-                        pass
+            await self.session.wait_change(lambda: len(self.log) == seen, remaining)
 
     def frames_since(self, since):
         """The display lists after each frame that arrived at or after log position `since`
@@ -426,12 +249,7 @@ class Client:
         while not self.closed:
             if time.monotonic() > deadline:
                 raise AssertionError(f"connection still open after {timeout} s; last messages: {self.tail()}")
-            async with self._changed:
-                if not self.closed:
-                    try:
-                        await asyncio.wait_for(self._changed.wait(), max(0.01, deadline - time.monotonic()))
-                    except asyncio.TimeoutError:
-                        pass
+            await self.session.wait_change(lambda: True, max(0.01, deadline - time.monotonic()))
         return self.close_code
 
     def last_frame_time(self):
@@ -474,10 +292,9 @@ class Client:
         return "\n  " + "\n  ".join(shown) if shown else "(none)"
 
     async def close(self):
-        await self.ws.close()
         try:
-            await asyncio.wait_for(self._reader, 5)
-        except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+            await self.session.close()
+        except Exception:  # noqa: BLE001 - closing a connection that already failed
             pass
 
     def abort(self):
@@ -489,19 +306,6 @@ class Client:
             except OSError:
                 pass
         self.ws.transport.abort()
-
-
-def check_node(node, new):
-    if not isinstance(node, dict) or not isinstance(node.get("id"), int):
-        raise ProtocolViolation(f"node without an integer id: {str(node)[:200]}")
-    if new:
-        if node.get("kind") not in ("rect", "text", "icon"):
-            raise ProtocolViolation(f"new node {node['id']} has kind {node.get('kind')!r}")
-        frame = node.get("frame")
-        if not (isinstance(frame, list) and len(frame) == 4 and all(isinstance(v, (int, float)) for v in frame)):
-            raise ProtocolViolation(f"new node {node['id']} has frame {frame!r}")
-        if any(value is None for value in node.values()):
-            raise ProtocolViolation(f"new node {node['id']} has null fields: {node}")
 
 
 def centre(node):

@@ -4,7 +4,7 @@ per-connection rate limit leaving other connections alone, unknown apps."""
 import asyncio
 import urllib.request
 
-from websockets.exceptions import InvalidHandshake
+from stackcast import ConnectError
 
 from stackcast_client import open_client, run, session
 
@@ -68,7 +68,7 @@ def test_max_connections(start_server):
         refused = False
         try:
             third = await open_client(server.ws_url)
-        except (InvalidHandshake, OSError):
+        except ConnectError:
             refused = True
         else:
             start = third.mark()

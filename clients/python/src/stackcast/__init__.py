@@ -1,0 +1,25 @@
+"""Stackcast's Python client: drive and watch sessions of a Stackcast server over WebSockets.
+
+    import stackcast
+    with stackcast.connect("ws://127.0.0.1:8080/ws", app="stack") as s:
+        s.push({"name": "Detail"})
+        s.settle()
+        print([n.name for n in s.nodes(role="page")])
+
+`stackcast.connect` gives a blocking `Session`; `stackcast.aio.connect` the same as coroutines.
+Every error is a `StackcastError`: `ConnectError`, `HelloError`, `CommandError` (with `.code` and
+`.message`), `ConnectionClosedError`, `Timeout`, `ProtocolError` (and its `WireError`).
+"""
+
+from . import aio, wire
+from .core import EVENT_GROUPS
+from .errors import (CommandError, ConnectError, ConnectionClosedError, HelloError, ProtocolError, ServerError,
+                     StackcastError, Timeout, WireError)
+from .model import Event, Node, Welcome
+from .session import Session, connect
+
+__version__ = "0.1.0"
+
+__all__ = ["EVENT_GROUPS", "CommandError", "ConnectError", "ConnectionClosedError", "Event", "HelloError", "Node",
+           "ProtocolError", "ServerError", "Session", "StackcastError", "Timeout", "Welcome", "WireError", "aio",
+           "connect", "wire"]

@@ -1,0 +1,246 @@
+"""The protocol logic of one connection, without any I/O ("sans-IO"): what to send, and what the
+messages that arrive mean. `stackcast.Session` (threads) and `stackcast.aio.Session` (asyncio)
+are thin transports around one `Core`: they send what it builds, feed it what arrives, and wait
+for the state it keeps to change.
+
+A `Core` is not thread-safe: the sync transport calls it under its own lock, the asyncio one from
+its event loop only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any, Callable, Mapping
+
+from .errors import CommandError, ConnectionClosedError, HelloError, ProtocolError, WireError
+from .model import Event, Node, Welcome
+from .wire import DisplayList, TreeDisplay
+
+SUBPROTOCOL = "stackcast.v1"
+EVENT_GROUPS = ("lifecycle", "transition", "gesture", "page")
+
+Message = dict[str, Any]
+Observer = Callable[[Message, "str | bytes", float], None]
+
+
+class Core:
+    """State of one connection: the hello and its welcome, the answers to commands by id, the
+    events not yet read, and the picture (v1 display list or v2 tree) built from the frames.
+
+    `strict`: a frame that does not fit the picture is a protocol violation that every later
+    wait raises. Otherwise the client does what the spec asks (§3.4): it says `hello` again on
+    the same socket with the session's token and ignores deltas until the full frame comes.
+    """
+
+    def __init__(self, *, strict: bool = False, keep_snapshots: bool = False, v2: TreeDisplay | None = None) -> None:
+        self.strict = strict
+        self.display = DisplayList(keep_snapshots)
+        """The v1 picture (frames go here while the last welcome said protocol 1)."""
+        self.v2 = v2
+        """The v2 picture (frames go here while the last welcome said protocol 2)."""
+        self.v2_active = False
+        self.welcome: Welcome | None = None
+        self.hello_fields: Message = {}
+        self.hello_answer: Welcome | HelloError | None = None
+        self.answers: dict[str, Message] = {}
+        self.pending: dict[str, str] = {}       # id -> op, commands sent and not answered
+        self.events: deque[Event] = deque()
+        self.notices: list[Message] = []        # errors without an id (rate_limited, too_large)
+        self.observers: list[Observer] = []
+        self.violation: str | None = None
+        self.resyncs = 0                         # full frames asked for after a frame did not fit
+        self.resyncing = False
+        self.outbox: list[Message] = []          # messages the core wants sent (a resync hello)
+        self.frames = 0                          # frames applied
+        self.last_frame_at: float | None = None  # arrival time of the last frame (transport clock)
+        self.closed = False
+        self.close_code: int | None = None
+        self.close_reason = ""
+        self.subscribed: tuple[str, ...] = ()
+        self.pointer_time = 1000.0               # the viewer clock (ms) for the next gesture
+        self._next_id = 0
+
+    # MARK: - sending
+
+    def hello(self, **fields: Any) -> Message:
+        """A `hello` message (fields as in docs/protocol.md §2; None values left out). Its answer
+        shows in `hello_answer`."""
+        message = {"type": "hello", **{k: v for k, v in fields.items() if v is not None}}
+        self.hello_fields = message
+        self.hello_answer = None
+        return message
+
+    def command(self, op: str, fields: Mapping[str, Any]) -> tuple[str, Message]:
+        """A `command` message with a fresh id; its answer shows in `answer(id)`."""
+        self._next_id += 1
+        command_id = f"c{self._next_id}"
+        self.pending[command_id] = op
+        return command_id, {"type": "command", "id": command_id, "op": op, **fields}
+
+    def answer(self, command_id: str) -> tuple[bool, Any]:
+        """`(True, value)` once the command was answered with a result; raises CommandError for
+        an error; `(False, None)` while it waits."""
+        message = self.answers.pop(command_id, None)
+        if message is None:
+            return False, None
+        op = self.pending.pop(command_id, "command")
+        if message["type"] == "error":
+            raise CommandError(op, message.get("code", "?"), message.get("message", ""))
+        if op == "subscribe":
+            self.subscribed = tuple((message.get("value") or {}).get("events", ()))
+        return True, message.get("value")
+
+    def take_outbox(self) -> list[str]:
+        """The messages the core asked to send, as text; the transport sends them in order."""
+        out, self.outbox = self.outbox, []
+        return [json.dumps(m) for m in out]
+
+    # MARK: - receiving
+
+    def receive(self, raw: str | bytes, now: float) -> Message | None:
+        """Takes one WebSocket message; returns it parsed (a binary frame as its JSON-equivalent
+        dict), or None when it could not be read (then `violation` says why)."""
+        if isinstance(raw, bytes):
+            message = self._binary_frame(raw)
+        else:
+            message = self._text(raw)
+        if message is None:
+            return None
+        if message["type"] == "frame":
+            self.frames += 1
+            self.last_frame_at = now
+        for observer in self.observers:
+            observer(message, raw, now)
+        return message
+
+    def _binary_frame(self, raw: bytes) -> Message | None:
+        if not (self.v2_active and self.v2 is not None and self.v2.binary):
+            self._violate(f"binary frame from the server ({len(raw)} bytes) on a connection that did not ask for them")
+            return None
+        if self.resyncing and raw[:1] != b"\x01":
+            return None                          # deltas to a picture we no longer trust
+        try:
+            message = self.v2.receive_binary(raw)
+        except WireError as error:
+            self._frame_failed(f"binary v2 frame: {error}; bytes {raw.hex()[:600]}")
+            return None
+        self.resyncing = False
+        return message
+
+    def _text(self, raw: str) -> Message | None:
+        try:
+            message = json.loads(raw)
+        except ValueError as error:
+            self._violate(f"server sent invalid JSON ({error}): {raw[:200]!r}")
+            return None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            self._violate(f"server message without type: {raw[:200]!r}")
+            return None
+        kind = message["type"]
+        if kind == "frame":
+            self._frame(message, raw)
+        elif kind == "welcome":
+            self._welcomed(message)
+        elif kind == "event" and isinstance(message.get("name"), str):
+            self.events.append(Event.from_dict(message))
+        elif kind in ("result", "error") and "id" in message:
+            self.answers[str(message["id"])] = message
+        elif kind == "error":
+            if self.hello_answer is None and self.hello_fields:
+                self.hello_answer = HelloError(message.get("code", "?"), message.get("message", ""))
+            self.notices.append(message)
+        return message
+
+    def _welcomed(self, message: Message) -> None:
+        # A new hello may start another session, whose seqs start afresh with a full frame.
+        self.display.assumed = True
+        self.v2_active = message.get("protocol", 1) == 2
+        if self.v2_active:
+            binary = message.get("encoding") == "binary"
+            if self.v2 is None or self.v2.binary != binary:
+                self.v2 = TreeDisplay(binary=binary, keep_snapshots=self.display.keep_snapshots)
+        try:
+            self.welcome = Welcome.from_dict(message)
+        except KeyError:
+            self._violate(f"welcome without a session token: {str(message)[:200]}")
+            return
+        if self.hello_answer is None:
+            self.hello_answer = self.welcome
+
+    def _frame(self, message: Message, raw: str) -> None:
+        if self.resyncing and not message.get("full"):
+            return
+        try:
+            if self.v2_active and self.v2 is not None:
+                if self.v2.binary:
+                    self._violate(f"JSON frame on a binary v2 connection: {raw[:200]!r}")
+                self.v2.apply(message)
+            else:
+                self.display.apply(message)
+        except WireError as error:
+            self._frame_failed(f"v{2 if self.v2_active else 1} frame: {error}")
+            return
+        self.resyncing = False
+
+    def _frame_failed(self, text: str) -> None:
+        """A frame did not fit: strict clients fail; others ask for a full frame (§3.4)."""
+        if self.strict or self.welcome is None:
+            self._violate(text)
+            return
+        self.resyncs += 1
+        self.resyncing = True
+        resync = {k: v for k, v in self.hello_fields.items() if k not in ("lastSeq", "app")}
+        self.outbox.append({**resync, "session": self.welcome.session})
+
+    def _violate(self, text: str) -> None:
+        if self.violation is None:
+            self.violation = text
+
+    def connection_closed(self, code: int | None, reason: str) -> None:
+        """The transport saw the connection end (`code` None: without a close frame)."""
+        self.closed = True
+        self.close_code = code
+        self.close_reason = reason
+
+    # MARK: - checks the transports make while they wait
+
+    def check(self, waiting_for: str) -> None:
+        """Raises ProtocolError after a violation, ConnectionClosedError once closed."""
+        if self.violation:
+            raise ProtocolError(self.violation)
+        if self.closed:
+            raise ConnectionClosedError(self.close_code, self.close_reason, waiting_for)
+
+    # MARK: - the picture
+
+    @property
+    def picture(self) -> DisplayList | TreeDisplay:
+        """The model frames go to now: the v1 display list or the v2 tree."""
+        if self.v2_active and self.v2 is not None:
+            return self.v2
+        return self.display
+
+    def nodes(self, role: str | None = None, name: str | None = None) -> list[Node]:
+        """The drawn nodes, back to front, with that role and/or name."""
+        return [Node.from_dict(n) for n in self.picture.find(role, name)]
+
+    def gesture_sent(self, messages: list[Message]) -> None:
+        """Moves the viewer clock past a gesture, so that the next one starts later (200 ms on)."""
+        self.pointer_time = float(messages[-1]["t"]) + 200
+
+
+def motion(state: Mapping[str, Any]) -> str | None:
+    """What still moves in a STATE (docs/protocol.md §8): a transition, a scrolling split or a
+    page stack's carousel, as a short text; None at rest."""
+    stacks = [state, *state.get("tabs", [])]
+    for stack in stacks:
+        name = stack.get("id", "the app")
+        if stack.get("transition"):
+            return f"a {stack['transition'].get('op', '')} transition in {name}"
+        if stack.get("scrolling"):
+            return f"the stacked split {name} scrolling"
+        for page in stack.get("stack", []):
+            if page.get("pagesAnimating"):
+                return f"the page stack of {page.get('screen')}"
+    return None

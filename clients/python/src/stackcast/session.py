@@ -1,0 +1,213 @@
+"""The blocking client: `connect()` and `Session`, on `websockets`' sync client and one reader
+thread."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+import time
+from types import TracebackType
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from .api import Api
+from .core import Core, Message, motion
+from .errors import ConnectionClosedError, HelloError, StackcastError, Timeout
+from .model import Event
+from .transport import CONNECT_FAILURES, DEFAULT_URL, connect_error, hello_fields, websocket_options
+
+T = TypeVar("T")
+
+
+def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 390, height: float = 844,
+            session: str | None = None, role: str = "control", protocol: int = 2, encoding: str = "binary", *,
+            scale: float | None = None, safe_area: Mapping[str, float] | None = None, last_seq: int | None = None,
+            timeout: float = 30, open_timeout: float = 10, strict: bool = False,
+            **websocket: Any) -> Session:
+    """Opens a WebSocket to a Stackcast server, says `hello` and waits for the first frame.
+
+    `app` picks the built-in app of a new session (`phone`, `tablet`, `stack`); `session` resumes
+    (a control token) or watches (a watch token, or `role="view"`) an existing one instead.
+    `protocol`/`encoding` choose the frame format (v1, v2 JSON, v2 binary); the picture is the
+    same. `timeout` bounds every wait for an answer; `strict` makes a frame that does not fit the
+    picture an error instead of a resync. Other keyword arguments go to `websockets`' `connect`
+    (`ssl=`, `origin=`, …).
+
+    Raises `ConnectError` (unreachable, handshake refused), `HelloError` (refused hello, with
+    `.code`), `Timeout`."""
+    fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
+                          role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
+    if "legacy" in inspect.signature(ws_connect).parameters:
+        websocket.setdefault("legacy", True)    # a connection kept open, not a context manager
+    try:
+        ws = ws_connect(url, open_timeout=open_timeout, **websocket_options(websocket))
+    except CONNECT_FAILURES as error:
+        raise connect_error(url, error, open_timeout) from None
+    client = Session(ws, Core(strict=strict), timeout=timeout)
+    try:
+        client._hello(fields, wait_frame=last_seq is None)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+class Session(Api[Any, None]):
+    """One connection to a session: commands (`push`, `pop`, … each returns the result's value
+    or raises `CommandError`), input and gestures, the picture (`nodes()`, `png()`), events
+    (`events()` after `subscribe()`) and `settle()`. Use it as a context manager, or `close()` it.
+
+    Threads: a reader thread applies what arrives; the methods may be called from any one
+    thread at a time."""
+
+    def __init__(self, ws: ClientConnection, core: Core, *, timeout: float = 30) -> None:
+        self._ws = ws
+        self._core = core
+        self.timeout = timeout
+        """How long a command waits for its answer, in seconds (each call may pass its own)."""
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, name="stackcast-reader", daemon=True)
+        self._reader.start()
+
+    # MARK: - reading
+
+    def _read(self) -> None:
+        try:
+            for raw in self._ws:
+                with self._changed:
+                    self._core.receive(raw, time.monotonic())
+                    out = self._core.take_outbox()
+                    self._changed.notify_all()
+                for text in out:
+                    self._ws.send(text)
+        except ConnectionClosed:
+            pass
+        except Exception as error:  # noqa: BLE001 - reported to whoever waits next
+            with self._changed:
+                self._core._violate(f"the reader failed: {error!r}")
+        finally:
+            close = self._ws.protocol.close_rcvd
+            with self._changed:
+                self._core.connection_closed(close.code if close else None, close.reason if close else "")
+                self._changed.notify_all()
+
+    def _wait(self, ready: Callable[[], T | None], timeout: float | None, what: str) -> T:
+        """Waits until `ready()` returns something, which is returned; raises `Timeout` after
+        `timeout` seconds (None: no limit), `ConnectionClosedError` if the connection ends first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._changed:
+            while True:
+                value = ready()
+                if value is not None:
+                    return value
+                self._core.check(what)
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    raise Timeout(f"{what} did not come within {timeout} s")
+                self._changed.wait(remaining)
+
+    def _reading(self, read: Callable[[Core], T]) -> T:
+        with self._changed:
+            return read(self._core)
+
+    # MARK: - sending
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Sends one protocol message as it is (a dict, sent as JSON)."""
+        self._send_all([dict(message)])
+
+    def _send_all(self, messages: Sequence[Message]) -> None:
+        with self._changed:
+            self._core.check("sending")
+        try:
+            for message in messages:
+                self._ws.send(json.dumps(message))
+        except ConnectionClosed as closed:
+            self._reader.join(5)
+            raise ConnectionClosedError(closed.rcvd.code if closed.rcvd else None,
+                                        closed.rcvd.reason if closed.rcvd else "", "sending") from None
+
+    def command(self, op: str, *, timeout: float | None = None, **fields: Any) -> Any:
+        """Sends command `op` with `fields` (protocol names: `screen`, `target`, …) and returns
+        the result's value; raises `CommandError` (`.code`, `.message`) for an error answer."""
+        with self._changed:
+            command_id, message = self._core.command(op, fields)
+        self._send_all([message])
+
+        def answered() -> tuple[Any] | None:
+            done, value = self._core.answer(command_id)
+            return (value,) if done else None
+
+        return self._wait(answered, self.timeout if timeout is None else timeout, f"the answer to {op}")[0]
+
+    def _hello(self, fields: Mapping[str, Any], wait_frame: bool) -> None:
+        with self._changed:
+            message = self._core.hello(**fields)
+            frames = self._core.frames
+        self._send_all([message])
+        answer = self._wait(lambda: self._core.hello_answer, self.timeout, "the answer to hello")
+        if isinstance(answer, HelloError):
+            raise answer
+        if wait_frame:
+            self._wait(lambda: True if self._core.frames > frames else None, self.timeout, "the first frame")
+
+    # MARK: - waiting
+
+    def settle(self, timeout: float = 5, quiet: float = 0.2) -> None:
+        """Waits until the session is at rest: no frame for `quiet` seconds, and a `query` shows
+        no transition, split scroll or page carousel running. Raises `Timeout` if it keeps moving
+        for `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self._wait_quiet(quiet, deadline, timeout)
+            moving = motion(self.command("query", what="state", timeout=max(0.5, deadline - time.monotonic())))
+            if moving is None:
+                return
+            if time.monotonic() >= deadline:
+                raise Timeout(f"not at rest after {timeout} s: {moving} is still running")
+            time.sleep(quiet / 2)
+
+    def _wait_quiet(self, quiet: float, deadline: float, timeout: float) -> None:
+        start = time.monotonic()
+        with self._changed:
+            while True:
+                self._core.check("rest")
+                now = time.monotonic()
+                last = max(start, self._core.last_frame_at or start)
+                if now - last >= quiet:
+                    return
+                if now >= deadline:
+                    raise Timeout(f"not at rest after {timeout} s: frames keep coming")
+                self._changed.wait(min(quiet - (now - last), deadline - now))
+
+    def events(self, timeout: float | None = None) -> Iterator[Event]:
+        """The events of the subscribed groups, in order, as they come (those already received
+        first). Ends when no event comes for `timeout` seconds (None: waits as long as it takes)
+        or when the connection closes. Needs `subscribe()` first."""
+        if not self._core.subscribed:
+            raise StackcastError("events() needs a subscription: call subscribe() first (it picks the event groups)")
+        events = self._core.events
+        while True:
+            try:
+                yield self._wait(lambda: events.popleft() if events else None, timeout, "an event")
+            except (Timeout, ConnectionClosedError):
+                return
+
+    # MARK: - closing
+
+    def close(self) -> None:
+        """Closes the connection (the session stays on the server for its time to live, resumable
+        with `connect(session=session.token)`)."""
+        self._ws.close()
+        self._reader.join(10)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()

@@ -1,0 +1,68 @@
+"""What the sync and asyncio transports share: the options they open a WebSocket with, the hello
+they say, and how a failed connection attempt reads as a `ConnectError` or `Timeout`."""
+
+from __future__ import annotations
+
+import re
+import ssl
+from typing import Any, Mapping
+
+from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
+
+from .core import SUBPROTOCOL
+from .errors import ConnectError, StackcastError, Timeout
+
+DEFAULT_URL = "ws://127.0.0.1:8080/ws"
+
+
+def websocket_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The `websockets` connect options: our subprotocol, no size limit on what the server sends
+    (it bounds its own replies), no proxy; the caller's options win."""
+    return {"subprotocols": [SUBPROTOCOL], "max_size": None, "proxy": None, **options}
+
+
+def hello_fields(*, app: str | None, width: float, height: float, scale: float | None,
+                 safe_area: Mapping[str, float] | None, session: str | None, role: str, protocol: int,
+                 encoding: str, last_seq: int | None) -> dict[str, Any]:
+    """The fields of `hello` (docs/protocol.md §2); `encoding` is v2's only."""
+    if protocol not in (1, 2):
+        raise ValueError(f"protocol must be 1 or 2, got {protocol!r}")
+    if encoding not in ("json", "binary"):
+        raise ValueError(f"encoding must be 'json' or 'binary', got {encoding!r}")
+    viewport: dict[str, Any] = {"width": width, "height": height}
+    if scale is not None:
+        viewport["scale"] = scale
+    if safe_area is not None:
+        viewport["safeArea"] = dict(safe_area)
+    return {"app": app, "viewport": viewport, "session": session, "role": role, "protocol": protocol,
+            "encoding": encoding if protocol == 2 else None, "lastSeq": last_seq}
+
+
+def connect_error(url: str, error: BaseException, open_timeout: float | None) -> StackcastError:
+    """A readable error for a WebSocket that could not be opened."""
+    if isinstance(error, InvalidURI):
+        return ConnectError(url, "not a WebSocket URL (expected ws://HOST:PORT/ws or wss://…)")
+    if isinstance(error, InvalidStatus):
+        response = error.response
+        body = (response.body or b"").decode("utf-8", "replace").strip()
+        return ConnectError(url, f"the server refused the WebSocket handshake: HTTP {response.status_code}"
+                                 + (f" ({body})" if body else ""))
+    if isinstance(error, (TimeoutError, ssl.SSLError)) and not isinstance(error, ConnectionError):
+        if isinstance(error, ssl.SSLError):
+            return ConnectError(url, f"TLS failed: {error}")
+        return Timeout(f"cannot connect to {url}: no WebSocket handshake within {open_timeout} s")
+    if isinstance(error, ConnectionRefusedError):
+        return ConnectError(url, "nothing is listening there (connection refused); is `stackcast serve` running?")
+    if isinstance(error, InvalidHandshake):
+        # libwebsockets refuses upgrades with an HTTP/1.0 status line, which `websockets` does not
+        # parse; the status is in the parse error it keeps as the cause.
+        status = re.search(r"HTTP/1\.\d (\d{3})([^\r\n]*)", str(error.__cause__ or ""))
+        if status:
+            return ConnectError(url, f"the server refused the WebSocket handshake: HTTP {status.group(1)}{status.group(2)}")
+        return ConnectError(url, f"the WebSocket handshake failed: {error}")
+    if isinstance(error, OSError):
+        return ConnectError(url, error.strerror or str(error))
+    return ConnectError(url, str(error))
+
+
+CONNECT_FAILURES = (OSError, InvalidHandshake, InvalidURI, TimeoutError)

@@ -1,0 +1,345 @@
+"""Protocol v2's binary encoding (docs/protocol.md §3.6): one frame of bytes -> the dict the same
+frame parses to as JSON v2. Everything that knows the byte layout lives in this module.
+
+`decode_frame(data, strings)` returns `(frame, table, info)`. A binary PATCH names the frame's x,
+y, w and h separately, so it may change x alone, while a JSON patch always carries the whole
+`frame`: `decode_frame` writes the components a patch does not carry as None
+(`[-21.74, None, None, None]`), and `resolve_patches(frame, layers)` fills them in from the layers
+the client holds, which gives exactly the JSON frame.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from typing import Any, Mapping, Sequence
+
+from ..errors import WireError
+
+KINDS = ("rect", "text", "icon")
+ALIGNS = ("left", "center", "right")
+FRAME_TYPES = {1: "full", 2: "delta"}
+
+# Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`.
+BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
+BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8, 9, 10
+BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
+BIT_CLEARED = 19
+BIT_STANDBY = 20
+FIELD_NAMES = {
+    BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
+    BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
+    BIT_ALIGN: "align", BIT_ICON: "icon", BIT_ROLE: "role", BIT_NAME: "name", BIT_VC: "vc",
+}
+FRAME_BITS = (BIT_X, BIT_Y, BIT_W, BIT_H)
+STRING_BITS = (BIT_TEXT, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC)
+
+
+class ByteReader:
+    """Reads the §3.6 primitives from `data`; any read past the end raises WireError."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = bytes(data)
+        self.pos = 0
+
+    def _need(self, count: int, what: str) -> None:
+        if self.pos + count > len(self.data):
+            raise WireError(f"frame ends early: {what} needs {count} byte(s) at offset {self.pos}, "
+                            f"the frame has {len(self.data)}")
+
+    def u8(self, what: str) -> int:
+        self._need(1, what)
+        value = self.data[self.pos]
+        self.pos += 1
+        return value
+
+    def raw(self, count: int, what: str) -> bytes:
+        self._need(count, what)
+        value = self.data[self.pos:self.pos + count]
+        self.pos += count
+        return value
+
+    def varint(self, what: str) -> int:
+        """Unsigned LEB128: 7 bits per byte, low bits first, high bit on every byte but the last."""
+        value, shift, start = 0, 0, self.pos
+        while True:
+            if self.pos >= len(self.data):
+                raise WireError(f"frame ends early: varint {what} at offset {start} is cut off")
+            byte = self.data[self.pos]
+            self.pos += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+            if shift >= 70:
+                raise WireError(f"varint {what} at offset {start} is longer than 10 bytes")
+        if value >= 1 << 64:
+            raise WireError(f"varint {what} at offset {start} does not fit 64 bits")
+        return value
+
+    def zigzag(self, what: str) -> int:
+        n = self.varint(what)
+        return (n >> 1) ^ -(n & 1)
+
+    def hundredths(self, what: str) -> float:
+        return self.zigzag(what) / 100
+
+    def colour(self, what: str) -> str:
+        r, g, b, a = self.raw(4, what)
+        text = f"#{r:02X}{g:02X}{b:02X}"
+        return text if a == 255 else text + f"{a:02X}"
+
+    def at_end(self) -> bool:
+        return self.pos == len(self.data)
+
+
+def zigzag_encode(n: int) -> int:
+    """The zig-zag form of a signed 64-bit integer (0, -1, 1, -2 … become 0, 1, 2, 3 …)."""
+    return (n << 1) ^ (n >> 63)
+
+
+def varint_encode(n: int) -> bytes:
+    """LEB128 of a non-negative integer (for tests that build frames by hand)."""
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, Any], list[str], dict[str, int]]:
+    """Decodes one binary v2 frame for a client whose string table is `strings`.
+
+    Returns (frame, table, info): `frame` is the JSON v2 dict (patch frames may hold None for the
+    components the patch does not carry; see the module doc), `table` the string table after this
+    frame (a new list; `strings` is never changed), and `info` a dict with `first`, `count` (the
+    frame's new strings) and `size` (bytes)."""
+    reader = ByteReader(data)
+    kind_byte = reader.u8("type")
+    if kind_byte not in FRAME_TYPES:
+        raise WireError(f"unknown frame type {kind_byte}; expected 1 (full) or 2 (delta)")
+    full = kind_byte == 1
+    seq = reader.varint("seq")
+    time_tenths = reader.varint("time")
+    base = None if full else reader.varint("base")
+    first = reader.varint("strings.first")
+    count = reader.varint("strings.count")
+    if full and first != 0:
+        raise WireError(f"full frame {seq}: strings start at {first}, a full frame's start at 0")
+    if not full and first != len(strings):
+        raise WireError(f"delta {seq}: its strings start at {first} but the client holds {len(strings)}: out of step")
+    new_strings = []
+    for index in range(count):
+        length = reader.varint(f"length of string {first + index}")
+        raw = reader.raw(length, f"string {first + index}")
+        try:
+            new_strings.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise WireError(f"string {first + index} is not UTF-8: {error}") from None
+    table = new_strings if full else list(strings) + new_strings
+
+    frame: dict[str, Any] = {"type": "frame", "seq": seq, "time": time_tenths / 10}
+    if full:
+        frame["full"] = True
+        nodes = []
+        previous = 0
+        for position in range(reader.varint("layer count")):
+            layer_id, parent = _read_ids(reader, previous, f"layer #{position}")
+            previous = layer_id
+            layer = _read_fields(reader, table, layer_id, new=True)
+            if parent:
+                layer["parent"] = parent
+            nodes.append(layer)
+        frame["nodes"] = nodes
+    else:
+        frame["base"] = base
+        removed = [reader.varint(f"remove #{i}") for i in range(reader.varint("remove count"))]
+        inserted = []
+        previous = 0
+        for position in range(reader.varint("insert count")):
+            layer_id, parent = _read_ids(reader, previous, f"insert #{position}")
+            previous = layer_id
+            if not parent:
+                raise WireError(f"insert {layer_id} has no parent")
+            # The index, doubled, plus 1 when the insert is written like a held layer (§3.6).
+            at = reader.varint(f"index of insert {layer_id}")
+            if at % 2:
+                like = layer_id - reader.zigzag(f"model of insert {layer_id}")
+                layer = _read_fields(reader, table, layer_id, new=False)
+                layer["like"] = like  # resolve_likes makes it the whole layer
+            else:
+                layer = _read_fields(reader, table, layer_id, new=True)
+            layer["parent"] = parent
+            layer["index"] = at // 2
+            inserted.append(layer)
+        patches = []
+        for position in range(reader.varint("patch count")):
+            layer_id = reader.varint(f"id of patch #{position}")
+            patches.append(_read_fields(reader, table, layer_id, new=False))
+        orders = []
+        for position in range(reader.varint("order count")):
+            parent = reader.varint(f"parent of order #{position}")
+            children = [reader.varint(f"child #{i} of order {parent}") for i in range(reader.varint(f"size of order {parent}"))]
+            orders.append({"id": parent, "children": children})
+        # JSON's key order: set, insert, remove, order; each left out when empty.
+        for key, part in (("set", patches), ("insert", inserted), ("remove", removed), ("order", orders)):
+            if part:
+                frame[key] = part
+    if not reader.at_end():
+        raise WireError(f"frame {seq}: {len(reader.data) - reader.pos} byte(s) after the end of the frame")
+    return frame, table, {"first": first, "count": count, "size": len(reader.data)}
+
+
+def _read_ids(reader: ByteReader, previous: int, what: str) -> tuple[int, int | None]:
+    """A LAYER's or INSERT's id (zig-zag difference from the previous one in its list) and parent
+    (zig-zag of id - parent; 0 for the root, returned as None)."""
+    layer_id = previous + reader.zigzag(f"id of {what}")
+    if layer_id < 1:
+        raise WireError(f"{what}: layer id {layer_id} (ids start at 1)")
+    back = reader.zigzag(f"parent of layer {layer_id}")
+    return layer_id, (layer_id - back if back else None)
+
+
+def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: bool) -> dict[str, Any]:
+    """FIELDS of one LAYER/INSERT (`new`: starts from the defaults) or PATCH."""
+    if layer_id == 0:
+        raise WireError("layer id 0 (ids start at 1)")
+    what = f"layer {layer_id}"
+    mask = reader.varint(f"mask of {what}")
+    if mask >> (BIT_STANDBY + 1):
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 20")
+    cleared = 0
+    if mask & (1 << BIT_CLEARED):
+        cleared = reader.varint(f"cleared mask of {what}")
+        if new:
+            raise WireError(f"{what}: a new layer has a cleared mask ({cleared:#x})")
+        if cleared >> BIT_CLEARED:
+            raise WireError(f"{what}: cleared mask {cleared:#x} has a bit above 18")
+        if cleared & mask:
+            raise WireError(f"{what}: fields both set and cleared ({cleared & mask:#x})")
+    layer: dict[str, Any] = {"id": layer_id}
+    if new:
+        layer["kind"] = "rect"
+        layer["frame"] = [0, 0, 0, 0]
+    elif mask & sum(1 << bit for bit in FRAME_BITS):
+        layer["frame"] = [None, None, None, None]
+
+    def string(bit: int) -> str:
+        index = reader.varint(f"{FIELD_NAMES[bit]} of {what}")
+        if index >= len(table):
+            raise WireError(f"{what}: {FIELD_NAMES[bit]} names string {index}, the table has {len(table)}")
+        return table[index]
+
+    for bit in range(BIT_CLEARED):
+        if not mask & (1 << bit):
+            continue
+        if bit == BIT_KIND:
+            value = reader.u8(f"kind of {what}")
+            if value >= len(KINDS):
+                raise WireError(f"{what}: kind {value}; expected 0, 1 or 2")
+            layer["kind"] = KINDS[value]
+        elif bit in FRAME_BITS:
+            layer["frame"][bit - BIT_X] = reader.hundredths(f"frame[{bit - BIT_X}] of {what}")
+        elif bit == BIT_ALPHA:
+            value = reader.varint(f"alpha of {what}")
+            if value > 1000:
+                raise WireError(f"{what}: alpha {value} thousandths, above 1000")
+            layer["alpha"] = value / 1000
+        elif bit == BIT_CLIPS:
+            value = reader.u8(f"clips of {what}")
+            if value > 1:
+                raise WireError(f"{what}: clips {value}; expected 0 or 1")
+            layer["clips"] = value == 1
+        elif bit in (BIT_FILL, BIT_COLOR):
+            layer[FIELD_NAMES[bit]] = reader.colour(f"{FIELD_NAMES[bit]} of {what}")
+        elif bit == BIT_RADIUS:
+            layer["radius"] = reader.hundredths(f"radius of {what}")
+        elif bit == BIT_SHADOW:
+            colour = reader.colour(f"shadow colour of {what}")
+            blur = reader.hundredths(f"shadow blur of {what}")
+            x = reader.hundredths(f"shadow x of {what}")
+            y = reader.hundredths(f"shadow y of {what}")
+            layer["shadow"] = {"color": colour, "blur": blur, "x": x, "y": y}
+        elif bit == BIT_BORDER:
+            colour = reader.colour(f"border colour of {what}")
+            layer["border"] = {"color": colour, "width": reader.hundredths(f"border width of {what}")}
+        elif bit == BIT_FONT:
+            size = reader.hundredths(f"font size of {what}")
+            layer["font"] = {"size": size, "weight": reader.varint(f"font weight of {what}")}
+        elif bit == BIT_ALIGN:
+            value = reader.u8(f"align of {what}")
+            if value >= len(ALIGNS):
+                raise WireError(f"{what}: align {value}; expected 0, 1 or 2")
+            layer["align"] = ALIGNS[value]
+        elif bit in STRING_BITS:
+            layer[FIELD_NAMES[bit]] = string(bit)
+    if mask & (1 << BIT_STANDBY):
+        value = reader.u8(f"standby of {what}")
+        if value > 1:
+            raise WireError(f"{what}: standby {value}; expected 0 or 1")
+        layer["standby"] = value == 1
+    for bit in range(BIT_CLEARED):
+        if cleared & (1 << bit):
+            if bit in FRAME_BITS:
+                raise WireError(f"{what}: clears the frame (bit {bit})")
+            layer[FIELD_NAMES[bit]] = None
+    if new and layer["kind"] == "text":
+        # Text layers start from the body font, left-aligned (§3.6).
+        layer.setdefault("font", {"size": 17, "weight": 400})
+        layer.setdefault("align", "left")
+    return layer
+
+
+_DEFAULTS: tuple[tuple[str, Any], ...] = (("alpha", 1), ("radius", 0), ("clips", False), ("standby", False))
+
+
+def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    """Turns each INSERT written like a held layer (`like`: the model's id) into the whole layer a
+    JSON frame sends: the model's fields (the layer the client holds at `base`, or one inserted
+    earlier in this frame), then the insert's own, nulls deleted and defaults left out (in place;
+    returns the frame)."""
+    inserted: dict[int, dict[str, Any]] = {}
+    for layer in frame.get("insert", []):
+        model_id = layer.pop("like", None)
+        if model_id is not None:
+            model = inserted.get(model_id) or layers.get(model_id)
+            if model is None:
+                raise WireError(f"insert {layer['id']} is written like layer {model_id}, which the client does not hold")
+            merged: dict[str, Any] = {"id": layer["id"], "parent": layer["parent"], "index": layer["index"],
+                                      "kind": model["kind"], "frame": list(model["frame"])}
+            for key, value in model.items():
+                if key not in merged:
+                    merged[key] = copy.deepcopy(value)
+            for key, value in layer.items():
+                if key in ("id", "parent", "index"):
+                    continue
+                if key == "frame":
+                    merged["frame"] = [held if new is None else new for held, new in zip(merged["frame"], value)]
+                elif value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            for key, default in _DEFAULTS:
+                if key in merged and merged[key] == default and type(merged[key]) is type(default):
+                    del merged[key]
+            layer.clear()
+            layer.update(merged)
+        inserted[layer["id"]] = layer
+    return frame
+
+
+def resolve_patches(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    """Fills the frame components a binary patch does not carry from the layers the client holds, so
+    `frame` becomes exactly the JSON v2 frame (in place; returns it). `layers` are the tree at `base`."""
+    for patch in frame.get("set", []):
+        value = patch.get("frame")
+        if isinstance(value, list) and None in value:
+            held = layers.get(patch["id"])
+            if held is None:
+                raise WireError(f"delta {frame['seq']}: a patch for layer {patch['id']}, which the client does not hold")
+            patch["frame"] = [held["frame"][i] if v is None else v for i, v in enumerate(value)]
+    return frame

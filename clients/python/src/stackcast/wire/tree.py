@@ -1,0 +1,353 @@
+"""Protocol v2's layer tree (docs/protocol.md §3.5) on the client side: `LayerTree` applies full
+frames and deltas (JSON, or binary ones decoded by `binary.decode_frame`) and draws itself as v1's
+flat display list (`flatten`); `TreeDisplay` adds the string table a binary connection keeps.
+
+Rules read from the spec where it leaves something open:
+- A full frame lists layers in pre-order: the first is the root (no `parent`), every other layer's
+  parent is on the path from the root to the layer listed just before it.
+- `order` must list exactly the parent's children (a rearrangement), after the inserts.
+- A `remove` of an id the client does not hold, or of the root, is an error (the server names
+  the roots of gone subtrees, which the client holds).
+- Flattening rounds absolute frames to hundredths and effective alpha to thousandths, as v1
+  writes them (sums of two-decimal numbers in binary floating point pick up noise such as
+  154.50000000000003, which could turn touching edges into an overlap). A clipping layer whose
+  frame leaves no area of the clip shows none of its descendants.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..errors import WireError
+from .binary import KINDS, decode_frame, resolve_likes, resolve_patches
+
+Layer = dict[str, Any]
+Frame = dict[str, Any]
+
+# Layer keys that describe the tree rather than the drawing.
+STRUCTURAL = {"id", "parent", "index", "clips", "standby"}
+# What makes a layer draw something of its own (§3.5: with `role`, what gets it drawn).
+DRAWING_FIELDS = ("fill", "border", "shadow", "text", "icon")
+
+
+def _check_new_layer(layer: Any, where: str) -> None:
+    if not isinstance(layer, dict) or not isinstance(layer.get("id"), int) or isinstance(layer.get("id"), bool):
+        raise WireError(f"{where}: a layer without an integer id: {str(layer)[:200]}")
+    if layer.get("kind") not in KINDS:
+        raise WireError(f"{where}: layer {layer['id']} has kind {layer.get('kind')!r}")
+    frame = layer.get("frame")
+    if not (isinstance(frame, list) and len(frame) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in frame)):
+        raise WireError(f"{where}: layer {layer['id']} has frame {frame!r}")
+    if any(value is None for value in layer.values()):
+        raise WireError(f"{where}: layer {layer['id']} has null fields: {layer}")
+    if "clip" in layer:
+        raise WireError(f"{where}: layer {layer['id']} has a `clip` (v2 clips with `clips`)")
+
+
+def _default_fields(layer: Layer, where: str) -> list[str]:
+    """A full LAYER leaves out alpha 1, clips false and radius 0 (§3.5, §3.1)."""
+    found: list[str] = [key for key in ("alpha", "radius")
+             if key in layer and not isinstance(layer[key], bool) and layer[key] == (1 if key == "alpha" else 0)]
+    found += [key for key in ("clips", "standby") if layer.get(key) is False]
+    return [f"{where}: layer {layer.get('id')} writes the default {key} = {layer[key]!r}" for key in found]
+
+
+def _intersection(a: list[float], b: list[float]) -> list[float]:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return [x0, y0, max(0, x1 - x0), max(0, y1 - y0)]
+
+
+def _r(value: float, digits: int) -> float:
+    value = round(value, digits)
+    return 0.0 if value == 0 else value   # no -0.0
+
+
+class LayerTree:
+    """The client's copy of the server's layer tree (§3.5). `apply` checks every rule and raises
+    WireError without changing anything when a frame does not fit."""
+
+    def __init__(self) -> None:
+        self.layers: dict[int, Layer] = {}       # id -> layer dict (JSON fields, `parent` included, never `index`)
+        self.children: dict[int, list[int]] = {}     # id -> [child ids], back to front
+        self.root: int | None = None
+        self.seq: int | None = None
+        self.time: float | None = None
+        # Fields a delta sent although they did not change, and `order`s that changed nothing:
+        # counted, not fatal (the spec says only what changed is sent).
+        self.unchanged = 0
+        self.unchanged_example: str | None = None
+        # Other departures from the spec's shapes that a client can live with, kept as texts: a
+        # new layer that writes a default (alpha 1, clips false, radius 0), a patch that sends
+        # alpha, clips or radius as null instead of their value.
+        self.deviations: list[str] = []
+
+    # MARK: applying
+
+    def apply(self, frame: Frame) -> None:
+        """Applies a full frame or a delta; raises WireError, changing nothing, when it does not fit."""
+        seq, time_ms = frame.get("seq"), frame.get("time")
+        if not isinstance(seq, int):
+            raise WireError(f"frame without an integer seq: {str(frame)[:200]}")
+        if not isinstance(time_ms, (int, float)):
+            raise WireError(f"frame {seq} without a numeric time")
+        root: int | None
+        if frame.get("full"):
+            if frame.get("full") is not True or not isinstance(frame.get("nodes"), list):
+                raise WireError(f"full frame {seq} without a nodes list")
+            for key in ("base", "set", "insert", "remove", "order"):
+                if key in frame:
+                    raise WireError(f"full frame {seq} carries {key}")
+            layers, children, root = self._build(frame["nodes"], seq)
+            unchanged: list[str] = []
+            deviations = [d for node in frame["nodes"] for d in _default_fields(node, f"full frame {seq}")]
+        else:
+            if "nodes" in frame:
+                raise WireError(f"delta {seq} carries nodes")
+            base = frame.get("base")
+            if self.seq is None:
+                raise WireError(f"delta {seq} (base {base}) before any full frame")
+            if base != self.seq:
+                raise WireError(f"delta {seq} has base {base}, but the tree is at {self.seq}: wrong base")
+            if seq <= base:
+                raise WireError(f"delta {seq} after frame {self.seq}")
+            if self.time is not None and time_ms < self.time:
+                raise WireError(f"delta {seq} has time {time_ms}, before the previous frame's {self.time}")
+            layers, children, root, unchanged = self._patched(frame, seq)
+            deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
+            deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
+                           for patch in frame.get("set", []) for key in ("alpha", "clips", "standby", "radius")
+                           if key in patch and patch[key] is None]
+        self.deviations += deviations
+        self.layers, self.children, self.root = layers, children, root
+        self.seq, self.time = seq, time_ms
+        for text in unchanged:
+            self.unchanged += 1
+            if self.unchanged_example is None:
+                self.unchanged_example = text
+
+    def _build(self, nodes: list[Layer], seq: int) -> tuple[dict[int, Layer], dict[int, list[int]], int]:
+        where = f"full frame {seq}"
+        layers: dict[int, Layer] = {}
+        children: dict[int, list[int]] = {}
+        path: list[int] = []
+        root: int | None = None
+        for position, node in enumerate(nodes):
+            _check_new_layer(node, where)
+            layer_id = node["id"]
+            if layer_id in layers:
+                raise WireError(f"{where}: id {layer_id} twice")
+            if "index" in node:
+                raise WireError(f"{where}: layer {layer_id} has an index")
+            if position == 0:
+                if "parent" in node:
+                    raise WireError(f"{where}: the first layer ({layer_id}) has a parent")
+                root = layer_id
+            else:
+                parent = node.get("parent")
+                if parent is None:
+                    raise WireError(f"{where}: layer {layer_id} has no parent but is not the first")
+                while path and path[-1] != parent:
+                    path.pop()
+                if not path:
+                    raise WireError(f"{where}: layer {layer_id}'s parent {parent} is not on the path to the "
+                                    f"layer before it (not pre-order)")
+                children[parent].append(layer_id)
+            layers[layer_id] = dict(node)
+            children[layer_id] = []
+            path.append(layer_id)
+        if root is None:
+            raise WireError(f"{where} has no layers")
+        return layers, children, root
+
+    def _patched(self, frame: Frame, seq: int) -> tuple[dict[int, Layer], dict[int, list[int]], int | None, list[str]]:
+        where = f"delta {seq}"
+        layers = dict(self.layers)                               # layer dicts copied on write
+        children = {k: list(v) for k, v in self.children.items()}
+        unchanged = []
+        for layer_id in frame.get("remove", []):
+            if layer_id not in layers:
+                raise WireError(f"{where} removes {layer_id}, which the client does not hold")
+            if layer_id == self.root:
+                raise WireError(f"{where} removes the root {layer_id}")
+            children[layers[layer_id]["parent"]].remove(layer_id)
+            stack = [layer_id]
+            while stack:
+                gone = stack.pop()
+                stack.extend(children.pop(gone))
+                del layers[gone]
+        for layer in frame.get("insert", []):
+            _check_new_layer(layer, where)
+            layer_id, parent, index = layer["id"], layer.get("parent"), layer.get("index")
+            if layer_id in layers:
+                raise WireError(f"{where} inserts {layer_id}, which the client already holds")
+            if parent not in layers:
+                raise WireError(f"{where} inserts {layer_id} under {parent}, which the client does not hold")
+            if not isinstance(index, int) or not 0 <= index <= len(children[parent]):
+                raise WireError(f"{where} inserts {layer_id} at index {index} of {parent}, which has "
+                                f"{len(children[parent])} children")
+            children[parent].insert(index, layer_id)
+            children[layer_id] = []
+            layers[layer_id] = {k: v for k, v in layer.items() if k != "index"}
+        for patch in frame.get("set", []):
+            layer_id = patch.get("id") if isinstance(patch, dict) else None
+            if layer_id not in layers:
+                raise WireError(f"{where} patches {layer_id}, which the client does not hold")
+            if "parent" in patch or "index" in patch:
+                raise WireError(f"{where}: the patch for {layer_id} moves it (parent/index); moves are remove + insert")
+            if len(patch) < 2:
+                unchanged.append(f"{where}: a patch for {layer_id} with no field")
+            layer = dict(layers[layer_id])
+            for key, value in patch.items():
+                if key == "id":
+                    continue
+                if value is None:
+                    if key in ("kind", "frame"):
+                        raise WireError(f"{where}: the patch for {layer_id} deletes {key}")
+                    if key not in layer:
+                        unchanged.append(f"{where}: layer {layer_id} deletes {key}, which it does not have")
+                    layer.pop(key, None)
+                else:
+                    if layer.get(key) == value:
+                        unchanged.append(f"{where}: layer {layer_id} sends {key} = {value!r} unchanged")
+                    layer[key] = value
+            _check_new_layer(layer, where)
+            layers[layer_id] = layer
+        for order in frame.get("order", []):
+            parent, listed = order.get("id"), order.get("children")
+            if parent not in layers:
+                raise WireError(f"{where} orders the children of {parent}, which the client does not hold")
+            if not isinstance(listed, list) or sorted(listed) != sorted(children[parent]):
+                raise WireError(f"{where}: order {listed} of {parent} is not a rearrangement of its children "
+                                f"{children[parent]}")
+            if listed == children[parent]:
+                unchanged.append(f"{where}: order of {parent} changes nothing")
+            children[parent] = list(listed)
+        return layers, children, self.root, unchanged
+
+    # MARK: reading
+
+    def preorder(self) -> list[int]:
+        """Ids in pre-order (the order of a full frame)."""
+        out, stack = [], [self.root] if self.root is not None else []
+        while stack:
+            layer_id = stack.pop()
+            out.append(layer_id)
+            stack.extend(reversed(self.children[layer_id]))
+        return out
+
+    def canonical(self) -> list[Layer]:
+        """The layers as a full frame lists them: pre-order, defaults left out (a patch may have
+        set alpha 1, clips false or radius 0 explicitly)."""
+        out = []
+        for layer_id in self.preorder():
+            layer = dict(self.layers[layer_id])
+            if layer.get("alpha") == 1:
+                del layer["alpha"]
+            for key in ("clips", "standby"):
+                if layer.get(key) is False:
+                    del layer[key]
+            if layer.get("radius") == 0:
+                del layer["radius"]
+            out.append(layer)
+        return out
+
+    def flatten(self, width: float | None = None, height: float | None = None) -> list[Layer]:
+        """The v1 display list this tree draws (§3.5 "Drawing the tree"): pre-order from the root
+        with offset (0, 0), alpha 1 and the clip [0, 0, W, H] (the viewport; the root's size when
+        `width`/`height` are not given). A layer is a NODE when it draws something or has a role
+        (the server has culled what is off screen); `clip` only when a clipping ancestor narrowed
+        the viewport."""
+        if self.root is None:
+            return []
+        root = self.layers[self.root]
+        viewport = [0, 0, width if width is not None else root["frame"][2],
+                    height if height is not None else root["frame"][3]]
+        out = []
+        # (id, parent's absolute x, y, parent's effective alpha, clip)
+        stack = [(self.root, 0.0, 0.0, 1.0, viewport)]
+        while stack:
+            layer_id, ox, oy, parent_alpha, clip = stack.pop()
+            layer = self.layers[layer_id]
+            if layer.get("standby"):
+                continue  # a page on standby: held, not drawn, with its subtree (§3.5)
+            x, y, w, h = layer["frame"]
+            frame = [_r(ox + x, 2), _r(oy + y, 2), _r(w, 2), _r(h, 2)]
+            alpha = parent_alpha * layer.get("alpha", 1)
+            # The server culls and strips (§3.5): every layer that draws or has a role is drawn.
+            if any(k in layer for k in DRAWING_FIELDS) or "role" in layer:
+                node = {"id": layer_id, "kind": layer["kind"], "frame": frame, "alpha": _r(alpha, 3)}
+                for key, value in layer.items():
+                    if key not in STRUCTURAL and key not in node:
+                        node[key] = copy.deepcopy(value)
+                if node.get("radius") == 0:
+                    del node["radius"]          # v1 leaves radius 0 out
+                if clip != viewport:
+                    node["clip"] = [_r(v, 2) for v in clip]
+                out.append(node)
+            child_clip = _intersection(clip, frame) if layer.get("clips") else clip
+            for child in reversed(self.children[layer_id]):
+                stack.append((child, frame[0], frame[1], alpha, child_clip))
+        return out
+
+
+class TreeDisplay:
+    """What a v2 viewer holds: the layer tree and, for binary frames, the string table. Frames go
+    in as parsed JSON (`apply`) or as bytes (`receive_binary`, which returns the JSON-equivalent
+    dict). `keep_snapshots` keeps the flattened picture after every frame, by seq."""
+
+    def __init__(self, binary: bool = False, keep_snapshots: bool = False) -> None:
+        self.binary = binary
+        self.tree = LayerTree()
+        self.strings: list[str] = []
+        self.keep_snapshots = keep_snapshots
+        self.snapshots: dict[int, list[Layer]] = {}        # seq -> flatten()
+        self.trees: dict[int, list[Layer]] = {}            # seq -> canonical() (with keep_snapshots)
+        self.sizes: dict[int, int] = {}            # seq -> bytes of the binary frame (binary only)
+        self.string_info: dict[int, dict[str, int]] = {}      # seq -> {"first", "count", "size"} (binary only)
+
+    @property
+    def seq(self) -> int | None:
+        return self.tree.seq
+
+    def apply(self, frame: Frame) -> None:
+        """Applies a JSON v2 frame."""
+        self.tree.apply(frame)
+        self._after(frame)
+
+    def receive_binary(self, data: bytes) -> Frame:
+        """Decodes and applies one binary frame; returns the JSON-equivalent frame."""
+        frame, table, info = decode_frame(data, self.strings)
+        if not frame.get("full"):
+            if self.tree.seq is None or frame["base"] != self.tree.seq:
+                raise WireError(f"delta {frame['seq']} has base {frame['base']}, but the tree is at {self.tree.seq}: wrong base")
+            resolve_likes(frame, self.tree.layers)
+            resolve_patches(frame, self.tree.layers)
+        self.tree.apply(frame)
+        self.strings = table        # only once the frame is applied
+        self.sizes[frame["seq"]] = info["size"]
+        self.string_info[frame["seq"]] = info
+        self._after(frame)
+        return frame
+
+    def _after(self, frame: Frame) -> None:
+        if self.keep_snapshots:
+            self.snapshots[frame["seq"]] = self.tree.flatten()
+            self.trees[frame["seq"]] = self.tree.canonical()
+
+    def flatten(self) -> list[Layer]:
+        """The v1 display list the tree draws, back to front."""
+        return self.tree.flatten()
+
+    def find(self, role: str | None = None, name: str | None = None) -> list[Layer]:
+        """The drawn nodes with that role and/or name, back to front."""
+        return [n for n in self.flatten()
+                if (role is None or n.get("role") == role) and (name is None or n.get("name") == name)]
+
+    def clone(self) -> TreeDisplay:
+        """A copy to resume from (the tree and the string table a client keeps across a reconnect)."""
+        other = TreeDisplay(self.binary, self.keep_snapshots)
+        other.tree = copy.deepcopy(self.tree)
+        other.strings = list(self.strings)
+        return other

@@ -1,0 +1,113 @@
+"""The protocol logic without a server: frame models, the core's resync, gestures, rest."""
+
+import json
+
+import pytest
+
+from stackcast import ProtocolError, WireError
+from stackcast.core import Core, motion
+from stackcast.gestures import stroke, tap
+from stackcast.wire import DisplayList, TreeDisplay, decode_frame
+
+# docs/protocol.md §3.6's example: a scene, a page and its title; then the page slides 21.74 pt.
+DOC_FULL = bytes.fromhex(
+    "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03"
+    "02 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00"
+    "02 02 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
+    "02 02 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
+DOC_DELTA = bytes.fromhex("02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
+WELCOME = {"type": "welcome", "protocol": 1, "encoding": "json", "session": "t" * 32, "role": "control"}
+
+
+def node(node_id, x, **fields):
+    return {"id": node_id, "kind": "rect", "frame": [x, 0, 10, 10], **fields}
+
+
+def test_binary_frames_draw_the_spec_example():
+    display = TreeDisplay(binary=True)
+    display.receive_binary(DOC_FULL)
+    display.receive_binary(DOC_DELTA)
+    assert [(n["id"], n.get("role"), n.get("text"), n["frame"]) for n in display.flatten()] == [
+        (2, "page", None, [-21.74, 0, 390, 844]), (3, None, "Home", [98.26, 47, 150, 44])]
+    assert decode_frame(DOC_DELTA, display.strings)[0]["set"] == [{"id": 2, "frame": [-21.74, None, None, None]}]
+
+
+def test_v1_deltas_patch_remove_and_order_and_a_wrong_base_changes_nothing():
+    display = DisplayList()
+    display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [node(1, 0), node(2, 5, fill="#FF0000")]})
+    display.apply({"type": "frame", "seq": 2, "time": 16.7, "base": 1, "set": [{"id": 2, "fill": None, "frame": [6, 0, 10, 10]},
+                                                                             node(3, 7)], "remove": [1]})
+    assert display.display_list() == [{"id": 2, "kind": "rect", "frame": [6, 0, 10, 10]}, node(3, 7)]
+    display.apply({"type": "frame", "seq": 3, "time": 33.3, "base": 2, "set": [node(4, 1)], "order": [4, 3, 2]})
+    assert display.order == [4, 3, 2]
+    with pytest.raises(WireError, match="base 2, but the last frame applied is 3"):
+        display.apply({"type": "frame", "seq": 4, "time": 50, "base": 2, "remove": [4]})
+    with pytest.raises(WireError, match="removes id 9"):
+        display.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": [{"id": 2, "alpha": 0.5}], "remove": [9]})
+    assert display.seq == 3 and display.order == [4, 3, 2] and "alpha" not in display.nodes[2]
+
+
+def test_a_frame_that_does_not_fit_asks_for_a_full_frame_and_deltas_wait_for_it():
+    core = Core()
+    core.hello(app="stack", viewport={"width": 390, "height": 844}, protocol=1)
+    core.receive(json.dumps(WELCOME), 0.0)
+    core.receive(json.dumps({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [node(1, 0, role="page", name="A")]}), 0.1)
+    core.receive(json.dumps({"type": "frame", "seq": 5, "time": 80, "base": 4, "set": [{"id": 1, "alpha": 0.5}]}), 0.2)
+    assert [json.loads(m) for m in core.take_outbox()] == [
+        {"type": "hello", "viewport": {"width": 390, "height": 844}, "protocol": 1, "session": "t" * 32}]
+    assert core.resyncs == 1 and core.violation is None
+    core.receive(json.dumps({"type": "frame", "seq": 6, "time": 90, "base": 5, "set": [{"id": 1, "alpha": 0.2}]}), 0.3)
+    assert core.take_outbox() == [] and core.display.seq == 1       # ignored: not a full frame
+    core.receive(json.dumps(WELCOME), 0.4)
+    core.receive(json.dumps({"type": "frame", "seq": 6, "time": 90, "full": True, "nodes": [node(1, 3, role="page", name="B")]}), 0.5)
+    assert [(n.name, n.frame) for n in core.nodes(role="page")] == [("B", (3, 0, 10, 10))]
+    # A strict core fails instead, at the next check.
+    strict = Core(strict=True)
+    strict.receive(json.dumps(WELCOME), 0.0)
+    strict.receive(json.dumps({"type": "frame", "seq": 2, "time": 0, "base": 1}), 0.1)
+    with pytest.raises(ProtocolError, match="delta 2 .base 1. before any full frame"):
+        strict.check("a frame")
+    assert strict.take_outbox() == []
+
+
+def test_answers_events_and_unreadable_messages():
+    core = Core()
+    first, message = core.command("push", {"screen": {"name": "A"}})
+    second, _ = core.command("popTo", {"name": "Z"})
+    assert message == {"type": "command", "id": first, "op": "push", "screen": {"name": "A"}} and first != second
+    assert core.answer(first) == (False, None)
+    core.receive(json.dumps({"type": "error", "id": second, "code": "not_found", "message": "no controller named Z"}), 0)
+    core.receive(json.dumps({"type": "event", "name": "viewDidLoad", "vc": "vc2", "screen": "A", "time": 3.5}), 0)
+    core.receive(json.dumps({"type": "result", "id": first, "ok": True, "value": {"vc": "vc2"}}), 0)
+    assert core.answer(first) == (True, {"vc": "vc2"})
+    with pytest.raises(Exception) as refused:
+        core.answer(second)
+    assert (type(refused.value).__name__, refused.value.code, refused.value.op, str(refused.value)) == (
+        "CommandError", "not_found", "popTo", "popTo failed (not_found): no controller named Z")
+    assert [(e.name, e.screen, e.vc, e.time) for e in core.events] == [("viewDidLoad", "A", "vc2", 3.5)]
+    core.receive("not json", 0)
+    with pytest.raises(ProtocolError, match="invalid JSON"):
+        core.check("anything")
+
+
+def test_gestures_carry_their_own_timestamps():
+    assert tap(10, 20, 1000) == [
+        {"type": "pointer", "phase": "down", "id": 1, "x": 10, "y": 20, "t": 1000},
+        {"type": "pointer", "phase": "up", "id": 1, "x": 10, "y": 20, "t": 1080}]
+    drag = stroke(0, 100, 96, 0, 0.096, 0, hold=True)
+    assert [m["phase"] for m in drag] == ["down"] + ["move"] * 8 + ["up"]
+    assert [(m["x"], m["t"]) for m in drag[1:7]] == [(16, 16), (32, 32), (48, 48), (64, 64), (80, 80), (96, 96)]
+    # Held: the finger rests past the 100 ms velocity window before it lifts.
+    assert [(m["x"], m["t"]) for m in drag[7:]] == [(96, 156), (96, 216), (96, 216)]
+    fling = stroke(0, 100, 96, 0, 0.096, 0, hold=False)
+    assert [(m["phase"], m["x"], m["t"]) for m in fling[-2:]] == [("move", 96, 96), ("up", 96, 96)]
+    with pytest.raises(ValueError, match="above 0"):
+        stroke(0, 0, 1, 1, 0, 0, hold=True)
+
+
+def test_motion_names_what_still_moves():
+    page = {"screen": "A", "vc": "vc1"}
+    assert motion({"kind": "stack", "id": "main", "stack": [page]}) is None
+    assert motion({"kind": "stack", "id": "main", "stack": [page], "transition": {"op": "push"}}) == "a push transition in main"
+    assert motion({"kind": "sideTabs", "tabs": [{"id": "lib", "stack": [page], "scrolling": True}]}) == "the stacked split lib scrolling"
+    assert motion({"kind": "tabs", "tabs": [{"id": "a", "stack": [{**page, "pagesAnimating": True}]}]}) == "the page stack of A"
