@@ -77,6 +77,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Accept the permessage-deflate WebSocket extension when a client offers it (compresses JSON text messages).")
     var deflate = true
 
+    @Option(help: "Record every session to a JSON-lines file in this folder (made if missing); `stackcast replay FILE` replays one, the viewer's ?replay=NAME plays one.")
+    var record: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -120,7 +123,16 @@ struct ServeCommand: ParsableCommand {
             peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
             threads: threads
         )
-        let server = StackcastServer(configuration: configuration, logger: logger)
+        var recordings: RecordingStore?
+        if let record {
+            do {
+                recordings = try RecordingStore(directory: record, logger: logger)
+            } catch {
+                FileHandle.standardError.write(Data("stackcast: --record: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let server = StackcastServer(configuration: configuration, recordings: recordings, logger: logger)
         // Signals are taken on a thread of their own, never in a handler: stop() may block. They
         // are taken from before the server starts, so a signal right after the URL line is never lost.
         let shutdown = Shutdown()
@@ -134,7 +146,7 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)")
+        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)\(recordings.map { "; recording to \($0.directory)" } ?? "")")
         fflush(nil)
         if shutdown.started() { server.stop() }
 

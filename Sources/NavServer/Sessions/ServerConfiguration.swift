@@ -37,7 +37,6 @@ public struct ServerConfiguration: Sendable {
     /// Service threads, each with its own libwebsockets context on the one port and its own
     /// sessions (one per core by default; 1 serves everything on one thread).
     public var threads: Int
-
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
         defaultApp: String = AppCatalog.defaultName,
@@ -70,5 +69,10 @@ public struct ServerConfiguration: Sendable {
         self.maxReplyBytes = maxReplyBytes
         self.eventBytesPerSecond = eventBytesPerSecond
         self.threads = threads
+    }
+
+    /// The limits every session's scene gets.
+    public var sceneLimits: SceneLimits {
+        SceneLimits(maxStackDepth: maxStackDepth, maxQueuedCommands: maxQueuedCommands, maxQueuedBytes: maxQueuedBytes)
     }
 }

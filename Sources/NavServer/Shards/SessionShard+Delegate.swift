@@ -77,13 +77,13 @@ extension SessionShard {
                 route(hello, from: viewer, to: shards[holder], now: now)
             } else {
                 unlink(viewer)
-                serve(.hello(hello), size: text.utf8.count, from: viewer, now: now)
+                serve(.hello(hello), text: text, from: viewer, now: now)
             }
         case .success(let message):
             if let link = viewer.remote {
-                forward(message, size: text.utf8.count, through: link)
+                forward(message, text: text, through: link)
             } else {
-                serve(message, size: text.utf8.count, from: viewer, now: now)
+                serve(message, text: text, from: viewer, now: now)
             }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)

@@ -7,9 +7,10 @@ extension SessionShard {
     /// shown at once, not at the next tick: the picture is made as soon as one of the session's
     /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
     /// moves read in one turn make one picture, and a server flooded with input makes no pictures
-    /// it cannot send. `size` is the message's size on the wire (what a queued command weighs).
-    func serve(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
-        handle(message, size: size, from: viewer, now: now)
+    /// it cannot send. `text` is the message as it came (its size is what a queued command weighs;
+    /// a recording keeps it).
+    func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
+        handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session, session.scene.needsTick { requestRender(session) }
     }
 
@@ -22,7 +23,7 @@ extension SessionShard {
     }
 
     /// Handles one decoded message from `viewer` at server time `now`.
-    private func handle(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
+    private func handle(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         if case .hello(let hello) = message {
             return self.hello(hello, from: viewer, now: now)
         }
@@ -45,31 +46,31 @@ extension SessionShard {
             }
             return
         }
-        let scene = session.scene
-        // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
-        scene.advance(to: session.sceneTime(now))
         switch message {
-        case .hello, .ping:
-            break
-        case .resize(let viewport):
-            scene.resize(viewport)
-        case .pointer(let event):
-            scene.handle(event)
-        case .scroll(let event):
-            scene.handle(event)
-        case .key(let key):
-            scene.handleKey(key)
         case .command(let id, .subscribe(let groups)):
+            session.advance(now: now)
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
-        case .command(let id, .navigation(let command)):
-            scene.handle(command, submitter: viewer, bytes: size) { [weak self, weak viewer] result in
-                guard let self, let viewer, viewer.connection.isOpen else { return }
-                switch result {
-                case .success(let value): sendResult(value.json, id: id, op: command.op, to: viewer)
-                case .failure(let error): send(WireError(error), id: id, to: viewer)
-                }
+        case .command(let id, .navigation(.query)):
+            session.advance(now: now)
+            session.scene.handle(.query) { [weak self, weak viewer] result in
+                guard let self, let viewer else { return }
+                answer(result, id: id, op: "query", to: viewer)
             }
+        default:
+            let op = if case .command(_, .navigation(let command)) = message { command.op } else { "" }
+            let id = commandID(of: message) ?? .null
+            session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer] result in
+                guard let self, let viewer, viewer.connection.isOpen else { return }
+                answer(result, id: id, op: op, to: viewer)
+            }
+        }
+    }
+
+    private func answer(_ result: Result<CommandResult, NavError>, id: JSONValue, op: String, to viewer: Viewer) {
+        switch result {
+        case .success(let value): sendResult(value.json, id: id, op: op, to: viewer)
+        case .failure(let error): send(WireError(error), id: id, to: viewer)
         }
     }
 
@@ -125,12 +126,9 @@ extension SessionShard {
                 peers.endSession(for: peer, now: now)
                 return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
-            let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
-            scene.settings.maxStackDepth = configuration.maxStackDepth
-            scene.settings.maxQueuedCommands = configuration.maxQueuedCommands
-            scene.settings.maxQueuedBytes = configuration.maxQueuedBytes
+            let scene: Scene
             do throws(NavError) {
-                scene.setRoot(try root.makeController(scene))
+                scene = try configuration.sceneLimits.makeScene(root: root, viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
             } catch {
                 directory.remove(token, watchToken: watchToken)
                 peers.endSession(for: peer, now: now)
@@ -139,7 +137,8 @@ extension SessionShard {
             session = Session(
                 token: token, watchToken: watchToken, peer: peer,
                 limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
-                app: app, scene: scene, epoch: now, wire: hello.wire)
+                app: app, scene: scene, epoch: now, wire: hello.wire,
+                recording: recordings.map { (RecordingName.make(app: app), configuration.sceneLimits, $0) })
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
             watched[session.watchToken] = session
@@ -160,8 +159,7 @@ extension SessionShard {
         if session.viewers.isEmpty { connectedSessions += 1 }
         session.attach(viewer, now: now)
         if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
-            session.scene.advance(to: session.sceneTime(now))
-            session.scene.resize(viewport)
+            session.resize(to: viewport, from: viewer, now: now)
         }
         // A watcher learns only the token it came with; every viewer gets the watch token, the
         // one to hand out.
@@ -207,7 +205,7 @@ extension SessionShard {
         guard session !== next, viewer.started === session else { return }
         viewer.started = nil
         guard session.viewers.isEmpty else { return }
-        end(session, now: now)
+        end(session, now: now, reason: "replaced")
         logger.info("session ended", metadata: ["session": "\(session.token.prefix(8))…", "reason": "its connection started another"])
         updateGauges()
     }
@@ -216,11 +214,7 @@ extension SessionShard {
     /// commands it queued (their results could not be delivered).
     func leave(_ viewer: Viewer, now: Double) {
         guard let session = viewer.session else { return }
-        if viewer.isController {
-            session.scene.advance(to: session.sceneTime(now))
-            session.scene.cancelInput()
-            session.scene.dropQueuedCommands(from: viewer)
-        }
+        if viewer.isController { session.controllerLeaves(viewer, now: now) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }
         // A session nobody resumes goes when its time is up, whether or not anything else happens.

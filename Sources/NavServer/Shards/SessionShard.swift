@@ -36,13 +36,18 @@ final class SessionShard: @unchecked Sendable {
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
+    /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
+    let recordings: RecordingStore?
 
     /// A shard serving `port` with a libwebsockets context of its own.
     convenience init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        port: SharedPort, logger: Logger
+        recordings: RecordingStore?, port: SharedPort, logger: Logger
     ) {
-        self.init(index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn, logger: logger) { shard in
+        self.init(
+            index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
+            recordings: recordings, logger: logger
+        ) { shard in
             WebSocketServer(configuration: configuration.transport, delegate: shard, logger: shard.logger, sharing: port)
         }
     }
@@ -52,8 +57,9 @@ final class SessionShard: @unchecked Sendable {
     /// `woke(now:)`).
     init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
+        recordings: RecordingStore? = nil, logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
     ) {
+        self.recordings = recordings
         self.index = index
         self.configuration = configuration
         self.directory = directory
@@ -113,16 +119,18 @@ final class SessionShard: @unchecked Sendable {
         for session in sessions.values {
             if let expiresAt = session.expiresAt, expiresAt <= now {
                 expired = true
-                end(session, now: now)
+                end(session, now: now, reason: "expired")
                 metrics.withLock { $0.sessionsExpired += 1 }
                 logger.info("session expired", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(session.app)"])
             }
         }
     }
 
-    /// Drops `session` (which has no viewers left): its tokens name nothing any more, and it no
-    /// longer counts against the server's or its peer's sessions.
-    func end(_ session: Session, now: Double) {
+    /// Drops `session` (which has no viewers left) for `reason`: its tokens name nothing any
+    /// more, it no longer counts against the server's or its peer's sessions, and its recording
+    /// ends.
+    func end(_ session: Session, now: Double, reason: String) {
+        session.endRecording(reason)
         sessions[session.token] = nil
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)

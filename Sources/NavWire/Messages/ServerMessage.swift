@@ -58,7 +58,8 @@ public enum ServerMessage {
         return JSONWriter.write(.object(object))
     }
 
-    static func viewportJSON(_ viewport: Viewport) -> JSONValue {
+    /// A viewport as `welcome` reports it and a `resize` message carries it.
+    public static func viewportJSON(_ viewport: Viewport) -> JSONValue {
         let insets = viewport.safeArea
         return [
             "width": .number(viewport.size.width), "height": .number(viewport.size.height), "scale": .number(viewport.scale),
