@@ -31,6 +31,9 @@ public final class RecordingStore: @unchecked Sendable {
     private var isRunning = false
     private var writer: Thread?
     private let stopped = DispatchSemaphore(value: 0)
+    /// Held while a batch is taken and written, so two writers (the thread, a `flush`) never
+    /// put a recording's lines out of order.
+    private let writing = NSLock()
 
     /// A store writing to `directory`, which is made if missing; throws when it cannot be made or
     /// written to, so a server is not started that would lose its recordings.
@@ -97,24 +100,25 @@ public final class RecordingStore: @unchecked Sendable {
             return isRunning
         }
         if running { stopped.wait() }
-        writeAll(takePending())
+        flush()
     }
 
-    /// Writes what is queued now, on the calling thread (tests, and `stop`).
+    /// Writes what is queued now, on the calling thread (`stop`, a replay of a recording still
+    /// being written, tests).
     public func flush() {
-        writeAll(takePending())
+        writing.withLock { writeAll(takePending()) }
     }
 
     private func run() {
         while true {
-            let (batch, stop) = condition.withLock {
+            let stop = condition.withLock {
                 if !isStopping && finishing.isEmpty {
                     condition.wait(until: Date(timeIntervalSinceNow: Self.flushInterval))
                 }
                 finishing.removeAll()
-                return (takePendingLocked(), isStopping)
+                return isStopping
             }
-            writeAll(batch)
+            flush()
             if stop { break }
         }
         condition.withLock {
@@ -125,13 +129,11 @@ public final class RecordingStore: @unchecked Sendable {
     }
 
     private func takePending() -> [String: [UInt8]] {
-        condition.withLock { takePendingLocked() }
-    }
-
-    private func takePendingLocked() -> [String: [UInt8]] {
-        let batch = pending
-        pending.removeAll()
-        return batch
+        condition.withLock {
+            let batch = pending
+            pending.removeAll()
+            return batch
+        }
     }
 
     private func writeAll(_ batch: [String: [UInt8]]) {

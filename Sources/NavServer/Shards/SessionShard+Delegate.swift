@@ -31,6 +31,10 @@ extension SessionShard: WebSocketServerDelegate {
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
         metricsText()
     }
+
+    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse? {
+        respond(to: path)
+    }
 }
 
 /// The shard's entry points for its transport's events (service thread only).
@@ -111,6 +115,7 @@ extension SessionShard {
     /// Sweeps expired sessions, then asks to be woken when the next one expires.
     func woke(now: Double) {
         expireSessions(now: now)
+        if statusIsStale { statusChanged(now: now) }
         if let next = sessions.values.compactMap(\.expiresAt).min() { transport.wake(at: next) }
     }
 

@@ -12,6 +12,7 @@ extension SessionShard {
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session, session.scene.needsTick { requestRender(session) }
+        statusChanged(now: now)
     }
 
     /// A viewer for `connection`, with `limiter` for its messages and the event budget every

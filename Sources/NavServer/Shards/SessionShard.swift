@@ -36,6 +36,12 @@ final class SessionShard: @unchecked Sendable {
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
+    /// This shard's sessions as `/status` lists them, published from the service thread
+    /// (`statusChanged`) and read by whichever shard serves the page.
+    let statusBoard = Locked<[SessionStatus]>([])
+    /// When `statusBoard` was last published, and whether something changed since.
+    private(set) var statusPublishedAt = -Double.infinity
+    private(set) var statusIsStale = false
     /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
     let recordings: RecordingStore?
 
@@ -92,6 +98,7 @@ final class SessionShard: @unchecked Sendable {
         let seconds = transport.now - started
         metrics.withLock { $0.recordTick(seconds: seconds) }
         if !animating { transport.stopTicking() }
+        statusChanged(now: now)
     }
 
     /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
@@ -138,9 +145,35 @@ final class SessionShard: @unchecked Sendable {
         memoryReturn.sessionEnded(remaining: sessions.count, shard: index)
     }
 
+    /// The shortest time between two publications of `statusBoard`.
+    static let statusInterval = 0.25
+
+    /// Something `/status` shows changed at server time `now`: the board is published now, or
+    /// at most `statusInterval` later, so the page is never more than that behind and a busy
+    /// shard copies its sessions' figures a few times a second at most.
+    func statusChanged(now: Double) {
+        guard now - statusPublishedAt >= Self.statusInterval else {
+            if !statusIsStale {
+                statusIsStale = true
+                transport.wake(at: statusPublishedAt + Self.statusInterval)
+            }
+            return
+        }
+        statusIsStale = false
+        statusPublishedAt = now
+        let board = sessions.values.map { session in
+            SessionStatus(
+                app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
+                bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
+                recording: session.recordingName)
+        }
+        statusBoard.withLock { $0 = board }
+    }
+
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
     /// gain or lose their last viewer).
     func updateGauges() {
+        statusChanged(now: transport.now)
         let held = sessions.count, connected = connectedSessions
         metrics.withLock { metrics in
             metrics.sessions = held
@@ -158,11 +191,14 @@ final class SessionShard: @unchecked Sendable {
         guard let bytes = session.encodedLatest(viewer.wire, from: viewer.base) else { return nil }
         let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
         let isFull = viewer.base == nil
+        let now = transport.now
+        session.bytesSent += bytes.count
         viewer.base = latest
         metrics.withLock { metrics in
             metrics.framesSkipped += skipped
             if isFull { metrics.fullFramesSent += 1 }
             metrics.framesSent += 1
+            metrics.frameRate.record(at: now)
             metrics.frameBytesSent += bytes.count
         }
         return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
