@@ -80,6 +80,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Record every session to a JSON-lines file in this folder (made if missing); `stackcast replay FILE` replays one, the viewer's ?replay=NAME plays one.")
     var record: String?
 
+    @Flag(name: .customLong("record-on-request"), help: "With --record: record only the sessions that ask (configure with record: true); the others leave no file.")
+    var recordOnRequest = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -98,6 +101,7 @@ struct ServeCommand: ParsableCommand {
         guard (0.1...3600).contains(helloTimeout) else { throw ValidationError("--hello-timeout must be from 0.1 to 3600 seconds, got \(helloTimeout)") }
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
+        guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
     }
 
@@ -121,7 +125,7 @@ struct ServeCommand: ParsableCommand {
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
-            threads: threads
+            threads: threads, recordsOnRequest: recordOnRequest
         )
         var recordings: RecordingStore?
         if let record {

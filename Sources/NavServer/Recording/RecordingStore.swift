@@ -92,14 +92,20 @@ public final class RecordingStore: @unchecked Sendable {
         }
     }
 
-    /// Writes everything queued, then stops the writing thread; waits until done.
+    /// Writes everything queued, then stops the writing thread; waits until done. Any number of
+    /// threads may call it, any number of times.
     public func stop() {
         let running = condition.withLock {
             isStopping = true
             condition.signal()
             return isRunning
         }
-        if running { stopped.wait() }
+        if running {
+            // Whoever else waits for the same stop (a signal's stop and the main thread's wait
+            // can overlap) is let through too.
+            stopped.wait()
+            stopped.signal()
+        }
         flush()
     }
 

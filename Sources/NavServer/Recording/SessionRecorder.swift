@@ -5,21 +5,46 @@ import NavWire
 /// `RecordingStore`. The session and its shard tell it each input, leave, change of forms and
 /// picture as they happen, with the scene's time.
 ///
+/// On a server that records on request, the lines are held in memory (up to `maxHeldBytes`)
+/// until the session asks to be recorded (`configure` `record`), then written from the first;
+/// a session that never asks leaves no file.
+///
 /// Service thread only (the shard's that holds the session).
 final class SessionRecorder {
+    /// The most bytes of lines a session not yet recorded keeps for the case that it asks.
+    static let maxHeldBytes = 1 << 20
+
     let name: String
     private let store: RecordingStore
+    /// Lines waiting for the session to ask to be recorded; nil once they go to the store.
+    private var held: [String]?
+    private var heldBytes = 0
+    /// The held lines went past `maxHeldBytes` and were dropped: the session can no longer be
+    /// recorded from its start.
+    private(set) var overflowed = false
     /// Numbers for the controllers that sent input, by identity, so a replay knows whose queued
     /// commands a leave drops.
     private var viewers: [ObjectIdentifier: Int] = [:]
     private var nextViewer = 1
     private(set) var isEnded = false
 
-    /// Starts recording `name` with its header line.
-    init(name: String, header: RecordingHeader, store: RecordingStore) {
+    /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
+    init(name: String, header: RecordingHeader, store: RecordingStore, holding: Bool = false) {
         self.name = name
         self.store = store
-        store.append(JSONWriter.write(header.json), to: name)
+        if holding { held = [] }
+        write(JSONWriter.write(header.json))
+    }
+
+    /// True while the lines go to the store (not held, not ended).
+    var isWriting: Bool { held == nil && !isEnded }
+
+    /// Writes the held lines and every line from now on; false when they could not be kept.
+    func start() -> Bool {
+        guard let lines = held, !overflowed, !isEnded else { return held == nil && !isEnded }
+        held = nil
+        for line in lines { store.append(line, to: name) }
+        return true
     }
 
     /// `message` (its text as received) from controller `viewer` reached the scene at `time`.
@@ -71,11 +96,22 @@ final class SessionRecorder {
         guard !isEnded else { return }
         append(time, .end(reason))
         isEnded = true
-        store.finish(name)
+        if held == nil { store.finish(name) } else { held = [] }
     }
 
     private func append(_ time: Double, _ event: RecordingEntry.Event) {
-        guard !isEnded else { return }
-        store.append(JSONWriter.write(RecordingEntry(time: time, event).json), to: name)
+        guard !isEnded, !overflowed else { return }
+        write(JSONWriter.write(RecordingEntry(time: time, event).json))
+    }
+
+    private func write(_ line: String) {
+        guard held != nil else { return store.append(line, to: name) }
+        heldBytes += line.utf8.count + 1
+        if heldBytes > Self.maxHeldBytes {
+            overflowed = true
+            held = []
+        } else {
+            held?.append(line)
+        }
     }
 }

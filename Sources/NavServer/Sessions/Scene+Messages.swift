@@ -4,12 +4,12 @@ import NavWire
 extension Scene {
     /// Applies a message that changes the scene: `resize`, `pointer`, `scroll`, `key` or a
     /// navigation command (answered through `completion`, as `handle(_:submitter:bytes:completion:)`
-    /// does; `bytes` is the message's size). Others (`hello`, `ping`, `subscribe`) are the
+    /// does; `bytes` is the message's size). Others (`hello`, `ping`, `subscribe`, `record`) are the
     /// session's business and do nothing here. The one place a live session and a replay turn
     /// messages into scene calls, so a replay does exactly what the server did.
     func apply(_ message: ClientMessage, submitter: AnyObject, bytes: Int, completion: @escaping CommandCompletion) {
         switch message {
-        case .hello, .ping, .command(_, .subscribe):
+        case .hello, .ping, .command(_, .subscribe), .command(_, .record):
             break
         case .resize(let viewport):
             resize(viewport)

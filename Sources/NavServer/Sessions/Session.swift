@@ -57,7 +57,7 @@ final class Session {
     /// records its first frame. `recording` makes the session record itself there under that name.
     init(
         token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat,
-        recording: (name: String, limits: SceneLimits, store: RecordingStore)? = nil
+        recording: (name: String, limits: SceneLimits, store: RecordingStore, onRequest: Bool)? = nil
     ) {
         self.token = token
         self.watchToken = watchToken
@@ -71,14 +71,14 @@ final class Session {
             let header = RecordingHeader(
                 name: recording.name, app: app, viewport: scene.viewport, kinds: kinds, limits: recording.limits,
                 started: RecordingName.timestamp())
-            recorder = SessionRecorder(name: recording.name, header: header, store: recording.store)
+            recorder = SessionRecorder(name: recording.name, header: header, store: recording.store, holding: recording.onRequest)
         }
         scene.advance(to: 0)
         record(scene.currentPicture(kinds: kinds))
     }
 
-    /// The name of the session's recording, while it is recorded.
-    var recordingName: String? { recorder.flatMap { $0.isEnded ? nil : $0.name } }
+    /// The name of the session's recording, while it is written.
+    var recordingName: String? { recorder.flatMap { $0.isWriting ? $0.name : nil } }
 
     /// Ends the session's recording with `reason` (the session ended, or was asked to stop
     /// recording); nothing more is recorded.

@@ -52,6 +52,8 @@ extension SessionShard {
             session.advance(now: now)
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
+        case .command(let id, .record(let on)):
+            record(session, on, id: id, viewer: viewer)
         case .command(let id, .navigation(.query)):
             session.advance(now: now)
             session.scene.handle(.query) { [weak self, weak viewer] result in
@@ -66,6 +68,26 @@ extension SessionShard {
                 answer(result, id: id, op: op, to: viewer)
             }
         }
+    }
+
+    /// `configure` `record`: starts or stops recording `session`, answering with the recording's
+    /// name (null once stopped).
+    private func record(_ session: Session, _ on: Bool, id: JSONValue, viewer: Viewer) {
+        guard recordings != nil, let recorder = session.recorder else {
+            return send(WireError(.unsupported, "this server records nothing: start it with stackcast serve --record DIR"), id: id, to: viewer)
+        }
+        if on {
+            guard recorder.start() else {
+                let why = recorder.overflowed
+                    ? "this session's input since it began is over \(SessionRecorder.maxHeldBytes) bytes, more than the server keeps for a recording asked for late"
+                    : "this session's recording was stopped, and a new one would miss the input in between"
+                return send(WireError(.invalidState, "cannot record: \(why); start a new session to record"), id: id, to: viewer)
+            }
+        } else {
+            session.endRecording("recording stopped")
+        }
+        statusChanged(now: transport.now)
+        viewer.connection.send(ServerMessage.result(id: id, value: ["recording": session.recordingName.map(JSONValue.string) ?? .null]))
     }
 
     private func answer(_ result: Result<CommandResult, NavError>, id: JSONValue, op: String, to viewer: Viewer) {
@@ -139,7 +161,7 @@ extension SessionShard {
                 token: token, watchToken: watchToken, peer: peer,
                 limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
                 app: app, scene: scene, epoch: now, wire: hello.wire,
-                recording: recordings.map { (RecordingName.make(app: app), configuration.sceneLimits, $0) })
+                recording: recordings.map { (RecordingName.make(app: app), configuration.sceneLimits, $0, configuration.recordsOnRequest) })
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
             watched[session.watchToken] = session
@@ -167,7 +189,7 @@ extension SessionShard {
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
-            wire: hello.wire, watchToken: session.watchToken
+            wire: hello.wire, watchToken: session.watchToken, recording: session.recordingName
         ))
         viewer.connection.requestWrite()
         updateGauges()

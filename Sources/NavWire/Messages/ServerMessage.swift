@@ -7,7 +7,7 @@ public enum ServerMessage {
     /// with it always watches).
     public static func welcome(
         session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat,
-        watchToken: String? = nil
+        watchToken: String? = nil, recording: String? = nil
     ) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
@@ -21,6 +21,7 @@ public enum ServerMessage {
         object["resumed"] = .bool(resumed)
         object["features"] = .array(features.sorted().map(JSONValue.string))
         if let watchToken { object["watchToken"] = .string(watchToken) }
+        if let recording { object["recording"] = .string(recording) }
         return JSONWriter.write(.object(object))
     }
 

@@ -53,7 +53,7 @@ import Testing
         let state = d.last("result")?["value"]
         h.command("q3", "query", on: d)
         let frames = Int(d.messages.last { $0["type"] == "frame" }?["seq"]?.numberValue ?? 0)
-        return (h.shard.sessions.values.first?.scene.state?.json ?? state, frames)
+        return (h.shard.sessions[token]?.scene.state?.json ?? state, frames)
     }
 
     @Test func aReplayMakesEveryFrameTheServerMadeWithTheSameHash() throws {
@@ -113,5 +113,60 @@ import Testing
             }
         }
         #expect(first?.frame.seq == seq)
+    }
+
+    @Test func configureRecordStopsARecordingForGood() throws {
+        let folder = Folder()
+        let h = ShardHarness(recordings: folder.store)
+        let c = h.connect()
+        h.hello(on: c)
+        let name = try #require(c.last("welcome")?["recording"]?.stringValue)
+        h.command("r1", "configure", #""record":false"#, on: c)
+        #expect(c.last("result")?["value"] == ["recording": .null])
+        h.command("r2", "configure", #""record":true"#, on: c)
+        #expect(c.take(frames: false).last == "error invalid_state r2")
+        let recording = try folder.recording()
+        #expect(recording.header.name == name)
+        #expect(recording.entries.last?.event == .end("recording stopped"))
+        h.command("r3", "configure", #""record":true,"slowMotion":2"#, on: c)
+        #expect(c.take(frames: false).last == "error bad_message r3")
+    }
+
+    @Test func onRequestOnlyTheSessionsThatAskAreRecordedFromTheirStart() throws {
+        let folder = Folder()
+        let h = ShardHarness(recordings: folder.store) { $0.recordsOnRequest = true }
+        let (quiet, _, _) = h.controller()
+        h.command("p1", "push", #""screen":{"name":"A"}"#, on: quiet)
+        h.settle()
+        h.hello(on: quiet)  // ends the first session, which never asked
+        folder.store.flush()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+
+        let (c, token, _) = h.controller()
+        #expect(c.last("welcome")?["recording"] == nil)
+        h.command("p1", "push", #""screen":{"name":"A"}"#, on: c)
+        h.settle()
+        h.command("r1", "configure", #""record":true"#, on: c)
+        let name = try #require(c.last("result")?["value"]?["recording"]?.stringValue)
+        h.command("p2", "push", #""screen":{"name":"B"}"#, on: c)
+        h.settle()
+        let recording = try folder.recording()
+        #expect(recording.header.name == name)
+        let replay = try Replay(recording)
+        var seqs: [Int] = []
+        try replay.run { frame in
+            #expect(frame.matches)
+            seqs.append(frame.frame.seq)
+        }
+        #expect(seqs.first == 1 && seqs.count > 4)
+        #expect(replay.scene.state?.json == h.shard.sessions[token]?.scene.state?.json)
+    }
+
+    @Test func aServerThatRecordsNothingSaysSo() {
+        let h = ShardHarness()
+        let (c, _, _) = h.controller()
+        h.command("r1", "configure", #""record":true"#, on: c)
+        #expect(c.take(frames: false) == ["error unsupported r1"])
+        #expect(c.last("welcome")?["recording"] == nil)
     }
 }
