@@ -2,8 +2,9 @@ import Foundation
 import Logging
 
 /// Writes recordings to the record folder without ever making a service thread wait for the disk:
-/// a service thread only appends a line's bytes to the recording's buffer in memory (under a
-/// lock held for that append); a thread of the store's own writes every buffer to its file every
+/// a service thread only appends a line to the recording's buffer in memory (under a lock held
+/// for that append), and a line whose text costs something to make (a frame's hash) is made by
+/// the writing thread (`Line.deferred`); a thread of the store's own writes every buffer to its file every
 /// `flushInterval` (at most 100 ms, so a crash loses at most that much input), at once when a
 /// recording finishes, and all of them when the store stops.
 ///
@@ -19,12 +20,30 @@ public final class RecordingStore: @unchecked Sendable {
     /// The most bytes one recording may wait to be written.
     public static let maxBufferedBytes = 16 << 20
 
+    /// One line of a recording, without its newline: its text, or what makes it.
+    public enum Line: Sendable {
+        case text(String)
+        /// Made on the writing thread, in order with the others.
+        case deferred(@Sendable () -> String)
+
+        /// What a deferred line is counted as against `maxBufferedBytes` before it is made.
+        static let deferredBytes = 64
+
+        var bufferedBytes: Int {
+            switch self {
+            case .text(let text): text.utf8.count + 1
+            case .deferred: Self.deferredBytes
+            }
+        }
+    }
+
     /// The record folder (absolute).
     public let directory: String
     private let logger: Logger
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var pending: [String: [UInt8]] = [:]
+    private var pending: [String: [Line]] = [:]
+    private var pendingBytes: [String: Int] = [:]
     private var finishing: Set<String> = []
     private var failed: Set<String> = []
     private var isStopping = false
@@ -69,18 +88,17 @@ public final class RecordingStore: @unchecked Sendable {
     }
 
     /// Queues `line` (one JSON value, no newline) for recording `name`.
-    public func append(_ line: String, to name: String) {
+    public func append(_ line: Line, to name: String) {
         condition.withLock {
             guard !failed.contains(name) else { return }
-            var buffer = pending.removeValue(forKey: name) ?? []
-            if buffer.count + line.utf8.count + 1 > Self.maxBufferedBytes {
+            let bytes = pendingBytes[name, default: 0] + line.bufferedBytes
+            if bytes > Self.maxBufferedBytes {
                 failed.insert(name)
                 logger.error("recording stopped: \(Self.maxBufferedBytes) bytes waiting for a disk that takes no writes", metadata: ["recording": "\(name)"])
             } else {
-                buffer.append(contentsOf: line.utf8)
-                buffer.append(UInt8(ascii: "\n"))
+                pending[name, default: []].append(line)
+                pendingBytes[name] = bytes
             }
-            pending[name] = buffer
         }
     }
 
@@ -134,16 +152,25 @@ public final class RecordingStore: @unchecked Sendable {
         stopped.signal()
     }
 
-    private func takePending() -> [String: [UInt8]] {
+    private func takePending() -> [String: [Line]] {
         condition.withLock {
             let batch = pending
             pending.removeAll()
+            pendingBytes.removeAll()
             return batch
         }
     }
 
-    private func writeAll(_ batch: [String: [UInt8]]) {
-        for (name, bytes) in batch where !bytes.isEmpty {
+    private func writeAll(_ batch: [String: [Line]]) {
+        for (name, lines) in batch where !lines.isEmpty {
+            var bytes: [UInt8] = []
+            for line in lines {
+                switch line {
+                case .text(let text): bytes.append(contentsOf: text.utf8)
+                case .deferred(let make): bytes.append(contentsOf: make().utf8)
+                }
+                bytes.append(UInt8(ascii: "\n"))
+            }
             do {
                 try writeFile(bytes, to: path(of: name))
             } catch {

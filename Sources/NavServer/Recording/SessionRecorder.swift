@@ -17,7 +17,7 @@ final class SessionRecorder {
     let name: String
     private let store: RecordingStore
     /// Lines waiting for the session to ask to be recorded; nil once they go to the store.
-    private var held: [String]?
+    private var held: [RecordingStore.Line]?
     private var heldBytes = 0
     /// The held lines went past `maxHeldBytes` and were dropped: the session can no longer be
     /// recorded from its start.
@@ -33,7 +33,7 @@ final class SessionRecorder {
         self.name = name
         self.store = store
         if holding { held = [] }
-        write(JSONWriter.write(header.json))
+        write(.text(JSONWriter.write(header.json)))
     }
 
     /// True while the lines go to the store (not held, not ended).
@@ -77,13 +77,21 @@ final class SessionRecorder {
 
     /// The session made `frame`.
     func frame(_ frame: WireFrame) {
-        append(frame.time, .frame(seq: frame.seq, hash: FrameHash.of(frame)))
+        appendHashed(frame, at: frame.time) { .frame(seq: $0, hash: $1) }
     }
 
     /// The session made its newest frame again in new forms at scene time `time`, keeping its
     /// seq and time.
     func remade(_ frame: WireFrame, at time: Double) {
-        append(time, .remake(seq: frame.seq, hash: FrameHash.of(frame)))
+        appendHashed(frame, at: time) { .remake(seq: $0, hash: $1) }
+    }
+
+    /// A frame's line, hashed on the store's writing thread: hashing encodes the whole frame,
+    /// which the service thread need not wait for.
+    private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String) -> RecordingEntry.Event) {
+        guard !isEnded, !overflowed else { return }
+        let frame = HashedFrame(frame: frame)
+        write(.deferred { JSONWriter.write(RecordingEntry(time: time, event(frame.frame.seq, FrameHash.of(frame.frame))).json) })
     }
 
     /// The session made a picture at `time` that showed what the newest frame shows.
@@ -101,12 +109,12 @@ final class SessionRecorder {
 
     private func append(_ time: Double, _ event: RecordingEntry.Event) {
         guard !isEnded, !overflowed else { return }
-        write(JSONWriter.write(RecordingEntry(time: time, event).json))
+        write(.text(JSONWriter.write(RecordingEntry(time: time, event).json)))
     }
 
-    private func write(_ line: String) {
+    private func write(_ line: RecordingStore.Line) {
         guard held != nil else { return store.append(line, to: name) }
-        heldBytes += line.utf8.count + 1
+        heldBytes += line.bufferedBytes
         if heldBytes > Self.maxHeldBytes {
             overflowed = true
             held = []
@@ -114,4 +122,12 @@ final class SessionRecorder {
             held?.append(line)
         }
     }
+}
+
+/// A frame handed to the store's writing thread to be hashed. `FrameHash` reads only what a
+/// `WireFrame` never changes after it is made (its seq, time and rounded snapshots' items), while
+/// the service thread may go on filling the frame's caches (string table mark, tree diff,
+/// snapshot structure), which the hash does not touch; hence unchecked.
+private struct HashedFrame: @unchecked Sendable {
+    let frame: WireFrame
 }
