@@ -198,8 +198,6 @@ def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
         client = await session(server.ws_url, app="phone")
         await client.ok("push", screen={"name": "A"})
         await client.settle()
-        import asyncio
-        await asyncio.sleep(0.4)  # the page is at most 0.25 s behind its sessions
         status, headers, page = get(server, "/status")
         await client.close()
         return client.welcome, status, headers, page.decode()

@@ -115,7 +115,6 @@ extension SessionShard {
     /// Sweeps expired sessions, then asks to be woken when the next one expires.
     func woke(now: Double) {
         expireSessions(now: now)
-        if statusIsStale { statusChanged(now: now) }
         if let next = sessions.values.compactMap(\.expiresAt).min() { transport.wake(at: next) }
     }
 

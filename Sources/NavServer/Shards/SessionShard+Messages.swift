@@ -11,8 +11,10 @@ extension SessionShard {
     /// a recording keeps it).
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         handle(message, text: text, from: viewer, now: now)
-        if let session = viewer.session, session.scene.needsTick { requestRender(session) }
-        statusChanged(now: now)
+        if let session = viewer.session {
+            if session.scene.needsTick { requestRender(session) }
+            publishStatus(session)
+        }
     }
 
     /// A viewer for `connection`, with `limiter` for its messages and the event budget every
@@ -86,7 +88,6 @@ extension SessionShard {
         } else {
             session.endRecording("recording stopped")
         }
-        statusChanged(now: transport.now)
         viewer.connection.send(ServerMessage.result(id: id, value: ["recording": session.recordingName.map(JSONValue.string) ?? .null]))
     }
 
@@ -240,6 +241,7 @@ extension SessionShard {
         if viewer.isController { session.controllerLeaves(viewer, now: now) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }
+        if sessions[session.token] === session { publishStatus(session) }
         // A session nobody resumes goes when its time is up, whether or not anything else happens.
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
         updateGauges()

@@ -36,12 +36,10 @@ final class SessionShard: @unchecked Sendable {
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
-    /// This shard's sessions as `/status` lists them, published from the service thread
-    /// (`statusChanged`) and read by whichever shard serves the page.
-    let statusBoard = Locked<[SessionStatus]>([])
-    /// When `statusBoard` was last published, and whether something changed since.
-    private(set) var statusPublishedAt = -Double.infinity
-    private(set) var statusIsStale = false
+    /// This shard's sessions as `/status` lists them, by watch token: each entry is written by
+    /// the service thread when its session changes (`publishStatus`), and the board is read by
+    /// whichever shard serves the page.
+    let statusBoard = Locked<[String: SessionStatus]>([:])
     /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
     let recordings: RecordingStore?
 
@@ -98,7 +96,6 @@ final class SessionShard: @unchecked Sendable {
         let seconds = transport.now - started
         metrics.withLock { $0.recordTick(seconds: seconds) }
         if !animating { transport.stopTicking() }
-        statusChanged(now: now)
     }
 
     /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
@@ -141,39 +138,24 @@ final class SessionShard: @unchecked Sendable {
         sessions[session.token] = nil
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)
+        statusBoard.withLock { $0[session.watchToken] = nil }
         peers.endSession(for: session.peer, now: now)
         memoryReturn.sessionEnded(remaining: sessions.count, shard: index)
     }
 
-    /// The shortest time between two publications of `statusBoard`.
-    static let statusInterval = 0.25
-
-    /// Something `/status` shows changed at server time `now`: the board is published now, or
-    /// at most `statusInterval` later, so the page is never more than that behind and a busy
-    /// shard copies its sessions' figures a few times a second at most.
-    func statusChanged(now: Double) {
-        guard now - statusPublishedAt >= Self.statusInterval else {
-            if !statusIsStale {
-                statusIsStale = true
-                transport.wake(at: statusPublishedAt + Self.statusInterval)
-            }
-            return
-        }
-        statusIsStale = false
-        statusPublishedAt = now
-        let board = sessions.values.map { session in
-            SessionStatus(
-                app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
-                bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
-                recording: session.recordingName)
-        }
-        statusBoard.withLock { $0 = board }
+    /// Writes `session`'s entry on the `/status` board (after a message, a viewer leaving, a
+    /// frame sent): one small write under the board's lock, so the page is always current.
+    func publishStatus(_ session: Session) {
+        let status = SessionStatus(
+            app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
+            bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
+            recording: session.recordingName)
+        statusBoard.withLock { $0[session.watchToken] = status }
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
     /// gain or lose their last viewer).
     func updateGauges() {
-        statusChanged(now: transport.now)
         let held = sessions.count, connected = connectedSessions
         metrics.withLock { metrics in
             metrics.sessions = held
@@ -201,6 +183,7 @@ final class SessionShard: @unchecked Sendable {
             metrics.frameRate.record(at: now)
             metrics.frameBytesSent += bytes.count
         }
+        publishStatus(session)
         return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 
