@@ -52,9 +52,6 @@ public final class Replay {
     /// True once every line has been replayed (or an `end` line reached).
     public var isFinished: Bool { next >= recording.entries.count }
 
-    /// The scene time of the next line, if any.
-    public var nextTime: Double? { isFinished ? nil : recording.entries[next].time }
-
     /// Replays lines up to the next one that makes (or remakes) a frame, and returns that frame;
     /// nil at the end. Throws when the recording contradicts itself (frames out of order, an
     /// input that the server could not have decoded).
