@@ -18,8 +18,13 @@ public final class StackcastServer: Sendable {
     private let shards: [SessionShard]
     /// Each shard's transport, in the same order.
     private let servers: [WebSocketServer]
+    /// Where every session is recorded, if anywhere.
+    public let recordings: RecordingStore?
 
-    public init(configuration: ServerConfiguration, logger: Logger) {
+    /// A server with `configuration`; with `recordings`, every session is recorded there and
+    /// `/recordings/NAME` serves replays of what is there.
+    public init(configuration: ServerConfiguration, recordings: RecordingStore? = nil, logger: Logger) {
+        self.recordings = recordings
         self.configuration = configuration
         var configuration = configuration
         configuration.threads = max(1, configuration.threads)
@@ -33,7 +38,7 @@ public final class StackcastServer: Sendable {
         let shards = (0..<configuration.threads).map {
             SessionShard(
                 index: $0, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
-                port: port, logger: logger)
+                recordings: recordings, port: port, logger: logger)
         }
         for shard in shards { shard.shards = shards }
         self.shards = shards
@@ -52,6 +57,7 @@ public final class StackcastServer: Sendable {
                 throw error
             }
         }
+        recordings?.start()
     }
 
     /// The bound port (after `start()`).
@@ -63,8 +69,10 @@ public final class StackcastServer: Sendable {
         waitUntilStopped()
     }
 
+    /// Waits until every service thread has stopped, then writes what recordings still hold.
     public func waitUntilStopped() {
         for server in servers { server.waitUntilStopped() }
+        recordings?.stop()
         // Each shard holds every shard (itself too): break that cycle once none runs, so a
         // stopped server is freed with its contexts.
         for (shard, server) in zip(shards, servers) where !server.isRunning { shard.shards = [] }

@@ -77,6 +77,12 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Accept the permessage-deflate WebSocket extension when a client offers it (compresses JSON text messages).")
     var deflate = true
 
+    @Option(help: "Record every session to a JSON-lines file in this folder (made if missing); `stackcast replay FILE` replays one, the viewer's ?replay=NAME plays one.")
+    var record: String?
+
+    @Flag(name: .customLong("record-on-request"), help: "With --record: record only the sessions that ask (configure with record: true); the others leave no file.")
+    var recordOnRequest = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -95,6 +101,7 @@ struct ServeCommand: ParsableCommand {
         guard (0.1...3600).contains(helloTimeout) else { throw ValidationError("--hello-timeout must be from 0.1 to 3600 seconds, got \(helloTimeout)") }
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
+        guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
     }
 
@@ -118,9 +125,18 @@ struct ServeCommand: ParsableCommand {
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
-            threads: threads
+            threads: threads, recordsOnRequest: recordOnRequest
         )
-        let server = StackcastServer(configuration: configuration, logger: logger)
+        var recordings: RecordingStore?
+        if let record {
+            do {
+                recordings = try RecordingStore(directory: record, logger: logger)
+            } catch {
+                FileHandle.standardError.write(Data("stackcast: --record: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let server = StackcastServer(configuration: configuration, recordings: recordings, logger: logger)
         // Signals are taken on a thread of their own, never in a handler: stop() may block. They
         // are taken from before the server starts, so a signal right after the URL line is never lost.
         let shutdown = Shutdown()
@@ -134,7 +150,7 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)")
+        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)\(recordings.map { "; recording to \($0.directory)" } ?? "")")
         fflush(nil)
         if shutdown.started() { server.stop() }
 

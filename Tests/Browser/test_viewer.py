@@ -58,10 +58,10 @@ VIEWPORT = {"width": 390, "height": 844, "scale": 1,
 class Server:
     """The server process; its output is kept for failure messages."""
 
-    def __init__(self, app="phone"):
+    def __init__(self, app="phone", *extra):
         self.output = []
         self.process = subprocess.Popen(
-            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", app],
+            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", app, *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.port_found = threading.Event()
         self.port = None
@@ -216,8 +216,8 @@ def start_server():
     """Starts the server inside the test (so a missing binary fails the test itself)."""
     started = []
 
-    def start(app="phone"):
-        started.append(Server(app))
+    def start(app="phone", *extra):
+        started.append(Server(app, *extra))
         return started[-1]
     yield start
     for running in started:

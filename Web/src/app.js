@@ -1,5 +1,6 @@
 // Wires the viewer: options from the address, the device layout, the connection and its model,
-// the renderer, input (controlling viewers only), HUD, inspector, toolbar and banner. No
+// the renderer, input (controlling viewers only), HUD, inspector, toolbar and banner; or, for
+// `?replay=NAME`, a recording's frames with the replay bar (replay.js) and no connection. No
 // navigation logic lives here or anywhere in the viewer: the server decides, the viewer draws.
 //
 // The session decides the picture: its viewport comes in `welcome` and `viewport` messages.
@@ -16,6 +17,7 @@ import { PointerInput } from './input.js';
 import { Inspector } from './inspector.js';
 import { deviceFor, readOptions, switchAppUrl, withParams } from './options.js';
 import { Renderer } from './renderer.js';
+import { setupReplay } from './replay.js';
 import { ViewerStats } from './stats.js';
 import { LayerTree } from './tree.js';
 import {
@@ -48,7 +50,9 @@ const screenMessage = $('screen-message');
 // and the HUD the same display items.
 const model = options.wire === 'v1' ? new DisplayList() : new LayerTree();
 const stats = new ViewerStats();
-const renderer = new Renderer(canvas, () => model.nodes(), (now) => stats.drawn(now));
+/** The replay being shown (`?replay=NAME`), whose frame the renderer draws instead of the model's. */
+let timeline = null;
+const renderer = new Renderer(canvas, () => (timeline ?? model).nodes(), (now) => stats.drawn(now));
 const compactWindow = matchMedia(`(max-width: ${COMPACT_WIDTH}px)`);
 let layout = null;
 /** The session's app and viewport, once the server has said (null before). */
@@ -94,7 +98,7 @@ function applyLayout() {
 
 /** A controller whose own viewport is not the session's tells the server. */
 function sendViewportIfChanged() {
-  if (!controlling() || !connection.connected) return;
+  if (!controlling() || !connection?.connected) return;
   const own = ownViewport();
   if (sameViewport(own, sessionViewport)) return;
   const { width, height, scale, safeArea } = own;
@@ -113,120 +117,8 @@ function toViewport(clientX, clientY) {
 
 let connection = null;
 let mirror = null;
+let controls = null;
 applyLayout();
-
-connection = new Connection({
-  // On the binary wire only control messages are text, so compression would cost the server
-  // its zlib state for nothing: the browser offers it anyway, so the URL declines it.
-  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${options.wire === 'binary' ? '?deflate=0' : ''}`,
-  app: options.app,
-  role: options.role,
-  session: options.session,
-  viewport: helloViewport,
-  model,
-  storage: sessionStorage,
-  wire: options.wire,
-});
-
-const hud = new Hud($('hud'), () => ({
-  ...stats.snapshot(performance.now()), seq: model.seq, nodes: model.order.length,
-}));
-const inspector = new Inspector({
-  canvas, renderer, panel: $('inspector-panel'), tip: $('inspector-tip'), model, toViewport,
-  command: (op, fields) => connection.command(op, fields),
-});
-const banner = new Banner($('banner'), {
-  onAction(what) {
-    if (what === 'retry' || what === 'takeControl') return connection.restart();
-    // Another app or a new session: this tab's token must not resume the old one.
-    sessionStorage.removeItem(SESSION_KEY);
-    if (what === 'newSession') location.assign(withParams(location.href, { session: null, role: null }));
-  },
-  appUrl: (name) => switchAppUrl(location.href, name, app),
-});
-const notice = (text) => banner.set('notice', { text, tone: 'error', actions: [] }, NOTICE_MS);
-const controls = setupControls({
-  options, connection, hud, inspector, notice,
-  onDevice(name) {
-    chosenDevice = name;
-    history.replaceState(null, '', withParams(location.href, { device: name }));
-    applyLayout();
-    sendViewportIfChanged();
-  },
-});
-showDevice();
-
-// The mirror shows the session's viewport, whatever this window's own device.
-mirror = new AccessibilityMirror({
-  root: $('a11y'),
-  nodes: () => model.nodes(),
-  layout: () => ({ width: layout.width, height: layout.height, scale: layout.scale }),
-  controlling,
-  tap(x, y) {
-    if (connection.role !== 'control') return false;
-    const t = Math.round(performance.now() * 100) / 100;
-    const sent = connection.send({ type: 'pointer', phase: 'down', id: KEYBOARD_POINTER, x, y, t }) &&
-      connection.send({ type: 'pointer', phase: 'up', id: KEYBOARD_POINTER, x, y, t });
-    if (sent) stats.inputSent(performance.now());
-    return sent;
-  },
-});
-
-if (options.role === 'control') {
-  new PointerInput(canvas, (message) => {
-    // Time from this input to the next frame is the HUD's input-to-frame latency.
-    if (connection.role === 'control' && connection.send(message)) stats.inputSent(performance.now());
-  }, toViewport);
-}
-
-connection.addEventListener('frame', ({ detail }) => {
-  stats.frameReceived(performance.now(), detail.bytes, detail.result.skipped);
-  renderer.invalidate();
-  mirror.invalidate();
-  inspector.frameApplied(detail.result);
-});
-connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));
-connection.addEventListener('welcome', ({ detail: { welcome } }) => {
-  app = welcome.app;
-  sessionViewport = welcome.viewport;
-  if (welcome.apps) controls.apps(welcome.apps, welcome.app);
-  if (welcome.settings) controls.settings(welcome.settings, controlling());
-  // A controller whose device follows the app learns the app only now (a URL without `app`).
-  applyLayout();
-  sendViewportIfChanged();
-  showDevice();
-  inspector.connected();
-});
-connection.addEventListener('viewport', ({ detail }) => {
-  sessionViewport = detail.viewport;
-  if (controlling()) return;
-  applyLayout();
-  showDevice();
-});
-connection.addEventListener('event', ({ detail }) => inspector.event(detail.event));
-connection.addEventListener('settings', ({ detail }) => controls.settings(detail.settings, controlling()));
-connection.addEventListener('error', ({ detail }) => notice(detail.message));
-connection.addEventListener('sessionGone', () => banner.set('session', SESSION_GONE_BANNER, SESSION_GONE_MS));
-
-let countdown = null;
-connection.addEventListener('status', ({ detail }) => {
-  controls.status(detail.state);
-  if (detail.state === 'stopped' && detail.cause === 'refused' && Array.isArray(detail.error?.apps)) {
-    controls.apps(detail.error.apps, options.app);
-  }
-  // The last picture stays, dimmed, while the connection is away.
-  const away = detail.state !== 'connected';
-  screen.classList.toggle('away', away && model.seq !== null);
-  screenMessage.hidden = !away;
-  screenMessage.textContent = detail.state === 'stopped' ? STATUS_WORDS.stopped
-    : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
-  // Between two attempts the banner keeps counting down instead of blinking off and on.
-  if (detail.state === 'connecting') return;
-  clearInterval(countdown);
-  const show = () => banner.set('connection', statusBanner(detail, performance.now(), options));
-  show();
-  if (detail.state === 'reconnecting') countdown = setInterval(show, COUNTDOWN_MS);
-});
 
 // The stage changes size with the window, and when the inspector's panel opens or closes.
 let resizeTimer = null;
@@ -236,22 +128,181 @@ new ResizeObserver(() => {
   resizeTimer = setTimeout(sendViewportIfChanged, RESIZE_SETTLE_MS);
 }).observe(stage);
 
-/** For tests and tools: the same session, its display list and coordinate mapping. */
-window.stackcast = {
-  get session() { return connection.session; },
-  get role() { return connection.role; },
-  /** The frame format in use: `binary`, `json` (both protocol v2) or `v1`. */
-  get wire() { return connection.wire; },
-  get lastSeq() { return model.seq; },
-  get connected() { return connection.connected; },
-  /** The session's viewport as the server last said, and the one this window shows. */
-  get sessionViewport() { return structuredClone(sessionViewport); },
-  get layout() { return structuredClone(layout); },
-  get stats() { return stats.snapshot(performance.now()); },
-  /** The display list in paint order (copies, so callers cannot change the picture). */
-  nodes: () => structuredClone(model.nodes()),
-  /** Page (client) coordinates of a viewport point, e.g. to click on a node. */
-  viewToCanvas: (x, y) => viewportToClient(canvas.getBoundingClientRect(), layout, x, y),
-};
+if (options.replay !== null) startReplay();
+else startLive();
 
-connection.start();
+/** Plays recording `options.replay` (empty when the address named an invalid one). */
+function startReplay() {
+  const status = $('status');
+  screenMessage.textContent = 'Loading the replay…';
+  // A replay has no session to drive, watch or inspect: only the replay bar acts.
+  for (const id of ['app-picker', 'device-picker', 'slow-motion', 'busy-policy', 'watch-link', 'hud-toggle', 'inspector-toggle']) {
+    const control = $(id);
+    (control.closest('label') ?? control).hidden = true;
+  }
+  const shown = (message) => {
+    status.textContent = message;
+    status.title = message;
+  };
+  if (!options.replay) {
+    screenMessage.textContent = 'Not a recording name: letters, digits, - and _ only.';
+    return shown(screenMessage.textContent);
+  }
+  shown(`Replay ${options.replay}`);
+  window.stackcast = { replay: null };
+  setupReplay({
+    name: options.replay,
+    onShow: (shownTimeline) => {
+      timeline = shownTimeline;
+      screenMessage.hidden = true;
+      renderer.invalidate();
+    },
+    onError: (message) => {
+      screenMessage.textContent = message;
+      shown(message);
+    },
+  }).then((loaded) => {
+    /** For tests and tools: the replay's frames and the one shown. */
+    window.stackcast.replay = loaded && {
+      get frames() { return loaded.frames.map(({ seq, t, hash, matches }) => ({ seq, t, hash, matches })); },
+      get index() { return loaded.index; },
+      nodes: () => structuredClone(loaded.nodes()),
+    };
+  });
+}
+
+/** Connects to a live session. */
+function startLive() {
+  connection = new Connection({
+    // On the binary wire only control messages are text, so compression would cost the server
+    // its zlib state for nothing: the browser offers it anyway, so the URL declines it.
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${options.wire === 'binary' ? '?deflate=0' : ''}`,
+    app: options.app,
+    role: options.role,
+    session: options.session,
+    viewport: helloViewport,
+    model,
+    storage: sessionStorage,
+    wire: options.wire,
+  });
+
+  const hud = new Hud($('hud'), () => ({
+    ...stats.snapshot(performance.now()), seq: model.seq, nodes: model.order.length,
+  }));
+  const inspector = new Inspector({
+    canvas, renderer, panel: $('inspector-panel'), tip: $('inspector-tip'), model, toViewport,
+    command: (op, fields) => connection.command(op, fields),
+  });
+  const banner = new Banner($('banner'), {
+    onAction(what) {
+      if (what === 'retry' || what === 'takeControl') return connection.restart();
+      // Another app or a new session: this tab's token must not resume the old one.
+      sessionStorage.removeItem(SESSION_KEY);
+      if (what === 'newSession') location.assign(withParams(location.href, { session: null, role: null }));
+    },
+    appUrl: (name) => switchAppUrl(location.href, name, app),
+  });
+  const notice = (text) => banner.set('notice', { text, tone: 'error', actions: [] }, NOTICE_MS);
+  controls = setupControls({
+    options, connection, hud, inspector, notice,
+    onDevice(name) {
+      chosenDevice = name;
+      history.replaceState(null, '', withParams(location.href, { device: name }));
+      applyLayout();
+      sendViewportIfChanged();
+    },
+  });
+  showDevice();
+
+  // The mirror shows the session's viewport, whatever this window's own device.
+  mirror = new AccessibilityMirror({
+    root: $('a11y'),
+    nodes: () => model.nodes(),
+    layout: () => ({ width: layout.width, height: layout.height, scale: layout.scale }),
+    controlling,
+    tap(x, y) {
+      if (connection.role !== 'control') return false;
+      const t = Math.round(performance.now() * 100) / 100;
+      const sent = connection.send({ type: 'pointer', phase: 'down', id: KEYBOARD_POINTER, x, y, t }) &&
+        connection.send({ type: 'pointer', phase: 'up', id: KEYBOARD_POINTER, x, y, t });
+      if (sent) stats.inputSent(performance.now());
+      return sent;
+    },
+  });
+
+  if (options.role === 'control') {
+    new PointerInput(canvas, (message) => {
+      // Time from this input to the next frame is the HUD's input-to-frame latency.
+      if (connection.role === 'control' && connection.send(message)) stats.inputSent(performance.now());
+    }, toViewport);
+  }
+
+  connection.addEventListener('frame', ({ detail }) => {
+    stats.frameReceived(performance.now(), detail.bytes, detail.result.skipped);
+    renderer.invalidate();
+    mirror.invalidate();
+    inspector.frameApplied(detail.result);
+  });
+  connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));
+  connection.addEventListener('welcome', ({ detail: { welcome } }) => {
+    app = welcome.app;
+    sessionViewport = welcome.viewport;
+    if (welcome.apps) controls.apps(welcome.apps, welcome.app);
+    if (welcome.settings) controls.settings(welcome.settings, controlling());
+    // A controller whose device follows the app learns the app only now (a URL without `app`).
+    applyLayout();
+    sendViewportIfChanged();
+    showDevice();
+    inspector.connected();
+  });
+  connection.addEventListener('viewport', ({ detail }) => {
+    sessionViewport = detail.viewport;
+    if (controlling()) return;
+    applyLayout();
+    showDevice();
+  });
+  connection.addEventListener('event', ({ detail }) => inspector.event(detail.event));
+  connection.addEventListener('settings', ({ detail }) => controls.settings(detail.settings, controlling()));
+  connection.addEventListener('error', ({ detail }) => notice(detail.message));
+  connection.addEventListener('sessionGone', () => banner.set('session', SESSION_GONE_BANNER, SESSION_GONE_MS));
+
+  let countdown = null;
+  connection.addEventListener('status', ({ detail }) => {
+    controls.status(detail.state);
+    if (detail.state === 'stopped' && detail.cause === 'refused' && Array.isArray(detail.error?.apps)) {
+      controls.apps(detail.error.apps, options.app);
+    }
+    // The last picture stays, dimmed, while the connection is away.
+    const away = detail.state !== 'connected';
+    screen.classList.toggle('away', away && model.seq !== null);
+    screenMessage.hidden = !away;
+    screenMessage.textContent = detail.state === 'stopped' ? STATUS_WORDS.stopped
+      : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+    // Between two attempts the banner keeps counting down instead of blinking off and on.
+    if (detail.state === 'connecting') return;
+    clearInterval(countdown);
+    const show = () => banner.set('connection', statusBanner(detail, performance.now(), options));
+    show();
+    if (detail.state === 'reconnecting') countdown = setInterval(show, COUNTDOWN_MS);
+  });
+
+  /** For tests and tools: the same session, its display list and coordinate mapping. */
+  window.stackcast = {
+    get session() { return connection.session; },
+    get role() { return connection.role; },
+    /** The frame format in use: `binary`, `json` (both protocol v2) or `v1`. */
+    get wire() { return connection.wire; },
+    get lastSeq() { return model.seq; },
+    get connected() { return connection.connected; },
+    /** The session's viewport as the server last said, and the one this window shows. */
+    get sessionViewport() { return structuredClone(sessionViewport); },
+    get layout() { return structuredClone(layout); },
+    get stats() { return stats.snapshot(performance.now()); },
+    /** The display list in paint order (copies, so callers cannot change the picture). */
+    nodes: () => structuredClone(model.nodes()),
+    /** Page (client) coordinates of a viewport point, e.g. to click on a node. */
+    viewToCanvas: (x, y) => viewportToClient(canvas.getBoundingClientRect(), layout, x, y),
+  };
+
+  connection.start();
+}

@@ -1,5 +1,7 @@
-// URL parameters (pure): `?app=NAME&device=iphone|ipad|ipad-pro|fit&session=TOKEN&role=view&wire=json|v1`.
+// URL parameters (pure): `?app=NAME&device=iphone|ipad|ipad-pro|fit&session=TOKEN&role=view&wire=json|v1`,
+// or `?replay=NAME` to play a recording.
 
+import { REPLAY_NAME } from './replay.js';
 import { DEVICES, defaultDevice } from './viewport.js';
 
 /**
@@ -15,8 +17,9 @@ export const WIRES = ['binary', 'json', 'v1'];
  * `device`, `device` is null: the app's own device is used (deviceFor). An unknown `wire` is
  * the default, binary.
  * @param {string} search e.g. `location.search`.
+ * `replay` is null without `?replay=`, and empty for a name the server would refuse.
  * @returns {{app:string|null, device:string|null, role:'control'|'view', session:string|null,
- *            wire:'binary'|'json'|'v1'}}
+ *            wire:'binary'|'json'|'v1', replay:string|null}}
  */
 export function readOptions(search) {
   const params = new URLSearchParams(search);
@@ -28,6 +31,7 @@ export function readOptions(search) {
     role: params.get('role') === 'view' ? 'view' : 'control',
     session: params.get('session') || null,
     wire: WIRES.includes(wire) ? wire : WIRES[0],
+    replay: params.has('replay') ? (REPLAY_NAME.test(params.get('replay')) ? params.get('replay') : '') : null,
   };
 }
 

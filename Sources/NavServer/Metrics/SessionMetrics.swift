@@ -20,6 +20,8 @@ struct SessionMetrics: Sendable {
     /// Frames a slow viewer never got because a newer one replaced them (latest wins).
     var framesSkipped = 0
     var errorsByCode: [ErrorCode: Int] = [:]
+    /// Frames sent in each of the last 60 seconds (for `/status`; not in `/metrics`).
+    var frameRate = FrameRate()
     private var tickCounts = Array(repeating: 0, count: SessionMetrics.tickBuckets.count)
     private var tickCount = 0
     private var tickSum = 0.0

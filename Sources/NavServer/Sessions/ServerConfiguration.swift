@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     /// Service threads, each with its own libwebsockets context on the one port and its own
     /// sessions (one per core by default; 1 serves everything on one thread).
     public var threads: Int
+    /// With a record folder: sessions are recorded only once they ask (`configure` `record`),
+    /// instead of all of them.
+    public var recordsOnRequest: Bool
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
@@ -53,7 +56,8 @@ public struct ServerConfiguration: Sendable {
         maxQueuedBytes: Int = 1 << 20,
         maxReplyBytes: Int = 1 << 20,
         eventBytesPerSecond: Double = 256 * 1024,
-        threads: Int = 1
+        threads: Int = 1,
+        recordsOnRequest: Bool = false
     ) {
         self.transport = transport
         self.defaultApp = defaultApp
@@ -70,5 +74,11 @@ public struct ServerConfiguration: Sendable {
         self.maxReplyBytes = maxReplyBytes
         self.eventBytesPerSecond = eventBytesPerSecond
         self.threads = threads
+        self.recordsOnRequest = recordsOnRequest
+    }
+
+    /// The limits every session's scene gets.
+    public var sceneLimits: SceneLimits {
+        SceneLimits(maxStackDepth: maxStackDepth, maxQueuedCommands: maxQueuedCommands, maxQueuedBytes: maxQueuedBytes)
     }
 }

@@ -41,6 +41,12 @@ final class Session {
     var expiresAt: Double?
     /// Input changed the scene: make the picture when a viewer can next take a frame.
     var needsRender = false
+    /// Writes what happens to the scene to the session's recording; nil when not recorded.
+    private(set) var recorder: SessionRecorder?
+    /// Frame bytes sent to this session's viewers, for `/status`.
+    var bytesSent = 0
+    /// Server time of the last input that reached the scene, for `/status`.
+    var lastInputAt: Double?
 
     private struct EncodingKey: Hashable {
         let format: WireFormat
@@ -48,8 +54,11 @@ final class Session {
     }
 
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
-    /// records its first frame.
-    init(token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat) {
+    /// records its first frame. `recording` makes the session record itself there under that name.
+    init(
+        token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat,
+        recording: (name: String, limits: SceneLimits, store: RecordingStore, onRequest: Bool)? = nil
+    ) {
         self.token = token
         self.watchToken = watchToken
         self.peer = peer
@@ -58,8 +67,59 @@ final class Session {
         self.scene = scene
         self.epoch = epoch
         kinds = wire.usesLayerTree ? .tree : .list
+        if let recording {
+            let header = RecordingHeader(
+                name: recording.name, app: app, viewport: scene.viewport, kinds: kinds, limits: recording.limits,
+                started: RecordingName.timestamp())
+            recorder = SessionRecorder(name: recording.name, header: header, store: recording.store, holding: recording.onRequest)
+        }
         scene.advance(to: 0)
         record(scene.currentPicture(kinds: kinds))
+    }
+
+    /// The name of the session's recording, while it is written.
+    var recordingName: String? { recorder.flatMap { $0.isWriting ? $0.name : nil } }
+
+    /// Ends the session's recording with `reason` (the session ended, or was asked to stop
+    /// recording); nothing more is recorded.
+    func endRecording(_ reason: String) {
+        recorder?.end(reason, at: scene.now)
+    }
+
+    /// Brings the scene's clock to server time `now` and applies `message` (`text` as it came)
+    /// from controller `viewer`, recording it; commands answer through `completion`.
+    func apply(_ message: ClientMessage, text: String, from viewer: AnyObject, now: Double, completion: @escaping Scene.CommandCompletion) {
+        // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
+        scene.advance(to: sceneTime(now))
+        lastInputAt = now
+        recorder?.input(text, from: viewer, at: scene.now)
+        scene.apply(message, submitter: viewer, bytes: text.utf8.count, completion: completion)
+    }
+
+    /// Brings the scene's clock to server time `now` for a message that reads the session
+    /// without changing it (advancing runs animations, and their completions, then rather than
+    /// at the next tick, so a recording notes it when something moves).
+    func advance(now: Double) {
+        let moving = scene.needsTick
+        scene.advance(to: sceneTime(now))
+        if moving { recorder?.advanced(at: scene.now) }
+    }
+
+    /// Lays the scene out for `viewport`, which controller `viewer`'s `hello` brought, as a
+    /// `resize` from it would.
+    func resize(to viewport: Viewport, from viewer: AnyObject, now: Double) {
+        var message = ServerMessage.viewportJSON(viewport).objectValue ?? JSONObject()
+        message["type"] = "resize"
+        apply(.resize(viewport), text: JSONWriter.write(.object(message)), from: viewer, now: now) { _ in }
+    }
+
+    /// Controller `viewer` leaves at server time `now`: its gesture is cancelled and the commands
+    /// it queued are dropped (their results could not be delivered).
+    func controllerLeaves(_ viewer: AnyObject, now: Double) {
+        scene.advance(to: sceneTime(now))
+        recorder?.leave(viewer, at: scene.now)
+        scene.cancelInput()
+        scene.dropQueuedCommands(from: viewer)
     }
 
     var controller: Viewer? { viewers.first { $0.isController } }
@@ -80,6 +140,7 @@ final class Session {
         if !kinds.isSuperset(of: needed) {
             kinds.formUnion(needed)
             scene.advance(to: sceneTime(now))
+            recorder?.kinds(kinds, at: scene.now)
             if scene.needsTick {
                 record(scene.currentPicture(kinds: kinds))
             } else {
@@ -87,6 +148,7 @@ final class Session {
                 // the same seq, so every viewer keeps counting the same pictures.
                 history[history.count - 1] = WireFrame(seq: seq, time: latest.time, picture: scene.currentPicture(kinds: kinds))
                 encoded.removeAll(keepingCapacity: true)
+                recorder?.remade(latest, at: scene.now)
             }
         }
     }
@@ -98,9 +160,10 @@ final class Session {
             expiresAt = now + ttl
             // Nobody will take these encodings; the frames stay for resumes.
             encoded.removeAll()
-        } else {
+        } else if kinds != viewersKinds {
             // Stop making forms nobody reads.
             kinds = viewersKinds
+            recorder?.kinds(kinds, at: scene.now)
         }
     }
 
@@ -115,7 +178,10 @@ final class Session {
         guard let picture = scene.picture(now: sceneTime(now), kinds: kinds) else { return false }
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         // Compared as it goes on the wire: a change below its precision makes no frame.
-        if frame.showsTheSame(as: latest) { return false }
+        if frame.showsTheSame(as: latest) {
+            recorder?.same(at: scene.now)
+            return false
+        }
         append(frame)
         return true
     }
@@ -140,6 +206,7 @@ final class Session {
     }
 
     private func append(_ frame: WireFrame) {
+        recorder?.frame(frame)
         seq = frame.seq
         history.append(frame)
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }

@@ -31,6 +31,10 @@ extension SessionShard: WebSocketServerDelegate {
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String {
         metricsText()
     }
+
+    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse? {
+        respond(to: path)
+    }
 }
 
 /// The shard's entry points for its transport's events (service thread only).
@@ -52,9 +56,9 @@ extension SessionShard {
         // Acks skip the buckets: a client sends one per frame, and each costs a scan of its bytes.
         if let seq = MessageDecoder.ackSeq(in: text) {
             if let link = viewer.remote {
-                forward(.ack(seq: seq), size: text.utf8.count, through: link)
+                forward(.ack(seq: seq), text: text, through: link)
             } else {
-                serve(.ack(seq: seq), size: text.utf8.count, from: viewer, now: now)
+                serve(.ack(seq: seq), text: text, from: viewer, now: now)
             }
             return
         }
@@ -86,13 +90,13 @@ extension SessionShard {
                 route(hello, from: viewer, to: shards[holder], now: now)
             } else {
                 unlink(viewer)
-                serve(.hello(hello), size: text.utf8.count, from: viewer, now: now)
+                serve(.hello(hello), text: text, from: viewer, now: now)
             }
         case .success(let message):
             if let link = viewer.remote {
-                forward(message, size: text.utf8.count, through: link)
+                forward(message, text: text, through: link)
             } else {
-                serve(message, size: text.utf8.count, from: viewer, now: now)
+                serve(message, text: text, from: viewer, now: now)
             }
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)

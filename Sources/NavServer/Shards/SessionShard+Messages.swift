@@ -7,10 +7,14 @@ extension SessionShard {
     /// shown at once, not at the next tick: the picture is made as soon as one of the session's
     /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
     /// moves read in one turn make one picture, and a server flooded with input makes no pictures
-    /// it cannot send. `size` is the message's size on the wire (what a queued command weighs).
-    func serve(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
-        handle(message, size: size, from: viewer, now: now)
-        if let session = viewer.session, session.scene.needsTick { requestRender(session) }
+    /// it cannot send. `text` is the message as it came (its size is what a queued command weighs;
+    /// a recording keeps it).
+    func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
+        handle(message, text: text, from: viewer, now: now)
+        if let session = viewer.session {
+            if session.scene.needsTick { requestRender(session) }
+            publishStatus(session)
+        }
     }
 
     /// A viewer for `connection`, with `limiter` for its messages and the event budget every
@@ -22,7 +26,7 @@ extension SessionShard {
     }
 
     /// Handles one decoded message from `viewer` at server time `now`.
-    private func handle(_ message: ClientMessage, size: Int, from viewer: Viewer, now: Double) {
+    private func handle(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         if case .hello(let hello) = message {
             return self.hello(hello, from: viewer, now: now)
         }
@@ -48,36 +52,31 @@ extension SessionShard {
             }
             return
         }
-        let scene = session.scene
-        // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
-        scene.advance(to: session.sceneTime(now))
         switch message {
-        case .hello, .ping, .ack:
-            break
-        case .resize(let viewport):
-            let changed = viewport != scene.viewport
-            scene.resize(viewport)
-            if changed { sendUpdate(ServerMessage.viewport(viewport), in: session) }
-        case .pointer(let event):
-            scene.handle(event)
-        case .scroll(let event):
-            scene.handle(event)
-        case .key(let key):
-            scene.handleKey(key)
         case .command(let id, .subscribe(let groups)):
+            session.advance(now: now)
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
-        case .command(let id, .navigation(let command)):
-            let settings = scene.settingsState
-            scene.handle(command, submitter: viewer, bytes: size) { [weak self, weak viewer] result in
-                guard let self, let viewer, viewer.connection.isOpen else { return }
-                switch result {
-                case .success(let value): sendResult(value.json, id: id, op: command.op, to: viewer)
-                case .failure(let error): send(WireError(error), id: id, to: viewer)
-                }
+        case .command(let id, .record(let on)):
+            record(session, on, id: id, viewer: viewer)
+        case .command(let id, .navigation(.query)):
+            session.advance(now: now)
+            session.scene.handle(.query) { [weak self, weak viewer] result in
+                guard let self, let viewer else { return }
+                answer(result, id: id, op: "query", to: viewer)
             }
-            // `configure` answers at once: its result has gone, now every viewer learns the change.
-            if scene.settingsState != settings { sendUpdate(ServerMessage.settings(scene.settingsState), in: session) }
+        default:
+            let op = if case .command(_, .navigation(let command)) = message { command.op } else { "" }
+            let id = commandID(of: message) ?? .null
+            let viewport = session.scene.viewport, settings = session.scene.settingsState
+            session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer] result in
+                guard let self, let viewer, viewer.connection.isOpen else { return }
+                answer(result, id: id, op: op, to: viewer)
+            }
+            // Every viewer that asked learns what a `resize` or `configure` changed (`configure`
+            // answers at once, so its result has gone first).
+            if session.scene.viewport != viewport { sendUpdate(ServerMessage.viewport(session.scene.viewport), in: session) }
+            if session.scene.settingsState != settings { sendUpdate(ServerMessage.settings(session.scene.settingsState), in: session) }
         }
     }
 
@@ -94,6 +93,32 @@ extension SessionShard {
         viewer.flow!.acknowledge(seq)
         if wasFull, !viewer.flow!.isFull, (viewer.base?.seq ?? 0) < session.latest.seq || session.needsRender {
             viewer.connection.requestWrite()
+        }
+    }
+
+    /// `configure` `record`: starts or stops recording `session`, answering with the recording's
+    /// name (null once stopped).
+    private func record(_ session: Session, _ on: Bool, id: JSONValue, viewer: Viewer) {
+        guard recordings != nil, let recorder = session.recorder else {
+            return send(WireError(.unsupported, "this server records nothing: start it with stackcast serve --record DIR"), id: id, to: viewer)
+        }
+        if on {
+            guard recorder.start() else {
+                let why = recorder.overflowed
+                    ? "this session's input since it began is over \(SessionRecorder.maxHeldBytes) bytes, more than the server keeps for a recording asked for late"
+                    : "this session's recording was stopped, and a new one would miss the input in between"
+                return send(WireError(.invalidState, "cannot record: \(why); start a new session to record"), id: id, to: viewer)
+            }
+        } else {
+            session.endRecording("recording stopped")
+        }
+        viewer.connection.send(ServerMessage.result(id: id, value: ["recording": session.recordingName.map(JSONValue.string) ?? .null]))
+    }
+
+    private func answer(_ result: Result<CommandResult, NavError>, id: JSONValue, op: String, to viewer: Viewer) {
+        switch result {
+        case .success(let value): sendResult(value.json, id: id, op: op, to: viewer)
+        case .failure(let error): send(WireError(error), id: id, to: viewer)
         }
     }
 
@@ -150,13 +175,9 @@ extension SessionShard {
                 peers.endSession(for: peer, now: now)
                 return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
             }
-            let scene = Scene(viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app))
-            scene.styles = styles
-            scene.settings.maxStackDepth = configuration.maxStackDepth
-            scene.settings.maxQueuedCommands = configuration.maxQueuedCommands
-            scene.settings.maxQueuedBytes = configuration.maxQueuedBytes
+            let scene: Scene
             do throws(NavError) {
-                scene.setRoot(try root.makeController(scene))
+                scene = try configuration.sceneLimits.makeScene(root: root, viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app), styles: styles)
             } catch {
                 directory.remove(token, watchToken: watchToken)
                 peers.endSession(for: peer, now: now)
@@ -165,7 +186,8 @@ extension SessionShard {
             session = Session(
                 token: token, watchToken: watchToken, peer: peer,
                 limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
-                app: app, scene: scene, epoch: now, wire: hello.wire)
+                app: app, scene: scene, epoch: now, wire: hello.wire,
+                recording: recordings.map { (RecordingName.make(app: app), configuration.sceneLimits, $0, configuration.recordsOnRequest) })
             scene.onEvent = eventForwarder(for: session)
             sessions[session.token] = session
             watched[session.watchToken] = session
@@ -188,8 +210,7 @@ extension SessionShard {
         if session.viewers.isEmpty { connectedSessions += 1 }
         session.attach(viewer, now: now)
         if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
-            session.scene.advance(to: session.sceneTime(now))
-            session.scene.resize(viewport)
+            session.resize(to: viewport, from: viewer, now: now)
             // This viewer learns it from its welcome.
             sendUpdate(ServerMessage.viewport(viewport), in: session, except: viewer)
         }
@@ -198,7 +219,8 @@ extension SessionShard {
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
-            wire: hello.wire, watchToken: session.watchToken, window: hello.window, settings: session.scene.settingsState, apps: AppCatalog.names
+            wire: hello.wire, watchToken: session.watchToken, window: hello.window, recording: session.recordingName,
+            settings: session.scene.settingsState, apps: AppCatalog.names
         ))
         viewer.connection.requestWrite()
         updateGauges()
@@ -245,7 +267,7 @@ extension SessionShard {
         guard session !== next, viewer.started === session else { return }
         viewer.started = nil
         guard session.viewers.isEmpty else { return }
-        end(session, now: now)
+        end(session, now: now, reason: "replaced")
         logger.info("session ended", metadata: ["session": "\(session.token.prefix(8))…", "reason": "its connection started another"])
         updateGauges()
     }
@@ -254,13 +276,10 @@ extension SessionShard {
     /// commands it queued (their results could not be delivered).
     func leave(_ viewer: Viewer, now: Double) {
         guard let session = viewer.session else { return }
-        if viewer.isController {
-            session.scene.advance(to: session.sceneTime(now))
-            session.scene.cancelInput()
-            session.scene.dropQueuedCommands(from: viewer)
-        }
+        if viewer.isController { session.controllerLeaves(viewer, now: now) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }
+        if sessions[session.token] === session { publishStatus(session) }
         // A session nobody resumes goes when its time is up, whether or not anything else happens.
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
         updateGauges()

@@ -15,11 +15,11 @@ extension SessionShard {
         owner.transport.perform { owner.attach(link, hello: hello, peer: peer) }
     }
 
-    /// Hands one of a linked connection's messages (`size` bytes on the wire) to the shard
-    /// holding its session.
-    func forward(_ message: ClientMessage, size: Int, through link: RemoteLink) {
+    /// Hands one of a linked connection's messages (`text` as it came) to the shard holding its
+    /// session.
+    func forward(_ message: ClientMessage, text: String, through link: RemoteLink) {
         let owner = link.owner
-        owner.transport.perform { owner.receive(message, size: size, through: link) }
+        owner.transport.perform { owner.receive(message, text: text, through: link) }
     }
 
     /// Takes `viewer` out of its session, here or on another shard.
@@ -54,12 +54,12 @@ extension SessionShard {
         // The home rate-limits the connection's messages before forwarding them.
         let viewer = makeViewer(connection: RemoteViewerConnection(link: link, peer: peer), limiter: .unlimited)
         link.viewer = viewer
-        receive(.hello(hello), size: 0, through: link)
+        receive(.hello(hello), text: "", through: link)
     }
 
-    private func receive(_ message: ClientMessage, size: Int, through link: RemoteLink) {
+    private func receive(_ message: ClientMessage, text: String, through link: RemoteLink) {
         guard link.isOpen, let viewer = link.viewer else { return }
-        serve(message, size: size, from: viewer, now: transport.now)
+        serve(message, text: text, from: viewer, now: transport.now)
         scheduleTicks()
     }
 

@@ -38,13 +38,22 @@ final class SessionShard: @unchecked Sendable {
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
+    /// This shard's sessions as `/status` lists them, by watch token: each entry is written by
+    /// the service thread when its session changes (`publishStatus`), and the board is read by
+    /// whichever shard serves the page.
+    let statusBoard = Locked<[String: SessionStatus]>([:])
+    /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
+    let recordings: RecordingStore?
 
     /// A shard serving `port` with a libwebsockets context of its own.
     convenience init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        port: SharedPort, logger: Logger
+        recordings: RecordingStore?, port: SharedPort, logger: Logger
     ) {
-        self.init(index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn, logger: logger) { shard in
+        self.init(
+            index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
+            recordings: recordings, logger: logger
+        ) { shard in
             WebSocketServer(configuration: configuration.transport, delegate: shard, logger: shard.logger, sharing: port)
         }
     }
@@ -54,8 +63,9 @@ final class SessionShard: @unchecked Sendable {
     /// `woke(now:)`).
     init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
+        recordings: RecordingStore? = nil, logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
     ) {
+        self.recordings = recordings
         self.index = index
         self.configuration = configuration
         self.directory = directory
@@ -115,21 +125,34 @@ final class SessionShard: @unchecked Sendable {
         for session in sessions.values {
             if let expiresAt = session.expiresAt, expiresAt <= now {
                 expired = true
-                end(session, now: now)
+                end(session, now: now, reason: "expired")
                 metrics.withLock { $0.sessionsExpired += 1 }
                 logger.info("session expired", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(session.app)"])
             }
         }
     }
 
-    /// Drops `session` (which has no viewers left): its tokens name nothing any more, and it no
-    /// longer counts against the server's or its peer's sessions.
-    func end(_ session: Session, now: Double) {
+    /// Drops `session` (which has no viewers left) for `reason`: its tokens name nothing any
+    /// more, it no longer counts against the server's or its peer's sessions, and its recording
+    /// ends.
+    func end(_ session: Session, now: Double, reason: String) {
+        session.endRecording(reason)
         sessions[session.token] = nil
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)
+        statusBoard.withLock { $0[session.watchToken] = nil }
         peers.endSession(for: session.peer, now: now)
         memoryReturn.sessionEnded(remaining: sessions.count, shard: index)
+    }
+
+    /// Writes `session`'s entry on the `/status` board (after a message, a viewer leaving, a
+    /// frame sent): one small write under the board's lock, so the page is always current.
+    func publishStatus(_ session: Session) {
+        let status = SessionStatus(
+            app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
+            bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
+            recording: session.recordingName)
+        statusBoard.withLock { $0[session.watchToken] = status }
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
@@ -154,14 +177,18 @@ final class SessionShard: @unchecked Sendable {
         guard let bytes = session.encodedLatest(viewer.wire, from: viewer.base) else { return nil }
         let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
         let isFull = viewer.base == nil
+        let now = transport.now
+        session.bytesSent += bytes.count
         viewer.base = latest
         viewer.flow?.sent(seq: latest.seq, bytes: bytes.count)
         metrics.withLock { metrics in
             metrics.framesSkipped += skipped
             if isFull { metrics.fullFramesSent += 1 }
             metrics.framesSent += 1
+            metrics.frameRate.record(at: now)
             metrics.frameBytesSent += bytes.count
         }
+        publishStatus(session)
         return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 

@@ -13,6 +13,9 @@ import Darwin
 final class ContextCreationInfo {
     /// The URL path of the Prometheus endpoint.
     static let metricsPath = "/metrics"
+    /// Paths the session layer answers (`WebSocketServerDelegate.webSocketServer(_:respondTo:)`):
+    /// the status page and the recordings.
+    static let pagePaths = ["/status", "/recordings"]
 
     /// Mimetypes lws 4.1.6 does not know: it answers 415 for a file whose type it cannot name.
     /// lws tries them in order, and "*" matches any name, so it must stay last.
@@ -116,7 +119,8 @@ final class ContextCreationInfo {
         blocks.forEach { $0.deallocate() }
     }
 
-    /// `/metrics` goes to our protocol's callback; everything else is a file under the web root.
+    /// `/metrics` and the page paths go to our protocol's callback; everything else is a file
+    /// under the web root.
     /// lws picks the longest matching mountpoint, so the order does not matter.
     private func makeMounts(
         configuration: WebSocketServerConfiguration, subprotocol: UnsafePointer<CChar>
@@ -126,6 +130,16 @@ final class ContextCreationInfo {
         metrics.pointee.mountpoint_len = UInt8(Self.metricsPath.utf8.count)
         metrics.pointee.origin = subprotocol
         metrics.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+        var last = metrics
+        for path in Self.pagePaths {
+            let page = allocate(of: lws_http_mount())
+            page.pointee.mountpoint = cString(path)
+            page.pointee.mountpoint_len = UInt8(path.utf8.count)
+            page.pointee.origin = subprotocol
+            page.pointee.origin_protocol = UInt8(LWSMPRO_CALLBACK.rawValue)
+            last.pointee.mount_next = UnsafePointer(page)
+            last = page
+        }
 
         if let webRoot = configuration.webRoot {
             let files = allocate(of: lws_http_mount())
@@ -135,7 +149,7 @@ final class ContextCreationInfo {
             files.pointee.def = cString("index.html")
             files.pointee.origin_protocol = UInt8(LWSMPRO_FILE.rawValue)
             files.pointee.extra_mimetypes = UnsafePointer(makeMimetypes())
-            metrics.pointee.mount_next = UnsafePointer(files)
+            last.pointee.mount_next = UnsafePointer(files)
         }
         return metrics
     }

@@ -89,6 +89,11 @@ final class ProtocolHandler {
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_HTTP where Self.requestPath(wsi) == ContextCreationInfo.metricsPath:
             return serveMetrics(wsi)
+        case LWS_CALLBACK_HTTP:
+            if let path = Self.requestPath(wsi), ContextCreationInfo.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+                return serve(server.delegate?.webSocketServer(server, respondTo: path) ?? .text(404, "not found"), on: wsi)
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_HTTP_WRITEABLE where pendingHTTPBodies[wsi] != nil:
             return writeHTTPBody(wsi)
         case LWS_CALLBACK_CLOSED_HTTP:
@@ -394,17 +399,23 @@ final class ProtocolHandler {
 
     private func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
         let body = Array((server.metricsText() + (server.delegate?.webSocketServerMetrics(server) ?? "")).utf8)
+        return serve(HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8", body: body), on: wsi)
+    }
+
+    /// Sends `response`'s header now and its body in the next HTTP_WRITEABLE (one write per
+    /// callback).
+    private func serve(_ response: HTTPResponse, on wsi: OpaquePointer) -> Int32 {
         let headerSpace = 512
         let start = writeBuffer.payload(count: headerSpace)
         var position: UnsafeMutablePointer<UInt8>? = start
         let end = start + headerSpace
+        let noStore = "no-store"
         guard lws_add_http_common_headers(
-                wsi, UInt32(HTTP_STATUS_OK.rawValue), "text/plain; version=0.0.4; charset=utf-8",
-                lws_filepos_t(body.count), &position, end) == 0,
+                wsi, UInt32(response.status), response.contentType, lws_filepos_t(response.body.count), &position, end) == 0,
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.utf8.count), &position, end) == 0,
             lws_finalize_write_http_header(wsi, start, &position, end) == 0
         else { return 1 }
-        // The body goes out in the next HTTP_WRITEABLE: one write per callback.
-        pendingHTTPBodies[wsi] = body
+        pendingHTTPBodies[wsi] = response.body
         lws_callback_on_writable(wsi)
         return 0
     }

@@ -33,6 +33,10 @@ public protocol WebSocketServerDelegate: AnyObject {
 
     /// Extra lines in Prometheus text format appended to `GET /metrics` (each ending in "\n").
     func webSocketServerMetrics(_ server: WebSocketServer) -> String
+
+    /// The answer to `GET path` (without its query) for a path under `/status` or `/recordings`;
+    /// nil answers 404.
+    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse?
 }
 
 extension WebSocketServerDelegate {
@@ -45,4 +49,6 @@ extension WebSocketServerDelegate {
     public func webSocketServerDidWake(_ server: WebSocketServer, now: Double) {}
 
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
+
+    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse? { nil }
 }

@@ -74,6 +74,9 @@ public enum SessionCommand: Equatable, Sendable {
     case navigation(Command)
     /// Events to forward from now on (`lifecycle`, `transition`, `gesture`); empty stops them.
     case subscribe(Set<String>)
+    /// `configure` with `record`: starts (true) or stops (false) recording this session on a
+    /// server that records (docs/recording.md). The server's business, not the scene's.
+    case record(Bool)
 }
 
 /// A message that could not be decoded: the error to send back and, when the message was a

@@ -193,6 +193,13 @@ public enum MessageDecoder {
                 groups.insert(group)
             }
             return .subscribe(groups)
+        case .configure where message.object["record"] != nil:
+            let others = ["busyPolicy", "slowMotion", "popGesture", "transition"].filter { message.object[$0] != nil }
+            guard others.isEmpty else {
+                throw .badMessage("configure: record goes in a configure of its own (this one also has \(others.joined(separator: ", ")))")
+            }
+            guard let record = try message.optionalBool("record") else { throw message.missing("record", "true or false") }
+            return .record(record)
         default:
             return .navigation(try command(message, op: op))
         }
@@ -307,7 +314,7 @@ public enum MessageDecoder {
         }
         configuration.transition = try transition(reader)
         if configuration == Configuration() {
-            throw .badMessage("configure: nothing to change; expected busyPolicy, slowMotion, popGesture or transition")
+            throw .badMessage("configure: nothing to change; expected busyPolicy, slowMotion, popGesture, transition or record")
         }
         return configuration
     }

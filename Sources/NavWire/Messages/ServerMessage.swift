@@ -8,7 +8,7 @@ public enum ServerMessage {
     /// `apps`: the apps a `hello` may start, for a viewer's picker.
     public static func welcome(
         session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat,
-        watchToken: String? = nil, window: Int? = nil, settings: SettingsState? = nil, apps: [String] = []
+        watchToken: String? = nil, window: Int? = nil, recording: String? = nil, settings: SettingsState? = nil, apps: [String] = []
     ) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
@@ -25,6 +25,7 @@ public enum ServerMessage {
         if let window { object["window"] = .number(Double(window)) }
         if let settings { object["settings"] = settings.json }
         if !apps.isEmpty { object["apps"] = .array(apps.map(JSONValue.string)) }
+        if let recording { object["recording"] = .string(recording) }
         return JSONWriter.write(.object(object))
     }
 
@@ -74,7 +75,8 @@ public enum ServerMessage {
         return JSONWriter.write(.object(object))
     }
 
-    static func viewportJSON(_ viewport: Viewport) -> JSONValue {
+    /// A viewport as `welcome` reports it and a `resize` message carries it.
+    public static func viewportJSON(_ viewport: Viewport) -> JSONValue {
         let insets = viewport.safeArea
         return [
             "width": .number(viewport.size.width), "height": .number(viewport.size.height), "scale": .number(viewport.scale),

@@ -20,7 +20,11 @@ final class ShardHarness {
 
     /// `shards` shards serving the `stack` app by default, at server time `start` (not 0, so that
     /// times relative to a session's start are told apart from server times).
-    init(shards count: Int = 1, start: Double = 1000, _ configure: (inout ServerConfiguration) -> Void = { _ in }) {
+    /// With `recordings`, every session is recorded there.
+    init(
+        shards count: Int = 1, start: Double = 1000, recordings: RecordingStore? = nil,
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) {
         var configuration = ServerConfiguration(defaultApp: "stack", threads: count)
         configure(&configuration)
         self.configuration = configuration
@@ -36,7 +40,7 @@ final class ShardHarness {
         shards = transports.indices.map { index in
             SessionShard(
                 index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
-                logger: logger, transport: { _ in transports[index] })
+                recordings: recordings, logger: logger, transport: { _ in transports[index] })
         }
         for shard in shards { shard.shards = shards }
         self.transports = transports

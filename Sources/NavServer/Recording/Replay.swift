@@ -1,0 +1,115 @@
+import NavApps
+import NavKit
+import NavWire
+
+/// Runs a recording headless: a fresh scene of the recorded app, on the virtual clock, no
+/// sockets. Every line does to the scene what the server did (docs/recording.md), so each frame
+/// comes out as the server made it, and its hash can be compared with the recorded one.
+///
+/// Not thread-safe: one replay runs on one thread.
+public final class Replay {
+    /// One frame the replay made.
+    public struct Frame {
+        /// The frame as the server made it (seq, scene time, picture at wire precision).
+        public let frame: WireFrame
+        /// Its hash (`FrameHash`).
+        public let hash: String
+        /// The hash the recording holds for it.
+        public let recordedHash: String
+        /// The line of the recording that made it (from 1).
+        public let line: Int
+        /// True when it remade the previous frame in new forms (same seq).
+        public let remade: Bool
+
+        public var matches: Bool { hash == recordedHash }
+    }
+
+    public let recording: Recording
+    /// The scene being replayed.
+    public let scene: Scene
+    private var kinds: ScenePicture.Kinds
+    private var latest: WireFrame?
+    private var next = 0
+    /// Stand-ins for the recorded controllers, so a leave drops the commands that one queued.
+    private var viewers: [Int: Submitter] = [:]
+
+    private final class Submitter {}
+
+    /// A replay of `recording`, its scene built as the server built the session's.
+    public init(_ recording: Recording) throws(RecordingError) {
+        let header = recording.header
+        guard let root = AppCatalog.root(named: header.app) else { throw .unknownApp(header.app) }
+        do throws(NavError) {
+            scene = try header.limits.makeScene(root: root, viewport: header.viewport)
+        } catch {
+            throw .inconsistent(line: 1, "the app's root could not be built: \(error)")
+        }
+        self.recording = recording
+        kinds = header.kinds
+        scene.advance(to: 0)
+    }
+
+    /// True once every line has been replayed (or an `end` line reached).
+    public var isFinished: Bool { next >= recording.entries.count }
+
+    /// Replays lines up to the next one that makes (or remakes) a frame, and returns that frame;
+    /// nil at the end. Throws when the recording contradicts itself (frames out of order, an
+    /// input that the server could not have decoded).
+    public func nextFrame() throws(RecordingError) -> Frame? {
+        while !isFinished {
+            let index = next
+            next += 1
+            if let frame = try replay(recording.entries[index], line: index + 2) { return frame }
+        }
+        return nil
+    }
+
+    /// Replays every line, calling `body` with each frame.
+    public func run(_ body: (Frame) throws(RecordingError) -> Void = { _ in }) throws(RecordingError) {
+        while let frame = try nextFrame() { try body(frame) }
+    }
+
+    private func replay(_ entry: RecordingEntry, line: Int) throws(RecordingError) -> Frame? {
+        switch entry.event {
+        case .end:
+            next = recording.entries.count
+        case .advance:
+            scene.advance(to: entry.time)
+        case .kinds(let kinds):
+            self.kinds = kinds
+        case .input(let viewer, let text):
+            let message: ClientMessage
+            switch MessageDecoder.decode(text) {
+            case .success(let decoded): message = decoded
+            case .failure(let failure): throw .inconsistent(line: line, "the input does not decode: \(failure.error.message)")
+            }
+            scene.advance(to: entry.time)
+            let submitter = viewers[viewer] ?? Submitter()
+            viewers[viewer] = submitter
+            scene.apply(message, submitter: submitter, bytes: text.utf8.count) { _ in }
+        case .leave(let viewer):
+            scene.advance(to: entry.time)
+            scene.cancelInput()
+            if let submitter = viewers.removeValue(forKey: viewer) { scene.dropQueuedCommands(from: submitter) }
+        case .same:
+            scene.advance(to: entry.time)
+            _ = scene.currentPicture(kinds: kinds)
+        case .frame(let seq, let hash):
+            let expected = (latest?.seq ?? 0) + 1
+            guard seq == expected else { throw .inconsistent(line: line, "frame \(seq) follows frame \(expected - 1)") }
+            scene.advance(to: entry.time)
+            let frame = WireFrame(seq: seq, time: scene.now, picture: scene.currentPicture(kinds: kinds))
+            latest = frame
+            return Frame(frame: frame, hash: FrameHash.of(frame), recordedHash: hash, line: line, remade: false)
+        case .remake(let seq, let hash):
+            guard let previous = latest, previous.seq == seq else {
+                throw .inconsistent(line: line, "remakes frame \(seq), but the newest frame is \(latest?.seq ?? 0)")
+            }
+            scene.advance(to: entry.time)
+            let frame = WireFrame(seq: seq, time: previous.time, picture: scene.currentPicture(kinds: kinds))
+            latest = frame
+            return Frame(frame: frame, hash: FrameHash.of(frame), recordedHash: hash, line: line, remade: true)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,133 @@
+import NavKit
+import NavWire
+
+/// Records one session: turns what happens to its scene into `RecordingEntry` lines for the
+/// `RecordingStore`. The session and its shard tell it each input, leave, change of forms and
+/// picture as they happen, with the scene's time.
+///
+/// On a server that records on request, the lines are held in memory (up to `maxHeldBytes`)
+/// until the session asks to be recorded (`configure` `record`), then written from the first;
+/// a session that never asks leaves no file.
+///
+/// Service thread only (the shard's that holds the session).
+final class SessionRecorder {
+    /// The most bytes of lines a session not yet recorded keeps for the case that it asks.
+    static let maxHeldBytes = 1 << 20
+
+    let name: String
+    private let store: RecordingStore
+    /// Lines waiting for the session to ask to be recorded; nil once they go to the store.
+    private var held: [RecordingStore.Line]?
+    private var heldBytes = 0
+    /// The held lines went past `maxHeldBytes` and were dropped: the session can no longer be
+    /// recorded from its start.
+    private(set) var overflowed = false
+    /// Numbers for the controllers that sent input, by identity, so a replay knows whose queued
+    /// commands a leave drops.
+    private var viewers: [ObjectIdentifier: Int] = [:]
+    private var nextViewer = 1
+    private(set) var isEnded = false
+
+    /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
+    init(name: String, header: RecordingHeader, store: RecordingStore, holding: Bool = false) {
+        self.name = name
+        self.store = store
+        if holding { held = [] }
+        write(.text(JSONWriter.write(header.json)))
+    }
+
+    /// True while the lines go to the store (not held, not ended).
+    var isWriting: Bool { held == nil && !isEnded }
+
+    /// Writes the held lines and every line from now on; false when they could not be kept.
+    func start() -> Bool {
+        guard let lines = held, !overflowed, !isEnded else { return held == nil && !isEnded }
+        held = nil
+        for line in lines { store.append(line, to: name) }
+        return true
+    }
+
+    /// `message` (its text as received) from controller `viewer` reached the scene at `time`.
+    func input(_ message: String, from viewer: AnyObject, at time: Double) {
+        append(time, .input(viewer: number(of: viewer), message: message))
+    }
+
+    /// Controller `viewer` left at `time`.
+    func leave(_ viewer: AnyObject, at time: Double) {
+        append(time, .leave(viewer: number(of: viewer)))
+        viewers[ObjectIdentifier(viewer)] = nil
+    }
+
+    private func number(of viewer: AnyObject) -> Int {
+        let id = ObjectIdentifier(viewer)
+        if let number = viewers[id] { return number }
+        viewers[id] = nextViewer
+        nextViewer += 1
+        return nextViewer - 1
+    }
+
+    /// The scene's clock was brought to `time` while something moved, with nothing else done.
+    func advanced(at time: Double) {
+        append(time, .advance)
+    }
+
+    func kinds(_ kinds: ScenePicture.Kinds, at time: Double) {
+        append(time, .kinds(kinds))
+    }
+
+    /// The session made `frame`.
+    func frame(_ frame: WireFrame) {
+        appendHashed(frame, at: frame.time) { .frame(seq: $0, hash: $1) }
+    }
+
+    /// The session made its newest frame again in new forms at scene time `time`, keeping its
+    /// seq and time.
+    func remade(_ frame: WireFrame, at time: Double) {
+        appendHashed(frame, at: time) { .remake(seq: $0, hash: $1) }
+    }
+
+    /// A frame's line, hashed on the store's writing thread: hashing encodes the whole frame,
+    /// which the service thread need not wait for.
+    private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String) -> RecordingEntry.Event) {
+        guard !isEnded, !overflowed else { return }
+        let frame = HashedFrame(frame: frame)
+        write(.deferred { JSONWriter.write(RecordingEntry(time: time, event(frame.frame.seq, FrameHash.of(frame.frame))).json) })
+    }
+
+    /// The session made a picture at `time` that showed what the newest frame shows.
+    func same(at time: Double) {
+        append(time, .same)
+    }
+
+    /// The last line: the session ended or its recording was stopped, for `reason`.
+    func end(_ reason: String, at time: Double) {
+        guard !isEnded else { return }
+        append(time, .end(reason))
+        isEnded = true
+        if held == nil { store.finish(name) } else { held = [] }
+    }
+
+    private func append(_ time: Double, _ event: RecordingEntry.Event) {
+        guard !isEnded, !overflowed else { return }
+        write(.text(JSONWriter.write(RecordingEntry(time: time, event).json)))
+    }
+
+    private func write(_ line: RecordingStore.Line) {
+        guard held != nil else { return store.append(line, to: name) }
+        heldBytes += line.bufferedBytes
+        if heldBytes > Self.maxHeldBytes {
+            overflowed = true
+            held = []
+        } else {
+            held?.append(line)
+        }
+    }
+}
+
+/// A frame handed to the store's writing thread to be hashed. `FrameHash` reads only what a
+/// `WireFrame` never changes after it is made (its seq, time and rounded snapshots' items), while
+/// the service thread may go on filling the frame's caches (string table mark, tree diff,
+/// snapshot structure), which the hash does not touch; hence unchecked.
+private struct HashedFrame: @unchecked Sendable {
+    let frame: WireFrame
+}

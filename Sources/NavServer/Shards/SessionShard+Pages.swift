@@ -1,0 +1,64 @@
+import Foundation
+import NavWire
+
+/// The pages the server makes itself besides `/metrics`: `/status`, the list of recordings, a
+/// recording's file and its replay for the viewer (service thread only).
+extension SessionShard {
+    /// The answer to `GET path` under `/status` or `/recordings`.
+    func respond(to path: String) -> HTTPResponse {
+        if path == "/status" || path == "/status/" { return statusPage() }
+        guard let store = recordings else {
+            return .text(404, "this server keeps no recordings: start it with stackcast serve --record DIR")
+        }
+        let rest = path.dropFirst("/recordings".count).drop { $0 == "/" }
+        if rest.isEmpty { return recordingList(store) }
+        guard let name = RecordingName.validated(String(rest)) else {
+            return .text(400, "bad recording name: \(RecordingName.rule)")
+        }
+        let file = store.path(of: name)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
+            return .text(404, "no recording named \(name)")
+        }
+        guard size <= ReplayDocument.maxRecordingBytes else {
+            return .text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)")
+        }
+        // Lines still waiting in memory are written first, so a replay of a live session is current.
+        store.flush()
+        guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
+        if rest.hasSuffix("." + Recording.fileExtension) {
+            return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data))
+        }
+        do {
+            let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
+            return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording))
+        } catch {
+            return .text(422, "recording \(name) cannot be replayed: \(error)")
+        }
+    }
+
+    private func statusPage() -> HTTPResponse {
+        let now = transport.now
+        var sessions: [SessionStatus] = []
+        var rate = FrameRate()
+        for shard in shards {
+            sessions += shard.statusBoard.withLock { $0.values }
+            rate.add(shard.metrics.withLock { $0.frameRate }, endingAt: now)
+        }
+        let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recordings != nil)
+        return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+
+    /// `{"recordings":[{"name":…, "bytes":…}, …]}`, newest first.
+    private func recordingList(_ store: RecordingStore) -> HTTPResponse {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []
+        let names = files.compactMap { file -> String? in
+            guard file.hasSuffix("." + Recording.fileExtension) else { return nil }
+            return RecordingName.validated(file)
+        }.sorted(by: >)
+        let list: [JSONValue] = names.map { name in
+            let size = (try? FileManager.default.attributesOfItem(atPath: store.path(of: name)))?[.size] as? Int ?? 0
+            return ["name": .string(name), "bytes": .number(Double(size))]
+        }
+        return HTTPResponse(contentType: "application/json", body: Array(JSONWriter.write(["recordings": .array(list)]).utf8))
+    }
+}

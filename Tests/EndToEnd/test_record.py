@@ -1,0 +1,221 @@
+"""Recording and replay against the real server (docs/recording.md): `serve --record DIR` writes
+one JSON-lines file per session, `stackcast replay --check` rebuilds it headless with the same
+frame hashes and names the first frame that differs, `configure` `record` and
+`--record-on-request`, and the HTTP side: `/recordings` with its name checks, and `/status`."""
+
+import json
+import re
+import subprocess
+import urllib.request
+
+from conftest import ROOT
+from stackcast_client import VIEWPORT, open_client, run
+from stackcast_testing import server_binary
+from test_http import get
+
+
+async def session(url, app="phone", **hello):
+    """A client that said hello and got its first frame; its welcome is `client.welcome`."""
+    client = await open_client(url)
+    start = client.mark()
+    client.welcome = await client.hello(app=app, viewport=VIEWPORT, **hello)
+    assert client.welcome["type"] == "welcome", client.welcome
+    await client.wait_frame(since=start)
+    return client
+
+
+def replay(*args):
+    return subprocess.run([str(server_binary()), "replay", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+async def push_drag_push(url, **hello):
+    """A session that pushes A, pops it with a drag from the left edge, pushes B; its state."""
+    client = await session(url, app="phone", **hello)
+    welcome = client.welcome
+    await client.ok("push", screen={"name": "A", "title": "A"})
+    await client.settle()
+    t = 1000.0
+    await client.pointer("down", 10, 400, t)
+    for x in range(10, 250, 8):
+        t += 16
+        await client.pointer("move", x, 400, t, samples=[[x, 400, t]])
+    await client.pointer("up", 250, 400, t)
+    await client.settle()
+    await client.ok("push", screen={"name": "B", "title": "B"})
+    await client.settle()
+    state = await client.state()
+    await client.close()
+    return welcome, state
+
+
+def only_recording(folder):
+    files = sorted(folder.glob("*.jsonl"))
+    assert len(files) == 1, files
+    return files[0]
+
+
+def stack_names(state):
+    return [page["screen"] for page in state["tabs"][state["selected"]]["stack"]]
+
+
+def test_a_recorded_session_replays_headless_to_the_same_hashes_and_state(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder))
+    welcome, state = run(push_drag_push(server.ws_url))
+    assert server.terminate() == 0
+    file = only_recording(folder)
+    assert welcome["recording"] == file.stem
+    lines = file.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert (header["stackcast"], header["version"], header["app"]) == ("recording", 1, "phone")
+    recorded = [json.loads(line) for line in lines[1:] if '"frame":' in line]
+
+    result = replay("--check", file)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    frames = [line for line in out if line.startswith("frame ")]
+    assert [line.split("hash=")[1] for line in frames] == [entry["hash"] for entry in recorded]
+    assert out[-1] == f"{len(recorded)} frames of phone session {file.stem}, every hash as recorded"
+    final = json.loads(out[-2].removeprefix("state "))
+    assert stack_names(final) == stack_names(state) == ["Library", "B"]
+
+
+def test_replay_check_names_the_first_frame_that_differs(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder))
+    run(push_drag_push(server.ws_url))
+    assert server.terminate() == 0
+    lines = only_recording(folder).read_text().splitlines()
+    # B becomes C: every frame from the one after that push differs.
+    push_b = next(i for i, line in enumerate(lines) if '\\"name\\": \\"B\\"' in line)
+    first_after = next(i for i in range(push_b, len(lines)) if '"frame":' in lines[i])
+    seq = json.loads(lines[first_after])["frame"]
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(lines[:push_b] + [lines[push_b].replace('\\"B\\"', '\\"C\\"')] + lines[push_b + 1:]) + "\n")
+    result = replay("--check", "--quiet", changed)
+    assert result.returncode == 1
+    assert re.fullmatch(rf"stackcast replay: {re.escape(str(changed))}: frame {seq} \(line {first_after + 1}, t=[0-9.e-]+ s\) "
+                        r"differs: recorded hash [0-9a-f]{16}, replay made [0-9a-f]{16}\n", result.stderr), result.stderr
+    # Without --check the replay runs to the end and prints the new state.
+    loose = replay("--quiet", changed)
+    assert loose.returncode == 0 and stack_names(json.loads(loose.stdout.splitlines()[0].removeprefix("state "))) == ["Library", "C"]
+
+
+def test_replay_refuses_what_is_not_a_recording(tmp_path):
+    hello = tmp_path / "hello.jsonl"
+    hello.write_text('{"type":"hello"}\n')
+    result = replay(hello)
+    assert result.returncode == 2
+    assert "not a Stackcast recording" in result.stderr
+    missing = replay(tmp_path / "missing.jsonl")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    future = tmp_path / "future.jsonl"
+    future.write_text('{"stackcast":"recording","version":7,"app":"phone"}\n')
+    assert "format version 7 is not supported" in replay(future).stderr
+
+
+def test_record_on_request_records_only_the_sessions_that_ask(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder), "--record-on-request")
+
+    async def body():
+        quiet = await session(server.ws_url, app="phone")
+        assert "recording" not in quiet.welcome
+        await quiet.ok("push", screen={"name": "Q"})
+        await quiet.close()
+        asking = await session(server.ws_url, app="phone")
+        await asking.ok("push", screen={"name": "A"})
+        await asking.settle()
+        value = await asking.ok("configure", record=True)
+        await asking.ok("push", screen={"name": "B"})
+        await asking.settle()
+        stopped = await asking.ok("configure", record=False)
+        late = await asking.command("configure", record=True)
+        await asking.close()
+        return value, stopped, late
+    value, stopped, late = run(body())
+    assert stopped == {"recording": None}
+    assert late["type"] == "error" and late["code"] == "invalid_state"
+    assert server.terminate() == 0
+    file = only_recording(folder)
+    assert value == {"recording": file.stem}
+    assert json.loads(file.read_text().splitlines()[-1])["end"] == "recording stopped"
+    result = replay("--check", "--quiet", file)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_server_that_records_nothing_refuses_record(server):
+    async def body():
+        client = await session(server.ws_url)
+        return await client.command("configure", record=True)
+    reply = run(body())
+    assert (reply["type"], reply["code"]) == ("error", "unsupported")
+    status, _, text = get(server, "/recordings/anything")
+    assert status == 404 and b"keeps no recordings" in text
+
+
+def test_record_folder_that_cannot_be_made_stops_the_server(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = subprocess.run([str(server_binary()), "serve", "--port", "0", "--record", str(blocker / "rec")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1
+    assert "--record: cannot write recordings to" in result.stderr
+
+
+def test_recordings_are_served_by_checked_names(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder))
+    run(push_drag_push(server.ws_url))
+    file = only_recording(folder)
+    name = file.stem
+    status, headers, body = get(server, "/recordings")
+    assert status == 200 and json.loads(body) == {"recordings": [{"name": name, "bytes": file.stat().st_size}]}
+    status, headers, body = get(server, f"/recordings/{name}.jsonl")
+    assert status == 200 and body == file.read_bytes()
+    status, headers, body = get(server, f"/recordings/{name}")
+    document = json.loads(body)
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert document["app"] == "phone" and document["name"] == name
+    recorded = [json.loads(line)["hash"] for line in file.read_text().splitlines() if '"frame":' in line]
+    assert [frame["hash"] for frame in document["frames"]] == recorded
+    assert all(frame["matches"] and frame["frame"]["full"] for frame in document["frames"])
+    for bad in ["bad.name", "a%20b", "x" * 101]:
+        status, _, text = get(server, f"/recordings/{bad}")
+        assert status == 400 and b"bad recording name" in text, (bad, status, text)
+    status, _, text = get(server, "/recordings/20250101-000000-phone-00000000")
+    assert status == 404 and text == b"no recording named 20250101-000000-phone-00000000\n"
+    for escape in ["/recordings/../../../../etc/passwd", "/recordings/..%2F..%2F..%2Fetc%2Fpasswd", "/recordings/%2e%2e%2fsecret"]:
+        status, _, text = get(server, escape)
+        assert status in (400, 404) and b"root:" not in text, (escape, status)
+
+
+def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
+    server = start_server("--record", str(tmp_path / "rec"))
+
+    async def body():
+        client = await session(server.ws_url, app="phone")
+        await client.ok("push", screen={"name": "A"})
+        await client.settle()
+        status, headers, page = get(server, "/status")
+        await client.close()
+        return client.welcome, status, headers, page.decode()
+    welcome, status, headers, page = run(body())
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert "<script" not in page and "http://" not in page and "https://" not in page, "no scripts, no external assets"
+    assert '<p id="summary">1 session, 1 viewer, recorded.' in page
+    row = re.search(r"<tr><td>phone</td>.*?</tr>", page).group(0)
+    cells = re.findall(r'<td class="n">([^<]*)</td>', row)
+    viewers, age, frames, sent, last_input = cells
+    assert viewers == "1" and re.fullmatch(r"\d+ s", age) and int(frames) > 5
+    assert re.fullmatch(r"[\d.]+ (B|KiB|MiB)", sent) and re.fullmatch(r"\d+ s ago", last_input)
+    assert f'href="/?app=phone&amp;session={welcome["watchToken"]}&amp;role=view">watch</a>' in row
+    assert f'href="/?replay={welcome["recording"]}&amp;app=phone">replay</a>' in row
+    assert welcome["session"] not in page, "the control token must never be on the page"
+    spark = re.search(r'<svg id="sparkline"[^>]*>.*?points="([^"]+)"', page)
+    points = spark.group(1).split()
+    assert len(points) == 60 and any(float(p.split(",")[1]) < 46 for p in points), "frames show in the last minute"
+    metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5)
+    assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert "stackcast_frames_sent_total" in metrics.read().decode()
