@@ -4,12 +4,29 @@
 extension StackController {
     /// `upper` comes in over `lower`; `removed` pages (top first) are released at the end.
     func present(upper: ViewController, over lower: ViewController, op: String, transition: any Transition, removed: [ViewController] = [], then: @escaping () -> Void) {
-        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: true, removed: removed), then: then)
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: fitted(transition, to: upper), presenting: true, removed: removed), then: then)
     }
 
     /// `upper` leaves and uncovers `lower`; `removed` pages (top first) are released at the end.
     func dismiss(upper: ViewController, to lower: ViewController, removed: [ViewController], op: String, transition: any Transition, then: @escaping () -> Void) {
-        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: false, removed: removed), then: then)
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: fitted(transition, to: upper), presenting: false, removed: removed), then: then)
+    }
+
+    /// The transition that moves `upper`: a sheet always comes and goes as a sheet (with the
+    /// asked transition's timing), and a page that is not a sheet asked to leave with `modal`
+    /// goes straight down instead.
+    private func fitted(_ transition: any Transition, to upper: ViewController) -> any Transition {
+        if upper.isSheet == transition.presentsSheet { return transition }
+        if upper.isSheet {
+            var sheet = ParametricTransition.modal
+            sheet.duration = transition.duration
+            sheet.curve = transition.curve
+            return sheet
+        }
+        var down = ParametricTransition.modal
+        down.presentsSheet = false
+        down.dim = 0
+        return down
     }
 
     func isAnimated(_ transition: any Transition) -> Bool {
@@ -39,6 +56,21 @@ extension StackController {
     /// stack, along with the page below it that made it hide the bar (a popToRoot from above a
     /// page that hides it).
     func start(_ transition: RunningTransition) {
+        let upper = transition.upper as? ViewController, lower = transition.lower as? ViewController
+        transition.upperRest = restOrigin(of: upper)
+        transition.lowerRest = restOrigin(of: lower)
+        if transition.transition.movesSideways, let upper, let lower {
+            transition.bars = SharedBarTransition(upper: upper, lower: lower)
+        }
+        // Under a sheet (coming, going, or covered by the new page) lies black, around the page
+        // scaled back below it.
+        view.fill = transition.transition.presentsSheet || lower?.isSheet == true ? .black : nil
+        if transition.transition.presentsSheet {
+            lower?.view.isUserInteractionEnabled = false
+        } else if let lower, !lower.isSheet {
+            // It may still look as it did under a sheet that a popTo just took away.
+            lower.view.rest(at: .zero)
+        }
         if let host = bottomBarHost, isShowing {
             let incoming = transition.presenting ? transition.upper : transition.lower
             let incomingHides = incoming.map(hidesBottomBar) ?? bottomBarHiddenAtRest
@@ -63,7 +95,7 @@ extension StackController {
         for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
             page.view.removeFromParent()
         }
-        if let shown = shown as? ViewController { placeBottomBar(restingOn: shown) }
+        if let shown = shown as? ViewController { show(shown) }
         let animated = transition.interactive || isAnimated(transition.transition)
         if completed {
             transition.disappearing?.endAppearance(animated: animated)

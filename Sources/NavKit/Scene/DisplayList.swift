@@ -35,36 +35,42 @@ public struct DisplayList: Equatable, Sendable {
         var items: [DisplayItem] = []
         items.reserveCapacity(capacity)
         let bounds = Rect(origin: .zero, size: viewport)
-        append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids)
+        append(root, offset: .zero, alpha: 1, scale: 1, clip: bounds, clipRadius: 0, clipped: false, into: &items, ids: &ids)
         return DisplayList(items: items, viewport: viewport)
     }
 
     private static func append(
-        _ node: Node, offset: Point, alpha parentAlpha: Double, clip: Rect, clipped: Bool,
-        into items: inout [DisplayItem], ids: inout Int
+        _ node: Node, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect, clipRadius: Double,
+        clipped: Bool, into items: inout [DisplayItem], ids: inout Int
     ) {
         if node.isHidden { return }
         let alpha = parentAlpha * node.alpha
         if alpha <= 0 { return }
-        let frame = node.frame.offsetBy(dx: offset.x, dy: offset.y)
+        let frame = node.frame.placed(at: offset, parentScale: parentScale, scale: node.scale)
+        let scale = parentScale * node.scale
         let visible = frame.intersects(clip)
         if visible && (node.draws || node.role != nil) {
             if node.id == 0 {
                 ids += 1
                 node.id = ids
             }
-            items.append(node.displayItem(frame: frame, alpha: alpha, clip: clipped ? clip : nil))
+            items.append(node.displayItem(frame: frame, alpha: alpha, scale: scale, clip: clipped ? clip : nil, clipRadius: clipped ? clipRadius : 0))
         }
         if node.children.isEmpty || !node.drawsChildren { return }
         var childClip = clip
+        var childClipRadius = clipRadius
         var childClipped = clipped
         if node.clipsToBounds {
             if !visible { return }
             // A clip that narrows nothing (the viewport's own edge, a full-screen container) is
             // left implicit: every viewer clips to its canvas anyway, and it would cost bytes.
-            let narrowed = clip.intersection(frame)
-            if narrowed != clip {
+            // Rounded corners clip only while the whole rounded frame is inside the clip so far
+            // (a sheet's card); the rectangle's corners are all a narrower clip keeps.
+            let rounded = node.cornerRadius > 0 && clip.contains(frame)
+            let narrowed = rounded ? frame : clip.intersection(frame)
+            if narrowed != clip || rounded {
                 childClip = narrowed
+                childClipRadius = rounded ? node.cornerRadius * scale : 0
                 childClipped = true
             }
         }
@@ -72,7 +78,10 @@ public struct DisplayList: Equatable, Sendable {
         // release every node of every frame.
         node.children.withUnsafeBufferPointer { children in
             for index in children.indices {
-                append(children[index], offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids)
+                append(
+                    children[index], offset: frame.origin, alpha: alpha, scale: scale, clip: childClip, clipRadius: childClipRadius,
+                    clipped: childClipped, into: &items, ids: &ids
+                )
             }
         }
     }
@@ -84,7 +93,7 @@ extension Node {
         fill != nil || border != nil || shadow != nil || text != nil || icon != nil
     }
 
-    func displayItem(frame: Rect, alpha: Double, clip: Rect?) -> DisplayItem {
-        DisplayItem(id: id, frame: frame, alpha: alpha, clip: clip, storage: displayStyle)
+    func displayItem(frame: Rect, alpha: Double, scale: Double, clip: Rect?, clipRadius: Double) -> DisplayItem {
+        DisplayItem(id: id, frame: frame, alpha: alpha, clip: clip, clipRadius: clipRadius, scale: scale, storage: displayStyle)
     }
 }

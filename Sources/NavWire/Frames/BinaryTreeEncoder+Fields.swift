@@ -3,9 +3,11 @@ import NavKit
 /// The FIELDS of a binary LAYER or PATCH: a mask of the fields written, an optional mask of the
 /// fields that went away, then each written field in bit order (docs/protocol.md §3.6).
 extension BinaryTreeEncoder {
-    /// Field bits, in the order fields are written.
+    /// Field bits, in the order fields are written. `scale` came after the `cleared` bit was
+    /// taken, so it has bit 20 and is written last.
     enum Field: Int {
         case kind, x, y, width, height, alpha, clips, fill, radius, shadow, border, text, font, color, align, icon, role, name, vc
+        case scale = 20
         /// Set in the mask when a `cleared` mask follows it.
         static let clearedFollows = 19
     }
@@ -56,6 +58,7 @@ extension BinaryTreeEncoder {
         if !item.sharesStyle(with: was) {
             writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
+        if item.scale != was.scale { mark(.scale); scratch.varint(Int((item.scale * 100_000).rounded())) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)

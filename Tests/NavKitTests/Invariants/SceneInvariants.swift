@@ -222,7 +222,8 @@ struct SceneInvariants {
 
     // MARK: At rest
 
-    /// With nothing moving: each stack shows its top page alone at x = 0, opaque, appeared (if the
+    /// With nothing moving: each stack shows its top page alone at x = 0, opaque (a sheet on its
+    /// card below the safe area, over the page below it, which takes no touches), appeared (if the
     /// stack is on screen) and every other page disappeared; a split has settled where its pages rest
     /// (not rubber-banded) with nothing being removed; a page stack shows its top page alone at its origin; a
     /// list rests inside its bounds.
@@ -237,10 +238,14 @@ struct SceneInvariants {
                 }
                 guard stack.isShowing else { continue }
                 let shown = stack.view.children.map { $0.name ?? "?" }
-                if stack.view.children.count != 1 || stack.view.children[0] !== top.view {
-                    return "stack \(stack.identifier) at rest shows \(shown), not its top page \(top.name) alone"
+                let expected = [top.isSheet ? stack.page(below: top)?.view : nil, top.view].compactMap { $0 }
+                if !stack.view.children.elementsEqual(expected, by: ===) {
+                    return "stack \(stack.identifier) at rest shows \(shown), not \(top.isSheet ? "its sheet \(top.name) over the page below" : "its top page \(top.name) alone")"
                 }
-                if top.view.frame.origin != .zero || top.view.alpha != 1 {
+                if top.isSheet, let below = expected.first, below !== top.view, below.isUserInteractionEnabled {
+                    return "the page under sheet \(top.name) (\(top.id)) takes touches at rest"
+                }
+                if top.view.frame.origin != stack.restOrigin(of: top) || top.view.alpha != 1 {
                     return "top page \(top.name) (\(top.id)) rests at \(top.view.frame.origin) with alpha \(top.view.alpha)"
                 }
                 if top.appearance != .appeared { return "top page \(top.name) (\(top.id)) is \(top.appearance.rawValue) at rest" }
