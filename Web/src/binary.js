@@ -14,7 +14,8 @@
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
 //   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips` or `align`
 //   byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which is
-//   no field), and varints beyond 2^53 (no exact JS number).
+//   no field) or 20 (`scale`, a value that is never cleared), and varints beyond 2^53 (no exact
+//   JS number).
 
 /** Frame types: the first byte. */
 const FULL = 1;
@@ -23,10 +24,10 @@ const DELTA = 2;
 /** Field bits in the mask, in the order their values follow it. */
 const BIT = {
   kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
-  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19,
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19, scale: 20,
 };
-/** Masks are 20 bits wide: anything at or above this names no field. */
-const MASK_LIMIT = 1 << 20;
+/** Masks are 21 bits wide: anything at or above this names no field. */
+const MASK_LIMIT = 1 << 21;
 const FRAME_BITS = (1 << BIT.x) | (1 << BIT.y) | (1 << BIT.w) | (1 << BIT.h);
 const KINDS = ['rect', 'text', 'icon'];
 const ALIGNS = ['left', 'center', 'right'];
@@ -317,7 +318,7 @@ class FieldReader {
   fields() {
     const r = this.reader;
     const mask = r.varint();
-    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 19`, 'mask');
+    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 20`, 'mask');
     let cleared = 0;
     if (mask & (1 << BIT.cleared)) {
       cleared = r.varint();
@@ -357,6 +358,7 @@ class FieldReader {
     if (has('role')) out.role = this.string();
     if (has('name')) out.name = this.string();
     if (has('vc')) out.vc = this.string();
+    if (has('scale')) out.scale = r.varint() / 100000;
     if (cleared) {
       // A frame cannot go away; a cleared component says the stream is not what we think, and
       // tree.js refuses a null frame.
