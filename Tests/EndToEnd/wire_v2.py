@@ -4,7 +4,7 @@ of the web viewer's JavaScript: it knows only what the spec says.
 
 - `decode_frame(data, strings)`: one binary frame -> the dict the same frame parses to as JSON v2
   (see "Patches and frames" below), plus the string table after it. Raises `WireError` on a
-  frame that ends early, an unknown `type`, a mask bit above 19, a string index outside the
+  frame that ends early, an unknown `type`, a mask bit above 20, a string index outside the
   table, a `first` that does not match the table the client holds, and a few more things the
   spec rules out (bytes after the end, a `u8` field out of range, a cleared mask on a new layer).
 - `LayerTree`: the client's copy of the tree: `apply(frame)` for full frames and deltas (base
@@ -36,11 +36,13 @@ KINDS = ("rect", "text", "icon")
 ALIGNS = ("left", "center", "right")
 FRAME_TYPES = {1: "full", 2: "delta"}
 
-# Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`.
+# Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`;
+# bit 20, `scale`, came later and is written last.
 BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
 BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8, 9, 10
 BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
 BIT_CLEARED = 19
+BIT_SCALE = 20
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -230,8 +232,8 @@ def _read_fields(reader, table, layer_id, new):
         raise WireError("layer id 0 (ids start at 1)")
     what = f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
-    if mask >> (BIT_CLEARED + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 19")
+    if mask >> (BIT_SCALE + 1):
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 20")
     cleared = 0
     if mask & (1 << BIT_CLEARED):
         cleared = reader.varint(f"cleared mask of {what}")
@@ -297,6 +299,8 @@ def _read_fields(reader, table, layer_id, new):
             layer["align"] = ALIGNS[value]
         elif bit in STRING_BITS:
             layer[FIELD_NAMES[bit]] = string(bit)
+    if mask & (1 << BIT_SCALE):
+        layer["scale"] = reader.varint(f"scale of {what}") / 100000
     for bit in range(BIT_CLEARED):
         if cleared & (1 << bit):
             if bit in FRAME_BITS:
@@ -539,43 +543,63 @@ class LayerTree:
                 del layer["clips"]
             if layer.get("radius") == 0:
                 del layer["radius"]
+            if layer.get("scale") == 1:
+                del layer["scale"]
             out.append(layer)
         return out
 
     def flatten(self, width=None, height=None):
         """The v1 display list this tree draws (§3.5 "Drawing the tree"): pre-order from the root
-        with offset (0, 0), alpha 1 and the clip [0, 0, W, H] (the viewport; the root's size when
-        `width`/`height` are not given). A layer is a NODE when it draws something or has a role
-        (the server has culled what is off screen); `clip` only when a clipping ancestor narrowed
-        the viewport."""
+        with offset (0, 0), alpha 1, scale 1 and the clip [0, 0, W, H] (the viewport; the root's
+        size when `width`/`height` are not given). A layer is a NODE when it draws something or has
+        a role (the server has culled what is off screen); `clip` only when a clipping ancestor
+        narrowed the viewport, `clipRadius` when that ancestor has rounded corners and lies wholly
+        inside the clip before it; `scale` when not 1 (the product of the layers' own)."""
         if self.root is None:
             return []
         root = self.layers[self.root]
         viewport = [0, 0, width if width is not None else root["frame"][2],
                     height if height is not None else root["frame"][3]]
         out = []
-        # (id, parent's absolute x, y, parent's effective alpha, clip)
-        stack = [(self.root, 0.0, 0.0, 1.0, viewport)]
+        # (id, parent's absolute x, y, parent's effective alpha and scale, clip, its corner radius)
+        stack = [(self.root, 0.0, 0.0, 1.0, 1.0, viewport, 0)]
         while stack:
-            layer_id, ox, oy, parent_alpha, clip = stack.pop()
+            layer_id, ox, oy, parent_alpha, parent_scale, clip, clip_radius = stack.pop()
             layer = self.layers[layer_id]
             x, y, w, h = layer["frame"]
-            frame = [_r(ox + x, 2), _r(oy + y, 2), _r(w, 2), _r(h, 2)]
+            scale = parent_scale * layer.get("scale", 1)
+            # Children are placed from the exact origin (rounding every level of a scaled subtree
+            # would add up past what v1's absolute frames show).
+            left, top = ox + x * parent_scale, oy + y * parent_scale
+            frame = [_r(left, 2), _r(top, 2), _r(w * scale, 2), _r(h * scale, 2)]
             alpha = parent_alpha * layer.get("alpha", 1)
             # The server culls and strips (§3.5): every layer that draws or has a role is drawn.
             if any(k in layer for k in DRAWING_FIELDS) or "role" in layer:
                 node = {"id": layer_id, "kind": layer["kind"], "frame": frame, "alpha": _r(alpha, 3)}
+                if scale != 1:
+                    node["scale"] = _r(scale, 5)
                 for key, value in layer.items():
-                    if key not in STRUCTURAL and key not in node:
+                    if key not in STRUCTURAL and key not in node and key != "scale":
                         node[key] = copy.deepcopy(value)
                 if node.get("radius") == 0:
                     del node["radius"]          # v1 leaves radius 0 out
                 if clip != viewport:
                     node["clip"] = [_r(v, 2) for v in clip]
+                    if clip_radius:
+                        node["clipRadius"] = clip_radius
                 out.append(node)
-            child_clip = _intersection(clip, frame) if layer.get("clips") else clip
+            child_clip, child_radius = clip, clip_radius
+            if layer.get("clips"):
+                inside = (frame[0] >= clip[0] and frame[1] >= clip[1]
+                          and frame[0] + frame[2] <= clip[0] + clip[2] + 1e-9 and frame[1] + frame[3] <= clip[1] + clip[3] + 1e-9)
+                if layer.get("radius", 0) > 0 and inside:
+                    child_clip, child_radius = frame, _r(layer["radius"] * scale, 2)
+                else:
+                    child_clip = _intersection(clip, frame)
+                    if child_clip != clip:
+                        child_radius = 0
             for child in reversed(self.children[layer_id]):
-                stack.append((child, frame[0], frame[1], alpha, child_clip))
+                stack.append((child, left, top, alpha, scale, child_clip, child_radius))
         return out
 
 
@@ -641,7 +665,8 @@ class TreeDisplay:
 
 def compare_pictures(v1_nodes, v2_nodes, frame_tol=0.02, alpha_tol=0.002, edge_tol=None, viewport=None):
     """Differences between two v1-shaped display lists: ids and their order, frames (and clips)
-    within `frame_tol`, alpha within `alpha_tol`, every other field equal (radius 0 = absent).
+    within `frame_tol`, alpha within `alpha_tol`, corner radii within `frame_tol`, scale within
+    0.0001, every other field equal (radius and clipRadius 0 = absent, scale 1 = absent).
     With `edge_tol`, a node present in only one list is forgiven when its frame touches its clip's
     edge (its `clip`, else the `viewport` (W, H)) within `edge_tol`: rounding each level's frame
     (v2) instead of the absolute one (v1) can tip a touching edge either way. Returns a list of
@@ -667,8 +692,12 @@ def compare_pictures(v1_nodes, v2_nodes, frame_tol=0.02, alpha_tol=0.002, edge_t
         x, y = a[node_id], b[node_id]
         for key in sorted(set(x) | set(y)):
             p, q = x.get(key), y.get(key)
-            if key == "radius":
+            if key in ("radius", "clipRadius"):
                 p, q = p or 0, q or 0
+            if key == "scale":
+                p, q = p or 1, q or 1
+            if key in ("radius", "clipRadius", "scale") and abs(p - q) <= (frame_tol if key != "scale" else 0.0001):
+                continue
             if key in ("frame", "clip") and p is not None and q is not None:
                 if len(p) != 4 or len(q) != 4 or any(abs(u - v) > frame_tol for u, v in zip(p, q)):
                     problems.append(f"node {node_id} {key}: {p} vs {q}")

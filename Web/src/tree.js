@@ -254,9 +254,13 @@ function visit(tree, layer, ox, oy, parentAlpha, parentScale, clip, clipRadius, 
   // A layer's `scale` draws it and its subtree that many times their size about its top-left
   // corner: its frame is in its parent's unscaled coordinates.
   const scale = parentScale * (layer.scale ?? 1);
+  // Children are placed from the exact origin: rounding at every level of a scaled subtree would
+  // add up past what v1's absolute frames show.
+  const left = ox + x * parentScale;
+  const top = oy + y * parentScale;
   const frame = scale === 1 && parentScale === 1
-    ? [hundredths(ox + x), hundredths(oy + y), w, h]
-    : [hundredths(ox + x * parentScale), hundredths(oy + y * parentScale), hundredths(w * scale), hundredths(h * scale)];
+    ? [hundredths(left), hundredths(top), w, h]
+    : [hundredths(left), hundredths(top), hundredths(w * scale), hundredths(h * scale)];
   const alpha = parentAlpha * (layer.alpha ?? 1);
   // The server already left out what is off screen and stripped layers kept only to place their
   // children, so every layer that draws or has a role is drawn: deciding again here, with
@@ -280,7 +284,7 @@ function visit(tree, layer, ox, oy, parentAlpha, parentScale, clip, clipRadius, 
     }
   }
   for (const id of children) {
-    visit(tree, tree.layers.get(id), frame[0], frame[1], alpha, scale, childClip, childClipRadius, childClipped, items);
+    visit(tree, tree.layers.get(id), left, top, alpha, scale, childClip, childClipRadius, childClipped, items);
   }
 }
 
