@@ -224,3 +224,27 @@ import Testing
         expectSheet(h, h.scene.displayList(), q: 1)
     }
 }
+
+/// A sheet in a tab bar app covers the tab bar, which scales back with the page below.
+@Suite struct SheetOverATabBarTests {
+    @Test func theTabBarScalesBackWithTheCoveredPage() throws {
+        let h = try SceneHarness(app: TabControllerTests.app)
+        h.run(.push(screen("Sheet"), transition: .modal))
+        let list = h.scene.displayList()
+        let bar = try #require(list.first(role: .tabbar))
+        let covered = try #require(h.page("Library", in: list))
+        #expect(bar.scale == covered.scale)
+        #expect(abs(bar.scale - 358.0 / 390.0) < 1e-9)
+        // Drawn after the covered page, before the sheet: the card lies over it.
+        let order = list.items.map(\.id)
+        let sheet = try #require(h.page("Sheet", in: list))
+        #expect(order.firstIndex(of: bar.id)! > order.firstIndex(of: covered.id)!)
+        #expect(order.firstIndex(of: bar.id)! < order.firstIndex(of: sheet.id)!)
+        // The card reaches the bottom of the screen; its content leaves the home indicator's 34 pt.
+        #expect(sheet.frame.maxY == 844)
+        h.run(.pop())
+        let back = h.scene.displayList()
+        #expect(back.first(role: .tabbar)?.scale == 1)
+        #expect(back.first(role: .tabbar)?.frame.y == 761)
+    }
+}

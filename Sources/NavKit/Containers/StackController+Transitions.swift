@@ -115,13 +115,15 @@ extension StackController {
     var bottomBarHost: BottomBarHost? { parent as? BottomBarHost }
 
     /// Whether `page` hides the bottom bar: it or a page pushed before it (above the root) asked
-    /// to (`hidesBottomBar`), as UIKit keeps the bar hidden for everything pushed after such a page.
+    /// to (`hidesBottomBar`) or is a sheet, as UIKit keeps the bar hidden for everything pushed
+    /// after such a page and a sheet covers the bar (which scales back with the page below).
     func hidesBottomBar(_ page: Controller) -> Bool {
+        func hides(_ page: ViewController) -> Bool { page.options.hidesBottomBar || page.isSheet }
         guard let index = viewControllers.firstIndex(where: { $0 === page }) else {
             // Not in the stack yet (a left-swipe push in progress): it goes on top of the top page.
-            return ((page as? ViewController)?.options.hidesBottomBar ?? false) || hidesBottomBar(topViewController)
+            return ((page as? ViewController).map(hides) ?? false) || hidesBottomBar(topViewController)
         }
-        return index > 0 && viewControllers[1...index].contains { $0.options.hidesBottomBar }
+        return index > 0 && viewControllers[1...index].contains(where: hides)
     }
 
     /// At rest the bar is in its host, or gone while the page on top hides it.

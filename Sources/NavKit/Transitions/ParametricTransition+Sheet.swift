@@ -40,7 +40,7 @@ extension ParametricTransition {
             lower.scale = 1 - (1 - ParametricTransition.sheetCoveredScale(width: pair.bounds.width)) * q
             // In hundredths, as frames carry it: styles hold values that need no rounding.
             lower.cornerRadius = (ParametricTransition.sheetCornerRadius * q * 100).rounded() / 100
-            lower.clipsToBounds = q > 0
+            lower.clipsToBounds = lower.cornerRadius > 0
         }
         pair.dim.alpha = dim * q
     }
