@@ -553,8 +553,7 @@ class LayerTree:
         with offset (0, 0), alpha 1, scale 1 and the clip [0, 0, W, H] (the viewport; the root's
         size when `width`/`height` are not given). A layer is a NODE when it draws something or has
         a role (the server has culled what is off screen); `clip` only when a clipping ancestor
-        narrowed the viewport, `clipRadius` when that ancestor has rounded corners and lies wholly
-        inside the clip before it; `scale` when not 1 (the product of the layers' own)."""
+        narrowed the viewport, `clipRadius` when that ancestor has rounded corners; `scale` when not 1 (the product of the layers' own)."""
         if self.root is None:
             return []
         root = self.layers[self.root]
@@ -590,14 +589,11 @@ class LayerTree:
                 out.append(node)
             child_clip, child_radius = clip, clip_radius
             if layer.get("clips"):
-                inside = (frame[0] >= clip[0] and frame[1] >= clip[1]
-                          and frame[0] + frame[2] <= clip[0] + clip[2] + 1e-9 and frame[1] + frame[3] <= clip[1] + clip[3] + 1e-9)
-                if layer.get("radius", 0) > 0 and inside:
-                    child_clip, child_radius = frame, _r(layer["radius"] * scale, 2)
-                else:
-                    child_clip = _intersection(clip, frame)
-                    if child_clip != clip:
-                        child_radius = 0
+                child_clip = _intersection(clip, frame)
+                if layer.get("radius", 0) > 0:
+                    child_radius = _r(layer["radius"] * scale, 2)
+                elif child_clip != clip:
+                    child_radius = 0
             for child in reversed(self.children[layer_id]):
                 stack.append((child, left, top, alpha, scale, child_clip, child_radius))
         return out

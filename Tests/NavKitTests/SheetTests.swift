@@ -214,13 +214,22 @@ import Testing
         #expect(h.stackNames == ["Home"])
     }
 
-    @Test func aPagePushedOverASheetCoversTheScreenAndComesBack() {
+    @Test func aPagePushedOverASheetCoversTheScreenAndComesBack() throws {
         let h = presented()
         h.run(.push(screen("Detail")))
         let list = h.scene.displayList()
         #expect(list.all(role: .page).map(\.name) == ["Detail"])
         #expect(h.page("Detail", in: list)?.frame.origin == .zero)
-        h.run(.pop())
+        let t0 = h.scene.now
+        h.send(.pop())
+        // Half way: the sheet slides back in from the left on its card, over Home scaled back.
+        let middle = try #require(h.tick(at: t0 + 0.17))
+        #expect(middle.all(role: .page).map(\.name) == ["Home", "Sheet", "Detail"])
+        expectClose(h.page("Sheet", in: middle)?.frame.y, Self.cardY, "sheet y")
+        expectClose(h.page("Sheet", in: middle)?.frame.x, -390.0 / 3 * 0.5, "sheet x")
+        expectClose(h.page("Home", in: middle)?.scale, Self.coveredScale, "covered scale")
+        h.tick(at: t0 + 0.35)
+        #expect(h.stackNames == ["Home", "Sheet"])
         expectSheet(h, h.scene.displayList(), q: 1)
     }
 }

@@ -394,7 +394,7 @@ struct TreeViewer {
     /// The drawn layers (those that paint or have a role) in paint order, with absolute frames,
     /// effective alpha and the intersection of their clipping ancestors' frames.
     /// The drawn layers with absolute frames, effective alpha and scale, and the clip with its
-    /// corner radius (a clipping layer with a radius whose whole frame is inside the clip so far).
+    /// corner radius (that of the nearest clipping layer with a radius, unless one nearer narrowed it).
     func flatten() -> [(id: Int, frame: [Double], alpha: Double, scale: Double, clip: [Double], clipRadius: Double, fields: JSONObject)] {
         var out: [(id: Int, frame: [Double], alpha: Double, scale: Double, clip: [Double], clipRadius: Double, fields: JSONObject)] = []
         func visit(_ id: Int, origin: (Double, Double), alpha: Double, scale: Double, clip: [Double], clipRadius: Double) {
@@ -412,9 +412,8 @@ struct TreeViewer {
                 let x0 = max(clip[0], frame[0]), y0 = max(clip[1], frame[1])
                 inner = [x0, y0, max(0, min(clip[0] + clip[2], frame[0] + frame[2]) - x0), max(0, min(clip[1] + clip[3], frame[1] + frame[3]) - y0)]
                 let radius = layer["radius"]?.numberValue ?? 0
-                let inside = frame[0] >= clip[0] && frame[1] >= clip[1] && frame[0] + frame[2] <= clip[0] + clip[2] + 1e-9 && frame[1] + frame[3] <= clip[1] + clip[3] + 1e-9
                 if inner != clip { innerRadius = 0 }
-                if radius > 0 && inside { innerRadius = radius * scale }
+                if radius > 0 { innerRadius = radius * scale }
             }
             for child in children[id] ?? [] { visit(child, origin: (frame[0], frame[1]), alpha: alpha, scale: scale, clip: inner, clipRadius: innerRadius) }
         }

@@ -274,9 +274,9 @@ function visit(tree, layer, ox, oy, parentAlpha, parentScale, clip, clipRadius, 
   let childClipRadius = clipRadius;
   let childClipped = clipped;
   if (layer.clips) {
-    // Rounded corners clip while the whole rounded frame lies inside the clip so far (a sheet).
-    const rounded = layer.radius > 0 && containsRect(clip, frame);
-    const narrowed = rounded ? frame : intersection(clip, frame);
+    // A layer with rounded corners (a sheet's card) always clips, with its corners.
+    const rounded = layer.radius > 0;
+    const narrowed = intersection(clip, frame);
     if (rounded || !sameRect(narrowed, clip)) {
       childClip = narrowed;
       childClipRadius = rounded ? hundredths(layer.radius * scale) : 0;
@@ -319,10 +319,6 @@ function intersection([ax, ay, aw, ah], [bx, by, bw, bh]) {
   const width = Math.max(0, hundredths(Math.min(ax + aw, bx + bw) - x));
   const height = Math.max(0, hundredths(Math.min(ay + ah, by + bh) - y));
   return [x, y, width, height];
-}
-
-function containsRect([ax, ay, aw, ah], [bx, by, bw, bh]) {
-  return bx >= ax && by >= ay && bx + bw <= ax + aw + 1e-9 && by + bh <= ay + ah + 1e-9;
 }
 
 function sameRect(a, b) {

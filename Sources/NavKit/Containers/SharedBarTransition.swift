@@ -16,7 +16,7 @@ final class SharedBarTransition {
 
     /// Nil when the two pages' bars differ, or either page is a sheet (a card's bar is its own).
     init?(upper: ViewController, lower: ViewController) {
-        guard !upper.isSheet, !lower.isSheet, upper.navigationBar.looksLike(lower.navigationBar) else { return nil }
+        guard upper.navigationBar.looksLike(lower.navigationBar) else { return nil }
         self.upper = upper.navigationBar
         self.lower = lower.navigationBar
         lowerHasBack = lower.backTitle != nil

@@ -65,6 +65,12 @@ extension StackController {
         // Under a sheet (coming, going, or covered by the new page) lies black, around the page
         // scaled back below it.
         view.fill = transition.transition.presentsSheet || lower?.isSheet == true ? .black : nil
+        if let lower, lower.isSheet, let under = page(below: lower), under.view.parent !== view {
+            // Uncovering a sheet: the page under it is back behind it, as it rests there.
+            view.insertChild(under.view, at: 0)
+            layoutPage(under)
+            rest(sheet: lower, over: under)
+        }
         if transition.transition.presentsSheet {
             lower?.view.isUserInteractionEnabled = false
         } else if let lower, !lower.isSheet {

@@ -42,11 +42,6 @@ public struct Rect: Equatable, Hashable, Sendable {
         return Rect(x: origin.x + self.origin.x * parentScale, y: origin.y + self.origin.y * parentScale, width: width * size, height: height * size)
     }
 
-    /// True when `other` lies wholly inside this rectangle (edges may touch).
-    public func contains(_ other: Rect) -> Bool {
-        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
-    }
-
     /// The common area of both rectangles; an empty rectangle when they do not overlap.
     public func intersection(_ other: Rect) -> Rect {
         let x0 = max(minX, other.minX), y0 = max(minY, other.minY)

@@ -64,10 +64,11 @@ public struct DisplayList: Equatable, Sendable {
             if !visible { return }
             // A clip that narrows nothing (the viewport's own edge, a full-screen container) is
             // left implicit: every viewer clips to its canvas anyway, and it would cost bytes.
-            // Rounded corners clip only while the whole rounded frame is inside the clip so far
-            // (a sheet's card); the rectangle's corners are all a narrower clip keeps.
-            let rounded = node.cornerRadius > 0 && clip.contains(frame)
-            let narrowed = rounded ? frame : clip.intersection(frame)
+            // A node with rounded corners (a sheet's card) always clips, with its corners: whether
+            // its frame lies inside the clip would be decided differently by exact and rounded
+            // geometry at the edges.
+            let narrowed = clip.intersection(frame)
+            let rounded = node.cornerRadius > 0
             if narrowed != clip || rounded {
                 childClip = narrowed
                 childClipRadius = rounded ? node.cornerRadius * scale : 0
