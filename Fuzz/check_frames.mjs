@@ -19,6 +19,7 @@ function canonical(tree) {
     const layer = { ...tree.layer(id) };
     if (layer.alpha === 1) delete layer.alpha;
     if (layer.clips === false) delete layer.clips;
+    if (layer.standby === false) delete layer.standby;
     if (layer.radius === 0) delete layer.radius;
     out.push(layer);
     for (const child of tree.childIds(id)) visit(child);
@@ -45,7 +46,7 @@ function check(text) {
     try {
       if (record.format === 'v1') result = list.apply(record.frame);
       else if (record.format === 'v2json') result = tree.apply(record.frame);
-      else if (record.format === 'v2binary') result = binaryTree.apply(decoder.decode(Buffer.from(record.hex, 'hex')));
+      else if (record.format === 'v2binary') result = binaryTree.apply(decoder.decode(Buffer.from(record.hex, 'hex'), (id) => binaryTree.layer(id)));
       else if (record.expect) expected[record.expect] = record.frame;
     } catch (error) {
       return `line ${number + 1}: ${error.message}`;

@@ -57,7 +57,8 @@ struct FrameCheck {
             }
             if let packed {
                 record?(.v2binary, packed)
-                try binaryTree.apply(try binaryDecoder.decode(packed))
+                let held = binaryTree
+                try binaryTree.apply(try binaryDecoder.decode(packed, held: held.layer))
             }
         } catch {
             return "frame \(seq): \(error)"
@@ -177,6 +178,9 @@ struct TreeModel: Equatable {
     private var root: Int?
     private var seq: Int?
 
+    /// The layer `id` as held (what a binary insert may be written like).
+    func layer(_ id: Int) -> JSONObject? { layers[id] }
+
     static func == (a: TreeModel, b: TreeModel) -> Bool { a.root == b.root && a.children == b.children && a.layers == b.layers }
 
     /// The layers in pre-order with their parent, as a full frame lists them.
@@ -265,6 +269,7 @@ struct TreeModel: Equatable {
     private static func dropDefaults(_ layer: inout JSONObject) {
         if layer["alpha"] == 1 { layer["alpha"] = nil }
         if layer["clips"] == false { layer["clips"] = nil }
+        if layer["standby"] == false { layer["standby"] = nil }
         if layer["radius"] == 0 { layer["radius"] = nil }
     }
 

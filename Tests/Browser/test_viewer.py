@@ -724,11 +724,13 @@ def test_tablet_split_drag_and_wheel(start_server, watch_session, driver, artifa
         time.sleep(0.2)
 
     # `?app=tablet` without a device is the iPad: the server lays out 1024 × 768, and the iPad
-    # is shown unscaled in a 1366 × 1000 window.
+    # grows whole to the height of a 1366 × 1000 window.
     assert driver.execute_script("return document.getElementById('device-picker').value") == "ipad"
     assert "device-ipad" in driver.execute_script("return document.getElementById('device').className")
     left, top, cw, ch = canvas_rect(driver)
-    assert (round(cw), round(ch)) == (IPAD["width"], IPAD["height"]), canvas_rect(driver)
+    stage = driver.execute_script("return document.getElementById('stage').clientHeight")
+    assert abs(cw / ch - IPAD["width"] / IPAD["height"]) < 0.01 and ch > IPAD["height"], canvas_rect(driver)
+    assert top + ch <= TABLET_WINDOWS[""][1] and ch > 0.8 * stage, (canvas_rect(driver), stage)
     nodes = viewer_nodes(driver)
     sidebars = [node for node in nodes if node.get("role") == "sidebar"]
     assert len(sidebars) == 1 and sidebars[0]["frame"] == [0, 0, SIDEBAR_WIDTH, IPAD["height"]], sidebars

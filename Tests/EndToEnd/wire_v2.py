@@ -4,7 +4,7 @@ of the web viewer's JavaScript: it knows only what the spec says.
 
 - `decode_frame(data, strings)`: one binary frame -> the dict the same frame parses to as JSON v2
   (see "Patches and frames" below), plus the string table after it. Raises `WireError` on a
-  frame that ends early, an unknown `type`, a mask bit above 20, a string index outside the
+  frame that ends early, an unknown `type`, a mask bit above 21, a string index outside the
   table, a `first` that does not match the table the client holds, and a few more things the
   spec rules out (bytes after the end, a `u8` field out of range, a cleared mask on a new layer).
 - `LayerTree`: the client's copy of the tree: `apply(frame)` for full frames and deltas (base
@@ -37,12 +37,13 @@ ALIGNS = ("left", "center", "right")
 FRAME_TYPES = {1: "full", 2: "delta"}
 
 # Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`;
-# bit 20, `scale`, came later and is written last.
+# bits 20 (`standby`) and 21 (`scale`) came later and are written last.
 BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
 BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8, 9, 10
 BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
 BIT_CLEARED = 19
-BIT_SCALE = 20
+BIT_STANDBY = 20
+BIT_SCALE = 21
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -52,7 +53,7 @@ FRAME_BITS = (BIT_X, BIT_Y, BIT_W, BIT_H)
 STRING_BITS = (BIT_TEXT, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC)
 
 # Layer keys that describe the tree rather than the drawing.
-STRUCTURAL = {"id", "parent", "index", "clips"}
+STRUCTURAL = {"id", "parent", "index", "clips", "standby"}
 # What makes a layer draw something of its own (§3.5: with `role`, what gets it drawn).
 DRAWING_FIELDS = ("fill", "border", "shadow", "text", "icon")
 
@@ -193,10 +194,16 @@ def decode_frame(data, strings=()):
             previous = layer_id
             if not parent:
                 raise WireError(f"insert {layer_id} has no parent")
-            index = reader.varint(f"index of insert {layer_id}")
-            layer = _read_fields(reader, table, layer_id, new=True)
+            # The index, doubled, plus 1 when the insert is written like a held layer (§3.6).
+            at = reader.varint(f"index of insert {layer_id}")
+            if at % 2:
+                like = layer_id - reader.zigzag(f"model of insert {layer_id}")
+                layer = _read_fields(reader, table, layer_id, new=False)
+                layer["like"] = like            # resolved against the tree: resolve_likes
+            else:
+                layer = _read_fields(reader, table, layer_id, new=True)
             layer["parent"] = parent
-            layer["index"] = index
+            layer["index"] = at // 2
             inserted.append(layer)
         patches = []
         for position in range(reader.varint("patch count")):
@@ -233,7 +240,7 @@ def _read_fields(reader, table, layer_id, new):
     what = f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
     if mask >> (BIT_SCALE + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 20")
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 21")
     cleared = 0
     if mask & (1 << BIT_CLEARED):
         cleared = reader.varint(f"cleared mask of {what}")
@@ -299,6 +306,11 @@ def _read_fields(reader, table, layer_id, new):
             layer["align"] = ALIGNS[value]
         elif bit in STRING_BITS:
             layer[FIELD_NAMES[bit]] = string(bit)
+    if mask & (1 << BIT_STANDBY):
+        value = reader.u8(f"standby of {what}")
+        if value > 1:
+            raise WireError(f"{what}: standby {value}; expected 0 or 1")
+        layer["standby"] = value == 1
     if mask & (1 << BIT_SCALE):
         layer["scale"] = reader.varint(f"scale of {what}") / 100000
     for bit in range(BIT_CLEARED):
@@ -311,6 +323,41 @@ def _read_fields(reader, table, layer_id, new):
         layer.setdefault("font", {"size": 17, "weight": 400})
         layer.setdefault("align", "left")
     return layer
+
+
+def resolve_likes(frame, tree):
+    """Turns each INSERT written like a held layer (`like`: its id) into the whole layer JSON
+    sends: the model's fields (the tree's layer before this frame, or one inserted earlier in
+    it), then the insert's own, nulls deleted, defaults left out."""
+    inserted = {}
+    for layer in frame.get("insert", []):
+        model_id = layer.pop("like", None)
+        if model_id is not None:
+            model = inserted.get(model_id) or tree.layers.get(model_id)
+            if model is None:
+                raise WireError(f"insert {layer['id']} is written like layer {model_id}, which is not held")
+            if "frame" in layer and layer["frame"] is None:
+                raise WireError(f"insert {layer['id']} clears its frame")
+            merged = {"id": layer["id"], "parent": layer["parent"], "index": layer["index"],
+                      "kind": model["kind"], "frame": list(model["frame"])}
+            for key, value in model.items():
+                if key not in merged and key != "index":
+                    merged[key] = copy.deepcopy(value)
+            for key, value in layer.items():
+                if key in ("id", "parent", "index"):
+                    continue
+                if key == "frame":
+                    merged["frame"] = [held if new is None else new for held, new in zip(merged["frame"], value)]
+                elif value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            for key, default in (("alpha", 1), ("scale", 1), ("radius", 0), ("clips", False), ("standby", False)):
+                if key in merged and merged[key] == default and type(merged[key]) is type(default):
+                    del merged[key]
+            layer.clear()
+            layer.update(merged)
+        inserted[layer["id"]] = layer
 
 
 def resolve_patches(frame, tree):
@@ -347,7 +394,7 @@ def _default_fields(layer, where):
     """A full LAYER leaves out alpha 1, clips false and radius 0 (§3.5, §3.1)."""
     found = [key for key in ("alpha", "radius")
              if key in layer and not isinstance(layer[key], bool) and layer[key] == (1 if key == "alpha" else 0)]
-    found += ["clips"] if layer.get("clips") is False else []
+    found += [key for key in ("clips", "standby") if layer.get(key) is False]
     return [f"{where}: layer {layer.get('id')} writes the default {key} = {layer[key]!r}" for key in found]
 
 
@@ -413,7 +460,7 @@ class LayerTree:
             layers, children, root, unchanged = self._patched(frame, seq)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
             deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
-                           for patch in frame.get("set", []) for key in ("alpha", "clips", "radius")
+                           for patch in frame.get("set", []) for key in ("alpha", "scale", "clips", "standby", "radius")
                            if key in patch and patch[key] is None]
         self.deviations += deviations
         self.layers, self.children, self.root = layers, children, root
@@ -539,8 +586,9 @@ class LayerTree:
             layer = dict(self.layers[layer_id])
             if layer.get("alpha") == 1:
                 del layer["alpha"]
-            if layer.get("clips") is False:
-                del layer["clips"]
+            for key in ("clips", "standby"):
+                if layer.get(key) is False:
+                    del layer[key]
             if layer.get("radius") == 0:
                 del layer["radius"]
             if layer.get("scale") == 1:
@@ -565,6 +613,8 @@ class LayerTree:
         while stack:
             layer_id, ox, oy, parent_alpha, parent_scale, clip, clip_radius = stack.pop()
             layer = self.layers[layer_id]
+            if layer.get("standby"):
+                continue                        # on the viewer, not drawn, with its subtree
             x, y, w, h = layer["frame"]
             scale = parent_scale * layer.get("scale", 1)
             # Children are placed from the exact origin (rounding every level of a scaled subtree
@@ -628,6 +678,7 @@ class TreeDisplay:
         if not frame.get("full"):
             if self.tree.seq is None or frame["base"] != self.tree.seq:
                 raise WireError(f"delta {frame['seq']} has base {frame['base']}, but the tree is at {self.tree.seq}: wrong base")
+            resolve_likes(frame, self.tree)
             resolve_patches(frame, self.tree)
         self.tree.apply(frame)
         self.strings = table        # only once the frame is applied

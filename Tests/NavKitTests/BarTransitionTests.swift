@@ -126,7 +126,7 @@ import Testing
         h.run(.push(screen("Detail")))
         let detail = h.stack.topViewController
         #expect(detail.navigationBar.node.parent === detail.view)
-        #expect(h.stack.view.children.map(\.name) == ["Detail"])
+        #expect(h.stack.view.children.filter { !$0.isOnStandby }.map(\.name) == ["Detail"])
         h.run(.pop())
         let home = h.stack.topViewController
         #expect(home.navigationBar.node.parent === home.view)

@@ -56,7 +56,9 @@ import Testing
         let shallow = h.scene.displayList().items.count
         for index in 0..<200 { h.run(.push(screen("P\(index)"), transition: ParametricTransition.none)) }
         #expect(h.scene.displayList().items.count == shallow)
-        #expect(h.stack.view.children.count == 1)
+        // The top page, and the page below it on standby for protocol v2 (not drawn).
+        #expect(h.stack.view.children.map(\.isOnStandby) == [true, false])
+        #expect(h.scene.layerTree().layers.filter { $0.role == .page }.count == 2)
     }
 
     @Test func hitTestingFindsTheFrontmostNode() {

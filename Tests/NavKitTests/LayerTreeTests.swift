@@ -9,8 +9,14 @@ import Testing
     /// The drawn layers with absolute frames and effective alpha, as display items (no clip).
     private func flatten(_ tree: LayerTree) -> [DisplayItem] {
         var origins: [Int: Point] = [:], alphas: [Int: Double] = [:]
+        var standby: Set<Int> = []
         var items: [DisplayItem] = []
         for layer in tree.layers {
+            // A standby subtree is on the wire but not drawn.
+            if layer.standby || layer.parent.map(standby.contains) == true {
+                standby.insert(layer.id)
+                continue
+            }
             let origin = layer.parent.flatMap { origins[$0] } ?? .zero
             let frame = layer.frame.offsetBy(dx: origin.x, dy: origin.y)
             let alpha = (layer.parent.flatMap { alphas[$0] } ?? 1) * layer.alpha
@@ -61,6 +67,33 @@ import Testing
             }
             #expect(seen.count == tree.layers.count)
         }
+    }
+
+    @Test func theCoveredPageWaitsOnStandbySoAPopUncoversItWithoutNewLayers() {
+        let h = SceneHarness(root: ScreenSpec(name: "Home", rows: Self.rows))
+        let homeAtRest = h.scene.layerTree()
+        h.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        // At rest: Home is still in the tree with its rows, marked standby, and not drawn.
+        let pushed = h.scene.layerTree()
+        let home = pushed.first(role: .page, name: "Home")
+        #expect(home?.standby == true)
+        #expect(home?.frame.origin == .zero)
+        #expect(Set(homeAtRest.layers.map(\.id)).isSubset(of: Set(pushed.layers.map(\.id))))
+        #expect(flatten(pushed).contains { $0.name == "Home" } == false)
+        #expect(h.scene.displayList().items.contains { $0.name == "Home" } == false)
+        // The pop's first frame: Home is drawn again under the same ids, no longer on standby; new
+        // are only the dim and the node that holds both bars in front of both pages (the bar
+        // stays while the pages move, as UIKit's).
+        h.send(.pop())
+        _ = h.advance(by: 1.0 / 60)
+        let popping = h.scene.layerTree()
+        #expect(popping.first(role: .page, name: "Home")?.standby == false)
+        let bars = popping.layers.first { $0.name == "bars" }?.id ?? 0
+        #expect(Set(popping.layers.map(\.id)).isSubset(of: Set(pushed.layers.map(\.id)).union([popping.first(role: .dim)?.id ?? 0, bars])))
+        // Once the pop ends the popped page leaves; nothing waits below the root page.
+        h.run(.push(ScreenSpec(name: "Other")))
+        h.run(.pop())
+        #expect(h.scene.layerTree().layers.filter(\.standby).isEmpty)
     }
 
     @Test func idsAreStableAcrossFramesAndRuns() {

@@ -40,6 +40,23 @@ import NavKit
         #expect(failure(#"{"type":"hello","protocol":2,"encoding":"cbor"}"#)?.error == WireError(.badMessage, #"encoding: expected one of json, binary, got "cbor""#))
     }
 
+    @Test func acksAndTheHellosWindow() {
+        #expect(message(#"{"type":"hello","window":8}"#) == .hello(Hello(window: 8)))
+        #expect(message(#"{"type":"ack","seq":42}"#) == .ack(seq: 42))
+        #expect(message(#"{"seq":42, "type":"ack"}"#) == .ack(seq: 42))
+        #expect(failure(#"{"type":"ack","seq":-1}"#)?.error == WireError(.badMessage, "seq: expected the seq of a frame (0 or more), got -1"))
+        #expect(failure(#"{"type":"ack"}"#)?.error.code == .badMessage)
+        // The scan reads exactly the spelling clients send, and leaves every other to decode().
+        #expect(MessageDecoder.ackSeq(in: #"{"type":"ack","seq":42}"#) == 42)
+        #expect(MessageDecoder.ackSeq(in: #"{"type":"ack","seq":0}"#) == 0)
+        for other in [
+            #"{"type":"ack","seq":}"#, #"{"type":"ack","seq":-1}"#, #"{"type":"ack","seq":4.5}"#, #"{"type":"ack","seq":42 }"#,
+            #"{"seq":42,"type":"ack"}"#, #"{"type":"ack","seq":1234567890123456}"#, #"{"type":"ack","seq":42}x"#,
+        ] {
+            #expect(MessageDecoder.ackSeq(in: other) == nil, "\(other)")
+        }
+    }
+
     @Test func pointerWithSamplesInSeconds() {
         let decoded = message(#"{"type":"pointer","phase":"move","id":2,"samples":[[1,2,1000],[3,4,1016]]}"#)
         #expect(decoded == .pointer(PointerEvent(
@@ -95,7 +112,7 @@ import NavKit
     @Test(arguments: [
         (#"[1,2]"#, "message: expected an object, got an array"),
         (#"{"kind":"hello"}"#, "type: missing; expected a string"),
-        (#"{"type":"hullo"}"#, "type: unknown message type \"hullo\"; expected one of hello, resize, ping, pointer, scroll, key, command"),
+        (#"{"type":"hullo"}"#, "type: unknown message type \"hullo\"; expected one of hello, resize, ping, pointer, scroll, key, command, ack"),
         (#"{"type":"hello","viewport":{"width":"wide","height":3}}"#, "viewport.width: expected a number, got \"wide\""),
         (#"{"type":"hello","role":"boss"}"#, "role: expected one of control, view, got \"boss\""),
         (#"{"type":"pointer","phase":"down","x":1,"y":2}"#, "t: missing; expected the event's timestamp in milliseconds"),

@@ -3,7 +3,7 @@ import Testing
 import NavKit
 @testable import NavWire
 
-/// docs/protocol.md and the code name the same operations, error codes and event groups.
+/// docs/protocol.md and the code name the same operations, error codes, event groups and features.
 @Suite struct ProtocolDocTests {
     private static let doc: String = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -17,14 +17,17 @@ import NavKit
         }
     }
 
-    @Test func everyErrorCodeAndEventGroupIsDocumented() {
+    @Test func everyErrorCodeEventGroupAndFeatureIsDocumented() {
         for code in ErrorCode.allCases {
             #expect(Self.doc.contains("`\(code.rawValue)`"), "docs/protocol.md does not mention \(code.rawValue)")
         }
         for group in MessageDecoder.eventGroups {
             #expect(Self.doc.contains("`\(group)`"), "docs/protocol.md does not mention event group \(group)")
         }
-        for name in ["pageWillHide", "pageDidShow", "setBadge", "hidesBottomBar", "barVisible"] {
+        for feature in Hello.supportedFeatures {
+            #expect(Self.doc.contains("`\(feature)`"), "docs/protocol.md does not mention feature \(feature)")
+        }
+        for name in ["pageWillHide", "pageDidShow", "setBadge", "hidesBottomBar", "barVisible", #""type":"viewport""#, #""type":"settings""#] {
             #expect(Self.doc.contains(name), "docs/protocol.md does not mention \(name)")
         }
     }

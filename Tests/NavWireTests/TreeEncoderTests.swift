@@ -269,7 +269,8 @@ final class Session {
     private func applyBinary(_ packed: [UInt8]?) {
         guard let packed else { return failures.append("frame \(seq): v2 JSON changed, binary sent nothing") }
         do {
-            let json = try binaryDecoder.decode(packed)
+            let held = binaryViewer.fields
+            let json = try binaryDecoder.decode(packed, held: { held[$0] })
             if let error = binaryViewer.apply(json) { failures.append("binary frame \(seq): \(error)") }
         } catch {
             failures.append("binary frame \(seq): \(error)")
@@ -293,7 +294,7 @@ final class Session {
             var style = (try? JSONValue.parse(String(decoding: v1, as: UTF8.self)).objectValue) ?? JSONObject()
             for key in ["id", "frame", "alpha", "scale", "clip", "clipRadius"] { style[key] = nil }
             var fields = layer.fields
-            for key in ["frame", "alpha", "scale", "clips"] { fields[key] = nil }
+            for key in ["frame", "alpha", "scale", "clips", "standby"] { fields[key] = nil }
             // A patch back to the default radius holds 0, which a whole layer leaves out.
             if fields["radius"]?.numberValue == 0 { fields["radius"] = nil }
             let clip = item.clip ?? Rect(origin: .zero, size: list.viewport)
@@ -398,7 +399,8 @@ struct TreeViewer {
     func flatten() -> [(id: Int, frame: [Double], alpha: Double, scale: Double, clip: [Double], clipRadius: Double, fields: JSONObject)] {
         var out: [(id: Int, frame: [Double], alpha: Double, scale: Double, clip: [Double], clipRadius: Double, fields: JSONObject)] = []
         func visit(_ id: Int, origin: (Double, Double), alpha: Double, scale: Double, clip: [Double], clipRadius: Double) {
-            guard let layer = fields[id] else { return }
+            // A standby subtree is on the viewer but not drawn.
+            guard let layer = fields[id], layer["standby"] != true else { return }
             let f = (layer["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
             let own = layer["scale"]?.numberValue ?? 1
             let frame = [origin.0 + scale * f[0], origin.1 + scale * f[1], f[2] * scale * own, f[3] * scale * own]

@@ -52,7 +52,7 @@ class Bytes {
 }
 
 const B = { kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
-  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, scale: 20 };
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, standby: 20, scale: 21 };
 
 // §3.5's full frame, and the same frame in binary.
 const FULL_JSON = `{"type":"frame","seq":1,"time":0,"full":true,"nodes":[
@@ -151,7 +151,7 @@ test('a patch of x alone leaves the other frame slots null, and the tree keeps t
   assert.deepEqual(tree.byId.get(4).frame, [-5.74, 111, 338, 44]);
 });
 
-test('a scale comes last, in hundred-thousandths, after the vc', () => {
+test('a scale comes last, in hundred-thousandths, after the vc and standby', () => {
   const bytes = new Bytes().u8(1).v(2).v(0).strings(0, ['vc1']).list(2)
     .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
     .head(2, 1).fields([B.w, B.h, B.vc, B.scale], (b) => b.c(390).c(844).v(0).v(91795))
@@ -189,7 +189,7 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
   const bytes = new Bytes().u8(2).v(9).v(12345).v(8).strings(7, ['Detail', 'vc3'])
     .v(2).v(3).v(40) // remove 3 and 40
     .list(2) // insert two
-    .head(55, 35).v(1).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc],
+    .head(55, 35).v(2).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc], // index 1 (doubled)
       (b) => b.c(390).c(390).c(844).rgba(255, 255, 255).v(S.page).v(7).v(8))
     .head(56, 55).v(0).fields([B.kind, B.text], (b) => b.u8(1).v(7))
     .v(1).v(1).fields([B.x], (b) => b.c(-130)) // set
@@ -209,6 +209,33 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
   // Empty parts are left out, as in JSON.
   const empty = new Bytes().u8(2).v(10).v(0).v(9).strings(9, []).v(0).v(0).v(0).v(0).bytes;
   assert.deepEqual(decoder.decode(empty), { type: 'frame', seq: 10, time: 0, base: 9 });
+});
+
+test('an insert written like a held layer, or one inserted before it, lists only what differs', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const held = new Map([[3, { id: 3, parent: 2, kind: 'text', frame: [120, 47, 150, 44], text: 'Home',
+    font: { size: 17, weight: 600 }, color: '#000000', align: 'center', role: 'title', name: 'Home' }]]);
+  const bytes = new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, ['Detail']) // string 7
+    .v(0) // no removes
+    .list(2)
+    // id 10 under 2, index 1, like 3 (10 − 3 = 7): text and name "Detail", x 100
+    .head(10, 2).v(3).z(7).fields([B.x, B.text, B.name], (b) => b.c(100).v(7).v(7))
+    // id 11 under 2, index 2, like 10 (inserted just before): y 50, and the role cleared
+    .head(11, 2).v(5).z(1).fields([B.y], (b) => b.c(50), [B.role])
+    .v(0).v(0)
+    .bytes;
+  const frame = decoder.decode(bytes, (id) => held.get(id));
+  assert.deepEqual(frame.insert, [
+    { id: 10, parent: 2, index: 1, kind: 'text', frame: [100, 47, 150, 44], text: 'Detail', font: { size: 17, weight: 600 },
+      color: '#000000', align: 'center', role: 'title', name: 'Detail' },
+    { id: 11, parent: 2, index: 2, kind: 'text', frame: [100, 50, 150, 44], text: 'Detail', font: { size: 17, weight: 600 },
+      color: '#000000', align: 'center', name: 'Detail' },
+  ]);
+  // A model the client does not hold means the stream is not what we think.
+  const fresh = new FrameDecoder();
+  fresh.decode(fullExample());
+  assert.throws(() => fresh.decode(bytes), (error) => error instanceof BinaryFrameError && error.code === 'like');
 });
 
 test('the cleared mask (bit 19) turns fields into null', () => {
@@ -291,7 +318,7 @@ test('every frame cut short is refused as truncated', () => {
   assert.equal(decoder.decode(delta).seq, 2);
 });
 
-test('unknown types, mask bits above 20, bad bytes and leftovers are refused', () => {
+test('unknown types, mask bits above 21, bad bytes and leftovers are refused', () => {
   const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
     (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
   // A full frame of one layer: id 1 (z 2), the root, then the mask and values given.
@@ -301,9 +328,11 @@ test('unknown types, mask bits above 20, bad bytes and leftovers are refused', (
   refused([0, 1, 0, 0, 0, 0], 'type');
   refused([3, 1, 0, 0, 0, 0], 'type');
   refused([255], 'type');
-  refused(layer(new Bytes().v(2 ** 21).out), 'mask'); // bit 21
-  refused(layer(new Bytes().v(2 ** 21 + 2 ** 3).out, [0]), 'mask');
-  refused(layer(new Bytes().v(2 ** 19).v(2 ** 20).out), 'mask'); // a cleared mask naming scale
+  refused(layer(new Bytes().v(2 ** 22).out), 'mask'); // bit 22
+  refused(layer(new Bytes().v(2 ** 22 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 19).v(2 ** 21).out), 'mask'); // a cleared mask naming scale
+  refused(layer(new Bytes().v(2 ** 20).out, [2]), 'value'); // standby is 0 or 1
+  assert.equal(new FrameDecoder().decode(Uint8Array.from(layer(new Bytes().v(2 ** 20).out, [1]))).nodes[0].standby, true);
   refused(layer(new Bytes().v(2 ** 31).out), 'mask');
   refused(layer(new Bytes().v(2 ** 19).v(2 ** 19).out), 'mask'); // a cleared mask naming bit 19
   refused(layer(new Bytes().v(2 ** 19 + 2 ** 7).v(2 ** 7).out, [1, 2, 3, 4]), 'mask'); // fill written and cleared

@@ -78,18 +78,23 @@ class FakeSocket {
   hello() { return JSON.parse(this.sent.find((text) => JSON.parse(text).type === 'hello')); }
 }
 
-/** A started connection on `wire` with its model, and a way to wait for the next socket. */
-function connect(wire) {
+/**
+ * A started connection on `wire` with its model, and a way to wait for the next socket.
+ * `options` overrides the Connection's (app, role, session, viewport).
+ */
+function connect(wire, options = {}) {
   FakeSocket.all = [];
   globalThis.WebSocket = FakeSocket;
   const model = wire === 'v1' ? new DisplayList() : new LayerTree();
   const storage = { getItem: () => null, setItem() {}, removeItem() {} };
   const connection = new Connection({
     url: 'ws://h/ws', app: 'phone', role: 'control', session: null, model, storage, wire,
-    viewport: () => ({ width: 390, height: 844, scale: 1 }),
+    viewport: () => ({ width: 390, height: 844, scale: 1 }), ...options,
   });
   const events = [];
-  for (const type of ['frame', 'error', 'status']) connection.addEventListener(type, ({ detail }) => events.push({ type, ...detail }));
+  for (const type of ['frame', 'error', 'status', 'viewport', 'settings', 'sessionGone']) {
+    connection.addEventListener(type, ({ detail }) => events.push({ type, ...detail }));
+  }
   connection.start();
   return { connection, model, events, socket: () => FakeSocket.all.at(-1) };
 }
@@ -107,7 +112,7 @@ function binaryFull(seq, strings) {
     2, 2, 0x98, 0x80, 0x04, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A, 0]).buffer;
 }
 
-test('hello asks for protocol 2, binary by default, with arraybuffer binaries and no features', () => {
+test('hello asks for protocol 2, binary by default, with arraybuffer binaries and session updates', () => {
   const { connection, socket } = connect('binary');
   assert.equal(socket().binaryType, 'arraybuffer');
   assert.equal(socket().protocol, 'stackcast.v1');
@@ -115,9 +120,9 @@ test('hello asks for protocol 2, binary by default, with arraybuffer binaries an
   const hello = socket().hello();
   assert.equal(hello.protocol, 2);
   assert.equal(hello.encoding, 'binary');
-  assert.equal('features' in hello, false, 'the move feature is gone');
+  assert.deepEqual(hello.features, ['sessionUpdates'], 'the move feature is gone');
   connection.stop('done');
-  for (const [wire, expected] of [['json', { protocol: 2, encoding: 'json' }], ['v1', {}]]) {
+  for (const [wire, expected] of [['json', { protocol: 2, encoding: 'json', features: ['sessionUpdates'] }], ['v1', { features: ['sessionUpdates'] }]]) {
     const other = connect(wire);
     other.socket().open();
     const { protocol, encoding, features } = other.socket().hello();
@@ -138,6 +143,10 @@ test('binary frames go through the decoder into the tree; the byte count is the 
   assert.equal(model.seq, 1);
   assert.deepEqual(model.layer(2).frame, [0, 0, 390, 844]);
   assert.deepEqual(connection.decoder.strings, ['page']);
+  // Flow control: hello asked for a window, and each applied frame is acknowledged, spelled as
+  // the server's scan expects.
+  assert.equal(socket().hello().window, 16);
+  assert.equal(socket().sent.at(-1), '{"type":"ack","seq":1}');
   connection.stop('done');
 });
 
@@ -202,5 +211,93 @@ test('on the v1 wire, frames go to the flat list and binary data is reported', (
   socket().receive(new ArrayBuffer(3));
   assert.equal(events.at(-1).type, 'error');
   assert.equal(model.seq, 1);
+  connection.stop('done');
+});
+
+// What the session tells the viewer, and the states a person must be told about in words.
+
+test('without an app or a device of its own, hello names neither: the server\'s app and viewport', () => {
+  const { connection, socket } = connect('binary', { app: null, viewport: () => null });
+  socket().open();
+  const hello = socket().hello();
+  assert.equal('app' in hello, false);
+  assert.equal('viewport' in hello, false);
+  connection.stop('done');
+});
+
+test('viewport and settings messages become events with what the server sent', () => {
+  const { connection, events, socket } = connect('binary');
+  socket().open();
+  socket().receive(WELCOME);
+  const viewport = { width: 700, height: 500, scale: 2, safeArea: { top: 0, left: 0, bottom: 0, right: 0 } };
+  socket().receive({ type: 'viewport', viewport });
+  socket().receive({ type: 'settings', settings: { slowMotion: 10, busyPolicy: 'queue' } });
+  assert.deepEqual(events.filter((e) => e.type === 'viewport').map((e) => e.viewport), [viewport]);
+  assert.deepEqual(events.filter((e) => e.type === 'settings').map((e) => e.settings.slowMotion), [10]);
+  connection.stop('done');
+});
+
+test('an unknown app stops the viewer with the server\'s refusal, instead of connecting for ever', () => {
+  const { connection, events, socket } = connect('binary', { app: 'nope' });
+  socket().open();
+  const error = { type: 'error', code: 'not_found', message: 'no app named nope; available: phone, tablet, stack', apps: ['phone', 'tablet', 'stack'] };
+  socket().receive(error);
+  assert.equal(connection.stopped, true);
+  const status = events.at(-1);
+  assert.deepEqual([status.type, status.state, status.cause], ['status', 'stopped', 'refused']);
+  assert.deepEqual(status.error.apps, ['phone', 'tablet', 'stack']);
+  assert.equal(FakeSocket.all.length, 1, 'no second attempt');
+});
+
+test('a controller\'s ended session is said, and a new one started; a watcher\'s stops', async () => {
+  const { connection, events, socket } = connect('binary', { session: 'dead' });
+  const first = socket();
+  first.open();
+  assert.equal(first.hello().session, 'dead');
+  first.receive({ type: 'error', code: 'not_found', message: 'no session with that token' });
+  assert.equal(events.filter((e) => e.type === 'sessionGone').length, 1);
+  await nextTick();
+  const second = socket();
+  assert.notEqual(second, first);
+  second.open();
+  assert.equal('session' in second.hello(), false, 'a new session');
+  connection.stop('done');
+
+  const watcher = connect('binary', { role: 'view', session: 'dead' });
+  watcher.socket().open();
+  watcher.socket().receive({ type: 'error', code: 'not_found', message: 'no session with that token' });
+  assert.deepEqual([watcher.events.at(-1).state, watcher.events.at(-1).cause], ['stopped', 'gone']);
+  assert.equal(watcher.events.some((e) => e.type === 'sessionGone'), false);
+});
+
+test('a takeover stops the viewer until it takes control back with the same token', () => {
+  const { connection, events, socket } = connect('binary');
+  const first = socket();
+  first.open();
+  first.receive(WELCOME);
+  first.onclose({ code: 1008, reason: 'another viewer took control of this session' });
+  assert.deepEqual([events.at(-1).state, events.at(-1).cause], ['stopped', 'takenOver']);
+  assert.equal(connection.stopped, true);
+  connection.restart();
+  const second = socket();
+  assert.notEqual(second, first);
+  second.open();
+  assert.equal(second.hello().session, 'abc', 'the same session, taken back');
+  assert.equal(connection.stopped, false);
+  connection.stop('done');
+});
+
+test('a server that never answers is unreachable, a dropped one lost; both say when the next try is', () => {
+  const { connection, events, socket } = connect('binary');
+  const before = performance.now();
+  socket().onclose({ code: 1006, reason: '' });
+  const unreachable = events.at(-1);
+  assert.deepEqual([unreachable.state, unreachable.cause], ['reconnecting', 'unreachable']);
+  assert.ok(unreachable.retryAt >= before && unreachable.retryAt <= performance.now() + 250, 'the first backoff');
+  connection.restart();
+  socket().open();
+  socket().receive(WELCOME);
+  socket().onclose({ code: 1006, reason: '' });
+  assert.deepEqual([events.at(-1).state, events.at(-1).cause], ['reconnecting', 'lost']);
   connection.stop('done');
 });

@@ -1,23 +1,72 @@
 // Device layout and the mapping between page and viewport coordinates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clientToViewport, defaultDevice, DEVICES, layoutDevice, viewportToClient } from '../../Web/src/viewport.js';
-import { readOptions, switchAppUrl, watchUrl } from '../../Web/src/options.js';
+import {
+  clientToViewport, defaultDevice, deviceForViewport, DEVICES, layoutDevice, layoutViewport, sameViewport, viewportToClient,
+} from '../../Web/src/viewport.js';
+import { deviceFor, readOptions, switchAppUrl, watchUrl } from '../../Web/src/options.js';
 
-test('an iPhone that fits keeps scale 1 and its safe area', () => {
+test('an iPhone grows to the height the window has, keeping its viewport and safe area', () => {
   const layout = layoutDevice('iphone', 1200, 1000);
   assert.equal(layout.width, 390);
   assert.equal(layout.height, 844);
-  assert.equal(layout.scale, 1);
+  assert.equal(layout.scale, (1000 - 24) / (844 + 28), 'bezel and a 12 px margin all round');
   assert.deepEqual(layout.safeArea, { top: 47, left: 0, bottom: 34, right: 0 });
+  // A 1600 × 900 window (860 px under the toolbar): the height is what limits it.
+  assert.equal(layoutDevice('iphone', 1600, 860).scale, (860 - 24) / 872);
 });
 
-test('a device shrinks to fit a short window, never grows', () => {
+test('a device shrinks to fit a short window, whole', () => {
   const small = layoutDevice('iphone', 1200, 600);
   assert.ok(small.scale < 1);
-  assert.ok((844 + 2 * 14) * small.scale <= 600 - 40 + 1e-9, 'bezel and margin fit');
+  assert.ok((844 + 2 * 14) * small.scale <= 600 - 24 + 1e-9, 'bezel and margin fit');
   assert.equal(small.width, 390, 'the viewport the server lays out does not change');
-  assert.equal(layoutDevice('ipad', 4000, 4000).scale, 1);
+  assert.equal(layoutDevice('ipad', 4000, 4000).scale, (4000 - 24) / (1024 + 64), 'the width limits a landscape iPad');
+});
+
+test('in a phone-narrow window the screen goes edge to edge, without bezel or margin', () => {
+  const compact = layoutDevice('iphone', 390, 803, { compact: true });
+  assert.deepEqual([compact.bezel, compact.outerRadius, compact.screenRadius], [0, 0, 0]);
+  assert.equal(compact.scale, 803 / 844, 'the full height of the stage');
+  assert.equal(layoutDevice('iphone', 390, 900, { compact: true }).scale, 1, 'the full width');
+  const ipad = layoutDevice('ipad', 390, 803, { compact: true });
+  assert.equal(ipad.scale, 390 / 1024);
+});
+
+test('a watcher shows the session\'s viewport in its own window: letterboxed, never cropped or stretched', () => {
+  // A phone session in a wide window: the iPhone's frame, as tall as fits.
+  const phone = layoutViewport({ width: 390, height: 844, scale: 3, safeArea: { top: 47, bottom: 34 } }, 1400, 900);
+  assert.equal(phone.family, 'iphone');
+  assert.deepEqual([phone.width, phone.height], [390, 844]);
+  assert.deepEqual(phone.safeArea, { top: 47, left: 0, bottom: 34, right: 0 });
+  assert.equal(phone.scale, (900 - 24) / 872);
+  // A controller's `fit` window of any size: no frame, the whole picture, one scale for both axes.
+  for (const [width, height, spaceWidth, spaceHeight] of [[1187, 911, 500, 700], [600, 1200, 1400, 900], [5000, 100, 800, 800]]) {
+    const shown = layoutViewport({ width, height }, spaceWidth, spaceHeight);
+    assert.equal(shown.family, 'fit');
+    assert.equal(shown.name, 'session');
+    assert.deepEqual([shown.width, shown.height, shown.bezel], [width, height, 0]);
+    assert.ok(width * shown.scale <= spaceWidth + 1e-9 && height * shown.scale <= spaceHeight + 1e-9, 'not cropped');
+    assert.ok(Math.abs(width * shown.scale - spaceWidth) < 1e-9 || Math.abs(height * shown.scale - spaceHeight) < 1e-9,
+      'as large as the space allows');
+  }
+  assert.equal(layoutViewport({ width: 1366, height: 1024 }, 1400, 900).name, 'ipad-pro');
+});
+
+test('a session viewport names the device of its size, if there is one', () => {
+  assert.equal(deviceForViewport({ width: 390, height: 844 }), 'iphone');
+  assert.equal(deviceForViewport({ width: 1024, height: 768 }), 'ipad');
+  assert.equal(deviceForViewport({ width: 1366, height: 1024 }), 'ipad-pro');
+  assert.equal(deviceForViewport({ width: 844, height: 390 }), null);
+});
+
+test('viewports compare by size, safe area and scale', () => {
+  const a = { width: 390, height: 844, scale: 1, safeArea: { top: 47, left: 0, bottom: 34, right: 0 } };
+  assert.ok(sameViewport(a, { ...a, safeArea: { top: 47, bottom: 34 } }), 'missing edges are 0');
+  assert.ok(!sameViewport(a, { ...a, scale: 2 }));
+  assert.ok(!sameViewport(a, { ...a, width: 391 }));
+  assert.ok(!sameViewport(a, { ...a, safeArea: { top: 20, bottom: 34 } }));
+  assert.ok(!sameViewport(a, null) && sameViewport(null, null));
 });
 
 test('iPad and fit viewports', () => {
@@ -73,7 +122,8 @@ test('viewportToClient is the inverse of clientToViewport', () => {
 });
 
 test('URL options: defaults, watch mode and the watch link', () => {
-  assert.deepEqual(readOptions(''), { app: 'phone', device: 'iphone', role: 'control', session: null, wire: 'binary' });
+  assert.deepEqual(readOptions(''), { app: null, device: null, role: 'control', session: null, wire: 'binary' },
+    'no app: the server\'s own (serve --app), and its device');
   assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view&wire=json'),
     { app: 'tablet', device: 'fit', role: 'view', session: 'abc', wire: 'json' });
   assert.equal(readOptions('?wire=v1').wire, 'v1');
@@ -93,18 +143,23 @@ test('each app has its own device when the address names none', () => {
   assert.equal(defaultDevice('phone'), 'iphone');
   assert.equal(defaultDevice('stack'), 'iphone');
   assert.equal(defaultDevice('toString'), 'iphone', 'not an inherited property');
-  assert.equal(readOptions('?app=tablet').device, 'ipad');
-  assert.equal(readOptions('?app=tablet&device=').device, 'ipad');
-  assert.equal(readOptions('?app=tablet&device=toaster').device, 'ipad', 'an unknown device is the app\'s');
-  assert.equal(readOptions('?app=phone').device, 'iphone');
-  assert.equal(readOptions('?app=stack').device, 'iphone');
-  assert.equal(readOptions('').device, 'iphone');
+  const device = (search, app) => { const options = readOptions(search); return deviceFor(options, app ?? options.app); };
+  assert.equal(device('?app=tablet'), 'ipad');
+  assert.equal(device('?app=tablet&device='), 'ipad');
+  assert.equal(device('?app=tablet&device=toaster'), 'ipad', 'an unknown device is the app\'s');
+  assert.equal(device('?app=phone'), 'iphone');
+  assert.equal(device('?app=stack'), 'iphone');
+  // Without `app` the server's app decides, once its welcome names it.
+  assert.equal(device('', 'tablet'), 'ipad');
+  assert.equal(device('', 'phone'), 'iphone');
+  assert.equal(device(''), 'iphone', 'before the welcome');
   // A device named in the address wins.
-  assert.equal(readOptions('?app=tablet&device=iphone').device, 'iphone');
-  assert.equal(readOptions('?app=tablet&device=fit').device, 'fit');
-  assert.equal(readOptions('?app=phone&device=ipad-pro').device, 'ipad-pro');
+  assert.equal(device('?app=tablet&device=iphone'), 'iphone');
+  assert.equal(device('?app=tablet&device=fit'), 'fit');
+  assert.equal(device('?app=phone&device=ipad-pro'), 'ipad-pro');
+  assert.equal(device('?device=iphone', 'tablet'), 'iphone');
   // The watch link of a tablet session keeps the address's (absent) device: the iPad too.
-  assert.equal(readOptions(new URL(watchUrl('http://h:1/?app=tablet', 'T')).search).device, 'ipad');
+  assert.equal(device(new URL(watchUrl('http://h:1/?app=tablet', 'T')).search), 'ipad');
 });
 
 test('switching apps starts a new session; the device follows the app unless one was chosen', () => {
@@ -114,7 +169,10 @@ test('switching apps starts a new session; the device follows the app unless one
   // The app's own device, named in the address, is dropped so that the next app's applies...
   assert.deepEqual(params(switchAppUrl('http://h:1/?app=phone&device=iphone', 'tablet')), { app: 'tablet' });
   assert.deepEqual(params(switchAppUrl('http://h:1/?app=tablet&device=ipad', 'phone')), { app: 'phone' });
-  assert.equal(readOptions(new URL(switchAppUrl('http://h:1/?app=tablet&device=ipad', 'phone')).search).device, 'iphone');
+  assert.equal(readOptions(new URL(switchAppUrl('http://h:1/?app=tablet&device=ipad', 'phone')).search).device, null);
+  // Without `app` in the address, the app shown (the server's) is the one whose device may be dropped.
+  assert.deepEqual(params(switchAppUrl('http://h:1/?device=ipad', 'phone', 'tablet')), { app: 'phone' });
+  assert.deepEqual(params(switchAppUrl('http://h:1/?device=ipad', 'tablet', 'phone')), { app: 'tablet', device: 'ipad' });
   // ...another device was a choice, and stays.
   assert.deepEqual(params(switchAppUrl('http://h:1/?app=phone&device=ipad-pro', 'tablet')),
     { app: 'tablet', device: 'ipad-pro' });

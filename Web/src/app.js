@@ -1,21 +1,37 @@
 // Wires the viewer: options from the address, the device layout, the connection and its model,
-// the renderer, input (controlling viewers only), HUD, inspector and toolbar. No navigation
-// logic lives here or anywhere in the viewer: the server decides, the viewer draws.
+// the renderer, input (controlling viewers only), HUD, inspector, toolbar and banner. No
+// navigation logic lives here or anywhere in the viewer: the server decides, the viewer draws.
+//
+// The session decides the picture: its viewport comes in `welcome` and `viewport` messages.
+// The controlling window chooses it (its device, or its own size with `fit`) and tells the
+// server; a watcher draws whatever the session's is, scaled to its own window.
 
-import { Connection } from './connection.js';
-import { setupControls } from './controls.js';
+import { Banner, SESSION_GONE_BANNER, statusBanner } from './banner.js';
+import { Connection, SESSION_KEY } from './connection.js';
+import { setupControls, STATUS_WORDS } from './controls.js';
 import { DisplayList } from './delta.js';
 import { Hud } from './hud.js';
 import { PointerInput } from './input.js';
 import { Inspector } from './inspector.js';
-import { readOptions } from './options.js';
+import { deviceFor, readOptions, switchAppUrl, withParams } from './options.js';
 import { Renderer } from './renderer.js';
 import { ViewerStats } from './stats.js';
 import { LayerTree } from './tree.js';
-import { clientToViewport, layoutDevice, viewportToClient } from './viewport.js';
+import {
+  clientToViewport, deviceForViewport, layoutDevice, layoutViewport, sameViewport, viewportToClient,
+} from './viewport.js';
 
-/** A `fit` viewer tells the server its new size once the window has stopped moving this long. */
+/** A controller tells the server its new viewport once the window has stopped moving this long. */
 const RESIZE_SETTLE_MS = 120;
+/** Windows at most this wide (CSS pixels) are phone-like: the toolbar folds into a menu and the
+ * screen goes edge to edge (the same width as style.css's media query). */
+const COMPACT_WIDTH = 640;
+/** How long a transient message (a refused command) stays in the banner. */
+const NOTICE_MS = 6000;
+/** How long the banner says that a new session replaced one that had ended. */
+const SESSION_GONE_MS = 30000;
+/** How often a retry countdown counts. */
+const COUNTDOWN_MS = 250;
 
 const $ = (id) => document.getElementById(id);
 const options = readOptions(location.search);
@@ -30,41 +46,78 @@ const screenMessage = $('screen-message');
 const model = options.wire === 'v1' ? new DisplayList() : new LayerTree();
 const stats = new ViewerStats();
 const renderer = new Renderer(canvas, () => model.nodes(), (now) => stats.drawn(now));
+const compactWindow = matchMedia(`(max-width: ${COMPACT_WIDTH}px)`);
 let layout = null;
+/** The session's app and viewport, once the server has said (null before). */
+let app = options.app;
+let sessionViewport = null;
+/** The device a controller chose in the picker, else the address's (null: the app's own). */
+let chosenDevice = options.device;
 
-/** The viewport as `hello` announces it. */
-function viewport() {
+/** Whether this window decides the session's viewport (a watcher only shows it). */
+function controlling() {
+  return (connection?.role ?? options.role) === 'control';
+}
+
+/** This window's own viewport: its device's, or its size with `fit`. */
+function ownViewport() {
   return { width: layout.width, height: layout.height, scale: window.devicePixelRatio || 1, safeArea: layout.safeArea };
 }
 
-/** Sizes the device frame and canvas to the stage; returns whether the viewport changed. */
+/**
+ * The viewport `hello` announces: a controller's own once it knows its device; before that
+ * (neither the address nor a welcome named the app) none, so that the server keeps the
+ * session's, or gives a new one its app's.
+ */
+function helloViewport() {
+  return controlling() && (chosenDevice || app) ? ownViewport() : null;
+}
+
+/** Sizes the device frame and canvas to the stage: a controller's device, or the session's viewport. */
 function applyLayout() {
-  const previous = layout;
-  layout = layoutDevice(options.device, stage.clientWidth, stage.clientHeight);
-  device.className = `device device-${layout.family} device-${layout.name}`;
+  const space = [stage.clientWidth, stage.clientHeight, { compact: compactWindow.matches }];
+  layout = controlling() || !sessionViewport
+    ? layoutDevice(deviceFor({ device: chosenDevice }, app), ...space)
+    : layoutViewport(sessionViewport, ...space);
+  device.className = `device device-${layout.family} device-${layout.name}${compactWindow.matches ? ' device-compact' : ''}`;
   device.style.setProperty('--scale', String(layout.scale));
   device.style.setProperty('--bezel', `${layout.bezel}px`);
   device.style.padding = `${layout.bezel}px`;
   device.style.borderRadius = `${layout.outerRadius}px`;
   screen.style.borderRadius = `${layout.screenRadius}px`;
   renderer.resize(layout.width * layout.scale, layout.height * layout.scale, layout);
-  return !previous || previous.width !== layout.width || previous.height !== layout.height;
+}
+
+/** A controller whose own viewport is not the session's tells the server. */
+function sendViewportIfChanged() {
+  if (!controlling() || !connection.connected) return;
+  const own = ownViewport();
+  if (sameViewport(own, sessionViewport)) return;
+  const { width, height, scale, safeArea } = own;
+  if (connection.send({ type: 'resize', width, height, scale, safeArea })) sessionViewport = own;
+}
+
+/** The device picker: a controller's choice, or the session's device for a watcher. */
+function showDevice() {
+  if (controlling()) controls.device(layout.name, null, true);
+  else if (sessionViewport) controls.device(deviceForViewport(sessionViewport), sessionViewport, false);
 }
 
 function toViewport(clientX, clientY) {
   return clientToViewport(canvas.getBoundingClientRect(), layout, clientX, clientY);
 }
 
+let connection = null;
 applyLayout();
 
-const connection = new Connection({
+connection = new Connection({
   // On the binary wire only control messages are text, so compression would cost the server
   // its zlib state for nothing: the browser offers it anyway, so the URL declines it.
   url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${options.wire === 'binary' ? '?deflate=0' : ''}`,
   app: options.app,
   role: options.role,
   session: options.session,
-  viewport,
+  viewport: helloViewport,
   model,
   storage: sessionStorage,
   wire: options.wire,
@@ -78,7 +131,26 @@ const inspector = new Inspector({
   nodes: () => model.nodes(), toViewport,
   queryState: () => connection.command('query', { what: 'state' }),
 });
-const controls = setupControls({ options, connection, hud, inspector });
+const banner = new Banner($('banner'), {
+  onAction(what) {
+    if (what === 'retry' || what === 'takeControl') return connection.restart();
+    // Another app or a new session: this tab's token must not resume the old one.
+    sessionStorage.removeItem(SESSION_KEY);
+    if (what === 'newSession') location.assign(withParams(location.href, { session: null, role: null }));
+  },
+  appUrl: (name) => switchAppUrl(location.href, name, app),
+});
+const notice = (text) => banner.set('notice', { text, tone: 'error', actions: [] }, NOTICE_MS);
+const controls = setupControls({
+  options, connection, hud, inspector, notice,
+  onDevice(name) {
+    chosenDevice = name;
+    history.replaceState(null, '', withParams(location.href, { device: name }));
+    applyLayout();
+    sendViewportIfChanged();
+  },
+});
+showDevice();
 
 if (options.role === 'control') {
   new PointerInput(canvas, (message) => {
@@ -93,26 +165,52 @@ connection.addEventListener('frame', ({ detail }) => {
   inspector.frameApplied(detail.result);
 });
 connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));
-connection.addEventListener('welcome', () => inspector.refresh());
-connection.addEventListener('error', ({ detail }) => controls.notice(detail.message));
+connection.addEventListener('welcome', ({ detail: { welcome } }) => {
+  app = welcome.app;
+  sessionViewport = welcome.viewport;
+  if (welcome.apps) controls.apps(welcome.apps, welcome.app);
+  if (welcome.settings) controls.settings(welcome.settings, controlling());
+  // A controller whose device follows the app learns the app only now (a URL without `app`).
+  applyLayout();
+  sendViewportIfChanged();
+  showDevice();
+  inspector.refresh();
+});
+connection.addEventListener('viewport', ({ detail }) => {
+  sessionViewport = detail.viewport;
+  if (controlling()) return;
+  applyLayout();
+  showDevice();
+});
+connection.addEventListener('settings', ({ detail }) => controls.settings(detail.settings, controlling()));
+connection.addEventListener('error', ({ detail }) => notice(detail.message));
+connection.addEventListener('sessionGone', () => banner.set('session', SESSION_GONE_BANNER, SESSION_GONE_MS));
+
+let countdown = null;
 connection.addEventListener('status', ({ detail }) => {
-  controls.status(detail.state, detail.message);
+  controls.status(detail.state);
+  if (detail.state === 'stopped' && detail.cause === 'refused' && Array.isArray(detail.error?.apps)) {
+    controls.apps(detail.error.apps, options.app);
+  }
   // The last picture stays, dimmed, while the connection is away.
   const away = detail.state !== 'connected';
   screen.classList.toggle('away', away && model.seq !== null);
   screenMessage.hidden = !away;
-  screenMessage.textContent = detail.state === 'stopped' ? detail.message
+  screenMessage.textContent = detail.state === 'stopped' ? STATUS_WORDS.stopped
     : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+  // Between two attempts the banner keeps counting down instead of blinking off and on.
+  if (detail.state === 'connecting') return;
+  clearInterval(countdown);
+  const show = () => banner.set('connection', statusBanner(detail, performance.now(), options));
+  show();
+  if (detail.state === 'reconnecting') countdown = setInterval(show, COUNTDOWN_MS);
 });
 
 let resizeTimer = null;
 window.addEventListener('resize', () => {
-  if (!applyLayout() || layout.name !== 'fit') return;
+  applyLayout();
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => {
-    const { width, height, scale } = viewport();
-    connection.send({ type: 'resize', width, height, scale });
-  }, RESIZE_SETTLE_MS);
+  resizeTimer = setTimeout(sendViewportIfChanged, RESIZE_SETTLE_MS);
 });
 
 /** For tests and tools: the same session, its display list and coordinate mapping. */
@@ -123,6 +221,9 @@ window.stackcast = {
   get wire() { return connection.wire; },
   get lastSeq() { return model.seq; },
   get connected() { return connection.connected; },
+  /** The session's viewport as the server last said, and the one this window shows. */
+  get sessionViewport() { return structuredClone(sessionViewport); },
+  get layout() { return structuredClone(layout); },
   get stats() { return stats.snapshot(performance.now()); },
   /** The display list in paint order (copies, so callers cannot change the picture). */
   nodes: () => structuredClone(model.nodes()),

@@ -12,10 +12,10 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips` or `align`
-//   byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which is
-//   no field) or 20 (`scale`, a value that is never cleared), and varints beyond 2^53 (no exact
-//   JS number).
+//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips`, `standby` or
+//   `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
+//   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
+//   beyond 2^53 (no exact JS number).
 
 /** Frame types: the first byte. */
 const FULL = 1;
@@ -24,10 +24,11 @@ const DELTA = 2;
 /** Field bits in the mask, in the order their values follow it. */
 const BIT = {
   kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
-  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19, scale: 20,
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19,
+  standby: 20, scale: 21,
 };
-/** Masks are 21 bits wide: anything at or above this names no field. */
-const MASK_LIMIT = 1 << 21;
+/** Masks are 22 bits wide: anything at or above this names no field. */
+const MASK_LIMIT = 1 << 22;
 const FRAME_BITS = (1 << BIT.x) | (1 << BIT.y) | (1 << BIT.w) | (1 << BIT.h);
 const KINDS = ['rect', 'text', 'icon'];
 const ALIGNS = ['left', 'center', 'right'];
@@ -87,10 +88,12 @@ export class FrameDecoder {
    * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
    * @returns {object} `{type:'frame',seq,time,full:true,nodes}` or
    *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
+   * @param {(id: number) => object|undefined} held the layers the client holds (its tree before
+   *   this frame), which an INSERT may be written like.
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
-  decode(data) {
-    const { frame, strings } = decodeFrame(data, this.strings);
+  decode(data, held = () => undefined) {
+    const { frame, strings } = decodeFrame(data, this.strings, held);
     this.strings = strings;
     return frame;
   }
@@ -100,11 +103,12 @@ export class FrameDecoder {
  * Decodes one binary frame against a string table, without changing it.
  * @param {ArrayBuffer|ArrayBufferView} data the message.
  * @param {string[]} table the strings held before this frame.
+ * @param {(id: number) => object|undefined} held the client's layers before this frame.
  * @returns {{frame: object, strings: string[]}} the frame (as FrameDecoder.decode) and the table
  *   to hold after it.
  * @throws {BinaryFrameError}
  */
-export function decodeFrame(data, table) {
+export function decodeFrame(data, table, held = () => undefined) {
   const reader = new Reader(toBytes(data));
   const type = reader.u8();
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${type}`, 'type');
@@ -135,11 +139,22 @@ export function decodeFrame(data, table) {
     const remove = [];
     for (let n = reader.count(); n > 0; n--) remove.push(reader.varint());
     const insert = [];
+    const inserted = new Map();
     const ids = new IdReader(reader);
     for (let n = reader.count(); n > 0; n--) {
       const layer = ids.next();
-      layer.index = reader.varint();
-      insert.push(fields.layer(layer));
+      // The index, doubled, plus 1 when the insert is written like a layer the client holds.
+      const at = reader.varint();
+      layer.index = Math.floor(at / 2);
+      if (at % 2 === 1) {
+        const modelId = layer.id - reader.zigzag();
+        const model = inserted.get(modelId) ?? held(modelId);
+        if (!model) throw new BinaryFrameError(`insert ${layer.id} is written like layer ${modelId}, which is not held`, 'like');
+        insert.push(fields.like(layer, model));
+      } else {
+        insert.push(fields.layer(layer));
+      }
+      inserted.set(layer.id, insert.at(-1));
     }
     const set = [];
     for (let n = reader.count(); n > 0; n--) set.push(fields.patch({ id: reader.varint() }));
@@ -306,6 +321,29 @@ class FieldReader {
     return out;
   }
 
+  /**
+   * An INSERT written like `model`: the model's fields (not its place in the tree), then what
+   * the mask changes or clears. Defaults are left out, as a JSON insert leaves them out.
+   */
+  like(layer, model) {
+    const fields = this.fields();
+    if (fields.frame === null) throw new BinaryFrameError(`insert ${layer.id} clears its frame`, 'mask');
+    const out = Object.assign(layer, { kind: model.kind, frame: [...model.frame] });
+    for (const [key, value] of Object.entries(model)) {
+      if (!(key in out) && key !== 'index') out[key] = value;
+    }
+    for (const [key, value] of Object.entries(fields)) {
+      if (key === 'frame') value.forEach((component, i) => { if (component !== null) out.frame[i] = component; });
+      else if (value === null) delete out[key];
+      else out[key] = value;
+    }
+    if (out.alpha === 1) delete out.alpha;
+    if (out.radius === 0) delete out.radius;
+    if (out.clips === false) delete out.clips;
+    if (out.standby === false) delete out.standby;
+    return out;
+  }
+
   /** A PATCH: only the fields its mask names (`null` for the cleared ones). */
   patch(patch) {
     return Object.assign(patch, this.fields());
@@ -318,7 +356,7 @@ class FieldReader {
   fields() {
     const r = this.reader;
     const mask = r.varint();
-    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 20`, 'mask');
+    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 21`, 'mask');
     let cleared = 0;
     if (mask & (1 << BIT.cleared)) {
       cleared = r.varint();
@@ -358,6 +396,11 @@ class FieldReader {
     if (has('role')) out.role = this.string();
     if (has('name')) out.name = this.string();
     if (has('vc')) out.vc = this.string();
+    if (has('standby')) {
+      const value = r.u8();
+      if (value > 1) throw new BinaryFrameError(`standby byte ${value} is neither 0 nor 1`, 'value');
+      out.standby = value === 1;
+    }
     if (has('scale')) out.scale = r.varint() / 100000;
     if (cleared) {
       // A frame cannot go away; a cleared component says the stream is not what we think, and

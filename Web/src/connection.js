@@ -24,8 +24,19 @@ const CLOSE_NO_PONG = 4001;
 /** Resyncs closer together than this count as a streak and back off like a failing server. */
 const RESYNC_STREAK_MS = 5000;
 
+/**
+ * Frames the server may send before we acknowledge them (`hello.window`, PROTOCOL §2 ack): a
+ * quarter second at 60 fps, above any round trip we expect. A tab that stops reading (hidden,
+ * busy) then holds a few frames, and gets one delta to the present when it reads again.
+ */
+const FLOW_WINDOW = 16;
+
 /** Close codes that reconnecting cannot cure: the same hello would be refused again. */
 const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
+/** What the server says when another connection took control (docs/protocol.md §2). */
+const TAKEOVER_REASON = 'took control';
+/** The protocol extension that tells this viewer the session's viewport and settings. */
+const SESSION_UPDATES = 'sessionUpdates';
 
 const CLOSE_WORDS = {
   1000: 'The server closed the connection.',
@@ -86,17 +97,25 @@ export function backoffDelay(attempt, random = Math.random) {
 
 /**
  * The viewer's connection to one session. Events (CustomEvent `detail`):
- * `status` {state: 'connecting'|'connected'|'reconnecting'|'stopped', message},
- * `welcome` {welcome}, `frame` {frame, result, bytes}, `pong` {ms}, `error` {error, message}.
+ * `status` {state: 'connecting'|'connected'|'reconnecting'|'stopped', message, cause, …}:
+ *   `cause` says why it is not connected: `reconnecting` has `unreachable` (the server did not
+ *   answer) or `lost` (a live connection dropped) with `retryAt` (performance.now() time of the
+ *   next attempt); `stopped` has `takenOver` (another window took control), `gone` (the watched
+ *   session ended), `refused` (the server refused the hello; with `error`, its `error` message)
+ *   or `failed`;
+ * `welcome` {welcome}, `frame` {frame, result, bytes}, `pong` {ms}, `error` {error, message},
+ * `viewport` {viewport} and `settings` {settings} (the session's, when they change),
+ * `sessionGone` {} (the session to resume had ended: a new one is being started).
  */
 export class Connection extends EventTarget {
   /**
    * @param {object} options
    * @param {string} options.url the WebSocket address.
-   * @param {string} options.app the app to start or resume.
+   * @param {string|null} options.app the app to start (null: the server's own).
    * @param {'control'|'view'} options.role
    * @param {string|null} options.session a token from the address, or null.
-   * @param {() => object} options.viewport the viewport to announce in `hello`.
+   * @param {() => object|null} options.viewport the viewport to announce in `hello`; null: the
+   *   session's (a new one gets its app's).
    * @param {import('./tree.js').LayerTree|import('./delta.js').DisplayList} options.model where
    *   frames are applied: a LayerTree for the v2 wires, a DisplayList for `v1`.
    * @param {Storage} options.storage keeps a controlling viewer's token across reloads.
@@ -118,6 +137,8 @@ export class Connection extends EventTarget {
     // the session's and a resumed delta continues it (binary.js). Reset together with the model.
     this.decoder = new FrameDecoder();
     this.socket = null;
+    /** Whether the current socket opened: a close before that means the server is unreachable. */
+    this.opened = false;
     this.welcomed = false;
     this.stopped = false;
     this.attempt = 0;
@@ -148,7 +169,11 @@ export class Connection extends EventTarget {
     // and frames could then be applied out of order.
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
-    socket.onopen = () => this.sendHello();
+    this.opened = false;
+    socket.onopen = () => {
+      this.opened = true;
+      this.sendHello();
+    };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = (event) => this.closed(event.code, event.reason);
     // A failed socket always closes too: the close handler reports it.
@@ -180,8 +205,22 @@ export class Connection extends EventTarget {
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 
+  /**
+   * Connects again at once: after a stop (to take control back, or to retry a refused hello) or
+   * instead of waiting for the next attempt.
+   */
+  restart() {
+    if (this.socket) return; // already connecting or connected
+    this.stopped = false;
+    this.attempt = 0;
+    this.start();
+  }
+
   sendHello() {
-    const hello = { type: 'hello', app: this.app, viewport: this.viewport(), role: this.role };
+    const hello = { type: 'hello', role: this.role, features: [SESSION_UPDATES], window: FLOW_WINDOW };
+    if (this.app) hello.app = this.app;
+    const viewport = this.viewport();
+    if (viewport) hello.viewport = viewport;
     // v1 is what a hello without `protocol` gets.
     if (this.wire !== 'v1') Object.assign(hello, { protocol: 2, encoding: this.wire });
     if (this.session) hello.session = this.session;
@@ -203,6 +242,8 @@ export class Connection extends EventTarget {
       case 'pong': return this.pong(message);
       case 'result': return this.settle(message.id, (entry) => entry.resolve(message.value));
       case 'error': return this.error(message);
+      case 'viewport': return this.emit('viewport', { viewport: message.viewport });
+      case 'settings': return this.emit('settings', { settings: message.settings });
       default: return undefined; // Fields and types may be added (PROTOCOL.md): ignore the unknown.
     }
   }
@@ -231,7 +272,7 @@ export class Connection extends EventTarget {
     if (this.wire !== 'binary') return this.report({ code: 'bad_message', message: 'binary data from the server' });
     let message;
     try {
-      message = this.decoder.decode(data);
+      message = this.decoder.decode(data, (id) => this.model.layer(id));
     } catch (error) {
       // Cut short, unknown fields or strings, a string table out of step: the spec's answer is
       // the same as for a wrong base.
@@ -245,6 +286,8 @@ export class Connection extends EventTarget {
     const result = this.model.apply(message);
     if (!result.ok) return this.resync(result.reason);
     if (result.full) this.resumeFromLastSeq = true;
+    // Spelled exactly so, the server reads it with a scan instead of a JSON parse.
+    this.socket.send(`{"type":"ack","seq":${this.model.seq}}`);
     this.emit('frame', { frame: message, result, bytes });
     return undefined;
   }
@@ -277,14 +320,21 @@ export class Connection extends EventTarget {
     if (!this.welcomed && this.session && message.code === 'not_found') {
       // The session we asked for has ended (expired or the server restarted).
       if (this.role === 'view') {
-        this.stop(`The watched session no longer exists. ${message.message ?? ''}`.trim());
+        this.stop('The session you were watching has ended.', { cause: 'gone' });
         return;
       }
       this.storage.removeItem(SESSION_KEY);
       this.session = null;
       this.model.reset();
       this.decoder.reset();
+      this.emit('sessionGone', {});
       this.drop(1000, 'starting a new session', 0);
+      return;
+    }
+    // Refused before any welcome (an unknown app, a full server): the same hello would be
+    // refused again, so the viewer says why and waits for the person.
+    if (!this.welcomed && message.id == null) {
+      this.stop(describeError(message), { cause: 'refused', error: message });
       return;
     }
     this.report(message);
@@ -337,27 +387,38 @@ export class Connection extends EventTarget {
     this.pending.clear();
     if (this.stopped) return;
     const words = describeClose(code, reason);
+    if (code === 1008 && reason.includes(TAKEOVER_REASON)) {
+      this.stop('Another window took control of this session.', { cause: 'takenOver' });
+      return;
+    }
     if (FATAL_CLOSE_CODES.has(code)) {
       this.stop(words);
       return;
     }
-    this.status('reconnecting', delay ? `${words} Reconnecting in ${(delay / 1000).toFixed(1)} s…` : words);
+    const cause = this.opened ? 'lost' : 'unreachable';
+    this.status('reconnecting', words, { cause, retryAt: performance.now() + delay });
     this.reconnectTimer = setTimeout(() => this.start(), delay);
   }
 
-  stop(message) {
+  /**
+   * Stops for good (until `restart`): `message` says why in words, `details` for the status
+   * event (`cause`, by default `failed`).
+   */
+  stop(message, details = {}) {
     this.stopped = true;
     clearInterval(this.pingTimer);
     clearTimeout(this.reconnectTimer);
     if (this.socket) {
-      this.socket.onclose = null;
+      this.socket.onopen = this.socket.onmessage = this.socket.onclose = null;
       this.socket.close();
+      this.socket = null;
     }
-    this.status('stopped', `${message} Reload the page to try again.`);
+    this.welcomed = false;
+    this.status('stopped', message, { cause: 'failed', ...details });
   }
 
-  status(state, message) {
-    this.emit('status', { state, message });
+  status(state, message, details = {}) {
+    this.emit('status', { state, message, ...details });
   }
 
   emit(type, detail) {

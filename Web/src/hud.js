@@ -38,18 +38,7 @@ export class Hud {
   }
 
   render() {
-    const f = this.figures();
-    const rows = [
-      ['fps drawn', String(f.fps)],
-      ['round trip', ms(f.roundTripMs)],
-      ['input → frame', ms(f.inputToFrameMs)],
-      ['bytes / frame', f.bytesPerFrame === null ? '–' : String(Math.round(f.bytesPerFrame))],
-      ['frames', String(f.frames)],
-      ['frames skipped', String(f.framesSkipped)],
-      ['seq', f.seq === null ? '–' : String(f.seq)],
-      ['nodes', String(f.nodes)],
-    ];
-    this.element.replaceChildren(...rows.map(([label, value]) => {
+    this.element.replaceChildren(...hudRows(this.figures()).map(([label, value]) => {
       const row = document.createElement('div');
       const name = document.createElement('span');
       const figure = document.createElement('b');
@@ -59,4 +48,23 @@ export class Hud {
       return row;
     }));
   }
+}
+
+/**
+ * The HUD's rows, `[label, value]`, for figures from stats.snapshot plus `seq` and `nodes`. With
+ * nothing drawn in the last second the first row says `idle`: a still picture is not a frozen one.
+ * @param {object} f
+ * @returns {string[][]}
+ */
+export function hudRows(f) {
+  return [
+    f.fps === 0 ? ['drawing', 'idle'] : ['fps drawn', String(f.fps)],
+    ['round trip', ms(f.roundTripMs)],
+    ['input → frame', ms(f.inputToFrameMs)],
+    ['bytes / frame', f.bytesPerFrame === null ? '–' : String(Math.round(f.bytesPerFrame))],
+    ['frames', String(f.frames)],
+    ['frames skipped', String(f.framesSkipped)],
+    ['seq', f.seq === null ? '–' : String(f.seq)],
+    ['nodes', String(f.nodes)],
+  ];
 }

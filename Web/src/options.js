@@ -2,8 +2,6 @@
 
 import { DEVICES, defaultDevice } from './viewport.js';
 
-/** The app shown when `?app=` is missing. */
-const DEFAULT_APP = 'phone';
 /**
  * Frame formats by `?wire=`: protocol v2 binary (the default, the fewest bytes), v2 as JSON
  * text (readable in the browser's network panel) and the flat v1 list (for debugging and
@@ -12,25 +10,36 @@ const DEFAULT_APP = 'phone';
 export const WIRES = ['binary', 'json', 'v1'];
 
 /**
- * Reads the viewer's options from a query string. Without a known `device`, the app's own
- * device is used: the iPad for `tablet`, the iPhone for the others. An unknown `wire` is the
- * default, binary.
+ * Reads the viewer's options from a query string. Without `app`, the session's app is the
+ * server's (`serve --app`), and known only once it welcomes the viewer. Without a known
+ * `device`, `device` is null: the app's own device is used (deviceFor). An unknown `wire` is
+ * the default, binary.
  * @param {string} search e.g. `location.search`.
- * @returns {{app:string, device:string, role:'control'|'view', session:string|null,
+ * @returns {{app:string|null, device:string|null, role:'control'|'view', session:string|null,
  *            wire:'binary'|'json'|'v1'}}
  */
 export function readOptions(search) {
   const params = new URLSearchParams(search);
-  const app = params.get('app') || DEFAULT_APP;
   const device = params.get('device');
   const wire = params.get('wire');
   return {
-    app,
-    device: device && Object.hasOwn(DEVICES, device) ? device : defaultDevice(app),
+    app: params.get('app') || null,
+    device: device && Object.hasOwn(DEVICES, device) ? device : null,
     role: params.get('role') === 'view' ? 'view' : 'control',
     session: params.get('session') || null,
     wire: WIRES.includes(wire) ? wire : WIRES[0],
   };
+}
+
+/**
+ * The device a controlling viewer shows `app` on: the one the address names, else the app's
+ * own (the iPad for `tablet`, the iPhone for the others).
+ * @param {{device:string|null}} options
+ * @param {string|null} app
+ * @returns {string} a key of DEVICES.
+ */
+export function deviceFor(options, app) {
+  return options.device ?? defaultDevice(app);
 }
 
 /**
@@ -54,11 +63,12 @@ export function withParams(href, changes) {
  * the current app's own device.
  * @param {string} href the current address.
  * @param {string} app the app to show.
+ * @param {string|null} [shownApp] the app shown now (the server's when the address names none).
  * @returns {string}
  */
-export function switchAppUrl(href, app) {
+export function switchAppUrl(href, app, shownApp = null) {
   const current = readOptions(new URL(href).search);
-  const keepsDevice = current.device !== defaultDevice(current.app);
+  const keepsDevice = current.device !== null && current.device !== defaultDevice(current.app ?? shownApp);
   return withParams(href, { app, session: null, role: null, ...(keepsDevice ? {} : { device: null }) });
 }
 

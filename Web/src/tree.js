@@ -27,7 +27,7 @@
 // into an overlap.
 
 /** Keys of a layer that describe the tree, not the drawing; never copied onto display items. */
-const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips']);
+const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips', 'standby']);
 /** Fields a display item carries, in v1's key order (after id, kind, frame, alpha). */
 const STYLE_FIELDS = ['fill', 'radius', 'clip', 'clipRadius', 'shadow', 'border', 'text', 'font', 'color', 'align', 'icon',
   'role', 'name', 'vc'];
@@ -250,6 +250,8 @@ export function flatten(tree) {
  * clipping ancestor made it narrower than the viewport (only then does an item carry `clip`).
  */
 function visit(tree, layer, ox, oy, parentAlpha, parentScale, clip, clipRadius, clipped, items) {
+  // A page on standby waits on the viewer, with its subtree, until a patch uncovers it.
+  if (layer.standby) return;
   const [x, y, w, h] = layer.frame;
   // A layer's `scale` draws it and its subtree that many times their size about its top-left
   // corner: its frame is in its parent's unscaled coordinates.

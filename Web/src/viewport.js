@@ -15,20 +15,20 @@ export const DEVICES = Object.freeze({
   iphone: {
     label: 'iPhone', family: 'iphone',
     width: 390, height: 844, safeArea: { top: 47, left: 0, bottom: 34, right: 0 },
-    bezel: 14, outerRadius: 62, screenRadius: 48, margin: 20,
+    bezel: 14, outerRadius: 62, screenRadius: 48, margin: 12,
   },
   ipad: {
-    label: 'iPad 1024 × 768', family: 'ipad',
+    label: 'iPad', family: 'ipad',
     width: 1024, height: 768, safeArea: { top: 24, left: 0, bottom: 0, right: 0 },
-    bezel: 32, outerRadius: 50, screenRadius: 18, margin: 20,
+    bezel: 32, outerRadius: 50, screenRadius: 18, margin: 12,
   },
   'ipad-pro': {
-    label: 'iPad Pro 1366 × 1024', family: 'ipad',
+    label: 'iPad Pro', family: 'ipad',
     width: 1366, height: 1024, safeArea: { top: 24, left: 0, bottom: 0, right: 0 },
-    bezel: 36, outerRadius: 54, screenRadius: 18, margin: 20,
+    bezel: 36, outerRadius: 54, screenRadius: 18, margin: 12,
   },
   fit: {
-    label: 'fit window', family: 'fit',
+    label: 'Fit window', family: 'fit',
     width: null, height: null, safeArea: NO_INSETS, bezel: 0, outerRadius: 0, screenRadius: 0, margin: 0,
   },
 });
@@ -49,17 +49,20 @@ export function defaultDevice(app) {
 }
 
 /**
- * Lays a device out in the space the window gives it.
+ * Lays a device out in the space the window gives it: as large as fits, never cropped or
+ * stretched.
  * @param {string} name a key of DEVICES.
  * @param {number} spaceWidth CSS pixels available.
  * @param {number} spaceHeight CSS pixels available.
+ * @param {{compact?: boolean}} [how] `compact`: a window about as narrow as a phone, where the
+ *   screen goes edge to edge, without bezel or margin.
  * @returns {{name:string, family:string, width:number, height:number, safeArea:object,
  *            scale:number, bezel:number, outerRadius:number, screenRadius:number}}
  *   `width`/`height`/`safeArea` are the viewport the server lays out; `scale` is CSS pixels per
- *   viewport point (a device never grows past 1, it only shrinks to fit); the bezel and radii are
+ *   viewport point (the device grows and shrinks with the window); the bezel and radii are
  *   already scaled, in CSS pixels.
  */
-export function layoutDevice(name, spaceWidth, spaceHeight) {
+export function layoutDevice(name, spaceWidth, spaceHeight, { compact = false } = {}) {
   const key = Object.hasOwn(DEVICES, name) ? name : DEFAULT_DEVICE;
   const device = DEVICES[key];
   if (device.width === null) {
@@ -68,16 +71,61 @@ export function layoutDevice(name, spaceWidth, spaceHeight) {
       safeArea: { ...NO_INSETS }, scale: 1, bezel: 0, outerRadius: 0, screenRadius: 0,
     };
   }
-  const outerWidth = device.width + 2 * device.bezel;
-  const outerHeight = device.height + 2 * device.bezel;
-  const room = 2 * device.margin;
-  const scale = Math.min(1, (spaceWidth - room) / outerWidth, (spaceHeight - room) / outerHeight);
+  return frame(key, device, device, spaceWidth, spaceHeight, compact);
+}
+
+/**
+ * Lays out the picture of a session whose viewport this viewer does not choose (a watcher's):
+ * in the frame of the device of that size if there is one, else without a frame, as large as
+ * the space allows, letterboxed, never cropped or stretched.
+ * @param {{width:number, height:number, safeArea?:object}} viewport the session's.
+ * @param {number} spaceWidth CSS pixels available.
+ * @param {number} spaceHeight CSS pixels available.
+ * @param {{compact?: boolean}} [how] as layoutDevice's.
+ * @returns the same shape as layoutDevice's; `name` is the device's, or `session`.
+ */
+export function layoutViewport(viewport, spaceWidth, spaceHeight, { compact = false } = {}) {
+  const name = deviceForViewport(viewport);
+  const device = name ? DEVICES[name] : { family: 'fit', bezel: 0, outerRadius: 0, screenRadius: 0, margin: 0 };
+  const shown = { width: viewport.width, height: viewport.height, safeArea: { ...NO_INSETS, ...viewport.safeArea } };
+  return frame(name ?? 'session', device, shown, spaceWidth, spaceHeight, compact);
+}
+
+/**
+ * The device whose screen is `viewport`'s size, or null.
+ * @param {{width:number, height:number}} viewport
+ * @returns {string|null} a key of DEVICES.
+ */
+export function deviceForViewport(viewport) {
+  return Object.keys(DEVICES).find((name) =>
+    DEVICES[name].width === viewport.width && DEVICES[name].height === viewport.height) ?? null;
+}
+
+/**
+ * True when two viewports lay out the same (size, safe area and scale).
+ * @param {object|null} a
+ * @param {object|null} b
+ */
+export function sameViewport(a, b) {
+  if (!a || !b) return a === b;
+  const edges = ['top', 'left', 'bottom', 'right'];
+  return a.width === b.width && a.height === b.height && (a.scale ?? 1) === (b.scale ?? 1)
+    && edges.every((edge) => (a.safeArea?.[edge] ?? 0) === (b.safeArea?.[edge] ?? 0));
+}
+
+/** `device`'s frame (bezel, radii, margin) around a screen showing `shown`, scaled to the space. */
+function frame(name, device, shown, spaceWidth, spaceHeight, compact) {
+  const bezel = compact ? 0 : device.bezel;
+  const room = compact ? 0 : 2 * device.margin;
+  const outerWidth = shown.width + 2 * bezel;
+  const outerHeight = shown.height + 2 * bezel;
+  const scale = Math.max(0.1, Math.min((spaceWidth - room) / outerWidth, (spaceHeight - room) / outerHeight));
   return {
-    name: key, family: device.family,
-    width: device.width, height: device.height, safeArea: { ...device.safeArea },
-    scale: Math.max(scale, 0.1),
-    bezel: device.bezel * scale, outerRadius: device.outerRadius * scale,
-    screenRadius: device.screenRadius * scale,
+    name, family: device.family,
+    width: shown.width, height: shown.height, safeArea: { ...shown.safeArea },
+    scale,
+    bezel: bezel * scale, outerRadius: (compact ? 0 : device.outerRadius) * scale,
+    screenRadius: (compact ? 0 : device.screenRadius) * scale,
   };
 }
 

@@ -98,10 +98,18 @@ extension StackController {
     func finish(_ transition: RunningTransition, completed: Bool, then: @escaping () -> Void) {
         runner.end()
         let shown = completed ? transition.appearing : transition.disappearing
-        for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
-            page.view.removeFromParent()
+        if let shown = shown as? ViewController, shown.isSheet {
+            // A sheet rests over the page below it, which stays drawn.
+            show(shown)
+        } else if let shown = shown as? ViewController {
+            keepOnStandby(below: shown)
+            placeBottomBar(restingOn: shown)
+            view.fill = nil
+        } else {
+            for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
+                page.view.removeFromParent()
+            }
         }
-        if let shown = shown as? ViewController { show(shown) }
         let animated = transition.interactive || isAnimated(transition.transition)
         if completed {
             transition.disappearing?.endAppearance(animated: animated)
@@ -113,6 +121,19 @@ extension StackController {
         }
         scene?.record(.transitionEnd, op: transition.op, interactive: transition.interactive, cancelled: !completed)
         then()
+    }
+
+    /// At rest only `top` is on screen. The page below it stays in the stack's node on standby
+    /// when the transition just showed it, so a pop or a back swipe uncovers it with one patch
+    /// on protocol v2's wire instead of sending its subtree again; every other page leaves.
+    func keepOnStandby(below top: ViewController) {
+        let index = viewControllers.firstIndex { $0 === top } ?? 0
+        // A page whose view never loaded was not on screen (and must not load just for this).
+        let below = index > 0 && viewControllers[index - 1].isViewLoaded ? viewControllers[index - 1].view : nil
+        for page in view.children where page !== top.view && page !== below {
+            page.removeFromParent()
+        }
+        below?.isOnStandby = below?.parent === view
     }
 
     // MARK: Bottom bar

@@ -145,6 +145,7 @@ public final class StackController: Controller, NavigationStack {
             view.removeAllChildren()
             for page in pages { view.addChild(page) }
         }
+        for page in pages { page.isOnStandby = false }
         layoutPage(controller)
         placeBottomBar(restingOn: controller)
         if let below {

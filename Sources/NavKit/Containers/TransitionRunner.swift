@@ -26,8 +26,10 @@ final class TransitionRunner {
         running = transition
         let upper = transition.upper.view
         if upper.parent !== container { container.addChild(upper) }
+        upper.isOnStandby = false
         if let lower = transition.lower {
             let lowerView = lower.view
+            lowerView.isOnStandby = false
             if transition.lowerInFront {
                 container.insertChild(lowerView, at: container.children.count)
             } else {

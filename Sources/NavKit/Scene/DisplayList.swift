@@ -43,7 +43,7 @@ public struct DisplayList: Equatable, Sendable {
         _ node: Node, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect, clipRadius: Double,
         clipped: Bool, into items: inout [DisplayItem], ids: inout Int
     ) {
-        if node.isHidden { return }
+        if node.isHidden || node.isOnStandby { return }
         let alpha = parentAlpha * node.alpha
         if alpha <= 0 { return }
         let frame = node.frame.placed(at: offset, parentScale: parentScale, scale: node.scale)

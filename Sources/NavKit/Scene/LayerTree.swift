@@ -11,12 +11,16 @@ public struct Layer: Equatable, Sendable {
     public var parent: Int?
     /// Children are clipped to this layer's frame (the item's `clip` is always nil).
     public var clips: Bool
+    /// Kept on the wire but not drawn, with its subtree: a page on standby (`Node.isOnStandby`),
+    /// so that uncovering it is one patch.
+    public var standby: Bool
     /// Id, kind and style as in a display list; `frame` relative to the parent, `alpha` the own.
     public var item: DisplayItem
 
-    public init(parent: Int? = nil, clips: Bool = false, item: DisplayItem) {
+    public init(parent: Int? = nil, clips: Bool = false, standby: Bool = false, item: DisplayItem) {
         self.parent = parent
         self.clips = clips
+        self.standby = standby
         self.item = item
     }
 
@@ -41,7 +45,8 @@ public struct Layer: Equatable, Sendable {
 /// So the layers that draw or have a role are exactly the display list's items, decided here with
 /// exact geometry, and a viewer draws them without culling. An off-screen page leaves as one subtree,
 /// while role-less containers (a page's content, a list) stay as long as they hold visible rows.
-/// The root is always kept.
+/// The root is always kept. A node on standby (`Node.isOnStandby`) is kept with its subtree,
+/// marked `standby`: a viewer does not draw it.
 public struct LayerTree: Equatable, Sendable {
     public var layers: [Layer]
     /// The viewport the tree was made for.
@@ -136,6 +141,11 @@ public struct LayerTree: Equatable, Sendable {
                 for child in node.children {
                     if visit(child, parent: index, offset: frame.origin, alpha: alpha, scale: scale, clip: childClip) { keepsChild = true }
                 }
+            }
+            if node.isOnStandby {
+                // On the wire but not drawn: the whole subtree as it is laid out.
+                layers[index].standby = true
+                return true
             }
             if visible && (node.draws || node.role != nil) { return true }
             if keepsChild {

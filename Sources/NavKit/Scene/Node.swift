@@ -18,6 +18,10 @@ public final class Node {
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
     @exclusivity(unchecked) public var scale: Double = 1
     @exclusivity(unchecked) public var isHidden = false
+    /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
+    /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
+    /// lists and hit testing treat it as hidden.
+    @exclusivity(unchecked) public var isOnStandby = false
     /// Children are clipped to this node's frame.
     @exclusivity(unchecked) public var clipsToBounds = false
     /// The font text is set in; nil for the body font.

@@ -1,7 +1,7 @@
 /// Something that happened in a scene: a lifecycle callback, a transition or a gesture.
 /// Tests assert exact sequences of these; the server forwards them to subscribers.
 public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
-    public enum Name: String, Equatable, Sendable {
+    public enum Name: String, Equatable, Sendable, CaseIterable {
         case viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear, released
         case transitionStart, transitionEnd
         case gestureBegan, gestureEnded

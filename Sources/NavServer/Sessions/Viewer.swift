@@ -18,6 +18,10 @@ final class Viewer {
     var wire: WireFormat = .v1
     /// The frame this viewer holds (its next delta's base); nil when it needs a full frame.
     var base: WireFrame?
+    /// Frames sent and not yet acknowledged, when the viewer asked for flow control.
+    var flow: FlowWindow?
+    /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).
+    var features: Set<String> = []
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
     /// The connection's own message bucket.

@@ -49,6 +49,15 @@ extension SessionShard {
     func received(_ text: String, on connection: any ShardConnection) {
         guard let viewer = connection.context as? Viewer else { return }
         let now = transport.now
+        // Acks skip the buckets: a client sends one per frame, and each costs a scan of its bytes.
+        if let seq = MessageDecoder.ackSeq(in: text) {
+            if let link = viewer.remote {
+                forward(.ack(seq: seq), size: text.utf8.count, through: link)
+            } else {
+                serve(.ack(seq: seq), size: text.utf8.count, from: viewer, now: now)
+            }
+            return
+        }
         // The buckets come before the decoding, so what they drop costs a scan for its id only.
         // The connection's bucket first, so what it drops costs its peer nothing.
         let limited: WireError? = if !viewer.limiter.allow(now: now) {

@@ -32,6 +32,9 @@ extension SessionShard {
         if case .ping(let id, let t) = message {
             return viewer.connection.send(ServerMessage.pong(id: id, t: t))
         }
+        if case .ack(let seq) = message {
+            return acknowledge(seq, from: viewer, in: session)
+        }
         guard viewer.isController || message.isReadOnly else {
             return send(WireError(.forbidden, "this viewer only watches (role view): it may query, subscribe and ping; input and other commands are refused"), id: commandID(of: message), to: viewer)
         }
@@ -49,10 +52,12 @@ extension SessionShard {
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
         scene.advance(to: session.sceneTime(now))
         switch message {
-        case .hello, .ping:
+        case .hello, .ping, .ack:
             break
         case .resize(let viewport):
+            let changed = viewport != scene.viewport
             scene.resize(viewport)
+            if changed { sendUpdate(ServerMessage.viewport(viewport), in: session) }
         case .pointer(let event):
             scene.handle(event)
         case .scroll(let event):
@@ -63,6 +68,7 @@ extension SessionShard {
             viewer.subscriptions = groups
             viewer.connection.send(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
         case .command(let id, .navigation(let command)):
+            let settings = scene.settingsState
             scene.handle(command, submitter: viewer, bytes: size) { [weak self, weak viewer] result in
                 guard let self, let viewer, viewer.connection.isOpen else { return }
                 switch result {
@@ -70,6 +76,24 @@ extension SessionShard {
                 case .failure(let error): send(WireError(error), id: id, to: viewer)
                 }
             }
+            // `configure` answers at once: its result has gone, now every viewer learns the change.
+            if scene.settingsState != settings { sendUpdate(ServerMessage.settings(scene.settingsState), in: session) }
+        }
+    }
+
+    /// `viewer` has applied its frames up to `seq`: its window opens, and when it is behind the
+    /// newest frame it gets one delta to it.
+    private func acknowledge(_ seq: Int, from viewer: Viewer, in session: Session) {
+        guard viewer.flow != nil else {
+            return send(WireError(.badMessage, "ack: this connection did not ask for flow control (send \"window\" in hello)"), to: viewer)
+        }
+        guard seq <= viewer.base?.seq ?? 0 else {
+            return send(WireError(.badMessage, "ack: seq \(seq) was never sent to this connection (its newest frame is \(viewer.base?.seq ?? 0))"), to: viewer)
+        }
+        let wasFull = viewer.flow!.isFull
+        viewer.flow!.acknowledge(seq)
+        if wasFull, !viewer.flow!.isFull, (viewer.base?.seq ?? 0) < session.latest.seq || session.needsRender {
+            viewer.connection.requestWrite()
         }
     }
 
@@ -109,7 +133,8 @@ extension SessionShard {
             }
             let app = hello.app ?? configuration.defaultApp
             guard let root = AppCatalog.root(named: app) else {
-                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))"), to: viewer)
+                let apps = JSONObject(["apps": .array(AppCatalog.names.map(JSONValue.string))])
+                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))", details: apps), to: viewer)
             }
             // The session this connection started and is alone in ends once this one starts, so
             // it does not count against the limits.
@@ -155,6 +180,8 @@ extension SessionShard {
             leave(previous, now: now)
         }
         viewer.wire = hello.wire
+        viewer.flow = hello.window.map { FlowWindow(frames: $0) }
+        viewer.features = hello.features
         // lastSeq names a frame of the session being resumed; a new session has no such frame.
         viewer.base = hello.session == nil ? nil : hello.lastSeq.flatMap(session.frame)
         if session.viewers.isEmpty { connectedSessions += 1 }
@@ -162,16 +189,26 @@ extension SessionShard {
         if role == .control, let viewport = hello.viewport, viewport != session.scene.viewport {
             session.scene.advance(to: session.sceneTime(now))
             session.scene.resize(viewport)
+            // This viewer learns it from its welcome.
+            sendUpdate(ServerMessage.viewport(viewport), in: session, except: viewer)
         }
         // A watcher learns only the token it came with; every viewer gets the watch token, the
         // one to hand out.
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
-            wire: hello.wire, watchToken: session.watchToken
+            wire: hello.wire, watchToken: session.watchToken, window: hello.window, settings: session.scene.settingsState, apps: AppCatalog.names
         ))
         viewer.connection.requestWrite()
         updateGauges()
+    }
+
+    /// Sends `text`, a change of the session's viewport or settings, to its viewers that asked
+    /// for `sessionUpdates`, but `skipped`.
+    private func sendUpdate(_ text: String, in session: Session, except skipped: Viewer? = nil) {
+        for viewer in session.viewers where viewer !== skipped && viewer.features.contains(Hello.Feature.sessionUpdates) {
+            viewer.connection.send(text)
+        }
     }
 
     /// Forwards a session's events to the viewers subscribed to their group, within each viewer's

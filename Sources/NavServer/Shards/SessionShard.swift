@@ -144,6 +144,8 @@ final class SessionShard: @unchecked Sendable {
     /// from the frame it holds. Viewers at the same frame share one encoding.
     func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
         guard let session = viewer.session else { return nil }
+        // A full window waits for the viewer's ack, which asks again.
+        if viewer.flow?.isFull == true { return nil }
         if session.needsRender { render(session, now: transport.now, writing: viewer) }
         let latest = session.latest
         if let base = viewer.base, base.seq >= latest.seq { return nil }
@@ -151,6 +153,7 @@ final class SessionShard: @unchecked Sendable {
         let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
         let isFull = viewer.base == nil
         viewer.base = latest
+        viewer.flow?.sent(seq: latest.seq, bytes: bytes.count)
         metrics.withLock { metrics in
             metrics.framesSkipped += skipped
             if isFull { metrics.fullFramesSent += 1 }

@@ -3,11 +3,13 @@ import NavKit
 /// The FIELDS of a binary LAYER or PATCH: a mask of the fields written, an optional mask of the
 /// fields that went away, then each written field in bit order (docs/protocol.md §3.6).
 extension BinaryTreeEncoder {
-    /// Field bits, in the order fields are written. `scale` came after the `cleared` bit was
-    /// taken, so it has bit 20 and is written last.
+    /// Field bits, in the order fields are written.
     enum Field: Int {
         case kind, x, y, width, height, alpha, clips, fill, radius, shadow, border, text, font, color, align, icon, role, name, vc
-        case scale = 20
+        /// After the bit that says a `cleared` mask follows (19): a page kept on standby.
+        case standby = 20
+        /// A node's own scale (a page scaled back under a sheet).
+        case scale = 21
         /// Set in the mask when a `cleared` mask follows it.
         static let clearedFollows = 19
     }
@@ -58,6 +60,7 @@ extension BinaryTreeEncoder {
         if !item.sharesStyle(with: was) {
             writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
+        if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
         if item.scale != was.scale { mark(.scale); scratch.varint(Int((item.scale * 100_000).rounded())) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }

@@ -66,11 +66,17 @@ public enum BinaryTreeEncoder {
         for id in diff.removed { out.varint(id) }
         out.varint(diff.inserted.count)
         var previousID = 0
+        var models = InsertModels(old: old, kept: diff.keptOld)
         for insert in diff.inserted {
             let layer = new.layers[insert.index]
             writeIDs(layer, previousID: &previousID, into: &out)
-            out.varint(insert.position)
-            writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &out)
+            // An insert like a layer the client holds (a row like the row before it) lists only
+            // how it differs from that layer.
+            let model = models.model(for: layer)
+            out.varint(insert.position << 1 | (model == nil ? 0 : 1))
+            if let model { out.zigzag(Int64(layer.id - model.id)) }
+            writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &out)
+            models.add(layer)
         }
         out.varint(diff.patched.count)
         for patch in diff.patched {

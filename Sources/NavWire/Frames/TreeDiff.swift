@@ -12,6 +12,9 @@ struct TreeDiff {
     var patched: [(new: Int, old: Int)] = []
     /// Parents whose kept children changed order: the parent's id and all its children's ids.
     var reordered: [(parent: Int, children: [Int])] = []
+    /// For each layer of the old tree, whether it stays (only worked out when the shape changed:
+    /// empty when the old and new trees hold the same layers).
+    var keptOld: [Bool] = []
 
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
@@ -56,5 +59,6 @@ struct TreeDiff {
             let then = before.children[was].lazy.filter { kept[$0] }.map { old.layers[$0].id }
             if !now.elementsEqual(then) { reordered.append((layer.id, after.children[index].map { new.layers[$0].id })) }
         }
+        keptOld = kept
     }
 }

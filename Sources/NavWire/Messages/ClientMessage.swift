@@ -11,6 +11,8 @@ public enum ClientMessage: Equatable, Sendable {
     case key(String)
     /// A command with the client's `id`, which the result or error carries back.
     case command(id: JSONValue, SessionCommand)
+    /// The client has applied every frame up to `seq` (flow control, hello's `window`).
+    case ack(seq: Int)
 }
 
 /// The first message of a connection.
@@ -29,15 +31,18 @@ public struct Hello: Equatable, Sendable {
     public var role: Role
     /// The last frame the client applied, to resume with a delta.
     public var lastSeq: Int?
-    /// Protocol extensions the client asked for that this server knows (none at present:
-    /// unknown names are dropped, so `welcome` lists only what is on).
+    /// Protocol extensions the client asked for that this server knows (unknown names are
+    /// dropped, so `welcome` lists only what is on).
     public var features: Set<String>
     /// The frame format (`protocol` and `encoding`).
     public var wire: WireFormat
+    /// Flow control: at most this many frames sent and not yet acknowledged (`ack`); nil: no
+    /// acks, frames go whenever the socket takes them.
+    public var window: Int?
 
     public init(
         app: String? = nil, viewport: Viewport? = nil, session: String? = nil, role: Role = .control, lastSeq: Int? = nil,
-        features: Set<String> = [], wire: WireFormat = .v1
+        features: Set<String> = [], wire: WireFormat = .v1, window: Int? = nil
     ) {
         self.app = app
         self.viewport = viewport
@@ -46,11 +51,22 @@ public struct Hello: Equatable, Sendable {
         self.lastSeq = lastSeq
         self.features = features
         self.wire = wire
+        self.window = window
     }
 
-    /// The extensions this server offers. The v1 `move` extension is gone: protocol v2 moves a
-    /// page by patching one layer.
-    public static let supportedFeatures: Set<String> = []
+    /// The largest `window` a client may ask for.
+    public static let maxWindow = 1024
+
+    /// The extensions this server offers: `sessionUpdates` sends the viewer `viewport` and
+    /// `settings` messages when the session's change, so that every viewer shows what the
+    /// controller set. (The v1 `move` extension is gone: protocol v2 moves a page by patching one
+    /// layer.)
+    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates]
+
+    /// The names of the extensions (`features`).
+    public enum Feature {
+        public static let sessionUpdates = "sessionUpdates"
+    }
 }
 
 /// What a `command` message asks for: a navigation command for the engine, or a session request.
@@ -76,7 +92,7 @@ extension ClientMessage {
     /// True for messages a watcher (role view) may send: they read the session without changing it.
     public var isReadOnly: Bool {
         switch self {
-        case .ping, .command(_, .subscribe), .command(_, .navigation(.query)): true
+        case .ping, .ack, .command(_, .subscribe), .command(_, .navigation(.query)): true
         default: false
         }
     }

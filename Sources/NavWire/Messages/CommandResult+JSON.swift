@@ -15,12 +15,7 @@ extension CommandResult {
         case .page(let name):
             return ["page": .string(name)]
         case .settings(let settings):
-            return [
-                "busyPolicy": .string(settings.busyPolicy.rawValue),
-                "slowMotion": .number(settings.slowMotion),
-                "popGesture": ["enabled": .bool(settings.popGestureEnabled), "range": settings.popGestureRange.map(JSONValue.number) ?? .null],
-                "transition": .string(settings.transition),
-            ]
+            return settings.json
         case .state(let state):
             return state.json
         }

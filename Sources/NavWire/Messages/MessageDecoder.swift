@@ -10,7 +10,7 @@ import NavKit
 /// for operations whose containers this server does not have yet.
 public enum MessageDecoder {
     /// The message types a client may send.
-    public static let types = ["hello", "resize", "ping", "pointer", "scroll", "key", "command"]
+    public static let types = ["hello", "resize", "ping", "pointer", "scroll", "key", "command", "ack"]
     /// The event groups `subscribe` accepts.
     public static let eventGroups = ["lifecycle", "transition", "gesture", "page"]
 
@@ -33,6 +33,22 @@ public enum MessageDecoder {
         case .string?, .number?: return header.id
         default: return nil
         }
+    }
+
+    /// The seq of `text` when it is an ack spelled exactly `{"type":"ack","seq":N}` (what the
+    /// viewer and the clients send, once per frame); nil for anything else, which `decode` reads.
+    /// A scan of the bytes, no decoder: acks are the most frequent message a client sends.
+    public static func ackSeq(in text: String) -> Int? {
+        let prefix = #"{"type":"ack","seq":"#.utf8
+        var bytes = text.utf8[...]
+        guard bytes.count > prefix.count + 1, bytes.count <= prefix.count + 16, bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") else { return nil }
+        bytes = bytes.dropFirst(prefix.count).dropLast()
+        var seq = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            seq = seq * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return seq
     }
 
     private struct CommandHeader: Decodable {
@@ -58,6 +74,10 @@ public enum MessageDecoder {
                 )
                 return .success(.scroll(event))
             case "key": return .success(.key(try message.name("key")))
+            case "ack":
+                let seq = try message.int("seq")
+                guard seq >= 0 else { throw .badMessage("seq: expected the seq of a frame (0 or more), got \(seq)") }
+                return .success(.ack(seq: seq))
             case "command":
                 guard let id = message.value("id") else { throw message.missing("id", "a string or number naming the command") }
                 switch id {
@@ -91,8 +111,17 @@ public enum MessageDecoder {
         }
         return Hello(
             app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq,
-            features: features.intersection(Hello.supportedFeatures), wire: try wireFormat(message)
+            features: features.intersection(Hello.supportedFeatures), wire: try wireFormat(message), window: try window(message)
         )
+    }
+
+    /// `window`: frames in flight before the client's `ack`, 1 … `Hello.maxWindow`.
+    private static func window(_ message: FieldReader) throws(WireError) -> Int? {
+        guard let window = try message.optionalInt("window") else { return nil }
+        guard (1...Hello.maxWindow).contains(window) else {
+            throw .badMessage("window: expected 1 to \(Hello.maxWindow) frames in flight before an ack, got \(window)")
+        }
+        return window
     }
 
     /// `protocol` (1 or 2) and `encoding` (`json` or `binary`, v2 only).

@@ -4,10 +4,11 @@ import NavKit
 /// versions.
 public enum ServerMessage {
     /// `watchToken`: the session's read-only token, the one to hand out to watchers (a `hello`
-    /// with it always watches).
+    /// with it always watches). `settings`: the session's settings, as `configure` reports them;
+    /// `apps`: the apps a `hello` may start, for a viewer's picker.
     public static func welcome(
         session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat,
-        watchToken: String? = nil
+        watchToken: String? = nil, window: Int? = nil, settings: SettingsState? = nil, apps: [String] = []
     ) -> String {
         var object = JSONObject()
         object["type"] = "welcome"
@@ -21,7 +22,20 @@ public enum ServerMessage {
         object["resumed"] = .bool(resumed)
         object["features"] = .array(features.sorted().map(JSONValue.string))
         if let watchToken { object["watchToken"] = .string(watchToken) }
+        if let window { object["window"] = .number(Double(window)) }
+        if let settings { object["settings"] = settings.json }
+        if !apps.isEmpty { object["apps"] = .array(apps.map(JSONValue.string)) }
         return JSONWriter.write(.object(object))
+    }
+
+    /// The session's viewport changed (feature `sessionUpdates`): every viewer shows the new one.
+    public static func viewport(_ viewport: Viewport) -> String {
+        JSONWriter.write(["type": "viewport", "viewport": viewportJSON(viewport)])
+    }
+
+    /// The session's settings changed (feature `sessionUpdates`), as `configure` reports them.
+    public static func settings(_ settings: SettingsState) -> String {
+        JSONWriter.write(["type": "settings", "settings": settings.json])
     }
 
     public static func pong(id: JSONValue, t: JSONValue) -> String {
@@ -32,13 +46,15 @@ public enum ServerMessage {
         JSONWriter.write(["type": "result", "id": id, "ok": true, "value": value])
     }
 
-    /// An error; `id` is the command's when the error answers a command.
+    /// An error; `id` is the command's when the error answers a command. The error's `details`
+    /// follow its message.
     public static func error(_ error: WireError, id: JSONValue? = nil) -> String {
         var object = JSONObject()
         object["type"] = "error"
         if let id { object["id"] = id }
         object["code"] = .string(error.code.rawValue)
         object["message"] = .string(error.message)
+        for (key, value) in error.details.members { object[key] = value }
         return JSONWriter.write(.object(object))
     }
 

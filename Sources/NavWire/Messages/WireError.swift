@@ -7,10 +7,14 @@ import NavKit
 public struct WireError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: ErrorCode
     public var message: String
+    /// Members the error message carries besides `code` and `message`, for a program to act on
+    /// (the `apps` of an unknown app).
+    public var details: JSONObject
 
-    public init(_ code: ErrorCode, _ message: String) {
+    public init(_ code: ErrorCode, _ message: String, details: JSONObject = JSONObject()) {
         self.code = code
         self.message = message
+        self.details = details
     }
 
     /// The protocol's form of an engine failure.

@@ -32,6 +32,7 @@ struct ServerBenchmarks {
         try frameBytes(port: server.port, into: &report)
         try idleSessionMemory(port: server.port, into: &report)
         try animatingSessions(port: server.port, into: &report)
+        try stalledReader(port: server.port, into: &report)
         pointerToFrameInProcess(into: &report)
     }
 
@@ -199,13 +200,19 @@ extension ServerBenchmarks {
         private let wire: WireFormat
         private var nextID = 0
         private(set) var fullFrameBytes = 0
+        /// The session's watch token, from `welcome`.
+        private(set) var watchToken = ""
 
-        init(port: Int, wire: WireFormat = .v1, app: String = "phone") throws {
+        /// Says hello with `fields` (more JSON members: a session to watch, a window).
+        init(port: Int, wire: WireFormat = .v1, app: String = "phone", fields: String = "") throws {
             client = try WebSocketClient.connect(port: port)
             self.wire = wire
             let format = wire == .v1 ? "" : #","protocol":2,"encoding":"\#(wire.encoding)""#
-            try client.sendText(#"{"type":"hello","app":"\#(app)"\#(format)}"#)
-            _ = try nextText { $0.contains(#""type":"welcome""#) }
+            try client.sendText(#"{"type":"hello","app":"\#(app)"\#(format)\#(fields)}"#)
+            let welcome = try nextText { $0.contains(#""type":"welcome""#) }
+            if let range = welcome.range(of: #""watchToken":""#), let end = welcome[range.upperBound...].firstIndex(of: "\"") {
+                watchToken = String(welcome[range.upperBound..<end])
+            }
             fullFrameBytes = try nextFrame()
         }
 
@@ -228,6 +235,29 @@ extension ServerBenchmarks {
                 case .timeout: throw Failure(description: "no answer from the server within 5 s")
                 case .close(let code, let reason): throw Failure(description: "server closed the connection: \(code) \(reason)")
                 case .closedWithoutFrame: throw Failure(description: "the connection dropped")
+                }
+            }
+        }
+
+        /// The binary frames that arrive until none has for `quiet` seconds: their sizes and the
+        /// seq of the last (0 when none came).
+        func drainFrames(quiet: Double) -> (sizes: [Int], lastSeq: Int) {
+            var sizes: [Int] = []
+            var lastSeq = 0
+            while true {
+                switch client.receive(timeout: quiet) {
+                case .binary(let bytes):
+                    sizes.append(bytes.count)
+                    // The seq is the varint after the frame type (docs/protocol.md §3.6).
+                    var seq = 0, shift = 0
+                    for byte in bytes.dropFirst() {
+                        seq |= Int(byte & 0x7F) << shift
+                        shift += 7
+                        if byte < 0x80 { break }
+                    }
+                    lastSeq = seq
+                case .text, .ping: continue
+                default: return (sizes, lastSeq)
                 }
             }
         }

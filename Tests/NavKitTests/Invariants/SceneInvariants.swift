@@ -112,7 +112,7 @@ struct SceneInvariants {
 
     /// Display list: unique positive ids, finite frames, alphas in 0 ... 1, finite clips. Layer
     /// tree: the root first, every other layer after its parent, unique ids, finite geometry, and
-    /// the layers that draw or have a role are exactly the list's items (what v1 and v2 show agree).
+    /// the layers that draw or have a role (outside standby subtrees) are exactly the list's items (what v1 and v2 show agree).
     private func picture() -> String? {
         let list = scene.displayList()
         var ids = Set<Int>()
@@ -135,7 +135,10 @@ struct SceneInvariants {
             if !placed.insert(layer.id).inserted { return "\(what): id \(layer.id) is in the tree twice" }
             if let problem = geometryProblem(layer.frame, alpha: layer.alpha) { return "\(what): \(problem)" }
         }
-        let drawn = Set(tree.layers.filter { $0.draws || $0.role != nil }.map(\.id))
+        // A standby subtree is on the wire but not drawn.
+        var standby = Set<Int>()
+        for layer in tree.layers where layer.standby || layer.parent.map(standby.contains) == true { standby.insert(layer.id) }
+        let drawn = Set(tree.layers.filter { ($0.draws || $0.role != nil) && !standby.contains($0.id) }.map(\.id))
         if drawn != ids {
             return "layers that draw \(drawn.subtracting(ids).sorted()) are not in the list, items \(ids.subtracting(drawn).sorted()) are not drawn layers"
         }
@@ -237,10 +240,18 @@ struct SceneInvariants {
                     return "stack \(stack.identifier): \(page.name) (\(page.id)) below the top is \(page.appearance.rawValue)"
                 }
                 guard stack.isShowing else { continue }
-                let shown = stack.view.children.map { $0.name ?? "?" }
+                // On screen: the top page alone, or a sheet over the page below it. Behind it, at most
+                // the page directly below a page that is not a sheet, on standby (kept for protocol
+                // v2, not drawn), where it rests (a sheet on its card).
+                let onScreen = stack.view.children.filter { !$0.isOnStandby }
+                let standby = stack.view.children.filter(\.isOnStandby)
                 let expected = [top.isSheet ? stack.page(below: top)?.view : nil, top.view].compactMap { $0 }
-                if !stack.view.children.elementsEqual(expected, by: ===) {
-                    return "stack \(stack.identifier) at rest shows \(shown), not \(top.isSheet ? "its sheet \(top.name) over the page below" : "its top page \(top.name) alone")"
+                if !onScreen.elementsEqual(expected, by: ===) {
+                    return "stack \(stack.identifier) at rest shows \(onScreen.map { $0.name ?? "?" }), not \(top.isSheet ? "its sheet \(top.name) over the page below" : "its top page \(top.name) alone")"
+                }
+                let below = stack.viewControllers.dropLast().last
+                if let waiting = standby.first, top.isSheet || standby.count > 1 || waiting !== below?.view || stack.view.children.first !== waiting || waiting.frame.origin != stack.restOrigin(of: below) {
+                    return "stack \(stack.identifier) keeps \(standby.map { $0.name ?? "?" }) on standby, not the page below its top at rest behind it"
                 }
                 if top.isSheet, let below = expected.first, below !== top.view, below.isUserInteractionEnabled {
                     return "the page under sheet \(top.name) (\(top.id)) takes touches at rest"

@@ -73,7 +73,7 @@ final class FakeConnection: ShardConnection {
     /// Summaries of what was sent since the last call, one string each, naming the message's type
     /// and the fields that tell it apart: `welcome control resumed=false`, `frame 1 full`,
     /// `frame 3 base=1`, `result c1`, `error busy c2` (`error rate_limited` without an id),
-    /// `event viewDidLoad Detail`, `event transitionStart push`, `pong 7`,
+    /// `event viewDidLoad Detail`, `event transitionStart push`, `pong 7`, `viewport 400x700`,
     /// `close 1008 another viewer took control of this session`.
     /// With `frames: false`, frames are left out (a transition's are many, and the engine's).
     func take(frames: Bool = true) -> [String] {
@@ -124,6 +124,7 @@ final class FakeConnection: ShardConnection {
         case "result", "pong": [json["id"].map(describe)]
         case "error": [json["code"]?.stringValue, json["id"].map(describe)]
         case "event": [json["name"]?.stringValue, json["screen"]?.stringValue ?? json["op"]?.stringValue ?? json["gesture"]?.stringValue]
+        case "viewport": ["\(describe(json["viewport"]?["width"]))x\(describe(json["viewport"]?["height"]))"]
         default: []
         }
         return ([type] + parts.compactMap { $0 }).joined(separator: " ")

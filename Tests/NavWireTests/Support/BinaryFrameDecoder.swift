@@ -13,7 +13,12 @@ struct BinaryFrameDecoder {
     private var bytes: [UInt8] = []
     private var at = 0
 
-    mutating func decode(_ frame: [UInt8]) throws -> JSONValue {
+    /// Decodes one frame. `held` gives the client's layers before it (as JSON objects), which an
+    /// INSERT may be written like.
+    mutating func decode(_ frame: [UInt8], held: @escaping (Int) -> JSONObject? = { _ in nil }) throws -> JSONValue {
+        self.held = held
+        defer { self.held = { _ in nil } }
+        inserted = [:]
         bytes = frame
         at = 0
         let type = try byte()
@@ -61,6 +66,9 @@ struct BinaryFrameDecoder {
 
     /// The id of the LAYER or INSERT read last in the current list (ids are sent as differences).
     private var previousID = 0
+    /// The client's layers before the frame being decoded, and those it inserted so far.
+    private var held: (Int) -> JSONObject? = { _ in nil }
+    private var inserted: [Int: JSONObject] = [:]
 
     private mutating func layer(index: Bool) throws -> JSONValue {
         var object = JSONObject()
@@ -69,7 +77,12 @@ struct BinaryFrameDecoder {
         object["id"] = .number(Double(id))
         let parent = try varint()
         if parent != 0 { object["parent"] = .number(Double(id - ((parent >> 1) ^ -(parent & 1)))) }
-        if index { object["index"] = .number(Double(try varint())) }
+        if index {
+            // The index, doubled, plus 1 when the insert is written like a held layer.
+            let at = try varint()
+            object["index"] = .number(Double(at >> 1))
+            if at & 1 == 1 { return try insert(object, like: id - (try signed())) }
+        }
         // JSON layers always carry kind and frame; binary ones leave out defaults.
         object["kind"] = "rect"
         var frame = [0.0, 0, 0, 0]
@@ -80,6 +93,25 @@ struct BinaryFrameDecoder {
             if object["font"] == nil { object["font"] = ["size": 17, "weight": 400] }
             if object["align"] == nil { object["align"] = "left" }
         }
+        if index { inserted[id] = object }
+        return .object(object)
+    }
+
+    /// An INSERT written like layer `model`: the model's fields, then the ones the mask changes
+    /// or clears; defaults left out, as JSON leaves them out.
+    private mutating func insert(_ place: JSONObject, like model: Int) throws -> JSONValue {
+        guard let held = inserted[model] ?? held(model) else { throw Failure(description: "like \(model), which is not held") }
+        var object = held
+        for (key, value) in place.members { object[key] = value }
+        var frame = (held["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
+        guard frame.count == 4 else { throw Failure(description: "model \(model) has no frame") }
+        try fields(into: &object, frame: &frame)
+        object["frame"] = .array(frame.map(JSONValue.number))
+        for (key, value) in object.members where value == .null { object[key] = nil }
+        for (key, value) in [("alpha", JSONValue.number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
+            object[key] = nil
+        }
+        if let id = object["id"]?.numberValue { inserted[Int(id)] = object }
         return .object(object)
     }
 
@@ -100,7 +132,7 @@ struct BinaryFrameDecoder {
     /// old frame can complete, so a patch reports them as `frame.parts` (`TreeViewer` merges them).
     private mutating func fields(into object: inout JSONObject, frame: inout [Double]) throws {
         let mask = try varint()
-        guard mask >> 21 == 0 else { throw Failure(description: "mask bit above 20: \(mask)") }
+        guard mask >> 22 == 0 else { throw Failure(description: "mask bit above 21: \(mask)") }
         let cleared = mask & (1 << 19) != 0 ? try varint() : 0
         let isPatch = frame.isEmpty
         var parts: [String: Double] = [:]
@@ -138,7 +170,8 @@ struct BinaryFrameDecoder {
         if has(16) { object["role"] = .string(try string()) }
         if has(17) { object["name"] = .string(try string()) }
         if has(18) { object["vc"] = .string(try string()) }
-        if has(20) { object["scale"] = .number(Double(try varint()) / 100_000) }
+        if has(20) { object["standby"] = .bool(try byte() == 1) }
+        if has(21) { object["scale"] = .number(Double(try varint()) / 100_000) }
         let names = [7: "fill", 9: "shadow", 10: "border", 11: "text", 12: "font", 13: "color", 14: "align", 15: "icon", 16: "role", 17: "name", 18: "vc"]
         for (bit, name) in names where cleared & (1 << bit) != 0 { object[name] = .null }
     }

@@ -1,0 +1,34 @@
+import NavKit
+
+/// The layers a binary INSERT may be written like (docs/protocol.md §3.6 "Inserts like a held
+/// layer"): the newest layer the client holds when it reads the insert (one of the base frame's
+/// layers that the delta keeps, or one inserted before it in the same delta) with the same kind,
+/// role and name, or else the same kind and role. A pushed page's content, rows, bars and texts
+/// are then a few bytes each: what differs from the ones on the page below.
+///
+/// Built only for deltas that insert something. Service thread only.
+struct InsertModels {
+    private struct Key: Hashable {
+        let kind: DisplayItem.Kind
+        let role: NodeRole?
+        let name: String?
+    }
+
+    private var latest: [Key: Layer] = [:]
+
+    /// Indexes the kept layers of `old` (`kept`: one flag per old layer).
+    init(old: LayerTreeSnapshot, kept: [Bool]) {
+        for (index, layer) in old.layers.enumerated() where index < kept.count && kept[index] { add(layer) }
+    }
+
+    /// The layer `layer` is best written like, if the client holds one like it.
+    func model(for layer: Layer) -> Layer? {
+        latest[Key(kind: layer.kind, role: layer.role, name: layer.name)] ?? latest[Key(kind: layer.kind, role: layer.role, name: nil)]
+    }
+
+    /// `layer` is held by the client from now on: later inserts may be written like it.
+    mutating func add(_ layer: Layer) {
+        latest[Key(kind: layer.kind, role: layer.role, name: layer.name)] = layer
+        if layer.name != nil { latest[Key(kind: layer.kind, role: layer.role, name: nil)] = layer }
+    }
+}
