@@ -353,7 +353,8 @@ def resolve_likes(frame, tree):
                 else:
                     merged[key] = value
             for key, default in (("alpha", 1), ("scale", 1), ("radius", 0), ("clips", False), ("standby", False)):
-                if key in merged and merged[key] == default and type(merged[key]) is type(default):
+                # 1.0 decoded from thousandths is the default 1; True is not (bool is an int).
+                if key in merged and merged[key] == default and isinstance(merged[key], bool) == isinstance(default, bool):
                     del merged[key]
             layer.clear()
             layer.update(merged)

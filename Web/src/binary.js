@@ -338,6 +338,7 @@ class FieldReader {
       else out[key] = value;
     }
     if (out.alpha === 1) delete out.alpha;
+    if (out.scale === 1) delete out.scale;
     if (out.radius === 0) delete out.radius;
     if (out.clips === false) delete out.clips;
     if (out.standby === false) delete out.standby;

@@ -108,7 +108,7 @@ struct BinaryFrameDecoder {
         try fields(into: &object, frame: &frame)
         object["frame"] = .array(frame.map(JSONValue.number))
         for (key, value) in object.members where value == .null { object[key] = nil }
-        for (key, value) in [("alpha", JSONValue.number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
+        for (key, value) in [("alpha", JSONValue.number(1)), ("scale", .number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
             object[key] = nil
         }
         if let id = object["id"]?.numberValue { inserted[Int(id)] = object }
