@@ -102,12 +102,14 @@ def test_decoder_refuses_what_the_spec_rules_out():
         """Delta seq 2 from 1, no new strings, one patch."""
         return b"\x02\x02\x00\x01" + varint_encode(len(table)) + b"\x00\x00\x00\x01" + patch + b"\x00"
 
-    with pytest.raises(WireError, match="above 20"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 21)), table)
+    with pytest.raises(WireError, match="above 21"):
+        decode_frame(delta(b"\x02" + varint_encode(1 << 22)), table)
     # Bit 20 is `standby`: a byte 0 or 1.
     assert decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x01"), table)[0]["set"] == [{"id": 2, "standby": True}]
     with pytest.raises(WireError, match="standby 2"):
         decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x02"), table)
+    # Bit 21 is the scale, in hundred-thousandths, after every other field.
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 21) + varint_encode(91795)), table)[0]["set"] == [{"id": 2, "scale": 0.91795}]
     with pytest.raises(WireError, match="names string 4, the table has 4"):
         decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x04"), table)
     assert decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x03"), table)[0]["set"] == [{"id": 2, "name": "vc1"}]

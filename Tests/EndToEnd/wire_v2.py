@@ -19,7 +19,8 @@ from stackcast.wire import LayerTree, TreeDisplay, WireError, decode_frame, vari
 
 def compare_pictures(v1_nodes, v2_nodes, frame_tol=0.02, alpha_tol=0.002, edge_tol=None, viewport=None):
     """Differences between two v1-shaped display lists: ids and their order, frames (and clips)
-    within `frame_tol`, alpha within `alpha_tol`, every other field equal (radius 0 = absent).
+    within `frame_tol`, alpha within `alpha_tol`, corner radii within `frame_tol`, scale within
+    0.0001, every other field equal (radius and clipRadius 0 = absent, scale 1 = absent).
     With `edge_tol`, a node present in only one list is forgiven when its frame touches its clip's
     edge (its `clip`, else the `viewport` (W, H)) within `edge_tol`: rounding each level's frame
     (v2) instead of the absolute one (v1) can tip a touching edge either way. Returns a list of
@@ -45,8 +46,12 @@ def compare_pictures(v1_nodes, v2_nodes, frame_tol=0.02, alpha_tol=0.002, edge_t
         x, y = a[node_id], b[node_id]
         for key in sorted(set(x) | set(y)):
             p, q = x.get(key), y.get(key)
-            if key == "radius":
+            if key in ("radius", "clipRadius"):
                 p, q = p or 0, q or 0
+            if key == "scale":
+                p, q = p or 1, q or 1
+            if key in ("radius", "clipRadius", "scale") and abs(p - q) <= (frame_tol if key != "scale" else 0.0001):
+                continue
             if key in ("frame", "clip") and p is not None and q is not None:
                 if len(p) != 4 or len(q) != 4 or any(abs(u - v) > frame_tol for u, v in zip(p, q)):
                     problems.append(f"node {node_id} {key}: {p} vs {q}")

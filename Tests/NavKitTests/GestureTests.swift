@@ -229,7 +229,8 @@ import Testing
         finger.move(to: 290 - 0.35 * h.width, steps: 20)
         finger.up()
         // The rest of the way takes 0.35 s times the fraction of the width that is left.
-        let remaining = h.stack.view.children.last!.frame.x / h.width
+        let picture = h.stack.view.children.first { $0.role == .page && $0.name == "Picture" }
+        let remaining = picture!.frame.x / h.width
         #expect(remaining > 0.6 && remaining < 0.7)
         let t0 = h.scene.now
         h.tick(at: t0 + 0.35 * remaining - 0.001)

@@ -81,12 +81,15 @@ import Testing
         #expect(Set(homeAtRest.layers.map(\.id)).isSubset(of: Set(pushed.layers.map(\.id))))
         #expect(flatten(pushed).contains { $0.name == "Home" } == false)
         #expect(h.scene.displayList().items.contains { $0.name == "Home" } == false)
-        // The pop's first frame: Home is drawn again under the same ids, no longer on standby.
+        // The pop's first frame: Home is drawn again under the same ids, no longer on standby; new
+        // are only the dim and the node that holds both bars in front of both pages (the bar
+        // stays while the pages move, as UIKit's).
         h.send(.pop())
         _ = h.advance(by: 1.0 / 60)
         let popping = h.scene.layerTree()
         #expect(popping.first(role: .page, name: "Home")?.standby == false)
-        #expect(Set(popping.layers.map(\.id)).isSubset(of: Set(pushed.layers.map(\.id)).union([popping.first(role: .dim)?.id ?? 0])))
+        let bars = popping.layers.first { $0.name == "bars" }?.id ?? 0
+        #expect(Set(popping.layers.map(\.id)).isSubset(of: Set(pushed.layers.map(\.id)).union([popping.first(role: .dim)?.id ?? 0, bars])))
         // Once the pop ends the popped page leaves; nothing waits below the root page.
         h.run(.push(ScreenSpec(name: "Other")))
         h.run(.pop())

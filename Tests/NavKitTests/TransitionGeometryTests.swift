@@ -49,22 +49,6 @@ import Testing
         #expect(h.page("Detail", in: end) == nil)
     }
 
-    @Test func modalMovesVerticallyOverAStillPage() throws {
-        let h = SceneHarness()
-        h.tick(at: 2)
-        h.send(.push(screen("Sheet"), transition: .modal))
-        let height = h.scene.viewport.size.height
-        #expect(h.tick(at: 2) == nil)
-        #expect(h.stack.topViewController.view.frame.y == height)
-        let middle = try #require(h.tick(at: 2.17))
-        let sheet = try #require(h.page("Sheet", in: middle))
-        #expect(abs(sheet.frame.y - height / 2) < 1e-6)
-        #expect(sheet.frame.x == 0)
-        #expect(h.page("Home", in: middle)?.frame.origin == .zero)
-        let end = try #require(h.tick(at: 2.34))
-        #expect(h.page("Sheet", in: end)?.frame.origin == .zero)
-    }
-
     @Test func fadeChangesOnlyAlpha() throws {
         let h = SceneHarness()
         h.send(.push(screen("Photo"), transition: .fade))
@@ -97,12 +81,12 @@ import Testing
 
     @Test func everyPageRestsAtTheOrigin() throws {
         let h = SceneHarness()
-        for (name, transition) in [("A", ParametricTransition.slide), ("B", .modal), ("C", .fade)] {
+        for (name, transition) in [("A", ParametricTransition.slide), ("C", .fade), ("D", .none)] {
             h.run(.push(screen(name), transition: transition))
             let list = h.scene.displayList()
             let pages = list.all(role: .page)
             #expect(pages.map(\.name) == [name])
-            #expect(pages.allSatisfy { $0.frame.origin == .zero && $0.alpha == 1 })
+            #expect(pages.allSatisfy { $0.frame.origin == .zero && $0.alpha == 1 && $0.scale == 1 })
         }
     }
 

@@ -52,7 +52,7 @@ class Bytes {
 }
 
 const B = { kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
-  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18 };
+  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, standby: 20, scale: 21 };
 
 // §3.5's full frame, and the same frame in binary.
 const FULL_JSON = `{"type":"frame","seq":1,"time":0,"full":true,"nodes":[
@@ -149,6 +149,15 @@ test('a patch of x alone leaves the other frame slots null, and the tree keeps t
   assert.equal(tree.apply(frame).ok, true);
   assert.deepEqual(tree.layer(1).frame, [-21.74, 0, 390, 844]);
   assert.deepEqual(tree.byId.get(4).frame, [-5.74, 111, 338, 44]);
+});
+
+test('a scale comes last, in hundred-thousandths, after the vc and standby', () => {
+  const bytes = new Bytes().u8(1).v(2).v(0).strings(0, ['vc1']).list(2)
+    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .head(2, 1).fields([B.w, B.h, B.vc, B.scale], (b) => b.c(390).c(844).v(0).v(91795))
+    .bytes;
+  const frame = new FrameDecoder().decode(bytes);
+  assert.deepEqual(frame.nodes[1], { id: 2, parent: 1, kind: 'rect', frame: [0, 0, 390, 844], vc: 'vc1', scale: 0.91795 });
 });
 
 test('colours, kinds, aligns, shadow, border, font, clips and strings decode to JSON\'s values', () => {
@@ -309,7 +318,7 @@ test('every frame cut short is refused as truncated', () => {
   assert.equal(decoder.decode(delta).seq, 2);
 });
 
-test('unknown types, mask bits above 20, bad bytes and leftovers are refused', () => {
+test('unknown types, mask bits above 21, bad bytes and leftovers are refused', () => {
   const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
     (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
   // A full frame of one layer: id 1 (z 2), the root, then the mask and values given.
@@ -319,8 +328,9 @@ test('unknown types, mask bits above 20, bad bytes and leftovers are refused', (
   refused([0, 1, 0, 0, 0, 0], 'type');
   refused([3, 1, 0, 0, 0, 0], 'type');
   refused([255], 'type');
-  refused(layer(new Bytes().v(2 ** 21).out), 'mask'); // bit 21
-  refused(layer(new Bytes().v(2 ** 21 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 22).out), 'mask'); // bit 22
+  refused(layer(new Bytes().v(2 ** 22 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 19).v(2 ** 21).out), 'mask'); // a cleared mask naming scale
   refused(layer(new Bytes().v(2 ** 20).out, [2]), 'value'); // standby is 0 or 1
   assert.equal(new FrameDecoder().decode(Uint8Array.from(layer(new Bytes().v(2 ** 20).out, [1]))).nodes[0].standby, true);
   refused(layer(new Bytes().v(2 ** 31).out), 'mask');

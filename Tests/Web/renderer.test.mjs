@@ -180,3 +180,17 @@ test('the renderer fills a separator on whole pixels', () => {
   const calls = draw([{ id: 1, kind: 'rect', frame: [16, 154.5, 374, 0.5], fill: '#C6C6C8', role: 'separator' }]);
   assert.deepEqual(calls.find((call) => call.name === 'rect').args, [16, 154, 374, 1]);
 });
+
+test('a scaled node is drawn in a scaled space; a rounded clip is a rounded path', () => {
+  const calls = draw([
+    { id: 1, kind: 'text', frame: [126.15, 90.14, 137.69, 40.39], alpha: 1, scale: 0.91795, text: 'Home',
+      font: { size: 17, weight: 600 }, align: 'center', clip: [16, 47, 358, 774.75], clipRadius: 9.18 },
+  ]);
+  const clip = calls.find((call) => call.name === 'roundRect');
+  assert.deepEqual(clip.args, [16, 47, 358, 774.75, 9.18]);
+  const text = calls.find((call) => call.name === 'fillText');
+  // Drawn at 17 px in a space scaled by the node's scale from its frame's corner.
+  assert.match(text.font, /^600 17px/);
+  assert.deepEqual(text.transform, [0.91795, 0, 0, 0.91795, 126.15, 90.14]);
+  assert.ok(Math.abs(text.args[1] - 137.69 / 0.91795 / 2) < 1e-9);
+});

@@ -373,3 +373,31 @@ test('the root\'s size is the viewport: a resize patch of the root changes which
   assert.equal(tree.apply({ type: 'frame', seq: 2, base: 1, set: [{ id: 1, frame: [0, 0, 844, 390] }] }).ok, true);
   assert.deepEqual(tree.byId.get(3).clip, [0, 0, 390, 390]);
 });
+
+test('a scaled layer scales its subtree about its corner; a rounded clipping layer clips to its corners', () => {
+  const tree = new LayerTree();
+  const result = tree.apply({
+    type: 'frame', seq: 1, time: 0, full: true, nodes: [
+      { id: 1, kind: 'rect', frame: [0, 0, 390, 844], fill: '#000000', name: 'main' },
+      // The page under a sheet: scaled to 358/390, moved to (16, 47), corners of 10.
+      { id: 2, parent: 1, kind: 'rect', frame: [16, 47, 390, 844], scale: 0.91795, radius: 10, clips: true, fill: '#FFFFFF', role: 'page', name: 'Home' },
+      { id: 3, parent: 2, kind: 'text', frame: [120, 47, 150, 44], text: 'Home', font: { size: 17, weight: 600 }, align: 'center', role: 'title' },
+      // The sheet: a card clipping its bar to its rounded corners.
+      { id: 4, parent: 1, kind: 'rect', frame: [0, 57, 390, 787], radius: 10, clips: true, fill: '#FFFFFF', role: 'page', name: 'Sheet' },
+      { id: 5, parent: 4, kind: 'rect', frame: [0, 0, 390, 44], fill: '#F9F9F9', role: 'navbar' },
+    ],
+  });
+  assert.equal(result.ok, true, result.reason);
+  const [, page, title, sheet, bar] = tree.nodes();
+  assert.deepEqual(page.frame, [16, 47, 358, 774.75]);
+  assert.equal(page.scale, 0.91795);
+  assert.equal(page.clip, undefined);
+  // The title's place and size scale with the page; its font stays 17 (the renderer scales it).
+  assert.deepEqual(title.frame, [126.15, 90.14, 137.69, 40.39]);
+  assert.equal(title.scale, 0.91795);
+  assert.deepEqual(title.clip, [16, 47, 358, 774.75]);
+  assert.equal(title.clipRadius, 9.18);
+  assert.equal(sheet.scale, undefined);
+  assert.deepEqual(bar.clip, [0, 57, 390, 787]);
+  assert.equal(bar.clipRadius, 10);
+});

@@ -82,22 +82,29 @@ export class Renderer {
   drawNode(node) {
     const alpha = node.alpha ?? 1;
     if (!(alpha > 0) || !Array.isArray(node.frame)) return;
-    const [x, y, w, h] = node.frame;
+    let [x, y, w, h] = node.frame;
     if (!(w > 0 && h > 0)) return;
     const { ctx } = this;
     ctx.save();
     ctx.globalAlpha = Math.min(1, alpha);
     if (Array.isArray(node.clip)) {
-      ctx.beginPath();
-      ctx.rect(...node.clip);
+      shape(ctx, ...node.clip, node.clipRadius > 0 ? node.clipRadius : 0);
       ctx.clip();
     }
+    // A scaled node (a page scaled back under a sheet): its frame is already scaled; its text,
+    // corners, border, shadow and icon are drawn at their own size in a scaled space.
+    const scale = node.scale > 0 ? node.scale : 1;
+    if (scale !== 1) {
+      ctx.translate(x, y);
+      ctx.scale(scale, scale);
+      [x, y, w, h] = [0, 0, w / scale, h / scale];
+    }
     const radius = Math.max(0, Math.min(node.radius ?? 0, w / 2, h / 2));
-    if (node.shadow) this.drawShadow(node.shadow, x, y, w, h, radius);
+    if (node.shadow) this.drawShadow(node.shadow, x, y, w, h, radius, scale);
     if (node.fill) {
       setStyle(ctx, 'fillStyle', node.fill);
       if (radius > 0) shape(ctx, x, y, w, h, radius);
-      else shape(ctx, ...snapHairline(node.frame, this.scaleX, this.scaleY), 0);
+      else shape(ctx, ...snapHairline([x, y, w, h], this.scaleX * scale, this.scaleY * scale), 0);
       ctx.fill();
     }
     if (node.border?.width > 0) {
@@ -109,22 +116,23 @@ export class Renderer {
       ctx.stroke();
     }
     if (node.kind === 'text' && node.text != null && node.text !== '') this.drawText(node, x, y, w, h);
-    else if (node.kind === 'icon' && node.icon) drawIcon(ctx, node.icon, node.frame, node.color ?? DEFAULT_COLOR);
+    else if (node.kind === 'icon' && node.icon) drawIcon(ctx, node.icon, [x, y, w, h], node.color ?? DEFAULT_COLOR);
     ctx.restore();
   }
 
   /**
    * Draws only the shadow of a shape: the shape itself is drawn far outside the canvas and its
    * shadow offset brings the shadow back, so a node without a fill still casts one. Canvas
-   * shadow offsets and blur ignore the transform, hence the scaling to device pixels.
+   * shadow offsets and blur ignore the transform, hence the scaling to device pixels (times the
+   * node's own `scale`).
    */
-  drawShadow(shadow, x, y, w, h, radius) {
+  drawShadow(shadow, x, y, w, h, radius, scale = 1) {
     const { ctx } = this;
     ctx.save();
     setStyle(ctx, 'shadowColor', shadow.color ?? '#00000033');
-    ctx.shadowBlur = (shadow.blur ?? 0) * (this.scaleX + this.scaleY) / 2;
-    ctx.shadowOffsetX = ((shadow.x ?? 0) + SHADOW_CASTER_OFFSET) * this.scaleX;
-    ctx.shadowOffsetY = (shadow.y ?? 0) * this.scaleY;
+    ctx.shadowBlur = (shadow.blur ?? 0) * scale * (this.scaleX + this.scaleY) / 2;
+    ctx.shadowOffsetX = ((shadow.x ?? 0) + SHADOW_CASTER_OFFSET) * this.scaleX * scale;
+    ctx.shadowOffsetY = (shadow.y ?? 0) * this.scaleY * scale;
     ctx.fillStyle = '#000000';
     shape(ctx, x - SHADOW_CASTER_OFFSET, y, w, h, radius);
     ctx.fill();

@@ -29,10 +29,10 @@
 /** Keys of a layer that describe the tree, not the drawing; never copied onto display items. */
 const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips', 'standby']);
 /** Fields a display item carries, in v1's key order (after id, kind, frame, alpha). */
-const STYLE_FIELDS = ['fill', 'radius', 'clip', 'shadow', 'border', 'text', 'font', 'color', 'align', 'icon',
+const STYLE_FIELDS = ['fill', 'radius', 'clip', 'clipRadius', 'shadow', 'border', 'text', 'font', 'color', 'align', 'icon',
   'role', 'name', 'vc'];
 /** Keys written explicitly when flattening; the rest of a layer's keys are copied as they are. */
-const ITEM_KEYS = new Set(['kind', 'frame', 'alpha', ...STYLE_FIELDS]);
+const ITEM_KEYS = new Set(['kind', 'frame', 'alpha', 'scale', ...STYLE_FIELDS]);
 /** Fields that make a layer draw something of its own (with `role`, what gets it drawn). */
 const DRAWING_FIELDS = ['fill', 'border', 'shadow', 'text', 'icon'];
 
@@ -240,7 +240,7 @@ export function flatten(tree) {
   const root = tree.layers.get(tree.rootId);
   if (root) {
     const viewport = [0, 0, root.frame[2], root.frame[3]];
-    visit(tree, root, 0, 0, 1, viewport, false, items);
+    visit(tree, root, 0, 0, 1, 1, viewport, 0, false, items);
   }
   return { items, order: items.map((item) => item.id), byId: new Map(items.map((item) => [item.id, item])) };
 }
@@ -249,41 +249,57 @@ export function flatten(tree) {
  * One layer and its subtree. `clip` is the current clip rectangle; `clipped` says whether a
  * clipping ancestor made it narrower than the viewport (only then does an item carry `clip`).
  */
-function visit(tree, layer, ox, oy, parentAlpha, clip, clipped, items) {
+function visit(tree, layer, ox, oy, parentAlpha, parentScale, clip, clipRadius, clipped, items) {
   // A page on standby waits on the viewer, with its subtree, until a patch uncovers it.
   if (layer.standby) return;
   const [x, y, w, h] = layer.frame;
-  const frame = [hundredths(ox + x), hundredths(oy + y), w, h];
+  // A layer's `scale` draws it and its subtree that many times their size about its top-left
+  // corner: its frame is in its parent's unscaled coordinates.
+  const scale = parentScale * (layer.scale ?? 1);
+  // Children are placed from the exact origin: rounding at every level of a scaled subtree would
+  // add up past what v1's absolute frames show.
+  const left = ox + x * parentScale;
+  const top = oy + y * parentScale;
+  const frame = scale === 1 && parentScale === 1
+    ? [hundredths(left), hundredths(top), w, h]
+    : [hundredths(left), hundredths(top), hundredths(w * scale), hundredths(h * scale)];
   const alpha = parentAlpha * (layer.alpha ?? 1);
   // The server already left out what is off screen and stripped layers kept only to place their
   // children, so every layer that draws or has a role is drawn: deciding again here, with
   // rounded frames, would disagree with v1 at the viewport's edges.
   if (layer.role != null || DRAWING_FIELDS.some((field) => layer[field] != null)) {
-    items.push(item(layer, frame, alpha, clipped ? clip : null));
+    items.push(item(layer, frame, alpha, scale, clipped ? clip : null, clipped ? clipRadius : 0));
   }
   const children = tree.children.get(layer.id);
   if (!children?.length) return;
   let childClip = clip;
+  let childClipRadius = clipRadius;
   let childClipped = clipped;
   if (layer.clips) {
+    // A layer with rounded corners (a sheet's card) always clips, with its corners.
+    const rounded = layer.radius > 0;
     const narrowed = intersection(clip, frame);
-    if (!sameRect(narrowed, clip)) {
+    if (rounded || !sameRect(narrowed, clip)) {
       childClip = narrowed;
+      childClipRadius = rounded ? hundredths(layer.radius * scale) : 0;
       childClipped = true;
     }
   }
   for (const id of children) {
-    visit(tree, tree.layers.get(id), frame[0], frame[1], alpha, childClip, childClipped, items);
+    visit(tree, tree.layers.get(id), left, top, alpha, scale, childClip, childClipRadius, childClipped, items);
   }
 }
 
 /** A v1 display item for a drawn layer, keys in v1's order. */
-function item(layer, frame, alpha, clip) {
+function item(layer, frame, alpha, scale, clip, clipRadius) {
   const out = { id: layer.id, kind: layer.kind, frame, alpha: thousandths(alpha) };
+  if (scale !== 1) out.scale = Math.round(scale * 100000) / 100000;
   for (const field of STYLE_FIELDS) {
     if (field === 'clip') {
       // Shared by every item under the same clip: items are read, never changed.
       if (clip) out.clip = clip;
+    } else if (field === 'clipRadius') {
+      if (clipRadius) out.clipRadius = clipRadius;
     } else if (field === 'radius') {
       // v1 leaves radius 0 out of whole nodes.
       if (layer.radius) out.radius = layer.radius;

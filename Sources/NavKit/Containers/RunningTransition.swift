@@ -16,6 +16,11 @@ final class RunningTransition {
     let dims: Bool
     /// True when the lower page is drawn in front (the carousel draws the incoming page on top).
     let lowerInFront: Bool
+    /// Where each page rests (a sheet below the safe area, anything else at the origin).
+    var upperRest = Point.zero
+    var lowerRest = Point.zero
+    /// The bar that stays while the pages move, when both bars look alike (a stack's slide).
+    var bars: SharedBarTransition?
     /// The current presentation progress q (see `Transition`).
     var progress: Double
     var animation: Animator.Handle?
@@ -38,7 +43,7 @@ final class RunningTransition {
     /// The page that leaves the screen when the transition completes.
     var disappearing: Controller? { presenting ? lower : upper }
 
-    func pair(dim: Node, bounds: Size) -> TransitionPair {
-        TransitionPair(upper: upper.view, lower: lower?.view, dim: dim, bounds: bounds)
+    func pair(dim: Node, bounds: Size, safeArea: EdgeInsets) -> TransitionPair {
+        TransitionPair(upper: upper.view, lower: lower?.view, dim: dim, bounds: bounds, safeArea: safeArea, upperRest: upperRest, lowerRest: lowerRest)
     }
 }

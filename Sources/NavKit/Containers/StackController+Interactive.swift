@@ -1,17 +1,26 @@
-/// Transitions a finger drives: the interactive pop (seeds 000 and 002, UIKit, Flutter) and the
-/// left-swipe push (seed 002). The stack offers them to horizontal pans through the responder
-/// chain; the scene's gesture code moves and ends them.
+/// Transitions a finger drives: the interactive pop (seeds 000 and 002, UIKit, Flutter), the
+/// left-swipe push (seed 002) and the drag that dismisses a sheet (iOS 15). The stack offers them
+/// to pans through the responder chain; the scene's gesture code moves and ends them.
 extension StackController {
-    /// Seconds a full interactive pop's remaining motion takes (scaled by what is left).
+    /// Seconds a full interactive pop's (or sheet dismissal's) remaining motion takes (scaled by
+    /// what is left).
     static let popFinishDuration = 0.34
     /// Seconds a full left-swipe push's remaining motion takes (scaled by what is left).
     static let swipePushFinishDuration = 0.35
     /// A left-swipe push completes past this fraction of the width.
     static let swipePushThreshold = 0.3
 
-    /// A rightward pan may pop the top page; a leftward one pushes its bound page.
-    func interactiveTransition(for pan: PanTracker) -> PanHandler? {
-        guard pan.axis == .horizontal, !isTransitioning, let scene else { return nil }
+    /// A rightward pan may pop the top page, a leftward one push its bound page, a downward one
+    /// on a sheet dismiss it.
+    func interactiveTransition(for pan: PanTracker, hit: Node) -> PanHandler? {
+        guard !isTransitioning, let scene else { return nil }
+        if pan.axis == .vertical {
+            guard pan.movement.y > 0, viewControllers.count > 1, topViewController.isSheet,
+                  hit.ancestor(where: { $0 === topViewController.view }) != nil
+            else { return nil }
+            return InteractiveStackTransition(stack: self, kind: .dismissSheet)
+        }
+        guard pan.axis == .horizontal else { return nil }
         if pan.movement.x > 0 {
             guard canBeginInteractivePop(downAt: pan.start.position.x - view.absoluteFrame.x, settings: scene.settings) else { return nil }
             return InteractiveStackTransition(stack: self, kind: .pop)
@@ -30,15 +39,16 @@ extension StackController {
     }
 
     /// Starts an interactive pop: the top page gets `viewWillDisappear`, the one below
-    /// `viewWillAppear`, as UIKit does at the start of an edge swipe.
+    /// `viewWillAppear`, as UIKit does at the start of an edge swipe. A sheet moves as a sheet;
+    /// any other page as a slide does, whatever brought it in (a `none` push too).
     func beginInteractivePop() {
         let top = topViewController
         let below = viewControllers[viewControllers.count - 2]
         layoutPage(below)
         top.beginAppearance(false, animated: true)
         below.beginAppearance(true, animated: true)
-        // The drag moves pages as a slide does, whatever brought the page in (a `none` push too).
-        start(RunningTransition(op: "pop", upper: top, lower: below, transition: ParametricTransition.slide, presenting: false, removed: [top], interactive: true))
+        let transition: any Transition = top.isSheet ? top.arrival : ParametricTransition.slide
+        start(RunningTransition(op: "pop", upper: top, lower: below, transition: transition, presenting: false, removed: [top], interactive: true))
     }
 
     /// Starts a left-swipe push of `controller`, the top page's bound page.
@@ -53,28 +63,37 @@ extension StackController {
         start(RunningTransition(op: "push", upper: controller, lower: top, transition: ParametricTransition.slide, presenting: true, removed: [], interactive: true))
     }
 
-    /// Follows the finger: `translation` is its horizontal movement since the pan started.
-    func updateInteractive(translation: Double) {
+    /// Follows the finger: `translation` is its movement since the pan started.
+    func updateInteractive(translation: Point) {
         guard let running, running.interactive else { return }
-        let width = max(size.width, 1)
-        // A pop follows a rightward finger (q falls from 1), a swipe push a leftward one (q rises from 0).
-        let distance = running.presenting ? -translation : translation
-        let fraction = min(max(distance, 0), width) / width
+        let (distance, extent) = travel(of: running, along: translation)
+        // A pop follows a rightward finger (q falls from 1), a sheet a downward one, a swipe push
+        // a leftward one (q rises from 0).
+        let fraction = min(max(distance, 0), extent) / extent
         runner.follow(progress: running.presenting ? fraction : 1 - fraction)
     }
 
-    /// Releases the finger with horizontal velocity `velocity` (points per second): a fling of at
-    /// least W/s decides by its direction, otherwise the position does (past W/2 for a pop, past
-    /// 0.3 W for a swipe push). The rest of the motion eases out over the remaining fraction.
-    func endInteractive(velocity: Double, then: @escaping (_ completed: Bool) -> Void) {
+    /// Releases the finger with velocity `velocity` (points per second): a fling of at least one
+    /// extent (the width, or a sheet's height) per second decides by its direction, otherwise the
+    /// position does (past half for a pop or a sheet, past 0.3 W for a swipe push). The rest of
+    /// the motion eases out over the remaining fraction.
+    func endInteractive(velocity: Point, then: @escaping (_ completed: Bool) -> Void) {
         guard let running, running.interactive, running.animation == nil else { return }
-        let width = max(size.width, 1)
+        let (forward, extent) = travel(of: running, along: velocity)
         let moved = running.presenting ? running.progress : 1 - running.progress
-        let forward = running.presenting ? -velocity : velocity
-        let completes = abs(velocity) >= width
+        let completes = abs(forward) >= extent
             ? forward > 0
             : moved > (running.presenting ? StackController.swipePushThreshold : 0.5)
         settle(running, completes: completes, then: then)
+    }
+
+    /// How far `vector` goes in the direction that completes `running`, and the distance a
+    /// complete run covers: down a sheet's height, or across the width.
+    private func travel(of running: RunningTransition, along vector: Point) -> (distance: Double, extent: Double) {
+        if running.transition.presentsSheet {
+            return (vector.y, max(ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).height, 1))
+        }
+        return (running.presenting ? -vector.x : vector.x, max(size.width, 1))
     }
 
     /// Runs the transition back to where it started, as a cancelled gesture (a `cancel` pointer,
@@ -108,6 +127,8 @@ final class InteractiveStackTransition: PanHandler {
     enum Kind {
         /// A rightward drag pops the top page.
         case pop
+        /// A downward drag dismisses the sheet on top.
+        case dismissSheet
         /// A leftward drag pushes this page (the top page's bound page).
         case swipePush(ViewController)
     }
@@ -123,6 +144,7 @@ final class InteractiveStackTransition: PanHandler {
     var gestureName: String? {
         switch kind {
         case .pop: "pop"
+        case .dismissSheet: "dismissSheet"
         case .swipePush: "swipePush"
         }
     }
@@ -131,18 +153,18 @@ final class InteractiveStackTransition: PanHandler {
 
     func panBegan(_ pan: PanTracker) {
         switch kind {
-        case .pop: stack.beginInteractivePop()
+        case .pop, .dismissSheet: stack.beginInteractivePop()
         case .swipePush(let page): stack.beginSwipePush(page)
         }
     }
 
     func panMoved(_ pan: PanTracker) {
-        stack.updateInteractive(translation: pan.translation.x)
+        stack.updateInteractive(translation: pan.translation)
     }
 
     func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
-        stack.updateInteractive(translation: pan.translation.x)
-        stack.endInteractive(velocity: pan.velocity.velocity.x, then: done)
+        stack.updateInteractive(translation: pan.translation)
+        stack.endInteractive(velocity: pan.velocity.velocity, then: done)
     }
 
     func panCancelled(done: @escaping (Bool) -> Void) {

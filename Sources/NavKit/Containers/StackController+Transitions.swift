@@ -4,12 +4,29 @@
 extension StackController {
     /// `upper` comes in over `lower`; `removed` pages (top first) are released at the end.
     func present(upper: ViewController, over lower: ViewController, op: String, transition: any Transition, removed: [ViewController] = [], then: @escaping () -> Void) {
-        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: true, removed: removed), then: then)
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: fitted(transition, to: upper), presenting: true, removed: removed), then: then)
     }
 
     /// `upper` leaves and uncovers `lower`; `removed` pages (top first) are released at the end.
     func dismiss(upper: ViewController, to lower: ViewController, removed: [ViewController], op: String, transition: any Transition, then: @escaping () -> Void) {
-        change(RunningTransition(op: op, upper: upper, lower: lower, transition: transition, presenting: false, removed: removed), then: then)
+        change(RunningTransition(op: op, upper: upper, lower: lower, transition: fitted(transition, to: upper), presenting: false, removed: removed), then: then)
+    }
+
+    /// The transition that moves `upper`: a sheet always comes and goes as a sheet (with the
+    /// asked transition's timing), and a page that is not a sheet asked to leave with `modal`
+    /// goes straight down instead.
+    private func fitted(_ transition: any Transition, to upper: ViewController) -> any Transition {
+        if upper.isSheet == transition.presentsSheet { return transition }
+        if upper.isSheet {
+            var sheet = ParametricTransition.modal
+            sheet.duration = transition.duration
+            sheet.curve = transition.curve
+            return sheet
+        }
+        var down = ParametricTransition.modal
+        down.presentsSheet = false
+        down.dim = 0
+        return down
     }
 
     func isAnimated(_ transition: any Transition) -> Bool {
@@ -39,6 +56,27 @@ extension StackController {
     /// stack, along with the page below it that made it hide the bar (a popToRoot from above a
     /// page that hides it).
     func start(_ transition: RunningTransition) {
+        let upper = transition.upper as? ViewController, lower = transition.lower as? ViewController
+        transition.upperRest = restOrigin(of: upper)
+        transition.lowerRest = restOrigin(of: lower)
+        if transition.transition.movesSideways, let upper, let lower {
+            transition.bars = SharedBarTransition(upper: upper, lower: lower)
+        }
+        // Under a sheet (coming, going, or covered by the new page) lies black, around the page
+        // scaled back below it.
+        view.fill = transition.transition.presentsSheet || lower?.isSheet == true ? .black : nil
+        if let lower, lower.isSheet, let under = page(below: lower), under.view.parent !== view {
+            // Uncovering a sheet: the page under it is back behind it, as it rests there.
+            view.insertChild(under.view, at: 0)
+            layoutPage(under)
+            rest(sheet: lower, over: under)
+        }
+        if transition.transition.presentsSheet {
+            lower?.view.isUserInteractionEnabled = false
+        } else if let lower, !lower.isSheet {
+            // It may still look as it did under a sheet that a popTo just took away.
+            lower.view.rest(at: .zero)
+        }
         if let host = bottomBarHost, isShowing {
             let incoming = transition.presenting ? transition.upper : transition.lower
             let incomingHides = incoming.map(hidesBottomBar) ?? bottomBarHiddenAtRest
@@ -60,9 +98,13 @@ extension StackController {
     func finish(_ transition: RunningTransition, completed: Bool, then: @escaping () -> Void) {
         runner.end()
         let shown = completed ? transition.appearing : transition.disappearing
-        if let shown = shown as? ViewController {
+        if let shown = shown as? ViewController, shown.isSheet {
+            // A sheet rests over the page below it, which stays drawn.
+            show(shown)
+        } else if let shown = shown as? ViewController {
             keepOnStandby(below: shown)
             placeBottomBar(restingOn: shown)
+            view.fill = nil
         } else {
             for page in [transition.upper, transition.lower].compactMap({ $0 }) where page !== shown {
                 page.view.removeFromParent()
@@ -100,13 +142,15 @@ extension StackController {
     var bottomBarHost: BottomBarHost? { parent as? BottomBarHost }
 
     /// Whether `page` hides the bottom bar: it or a page pushed before it (above the root) asked
-    /// to (`hidesBottomBar`), as UIKit keeps the bar hidden for everything pushed after such a page.
+    /// to (`hidesBottomBar`) or is a sheet, as UIKit keeps the bar hidden for everything pushed
+    /// after such a page and a sheet covers the bar (which scales back with the page below).
     func hidesBottomBar(_ page: Controller) -> Bool {
+        func hides(_ page: ViewController) -> Bool { page.options.hidesBottomBar || page.isSheet }
         guard let index = viewControllers.firstIndex(where: { $0 === page }) else {
             // Not in the stack yet (a left-swipe push in progress): it goes on top of the top page.
-            return ((page as? ViewController)?.options.hidesBottomBar ?? false) || hidesBottomBar(topViewController)
+            return ((page as? ViewController).map(hides) ?? false) || hidesBottomBar(topViewController)
         }
-        return index > 0 && viewControllers[1...index].contains { $0.options.hidesBottomBar }
+        return index > 0 && viewControllers[1...index].contains(where: hides)
     }
 
     /// At rest the bar is in its host, or gone while the page on top hides it.

@@ -113,32 +113,60 @@ public final class StackController: Controller, NavigationStack {
         self.size = size
         self.safeArea = safeArea
         runner.bounds = size
+        runner.safeArea = safeArea
         view.frame.size = size
     }
 
-    /// Lays a page out at the stack's size, leaving room for the bottom bar when it shows one.
+    /// Lays a page out at the stack's size, leaving room for the bottom bar when it shows one;
+    /// a sheet at its card's size, whose top is clear of the safe area.
     func layoutPage(_ page: ViewController) {
         var insets = safeArea
         if let host = bottomBarHost, !hidesBottomBar(page) { insets.bottom = host.bottomBarHeight }
-        page.layout(size: size, safeArea: insets)
+        if page.isSheet {
+            insets.top = 0
+            page.layout(size: ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).size, safeArea: insets)
+        } else {
+            page.layout(size: size, safeArea: insets)
+        }
     }
 
-    /// Shows `controller` alone, at rest, with the bottom bar where it belongs.
+    /// Where `page` rests: a sheet's card below the safe area, any other page at the origin.
+    func restOrigin(of page: Controller?) -> Point {
+        guard let page = page as? ViewController, page.isSheet else { return .zero }
+        return ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).origin
+    }
+
+    /// Shows `controller` at rest, with the bottom bar where it belongs: alone, or as a sheet over
+    /// the page below it, scaled back.
     func show(_ controller: ViewController) {
-        let page = controller.view
-        if page.parent !== view || view.children.count != 1 {
+        let below = controller.isSheet ? page(below: controller) : nil
+        let pages = [below, controller].compactMap { $0?.view }
+        if !view.children.elementsEqual(pages, by: ===) {
             view.removeAllChildren()
-            view.addChild(page)
+            for page in pages { view.addChild(page) }
         }
-        page.isOnStandby = false
+        for page in pages { page.isOnStandby = false }
         layoutPage(controller)
         placeBottomBar(restingOn: controller)
+        if let below {
+            layoutPage(below)
+            rest(sheet: controller, over: below)
+        } else {
+            view.fill = nil
+            controller.view.frame.origin = .zero
+        }
+    }
+
+    /// The page under `controller` in the stack, if any.
+    func page(below controller: ViewController) -> ViewController? {
+        guard let index = viewControllers.firstIndex(where: { $0 === controller }), index > 0 else { return nil }
+        return viewControllers[index - 1]
     }
 
     // MARK: Responder chain and state
 
     override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? {
-        interactiveTransition(for: pan)
+        interactiveTransition(for: pan, hit: hit)
     }
 
     public override var navigationState: NavigationState? { .stack(stackState) }

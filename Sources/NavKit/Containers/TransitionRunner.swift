@@ -11,6 +11,8 @@ final class TransitionRunner {
     private(set) var running: RunningTransition?
     /// The container's size: what relative offsets are fractions of.
     var bounds = Size.zero
+    /// The container's safe area (where a sheet's card starts).
+    var safeArea = EdgeInsets.zero
 
     init() {
         dim.alpha = 0
@@ -36,6 +38,7 @@ final class TransitionRunner {
             if transition.dims { lowerView.addChild(dim) }
         }
         dim.frame = Rect(origin: .zero, size: bounds)
+        transition.bars?.attach(to: container)
         scene?.record(.transitionStart, op: transition.op, interactive: transition.interactive)
         layout(transition)
     }
@@ -68,7 +71,8 @@ final class TransitionRunner {
     func end() {
         guard let transition = running else { return }
         running = nil
-        transition.pair(dim: dim, bounds: bounds).reset()
+        transition.pair(dim: dim, bounds: bounds, safeArea: safeArea).reset()
+        transition.bars?.detach(upperPage: transition.upper.view, lowerPage: transition.lower?.view ?? transition.upper.view)
         dim.removeFromParent()
     }
 
@@ -78,7 +82,8 @@ final class TransitionRunner {
     }
 
     private func layout(_ transition: RunningTransition) {
-        transition.transition.layout(transition.pair(dim: dim, bounds: bounds), progress: transition.progress)
+        transition.transition.layout(transition.pair(dim: dim, bounds: bounds, safeArea: safeArea), progress: transition.progress)
+        transition.bars?.layout(progress: transition.progress)
     }
 
     private func animate(_ transition: RunningTransition, to target: Double, duration: Double, curve: Curve, scene: Scene, done: @escaping () -> Void) {

@@ -20,8 +20,14 @@ open class ViewController: Controller {
     public var background: Color {
         didSet { if isViewLoaded { view.fill = background } }
     }
-    /// The transition that brought this page in; it leaves the same way (seed 000).
-    public internal(set) var arrival: any Transition = ParametricTransition.slide
+    /// The transition that brought this page in; it leaves the same way (seed 000). A page that
+    /// came in as a sheet shows a Close button instead of a back button.
+    public internal(set) var arrival: any Transition = ParametricTransition.slide {
+        didSet { loadedBar?.closes = arrival.presentsSheet }
+    }
+
+    /// True while the page is presented as a sheet (it came in with `modal`).
+    public var isSheet: Bool { arrival.presentsSheet }
 
     private var loadedBar: NavigationBar?
     private var loadedContent: Node?
@@ -63,6 +69,7 @@ open class ViewController: Controller {
         let content = Node(name: "content")
         let bar = NavigationBar(spec: barSpec, title: title)
         bar.backTitle = backTitle
+        bar.closes = arrival.presentsSheet
         page.addChild(content)
         if let pageStack { page.addChild(pageStack.view) }
         page.addChild(bar.node)
@@ -150,9 +157,10 @@ open class ViewController: Controller {
 
     // MARK: Responder chain
 
-    /// A back button pops this page's stack; a row runs its action with this page as origin.
+    /// A back button (or a sheet's Close) pops this page's stack; a row runs its action with this
+    /// page as origin.
     override func handleTap(on node: Node) -> Bool {
-        if node.ancestor(where: { $0.role == .back }) != nil, let stack = parent as? any NavigationStack, let scene {
+        if node.ancestor(where: { $0.role == .back || $0.role == .close }) != nil, let stack = parent as? any NavigationStack, let scene {
             scene.submitBack(popping: stack)
             return true
         }

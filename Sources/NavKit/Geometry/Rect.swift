@@ -22,6 +22,8 @@ public struct Rect: Equatable, Hashable, Sendable {
     public var minY: Double { origin.y }
     public var maxX: Double { origin.x + size.width }
     public var maxY: Double { origin.y + size.height }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
 
     /// True when the rectangle covers no area.
     public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
@@ -29,6 +31,15 @@ public struct Rect: Equatable, Hashable, Sendable {
     /// The rectangle moved by `dx`, `dy`.
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: origin.x + dx, y: origin.y + dy, width: size.width, height: size.height)
+    }
+
+    /// Where a node's frame (this rectangle, in its parent's coordinates) is drawn: its parent's
+    /// coordinates start at `origin` and are scaled by `parentScale`, and the node draws itself
+    /// `scale` times its size about its top-left corner.
+    public func placed(at origin: Point, parentScale: Double, scale: Double) -> Rect {
+        if parentScale == 1 && scale == 1 { return offsetBy(dx: origin.x, dy: origin.y) }
+        let size = parentScale * scale
+        return Rect(x: origin.x + self.origin.x * parentScale, y: origin.y + self.origin.y * parentScale, width: width * size, height: height * size)
     }
 
     /// The common area of both rectangles; an empty rectangle when they do not overlap.

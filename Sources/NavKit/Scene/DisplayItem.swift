@@ -16,11 +16,18 @@ public struct DisplayItem: Equatable, Sendable {
     public var alpha: Double
     /// The absolute rectangle the node is clipped to, if an ancestor clips.
     public var clip: Rect?
+    /// The corner radius of `clip` (already scaled): set when the clipping ancestor has rounded
+    /// corners (a sheet's card), 0 for a plain rectangle.
+    public var clipRadius: Double
+    /// How many times its own size the node is drawn: the product of its and its ancestors'
+    /// scales. The frame is already scaled; text, corner radius, border and shadow are not, and
+    /// the viewer scales them by this. In a `Layer`, the node's own scale.
+    public var scale: Double
     @usableFromInline var storage: DisplayStyle.Storage
 
     public init(
         id: Int, kind: Kind, frame: Rect, alpha: Double = 1, fill: Color? = nil, radius: Double = 0,
-        clip: Rect? = nil, shadow: Shadow? = nil, border: Border? = nil, text: String? = nil,
+        clip: Rect? = nil, clipRadius: Double = 0, scale: Double = 1, shadow: Shadow? = nil, border: Border? = nil, text: String? = nil,
         font: Font? = nil, color: Color? = nil, align: TextAlignment? = nil, icon: String? = nil,
         role: NodeRole? = nil, name: String? = nil, vc: String? = nil
     ) {
@@ -28,14 +35,16 @@ public struct DisplayItem: Equatable, Sendable {
             kind: kind, fill: fill, radius: radius, shadow: shadow, border: border, text: text, font: font,
             color: color, align: align, icon: icon, role: role, name: name, vc: vc
         )
-        self.init(id: id, frame: frame, alpha: alpha, clip: clip, storage: DisplayStyle.Storage(style))
+        self.init(id: id, frame: frame, alpha: alpha, clip: clip, clipRadius: clipRadius, scale: scale, storage: DisplayStyle.Storage(style))
     }
 
-    init(id: Int, frame: Rect, alpha: Double, clip: Rect?, storage: DisplayStyle.Storage) {
+    init(id: Int, frame: Rect, alpha: Double, clip: Rect?, clipRadius: Double = 0, scale: Double = 1, storage: DisplayStyle.Storage) {
         self.id = id
         self.frame = frame
         self.alpha = alpha
         self.clip = clip
+        self.clipRadius = clipRadius
+        self.scale = scale
         self.storage = storage
     }
 
@@ -58,6 +67,7 @@ public struct DisplayItem: Equatable, Sendable {
 
     public static func == (lhs: DisplayItem, rhs: DisplayItem) -> Bool {
         lhs.id == rhs.id && lhs.frame == rhs.frame && lhs.alpha == rhs.alpha && lhs.clip == rhs.clip
+            && lhs.clipRadius == rhs.clipRadius && lhs.scale == rhs.scale
             && (lhs.storage === rhs.storage || lhs.storage.style == rhs.storage.style)
     }
 

@@ -36,18 +36,19 @@ public struct DisplayList: Equatable, Sendable {
         var items: [DisplayItem] = []
         items.reserveCapacity(capacity)
         let bounds = Rect(origin: .zero, size: viewport)
-        append(root, offset: .zero, alpha: 1, clip: bounds, clipped: false, into: &items, ids: &ids, styles: styles)
+        append(root, offset: .zero, alpha: 1, scale: 1, clip: bounds, clipRadius: 0, clipped: false, into: &items, ids: &ids, styles: styles)
         return DisplayList(items: items, viewport: viewport)
     }
 
     private static func append(
-        _ node: Node, offset: Point, alpha parentAlpha: Double, clip: Rect, clipped: Bool,
-        into items: inout [DisplayItem], ids: inout Int, styles: StyleTable?
+        _ node: Node, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect, clipRadius: Double,
+        clipped: Bool, into items: inout [DisplayItem], ids: inout Int, styles: StyleTable?
     ) {
         if node.isHidden || node.isOnStandby { return }
         let alpha = parentAlpha * node.alpha
         if alpha <= 0 { return }
-        let frame = node.frame.offsetBy(dx: offset.x, dy: offset.y)
+        let frame = node.frame.placed(at: offset, parentScale: parentScale, scale: node.scale)
+        let scale = parentScale * node.scale
         let visible = frame.intersects(clip)
         if visible && (node.draws || node.role != nil) {
             if node.id == 0 {
@@ -55,18 +56,24 @@ public struct DisplayList: Equatable, Sendable {
                 node.id = ids
             }
             if let styles { node.shareStyle(in: styles) }
-            items.append(node.displayItem(frame: frame, alpha: alpha, clip: clipped ? clip : nil))
+            items.append(node.displayItem(frame: frame, alpha: alpha, scale: scale, clip: clipped ? clip : nil, clipRadius: clipped ? clipRadius : 0))
         }
         if node.children.isEmpty || !node.drawsChildren { return }
         var childClip = clip
+        var childClipRadius = clipRadius
         var childClipped = clipped
         if node.clipsToBounds {
             if !visible { return }
             // A clip that narrows nothing (the viewport's own edge, a full-screen container) is
             // left implicit: every viewer clips to its canvas anyway, and it would cost bytes.
+            // A node with rounded corners (a sheet's card) always clips, with its corners: whether
+            // its frame lies inside the clip would be decided differently by exact and rounded
+            // geometry at the edges.
             let narrowed = clip.intersection(frame)
-            if narrowed != clip {
+            let rounded = node.cornerRadius > 0
+            if narrowed != clip || rounded {
                 childClip = narrowed
+                childClipRadius = rounded ? node.cornerRadius * scale : 0
                 childClipped = true
             }
         }
@@ -74,7 +81,10 @@ public struct DisplayList: Equatable, Sendable {
         // release every node of every frame.
         node.children.withUnsafeBufferPointer { children in
             for index in children.indices {
-                append(children[index], offset: frame.origin, alpha: alpha, clip: childClip, clipped: childClipped, into: &items, ids: &ids, styles: styles)
+                append(
+                    children[index], offset: frame.origin, alpha: alpha, scale: scale, clip: childClip, clipRadius: childClipRadius,
+                    clipped: childClipped, into: &items, ids: &ids, styles: styles
+                )
             }
         }
     }
@@ -86,7 +96,7 @@ extension Node {
         fill != nil || border != nil || shadow != nil || text != nil || icon != nil
     }
 
-    func displayItem(frame: Rect, alpha: Double, clip: Rect?) -> DisplayItem {
-        DisplayItem(id: id, frame: frame, alpha: alpha, clip: clip, storage: displayStyle)
+    func displayItem(frame: Rect, alpha: Double, scale: Double, clip: Rect?, clipRadius: Double) -> DisplayItem {
+        DisplayItem(id: id, frame: frame, alpha: alpha, clip: clip, clipRadius: clipRadius, scale: scale, storage: displayStyle)
     }
 }

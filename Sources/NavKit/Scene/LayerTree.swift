@@ -1,5 +1,5 @@
 /// One node of a `LayerTree`: the node's display item, but with its frame in its parent's
-/// coordinates and its own alpha, plus where it hangs and whether it clips its children.
+/// (unscaled) coordinates and its own alpha and scale, plus where it hangs and whether it clips its children.
 ///
 /// Unlike a display list's items, whose frames and alphas are absolute, a layer keeps what the
 /// node itself holds, so moving a page changes one layer, not every layer under it. The style
@@ -86,7 +86,7 @@ public struct LayerTree: Equatable, Sendable {
     public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil) -> LayerTree {
         var builder = Builder(styles: styles)
         let bounds = Rect(origin: .zero, size: viewport)
-        if !builder.visit(root, parent: -1, offset: .zero, alpha: 1, clip: bounds) {
+        if !builder.visit(root, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds) {
             // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
             builder.append(root, parent: -1)
         }
@@ -129,11 +129,12 @@ public struct LayerTree: Equatable, Sendable {
         /// Appends `node` and its kept descendants; false (and nothing appended) when the whole
         /// subtree is culled. The rules are `DisplayList.append`'s, so the layers that draw or have
         /// a role are exactly the display list's items.
-        mutating func visit(_ node: Node, parent: Int, offset: Point, alpha parentAlpha: Double, clip: Rect) -> Bool {
+        mutating func visit(_ node: Node, parent: Int, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect) -> Bool {
             if node.isHidden { return false }
             let alpha = parentAlpha * node.alpha
             if alpha <= 0 { return false }
-            let frame = node.frame.offsetBy(dx: offset.x, dy: offset.y)
+            let frame = node.frame.placed(at: offset, parentScale: parentScale, scale: node.scale)
+            let scale = parentScale * node.scale
             let visible = frame.intersects(clip)
             let index = layers.count
             append(node, parent: parent)
@@ -142,7 +143,7 @@ public struct LayerTree: Equatable, Sendable {
             if node.drawsChildren && !node.children.isEmpty && (visible || !node.clipsToBounds) {
                 let childClip = node.clipsToBounds ? clip.intersection(frame) : clip
                 for child in node.children {
-                    if visit(child, parent: index, offset: frame.origin, alpha: alpha, clip: childClip) { keepsChild = true }
+                    if visit(child, parent: index, offset: frame.origin, alpha: alpha, scale: scale, clip: childClip) { keepsChild = true }
                 }
             }
             if node.isOnStandby {
@@ -169,6 +170,6 @@ public struct LayerTree: Equatable, Sendable {
 extension Node {
     /// This node as a layer, id and parent left for the builder to fill in.
     func layer() -> Layer {
-        Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, clip: nil))
+        Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, scale: scale, clip: nil, clipRadius: 0))
     }
 }

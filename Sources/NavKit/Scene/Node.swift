@@ -14,6 +14,9 @@ public final class Node {
     @exclusivity(unchecked) public internal(set) var id: Int = 0
     @exclusivity(unchecked) public var frame: Rect
     @exclusivity(unchecked) public var alpha: Double = 1
+    /// The node and its subtree are drawn this many times their size, about the frame's top-left
+    /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
+    @exclusivity(unchecked) public var scale: Double = 1
     @exclusivity(unchecked) public var isHidden = false
     /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
     /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
@@ -203,12 +206,12 @@ public final class Node {
         return nil
     }
 
-    /// This node's frame in the coordinates of the tree's root.
+    /// This node's frame in the coordinates of the tree's root, as drawn (scales applied).
     public var absoluteFrame: Rect {
-        var rect = frame
+        var rect = frame.placed(at: .zero, parentScale: 1, scale: scale)
         var ancestor = parent
         while let current = ancestor {
-            rect = rect.offsetBy(dx: current.frame.x, dy: current.frame.y)
+            rect = rect.placed(at: current.frame.origin, parentScale: current.scale, scale: 1)
             ancestor = current.parent
         }
         return rect

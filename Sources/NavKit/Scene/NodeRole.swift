@@ -12,6 +12,8 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let navbar: NodeRole = "navbar"
     /// A back button: a tap pops its page.
     public static let back: NodeRole = "back"
+    /// A sheet's Close button: a tap dismisses the sheet.
+    public static let close: NodeRole = "close"
     public static let title: NodeRole = "title"
     /// A list row: a tap runs its action.
     public static let row: NodeRole = "row"

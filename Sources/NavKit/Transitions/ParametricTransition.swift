@@ -33,11 +33,15 @@ public struct ParametricTransition: Transition, Equatable {
     public var dim: Double
     /// A soft shadow along the upper page's leading edge while it moves.
     public var edgeShadow: Shadow?
+    /// True for `modal`: the page comes up as a sheet and `from`/`cover` are not used (see
+    /// `ParametricTransition+Sheet`).
+    public var presentsSheet: Bool
 
     public init(
         name: String, duration: Double, curve: Curve, from: Offset = Offset(), fromAlpha: Double = 1,
-        cover: Offset = Offset(), dim: Double = 0, edgeShadow: Shadow? = nil
+        cover: Offset = Offset(), dim: Double = 0, edgeShadow: Shadow? = nil, presentsSheet: Bool = false
     ) {
+        self.presentsSheet = presentsSheet
         self.name = name
         self.duration = duration
         self.curve = curve
@@ -56,13 +60,14 @@ public struct ParametricTransition: Transition, Equatable {
     }
 
     public func layout(_ pair: TransitionPair, progress q: Double) {
+        if presentsSheet { return layoutSheet(pair, progress: q) }
         let start = from.resolved(in: pair.bounds)
-        pair.upper.frame.origin = Point(x: start.x * (1 - q), y: start.y * (1 - q))
+        pair.upper.frame.origin = Point(x: pair.upperRest.x + start.x * (1 - q), y: pair.upperRest.y + start.y * (1 - q))
         pair.upper.alpha = fromAlpha + (1 - fromAlpha) * q
         pair.upper.shadow = q > 0 && q < 1 ? edgeShadow : nil
         if let lower = pair.lower {
             let end = cover.resolved(in: pair.bounds)
-            lower.frame.origin = Point(x: end.x * q, y: end.y * q)
+            lower.frame.origin = Point(x: pair.lowerRest.x + end.x * q, y: pair.lowerRest.y + end.y * q)
         }
         pair.dim.alpha = dim * q
     }
@@ -75,9 +80,10 @@ extension ParametricTransition {
         from: Offset(dx: 1, relative: true), cover: Offset(dx: -1.0 / 3.0, relative: true), dim: 0.1,
         edgeShadow: Shadow(color: Color(rgb: 0x000000, alpha: 0x33), blur: 8, x: -2, y: 0)
     )
-    /// Up from the bottom over a still page; 0.34 s (seed 000 "modal as push").
+    /// An iOS 15 page sheet, up from the bottom over the page it covers, which scales back and
+    /// dims; 0.34 s (seed 000 "modal as push"; geometry in `ParametricTransition+Sheet`).
     public static let modal = ParametricTransition(
-        name: "modal", duration: 0.34, curve: .easeInOut, from: Offset(dy: 1, relative: true)
+        name: "modal", duration: 0.34, curve: .easeInOut, from: Offset(dy: 1, relative: true), dim: 0.15, presentsSheet: true
     )
     /// Cross-fade of the upper page; 0.25 s.
     public static let fade = ParametricTransition(name: "fade", duration: 0.25, curve: .easeInOut, fromAlpha: 0)

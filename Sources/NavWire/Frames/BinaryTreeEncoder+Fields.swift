@@ -8,6 +8,8 @@ extension BinaryTreeEncoder {
         case kind, x, y, width, height, alpha, clips, fill, radius, shadow, border, text, font, color, align, icon, role, name, vc
         /// After the bit that says a `cleared` mask follows (19): a page kept on standby.
         case standby = 20
+        /// A node's own scale (a page scaled back under a sheet).
+        case scale = 21
         /// Set in the mask when a `cleared` mask follows it.
         static let clearedFollows = 19
     }
@@ -59,6 +61,7 @@ extension BinaryTreeEncoder {
             writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
         if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
+        if item.scale != was.scale { mark(.scale); scratch.varint(Int((item.scale * 100_000).rounded())) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)

@@ -2,7 +2,7 @@ import NavKit
 
 extension DisplayItem {
     /// Rounds every number as frames carry it: geometry in hundredths of a point, alpha in
-    /// thousandths. Both protocols diff rounded items, so what looks unchanged on the wire is never
+    /// thousandths, scale in hundred-thousandths (so a scaled page's edges are as exact as a frame's). Both protocols diff rounded items, so what looks unchanged on the wire is never
     /// re-sent. In place: it runs for every item of every frame of every viewer.
     ///
     /// The style is rounded only when rounding changes it, so items keep sharing their node's
@@ -10,7 +10,9 @@ extension DisplayItem {
     mutating func roundToWirePrecision() {
         frame = FrameEncoder.round(frame)
         if let clip { self.clip = FrameEncoder.round(clip) }
+        if clipRadius != 0 { clipRadius = FrameEncoder.round(clipRadius, to: 100) }
         alpha = FrameEncoder.round(alpha, to: 1000)
+        if scale != 1 { scale = FrameEncoder.round(scale, to: 100_000) }
         let radius = FrameEncoder.round(self.radius, to: 100)
         var shadow = self.shadow
         if var rounded = shadow {

@@ -9,6 +9,10 @@ extension FrameEncoder {
         if old?.kind != item.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(item.kind.rawValue, into: &out) }
         if old?.frame != item.frame { JSONWriter.appendKey("frame", &out); JSONWriter.appendRect(item.frame, &out) }
         if old?.alpha != item.alpha { JSONWriter.appendKey("alpha", &out); JSONWriter.appendNumber(item.alpha, into: &out) }
+        if old.map({ $0.scale != item.scale }) ?? (item.scale != 1) {
+            JSONWriter.appendKey("scale", &out)
+            JSONWriter.appendNumber(item.scale, into: &out)
+        }
         JSONWriter.appendStyle(of: item, changedFrom: old, into: &out)
         out.append(UInt8(ascii: "}"))
     }

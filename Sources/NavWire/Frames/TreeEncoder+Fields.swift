@@ -4,8 +4,9 @@ import NavKit
 /// changed layer of every frame of every viewer, so it builds no `JSONValue` trees.
 extension TreeEncoder {
     /// Writes a whole LAYER: `id`, `parent` (left out on the root), `index` when given (inserts),
-    /// then every field that differs from a layer's defaults: `alpha` when not 1, `clips` and
-    /// `standby` only when true, `radius` when not 0, optional fields when set. `kind` and `frame` are always written.
+    /// then every field that differs from a layer's defaults: `alpha` and `scale` when not 1, `clips`
+    /// and `standby` only when true, `radius` when not 0, optional fields when set. `kind` and
+    /// `frame` are always written.
     static func appendLayer(_ layer: Layer, index: Int?, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.appendNumber(Double(layer.id), into: &out)
@@ -22,7 +23,7 @@ extension TreeEncoder {
     }
 
     /// Writes a patch: `id` plus every field whose wire value differs from `old`; a field that went
-    /// away is written as null, and `alpha`, `clips`, `standby` and `radius` as their value even when it is
+    /// away is written as null, and `alpha`, `scale`, `clips`, `standby` and `radius` as their value even when it is
     /// the default (the viewer holds the old value, not the default).
     static func appendPatch(_ layer: Layer, from old: Layer, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
@@ -37,6 +38,10 @@ extension TreeEncoder {
         if old.map({ $0.alpha != layer.alpha }) ?? (layer.alpha != 1) {
             JSONWriter.appendKey("alpha", &out)
             JSONWriter.appendNumber(layer.alpha, into: &out)
+        }
+        if old.map({ $0.scale != layer.scale }) ?? (layer.scale != 1) {
+            JSONWriter.appendKey("scale", &out)
+            JSONWriter.appendNumber(layer.scale, into: &out)
         }
         if old.map({ $0.clips != layer.clips }) ?? layer.clips {
             JSONWriter.appendKey("clips", &out)

@@ -3,7 +3,7 @@ import NavKit
 /// Writing the fields of frame patches, shared by the v1 and v2 frame encoders.
 extension JSONWriter {
     /// Writes a node's style fields that differ from `old` (every one that is set when there is no
-    /// `old`): fill, radius, clip, shadow, border, text, font, color, align, icon, role, name, vc.
+    /// `old`): fill, radius, clip, clipRadius (v1 only; 0 is left out), shadow, border, text, font, color, align, icon, role, name, vc.
     /// The item is already at wire precision (`DisplayItem.roundToWirePrecision`).
     static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
         let isPatch = old != nil
@@ -17,6 +17,10 @@ extension JSONWriter {
             }
         }
         appendField("clip", item.clip, old?.clip, isPatch, &out) { appendRect($0, &$1) }
+        if old.map({ $0.clipRadius != item.clipRadius }) ?? (item.clipRadius != 0) {
+            appendKey("clipRadius", &out)
+            appendNumber(item.clipRadius, into: &out)
+        }
         if sameStyle { return }
         appendField("shadow", item.shadow, old?.shadow, isPatch, &out) { shadow, out in
             out.append(contentsOf: #"{"color":"#.utf8)

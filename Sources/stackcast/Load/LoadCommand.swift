@@ -24,9 +24,10 @@ struct LoadCommand: ParsableCommand {
             gets one JSON object.
 
             Only plain ws:// URLs: there is no TLS (wss:// is refused). The port defaults to 80 and the \
-            path to /ws. The server must allow the load: `stackcast serve` holds 100 sessions and 256 \
-            connections unless --max-sessions and --max-connections say more. Exits 1 when no session \
-            starts.
+            path to /ws. The server must allow the load from one address: `stackcast serve` lets one \
+            peer hold 64 connections and send 20,000 messages a second unless \
+            --max-connections-per-peer and --peer-messages-per-second say more (a drag is 60 messages \
+            a second per session). Exits 1 when no session starts.
             """
     )
 

@@ -225,7 +225,8 @@ struct SceneInvariants {
 
     // MARK: At rest
 
-    /// With nothing moving: each stack shows its top page alone at x = 0, opaque, appeared (if the
+    /// With nothing moving: each stack shows its top page alone at x = 0, opaque (a sheet on its
+    /// card below the safe area, over the page below it, which takes no touches), appeared (if the
     /// stack is on screen) and every other page disappeared; a split has settled where its pages rest
     /// (not rubber-banded) with nothing being removed; a page stack shows its top page alone at its origin; a
     /// list rests inside its bounds.
@@ -239,18 +240,23 @@ struct SceneInvariants {
                     return "stack \(stack.identifier): \(page.name) (\(page.id)) below the top is \(page.appearance.rawValue)"
                 }
                 guard stack.isShowing else { continue }
-                // On screen: the top page alone. Behind it, at most the page directly below it, on
-                // standby (kept for protocol v2, not drawn), resting at the origin.
+                // On screen: the top page alone, or a sheet over the page below it. Behind it, at most
+                // the page directly below a page that is not a sheet, on standby (kept for protocol
+                // v2, not drawn), where it rests (a sheet on its card).
                 let onScreen = stack.view.children.filter { !$0.isOnStandby }
                 let standby = stack.view.children.filter(\.isOnStandby)
-                if onScreen.count != 1 || onScreen[0] !== top.view {
-                    return "stack \(stack.identifier) at rest shows \(onScreen.map { $0.name ?? "?" }), not its top page \(top.name) alone"
+                let expected = [top.isSheet ? stack.page(below: top)?.view : nil, top.view].compactMap { $0 }
+                if !onScreen.elementsEqual(expected, by: ===) {
+                    return "stack \(stack.identifier) at rest shows \(onScreen.map { $0.name ?? "?" }), not \(top.isSheet ? "its sheet \(top.name) over the page below" : "its top page \(top.name) alone")"
                 }
                 let below = stack.viewControllers.dropLast().last
-                if let waiting = standby.first, standby.count > 1 || waiting !== below?.view || stack.view.children.first !== waiting || waiting.frame.origin != .zero {
+                if let waiting = standby.first, top.isSheet || standby.count > 1 || waiting !== below?.view || stack.view.children.first !== waiting || waiting.frame.origin != stack.restOrigin(of: below) {
                     return "stack \(stack.identifier) keeps \(standby.map { $0.name ?? "?" }) on standby, not the page below its top at rest behind it"
                 }
-                if top.view.frame.origin != .zero || top.view.alpha != 1 {
+                if top.isSheet, let below = expected.first, below !== top.view, below.isUserInteractionEnabled {
+                    return "the page under sheet \(top.name) (\(top.id)) takes touches at rest"
+                }
+                if top.view.frame.origin != stack.restOrigin(of: top) || top.view.alpha != 1 {
                     return "top page \(top.name) (\(top.id)) rests at \(top.view.frame.origin) with alpha \(top.view.alpha)"
                 }
                 if top.appearance != .appeared { return "top page \(top.name) (\(top.id)) is \(top.appearance.rawValue) at rest" }

@@ -108,7 +108,7 @@ struct BinaryFrameDecoder {
         try fields(into: &object, frame: &frame)
         object["frame"] = .array(frame.map(JSONValue.number))
         for (key, value) in object.members where value == .null { object[key] = nil }
-        for (key, value) in [("alpha", JSONValue.number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
+        for (key, value) in [("alpha", JSONValue.number(1)), ("scale", .number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
             object[key] = nil
         }
         if let id = object["id"]?.numberValue { inserted[Int(id)] = object }
@@ -132,7 +132,7 @@ struct BinaryFrameDecoder {
     /// old frame can complete, so a patch reports them as `frame.parts` (`TreeViewer` merges them).
     private mutating func fields(into object: inout JSONObject, frame: inout [Double]) throws {
         let mask = try varint()
-        guard mask >> 21 == 0 else { throw Failure(description: "mask bit above 20: \(mask)") }
+        guard mask >> 22 == 0 else { throw Failure(description: "mask bit above 21: \(mask)") }
         let cleared = mask & (1 << 19) != 0 ? try varint() : 0
         let isPatch = frame.isEmpty
         var parts: [String: Double] = [:]
@@ -171,6 +171,7 @@ struct BinaryFrameDecoder {
         if has(17) { object["name"] = .string(try string()) }
         if has(18) { object["vc"] = .string(try string()) }
         if has(20) { object["standby"] = .bool(try byte() == 1) }
+        if has(21) { object["scale"] = .number(Double(try varint()) / 100_000) }
         let names = [7: "fill", 9: "shadow", 10: "border", 11: "text", 12: "font", 13: "color", 14: "align", 15: "icon", 16: "role", 17: "name", 18: "vc"]
         for (bit, name) in names where cleared & (1 << bit) != 0 { object[name] = .null }
     }

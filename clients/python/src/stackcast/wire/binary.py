@@ -26,6 +26,7 @@ BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8,
 BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
 BIT_CLEARED = 19
 BIT_STANDBY = 20
+BIT_SCALE = 21
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -210,8 +211,8 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
         raise WireError("layer id 0 (ids start at 1)")
     what = f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
-    if mask >> (BIT_STANDBY + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 20")
+    if mask >> (BIT_SCALE + 1):
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 21")
     cleared = 0
     if mask & (1 << BIT_CLEARED):
         cleared = reader.varint(f"cleared mask of {what}")
@@ -282,6 +283,8 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
         if value > 1:
             raise WireError(f"{what}: standby {value}; expected 0 or 1")
         layer["standby"] = value == 1
+    if mask & (1 << BIT_SCALE):
+        layer["scale"] = reader.varint(f"scale of {what}") / 100000
     for bit in range(BIT_CLEARED):
         if cleared & (1 << bit):
             if bit in FRAME_BITS:
@@ -294,7 +297,7 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
     return layer
 
 
-_DEFAULTS: tuple[tuple[str, Any], ...] = (("alpha", 1), ("radius", 0), ("clips", False), ("standby", False))
+_DEFAULTS: tuple[tuple[str, Any], ...] = (("alpha", 1), ("scale", 1), ("radius", 0), ("clips", False), ("standby", False))
 
 
 def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
@@ -324,7 +327,8 @@ def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]
                 else:
                     merged[key] = value
             for key, default in _DEFAULTS:
-                if key in merged and merged[key] == default and type(merged[key]) is type(default):
+                # 1.0 decoded from thousandths is the default 1; True is not (bool is an int).
+                if key in merged and merged[key] == default and isinstance(merged[key], bool) == isinstance(default, bool):
                     del merged[key]
             layer.clear()
             layer.update(merged)

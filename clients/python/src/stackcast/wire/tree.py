@@ -117,7 +117,7 @@ class LayerTree:
             layers, children, root, unchanged = self._patched(frame, seq)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
             deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
-                           for patch in frame.get("set", []) for key in ("alpha", "clips", "standby", "radius")
+                           for patch in frame.get("set", []) for key in ("alpha", "scale", "clips", "standby", "radius")
                            if key in patch and patch[key] is None]
         self.deviations += deviations
         self.layers, self.children, self.root = layers, children, root
@@ -250,45 +250,62 @@ class LayerTree:
                     del layer[key]
             if layer.get("radius") == 0:
                 del layer["radius"]
+            if layer.get("scale") == 1:
+                del layer["scale"]
             out.append(layer)
         return out
 
     def flatten(self, width: float | None = None, height: float | None = None) -> list[Layer]:
         """The v1 display list this tree draws (§3.5 "Drawing the tree"): pre-order from the root
-        with offset (0, 0), alpha 1 and the clip [0, 0, W, H] (the viewport; the root's size when
-        `width`/`height` are not given). A layer is a NODE when it draws something or has a role
-        (the server has culled what is off screen); `clip` only when a clipping ancestor narrowed
-        the viewport."""
+        with offset (0, 0), alpha 1, scale 1 and the clip [0, 0, W, H] (the viewport; the root's
+        size when `width`/`height` are not given). A layer is a NODE when it draws something or has
+        a role (the server has culled what is off screen); `clip` only when a clipping ancestor
+        narrowed the viewport, `clipRadius` when that ancestor has rounded corners; `scale` when
+        not 1 (the product of the layers' own)."""
         if self.root is None:
             return []
         root = self.layers[self.root]
         viewport = [0, 0, width if width is not None else root["frame"][2],
                     height if height is not None else root["frame"][3]]
         out = []
-        # (id, parent's absolute x, y, parent's effective alpha, clip)
-        stack = [(self.root, 0.0, 0.0, 1.0, viewport)]
+        # (id, parent's absolute x, y, parent's effective alpha and scale, clip, its corner radius)
+        stack: list[tuple[int, float, float, float, float, list[float], float]] = [(self.root, 0.0, 0.0, 1.0, 1.0, viewport, 0)]
         while stack:
-            layer_id, ox, oy, parent_alpha, clip = stack.pop()
+            layer_id, ox, oy, parent_alpha, parent_scale, clip, clip_radius = stack.pop()
             layer = self.layers[layer_id]
             if layer.get("standby"):
                 continue  # a page on standby: held, not drawn, with its subtree (§3.5)
             x, y, w, h = layer["frame"]
-            frame = [_r(ox + x, 2), _r(oy + y, 2), _r(w, 2), _r(h, 2)]
+            scale = parent_scale * layer.get("scale", 1)
+            # Children are placed from the exact origin (rounding every level of a scaled subtree
+            # would add up past what v1's absolute frames show).
+            left, top = ox + x * parent_scale, oy + y * parent_scale
+            frame = [_r(left, 2), _r(top, 2), _r(w * scale, 2), _r(h * scale, 2)]
             alpha = parent_alpha * layer.get("alpha", 1)
             # The server culls and strips (§3.5): every layer that draws or has a role is drawn.
             if any(k in layer for k in DRAWING_FIELDS) or "role" in layer:
                 node = {"id": layer_id, "kind": layer["kind"], "frame": frame, "alpha": _r(alpha, 3)}
+                if scale != 1:
+                    node["scale"] = _r(scale, 5)
                 for key, value in layer.items():
-                    if key not in STRUCTURAL and key not in node:
+                    if key not in STRUCTURAL and key not in node and key != "scale":
                         node[key] = copy.deepcopy(value)
                 if node.get("radius") == 0:
                     del node["radius"]          # v1 leaves radius 0 out
                 if clip != viewport:
                     node["clip"] = [_r(v, 2) for v in clip]
+                    if clip_radius:
+                        node["clipRadius"] = clip_radius
                 out.append(node)
-            child_clip = _intersection(clip, frame) if layer.get("clips") else clip
+            child_clip, child_radius = clip, clip_radius
+            if layer.get("clips"):
+                child_clip = _intersection(clip, frame)
+                if layer.get("radius", 0) > 0:
+                    child_radius = _r(layer["radius"] * scale, 2)
+                elif child_clip != clip:
+                    child_radius = 0
             for child in reversed(self.children[layer_id]):
-                stack.append((child, frame[0], frame[1], alpha, child_clip))
+                stack.append((child, left, top, alpha, scale, child_clip, child_radius))
         return out
 
 

@@ -1,0 +1,57 @@
+/// UIKit's bar transition: when both pages' bars look alike, the bar stays still during a push,
+/// pop or interactive pop while its title and back button move along one line, right to left on
+/// a push: the incoming title slides in from the right edge to the centre, the outgoing title
+/// slides from the centre to where the back button's title sits, the incoming back button's
+/// title slides from the centre to that place, and the outgoing back button's title slides on
+/// off to the left; what comes in fades in, what goes fades out; the back chevron stays (it fades
+/// only when one of the two pages has none). A pop runs the same picture backwards. While the
+/// upper page is fully off (q = 0) its bar is not drawn, so a transition's first frame shows
+/// exactly what was there.
+extension NavigationBar {
+    /// Whether this bar and `other` look alike (same style, fill, alpha and colours, neither
+    /// hidden nor a sheet's), so one bar can stay on screen while the pages change under it.
+    func looksLike(_ other: NavigationBar) -> Bool {
+        spec == other.spec && spec.style != .hidden && !closes && !other.closes
+    }
+
+    /// How far a title travels between the centre and the back button's title: from the
+    /// title's centre to the back label's.
+    var titleTravel: Double {
+        titleNode.frame.midX - (backButton.frame.x + backLabel.frame.midX)
+    }
+
+    /// Lays the bar out for a shared-bar transition at presentation progress `q` (0: the upper
+    /// page is fully off, 1: it is in place). `upper` says which page's bar this is; `lowerHasBack`
+    /// whether the lower page shows a back button (the upper page always does). Only the upper
+    /// bar's contents are drawn over the lower bar, whose background and chevron stay.
+    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool) {
+        layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        let travel = titleTravel
+        if upper {
+            // Everything still to come sits one step to the right.
+            node.fill = nil
+            node.alpha = q > 0 ? spec.alpha : 0
+            hairline.isHidden = true
+            titleNode.frame.x += (1 - q) * laidOut.width / 2
+            titleNode.alpha = q
+            backLabel.frame.x += (1 - q) * travel
+            backLabel.alpha = q
+            // The lower bar's chevron stays in its place when it has one.
+            backIcon.alpha = lowerHasBack ? 0 : q
+        } else {
+            titleNode.frame.x -= q * travel
+            titleNode.alpha = 1 - q
+            backLabel.frame.x -= q * travel
+            backLabel.alpha = 1 - q
+        }
+    }
+
+    /// Puts the bar back at rest after a shared-bar transition.
+    func endShared() {
+        titleNode.alpha = 1
+        backLabel.alpha = 1
+        backIcon.alpha = 1
+        applyStyle()
+        layout(width: laidOut.width, safeTop: laidOut.safeTop)
+    }
+}
