@@ -27,6 +27,30 @@ def next_frame(ws):
             return message
 
 
+class Pace:
+    """Keeps to the server's 200 messages a second per connection (bursts of 400): one message
+    every 7 ms at most, so that none is dropped and every move makes its frame."""
+
+    def __init__(self, interval=0.007):
+        self.interval = interval
+        self.last = 0.0
+
+    def wait(self):
+        delay = self.last + self.interval - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        self.last = time.perf_counter()
+
+
+def drain(ws, quiet=0.2):
+    """Reads whatever arrives until nothing has for `quiet` seconds (frames still settling)."""
+    while True:
+        try:
+            ws.recv(timeout=quiet)
+        except TimeoutError:
+            return
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("url")
@@ -35,8 +59,10 @@ def main():
     with connect(args.url, subprotocols=["stackcast.v1"], compression=None, max_size=None) as ws:
         ws.send(json.dumps({"type": "hello", "app": "stack", "protocol": 2, "encoding": "binary"}))
         next_frame(ws)
+        pace = Pace()
         pings = []
         for index in range(args.samples):
+            pace.wait()
             start = time.perf_counter()
             ws.send(json.dumps({"type": "ping", "id": index, "t": 0}))
             while True:
@@ -49,15 +75,17 @@ def main():
             message = ws.recv(timeout=5)
             if isinstance(message, str) and '"id":"p"' in message:
                 break
-        time.sleep(0.5)
+        drain(ws)
+        # Past the pan's 10 pt slop the drag starts; from then on every move moves the page.
         ws.send(json.dumps({"type": "pointer", "phase": "down", "id": 1, "x": 20, "y": 400, "t": 1000}))
         x, t = 40, 1016
         ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 400, "t": t}))
-        next_frame(ws)
+        drain(ws)
         moves = []
         for _ in range(args.samples):
             x = 40 if x >= 300 else x + 2
             t += 16
+            pace.wait()
             start = time.perf_counter()
             ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 400, "t": t}))
             next_frame(ws)
