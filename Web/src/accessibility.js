@@ -215,15 +215,17 @@ export class AccessibilityMirror {
 
   /**
    * Focus follows navigation: when another page comes to the top (a push, a pop, a tab), its
-   * heading takes the focus, if the focus was in the mirror (or on nothing) and not on a tab
-   * that is still there; so does a focused node's disappearance.
+   * heading takes the focus, if the focus was in the mirror and not on a tab that is still
+   * there; so does a focused node's disappearance. Focus on nothing (a page just loaded, a
+   * mouse user) stays there: a focus ring on the title at load is not what an iPhone shows.
    */
   followNavigation(heading, lostFocus) {
     const changed = heading !== null && heading.id !== this.topHeading;
     if (heading) this.topHeading = heading.id;
     if (!heading || !(changed || lostFocus)) return;
     const active = document.activeElement;
-    const inMirror = active === null || active === document.body || this.root.contains(active);
+    const onNothing = active === null || active === document.body;
+    const inMirror = this.root.contains(active) || (lostFocus && onNothing);
     if (!inMirror || (active?.getAttribute('role') === 'tab' && !lostFocus)) return;
     this.elements.get(heading.id)?.element.focus({ preventScroll: true });
   }
