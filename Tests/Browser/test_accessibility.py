@@ -115,6 +115,9 @@ def test_chromium_accessibility_tree_shows_heading_buttons_and_tablist(start_ser
     by_id = {node["nodeId"]: (role, name) for role, name, _, node in nodes}
     tabs = [by_id.get(child) for child in tablists[0].get("childIds", [])]
     assert tabs == [("tab", "Library"), ("tab", "Search"), ("tab", "Settings")], tabs
+    # The server marks the selected tab (NODE `selected`), and the mirror says so.
+    selected = [name for role, name, props, _ in nodes if role == "tab" and props.get("selected") is True]
+    assert selected == ["Library"], selected
     # The canvas is a picture only: the mirror speaks for it.
     assert "canvas" not in [role for role, *_ in nodes]
 

@@ -102,8 +102,13 @@ def test_decoder_refuses_what_the_spec_rules_out():
         """Delta seq 2 from 1, no new strings, one patch."""
         return b"\x02\x02\x00\x01" + varint_encode(len(table)) + b"\x00\x00\x00\x01" + patch + b"\x00"
 
-    with pytest.raises(WireError, match="above 21"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 22)), table)
+    with pytest.raises(WireError, match="above 22"):
+        decode_frame(delta(b"\x02" + varint_encode(1 << 23)), table)
+    # Bit 22 is `selected`: 1 the selected tab, 0 no longer selected (JSON's null).
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x01"), table)[0]["set"] == [{"id": 2, "selected": True}]
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x00"), table)[0]["set"] == [{"id": 2, "selected": None}]
+    with pytest.raises(WireError, match="selected 2"):
+        decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x02"), table)
     # Bit 20 is `standby`: a byte 0 or 1.
     assert decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x01"), table)[0]["set"] == [{"id": 2, "standby": True}]
     with pytest.raises(WireError, match="standby 2"):

@@ -43,6 +43,18 @@ import Testing
         #expect(texts.count == 1 && texts[0].frame == search.frame)
     }
 
+    @Test func theSelectedTabIsMarkedSelectedForToolsAndScreenReaders() throws {
+        let h = try tabs()
+        func selected() -> [String] {
+            h.scene.displayList().items.filter { $0.role == .tab && $0.selected }.compactMap(\.name)
+        }
+        #expect(selected() == ["Library"])
+        h.run(.selectTab(.index(2)))
+        #expect(selected() == ["Settings"])
+        // Only tabs are ever selected.
+        #expect(h.scene.displayList().items.filter { $0.selected && $0.role != .tab }.isEmpty)
+    }
+
     @Test func badgesChangeAtRunTime() throws {
         let h = try tabs()
         let result = h.run(.setBadge(.name("library"), badge: "12", color: Color(rgb: 0x007AFF)))

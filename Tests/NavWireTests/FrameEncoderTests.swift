@@ -40,6 +40,19 @@ import NavKit
         ])
     }
 
+    @Test func theSelectedTabIsTrueAndNullOnceItIsNot() throws {
+        func tab(_ id: Int, selected: Bool) -> DisplayItem {
+            DisplayItem(id: id, kind: .rect, frame: Rect(x: 0, y: 0, width: 10, height: 10), role: .tab, name: "T\(id)", selected: selected)
+        }
+        var encoder = WireEncoder(.v1)
+        let first = encoder.encode(list(tab(1, selected: true), tab(2, selected: false)), seq: 1, time: 0)
+        let full = try #require(first)
+        let nodes = try JSONValue.parse(String(decoding: full, as: UTF8.self))["nodes"]?.arrayValue
+        #expect(nodes?.map { $0["selected"] } == [true, nil])
+        let frame = encode(&encoder, list(tab(1, selected: false), tab(2, selected: true)), seq: 2)
+        #expect(frame?["set"] == [["id": 1, "selected": nil], ["id": 2, "selected": true]])
+    }
+
     @Test func newNodesCarryEverythingAndRemovedNodesAreListed() {
         var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1), item(2)), seq: 1, time: 0)

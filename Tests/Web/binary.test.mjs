@@ -318,7 +318,7 @@ test('every frame cut short is refused as truncated', () => {
   assert.equal(decoder.decode(delta).seq, 2);
 });
 
-test('unknown types, mask bits above 21, bad bytes and leftovers are refused', () => {
+test('unknown types, mask bits above 22, bad bytes and leftovers are refused', () => {
   const refused = (bytes, code) => assert.throws(() => new FrameDecoder().decode(Uint8Array.from(bytes)),
     (error) => error instanceof BinaryFrameError && error.code === code, `${code}: ${bytes}`);
   // A full frame of one layer: id 1 (z 2), the root, then the mask and values given.
@@ -328,8 +328,10 @@ test('unknown types, mask bits above 21, bad bytes and leftovers are refused', (
   refused([0, 1, 0, 0, 0, 0], 'type');
   refused([3, 1, 0, 0, 0, 0], 'type');
   refused([255], 'type');
-  refused(layer(new Bytes().v(2 ** 22).out), 'mask'); // bit 22
-  refused(layer(new Bytes().v(2 ** 22 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 23).out), 'mask'); // bit 23
+  refused(layer(new Bytes().v(2 ** 23 + 2 ** 3).out, [0]), 'mask');
+  refused(layer(new Bytes().v(2 ** 22).out, [2]), 'value'); // selected is 0 or 1
+  assert.equal(new FrameDecoder().decode(Uint8Array.from(layer(new Bytes().v(2 ** 22).out, [1]))).nodes[0].selected, true);
   refused(layer(new Bytes().v(2 ** 19).v(2 ** 21).out), 'mask'); // a cleared mask naming scale
   refused(layer(new Bytes().v(2 ** 20).out, [2]), 'value'); // standby is 0 or 1
   assert.equal(new FrameDecoder().decode(Uint8Array.from(layer(new Bytes().v(2 ** 20).out, [1]))).nodes[0].standby, true);

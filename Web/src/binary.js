@@ -12,8 +12,8 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips`, `standby` or
-//   `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
+//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips`, `standby`,
+//   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
 
@@ -25,10 +25,10 @@ const DELTA = 2;
 const BIT = {
   kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
   text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19,
-  standby: 20, scale: 21,
+  standby: 20, scale: 21, selected: 22,
 };
-/** Masks are 22 bits wide: anything at or above this names no field. */
-const MASK_LIMIT = 1 << 22;
+/** Masks are 23 bits wide: anything at or above this names no field. */
+const MASK_LIMIT = 1 << 23;
 const FRAME_BITS = (1 << BIT.x) | (1 << BIT.y) | (1 << BIT.w) | (1 << BIT.h);
 const KINDS = ['rect', 'text', 'icon'];
 const ALIGNS = ['left', 'center', 'right'];
@@ -357,7 +357,7 @@ class FieldReader {
   fields() {
     const r = this.reader;
     const mask = r.varint();
-    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 21`, 'mask');
+    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 22`, 'mask');
     let cleared = 0;
     if (mask & (1 << BIT.cleared)) {
       cleared = r.varint();
@@ -403,6 +403,12 @@ class FieldReader {
       out.standby = value === 1;
     }
     if (has('scale')) out.scale = r.varint() / 100000;
+    if (has('selected')) {
+      // 1: the selected tab; 0: no longer selected, JSON's null.
+      const value = r.u8();
+      if (value > 1) throw new BinaryFrameError(`selected byte ${value} is neither 0 nor 1`, 'value');
+      out.selected = value === 1 ? true : null;
+    }
     if (cleared) {
       // A frame cannot go away; a cleared component says the stream is not what we think, and
       // tree.js refuses a null frame.

@@ -106,6 +106,7 @@ public final class SideTabBar: TabBarView {
     func select(_ index: Int) {
         for (position, item) in items.enumerated() {
             let selected = position == index
+            item.node.isSelected = selected
             item.title.textColor = selected ? SideTabBar.selectedTitleTint : SideTabBar.titleTint
             item.icon.textColor = selected ? SideTabBar.selectedIconTint : SideTabBar.iconTint
         }

@@ -71,9 +71,10 @@ public final class TabBar: TabBarView {
 
     func itemIndex(of item: Node) -> Int? { items.firstIndex { $0.node === item } }
 
-    /// Tints the selected item.
+    /// Tints the selected item and marks it selected.
     func select(_ index: Int) {
         for (position, item) in items.enumerated() {
+            item.node.isSelected = position == index
             let tint = position == index ? TabBar.selectedTint : TabBar.unselectedTint
             item.icon.textColor = tint
             item.title.textColor = tint

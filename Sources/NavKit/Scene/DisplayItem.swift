@@ -29,11 +29,11 @@ public struct DisplayItem: Equatable, Sendable {
         id: Int, kind: Kind, frame: Rect, alpha: Double = 1, fill: Color? = nil, radius: Double = 0,
         clip: Rect? = nil, clipRadius: Double = 0, scale: Double = 1, shadow: Shadow? = nil, border: Border? = nil, text: String? = nil,
         font: Font? = nil, color: Color? = nil, align: TextAlignment? = nil, icon: String? = nil,
-        role: NodeRole? = nil, name: String? = nil, vc: String? = nil
+        role: NodeRole? = nil, name: String? = nil, vc: String? = nil, selected: Bool = false
     ) {
         let style = DisplayStyle(
             kind: kind, fill: fill, radius: radius, shadow: shadow, border: border, text: text, font: font,
-            color: color, align: align, icon: icon, role: role, name: name, vc: vc
+            color: color, align: align, icon: icon, role: role, name: name, vc: vc, selected: selected
         )
         self.init(id: id, frame: frame, alpha: alpha, clip: clip, clipRadius: clipRadius, scale: scale, storage: DisplayStyle.Storage(style))
     }
@@ -123,5 +123,10 @@ public struct DisplayItem: Equatable, Sendable {
     @inlinable public var vc: String? {
         get { storage.style.vc }
         set { style.vc = newValue }
+    }
+    /// The selected item of a tab bar or side bar.
+    @inlinable public var selected: Bool {
+        get { storage.style.selected }
+        set { style.selected = newValue }
     }
 }

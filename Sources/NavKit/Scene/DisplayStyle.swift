@@ -20,11 +20,14 @@ public struct DisplayStyle: Hashable, Sendable {
     public var name: String?
     /// The controller id, on a page's root node.
     public var vc: String?
+    /// The item of a tab bar or side bar that is selected (what the tint shows, for tools and
+    /// screen readers).
+    public var selected: Bool
 
     public init(
         kind: DisplayItem.Kind, fill: Color? = nil, radius: Double = 0, shadow: Shadow? = nil, border: Border? = nil,
         text: String? = nil, font: Font? = nil, color: Color? = nil, align: TextAlignment? = nil, icon: String? = nil,
-        role: NodeRole? = nil, name: String? = nil, vc: String? = nil
+        role: NodeRole? = nil, name: String? = nil, vc: String? = nil, selected: Bool = false
     ) {
         self.kind = kind
         self.fill = fill
@@ -39,6 +42,7 @@ public struct DisplayStyle: Hashable, Sendable {
         self.role = role
         self.name = name
         self.vc = vc
+        self.selected = selected
     }
 
     /// True when the style paints something (as opposed to only naming or grouping).

@@ -102,6 +102,11 @@ public final class Node {
         get { displayStyle.style.vc }
         set { restyle { $0.vc = newValue } }
     }
+    /// The selected item of a tab bar or side bar (only ever true on a `tab`).
+    public var isSelected: Bool {
+        get { displayStyle.style.selected }
+        set { if newValue != isSelected { restyle { $0.selected = newValue } } }
+    }
 
     /// Applies `change` to the style, then derives what follows from it (kind, and for text the
     /// font and alignment with their defaults). In place when no item holds the style.

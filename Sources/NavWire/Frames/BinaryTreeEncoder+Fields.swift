@@ -10,6 +10,8 @@ extension BinaryTreeEncoder {
         case standby = 20
         /// A node's own scale (a page scaled back under a sheet).
         case scale = 21
+        /// The selected tab of a tab bar or side bar.
+        case selected = 22
         /// Set in the mask when a `cleared` mask follows it.
         static let clearedFollows = 19
     }
@@ -62,6 +64,7 @@ extension BinaryTreeEncoder {
         }
         if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
         if item.scale != was.scale { mark(.scale); scratch.varint(Int((item.scale * 100_000).rounded())) }
+        if item.selected != was.selected { mark(.selected); scratch.byte(item.selected ? 1 : 0) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)

@@ -54,6 +54,12 @@ extension JSONWriter {
         appendField("role", item.role, old?.role, isPatch, &out) { appendString($0.rawValue, into: &$1) }
         appendField("name", item.name, old?.name, isPatch, &out) { appendString($0, into: &$1) }
         appendField("vc", item.vc, old?.vc, isPatch, &out) { appendString($0, into: &$1) }
+        // `true` on the selected tab only; like any field that went away, null in a patch when it
+        // stops being selected.
+        if old.map({ $0.selected != item.selected }) ?? item.selected {
+            appendKey("selected", &out)
+            out.append(contentsOf: item.selected ? "true".utf8 : "null".utf8)
+        }
     }
 
     /// Writes `{"type":"frame","seq":S,"time":T` (time in ms, to 0.1), the start of every JSON frame.

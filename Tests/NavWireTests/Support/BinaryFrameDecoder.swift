@@ -132,7 +132,7 @@ struct BinaryFrameDecoder {
     /// old frame can complete, so a patch reports them as `frame.parts` (`TreeViewer` merges them).
     private mutating func fields(into object: inout JSONObject, frame: inout [Double]) throws {
         let mask = try varint()
-        guard mask >> 22 == 0 else { throw Failure(description: "mask bit above 21: \(mask)") }
+        guard mask >> 23 == 0 else { throw Failure(description: "mask bit above 22: \(mask)") }
         let cleared = mask & (1 << 19) != 0 ? try varint() : 0
         let isPatch = frame.isEmpty
         var parts: [String: Double] = [:]
@@ -172,6 +172,7 @@ struct BinaryFrameDecoder {
         if has(18) { object["vc"] = .string(try string()) }
         if has(20) { object["standby"] = .bool(try byte() == 1) }
         if has(21) { object["scale"] = .number(Double(try varint()) / 100_000) }
+        if has(22) { object["selected"] = try byte() == 1 ? .bool(true) : .null }
         let names = [7: "fill", 9: "shadow", 10: "border", 11: "text", 12: "font", 13: "color", 14: "align", 15: "icon", 16: "role", 17: "name", 18: "vc"]
         for (bit, name) in names where cleared & (1 << bit) != 0 { object[name] = .null }
     }

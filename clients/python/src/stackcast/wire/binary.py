@@ -27,6 +27,7 @@ BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC =
 BIT_CLEARED = 19
 BIT_STANDBY = 20
 BIT_SCALE = 21
+BIT_SELECTED = 22
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -211,8 +212,8 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
         raise WireError("layer id 0 (ids start at 1)")
     what = f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
-    if mask >> (BIT_SCALE + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 21")
+    if mask >> (BIT_SELECTED + 1):
+        raise WireError(f"{what}: mask {mask:#x} has a bit above 22")
     cleared = 0
     if mask & (1 << BIT_CLEARED):
         cleared = reader.varint(f"cleared mask of {what}")
@@ -285,6 +286,11 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
         layer["standby"] = value == 1
     if mask & (1 << BIT_SCALE):
         layer["scale"] = reader.varint(f"scale of {what}") / 100000
+    if mask & (1 << BIT_SELECTED):
+        value = reader.u8(f"selected of {what}")
+        if value > 1:
+            raise WireError(f"{what}: selected {value}; expected 0 or 1")
+        layer["selected"] = True if value == 1 else None  # 0: no longer selected, JSON's null
     for bit in range(BIT_CLEARED):
         if cleared & (1 << bit):
             if bit in FRAME_BITS:
