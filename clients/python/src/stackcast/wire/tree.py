@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import WireError
 from .binary import KINDS, decode_frame, resolve_likes, resolve_patches
+from .delta import check_base
 
 Layer = dict[str, Any]
 Frame = dict[str, Any]
@@ -103,13 +104,8 @@ class LayerTree:
             unchanged: list[str] = []
             deviations = [d for node in frame["nodes"] for d in _default_fields(node, f"full frame {seq}")]
         else:
-            if "nodes" in frame:
-                raise WireError(f"delta {seq} carries nodes")
-            base = frame.get("base")
-            if self.seq is None:
-                raise WireError(f"delta {seq} (base {base}) before any full frame")
-            if base != self.seq:
-                raise WireError(f"delta {seq} has base {base}, but the tree is at {self.seq}: wrong base")
+            check_base(frame, seq, self.seq)
+            base = frame["base"]
             if seq <= base:
                 raise WireError(f"delta {seq} after frame {self.seq}")
             if self.time is not None and time_ms < self.time:

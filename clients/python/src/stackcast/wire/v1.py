@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 from ..errors import WireError
+from .delta import check_base
 
 Node = dict[str, Any]
 Frame = dict[str, Any]
@@ -86,13 +87,7 @@ class DisplayList:
         return nodes, order
 
     def _patched(self, frame: Frame, seq: int, unchanged: list[str]) -> tuple[dict[int, Node], list[int]]:
-        if "nodes" in frame:
-            raise WireError(f"delta {seq} carries nodes")
-        base = frame.get("base")
-        if self.seq is None:
-            raise WireError(f"delta {seq} (base {base}) before any full frame")
-        if base != self.seq:
-            raise WireError(f"delta {seq} has base {base}, but the last frame applied is {self.seq}")
+        check_base(frame, seq, self.seq)
         nodes = dict(self.nodes)                # node dicts copied on write
         added: list[int] = []
         for patch in frame.get("set", []):
