@@ -61,6 +61,11 @@ final class FuzzSession {
         case .success(.key(let key)): scene.handleKey(key)
         case .success(.command(let id, .subscribe(let groups))):
             Self.checkJSON(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
+        case .success(.command(let id, .record)):
+            // As a server without --record answers.
+            Self.checkJSON(ServerMessage.error(WireError(.unsupported, "this server records nothing"), id: id))
+        case .success(.ack):
+            break  // flow control: nothing reaches the scene
         case .success(.command(let id, .navigation(let command))):
             let number = answers.count
             answers.append(0)

@@ -83,6 +83,9 @@ def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
     run(churn())
     wait_until(lambda: server.metric("stackcast_connections") == 0 and server.metric("stackcast_sessions") == 0,
                20, "no connection and no session left")
-    wait_until(lambda: open_fds(server) == baseline, 10,
-               lambda: f"the server's open fds back to {baseline} (now {open_fds(server)})")
+    # No more than before the churn: a leak keeps one per reset connection. (Fewer is no leak: a
+    # descriptor lws or the runtime held at the baseline may have closed since; seen once or
+    # twice under load, 6 against 7.)
+    wait_until(lambda: open_fds(server) <= baseline, 10,
+               lambda: f"the server's open fds back to {baseline} at most (now {open_fds(server)})")
     assert server.metric('stackcast_closes_total{code="1006"}') == 31

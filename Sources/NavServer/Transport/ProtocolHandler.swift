@@ -23,8 +23,12 @@ final class ProtocolHandler {
     private let writeBuffer = WriteBuffer()
     private var connections: [OpaquePointer: WebSocketConnection] = [:]
     private var nextConnectionID = 1
-    /// `/metrics` bodies waiting for their HTTP connection to become writeable.
-    private var pendingHTTPBodies: [OpaquePointer: [UInt8]] = [:]
+    /// HTTP bodies (`/metrics`, `/status`, `/recordings`) and how much of each has gone, waiting
+    /// for their connection to become writeable.
+    private var pendingHTTPBodies: [OpaquePointer: (body: [UInt8], sent: Int)] = [:]
+    /// At most this much of an HTTP body per writeable callback: a replay of a recording can be
+    /// megabytes, more than a socket takes at once, and the rest goes when lws says it may.
+    private static let httpChunk = 16 * 1024
 
     init(server: WebSocketServer) {
         self.server = server
@@ -402,8 +406,8 @@ final class ProtocolHandler {
         return serve(HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8", body: body), on: wsi)
     }
 
-    /// Sends `response`'s header now and its body in the next HTTP_WRITEABLE (one write per
-    /// callback).
+    /// Sends `response`'s header now and its body in the next HTTP_WRITEABLE callbacks (one write
+    /// of at most `httpChunk` bytes per callback).
     private func serve(_ response: HTTPResponse, on wsi: OpaquePointer) -> Int32 {
         let headerSpace = 512
         let start = writeBuffer.payload(count: headerSpace)
@@ -415,15 +419,21 @@ final class ProtocolHandler {
             lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CACHE_CONTROL, noStore, Int32(noStore.utf8.count), &position, end) == 0,
             lws_finalize_write_http_header(wsi, start, &position, end) == 0
         else { return 1 }
-        pendingHTTPBodies[wsi] = response.body
+        pendingHTTPBodies[wsi] = (response.body, 0)
         lws_callback_on_writable(wsi)
         return 0
     }
 
     private func writeHTTPBody(_ wsi: OpaquePointer) -> Int32 {
-        guard let body = pendingHTTPBodies.removeValue(forKey: wsi),
-            writeBuffer.write(body, to: wsi, as: LWS_WRITE_HTTP_FINAL)
-        else { return -1 }
+        guard let (body, sent) = pendingHTTPBodies.removeValue(forKey: wsi) else { return -1 }
+        let end = min(body.count, sent + Self.httpChunk)
+        let isLast = end == body.count
+        guard writeBuffer.write(body[sent..<end], to: wsi, as: isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) else { return -1 }
+        guard isLast else {
+            pendingHTTPBodies[wsi] = (body, end)
+            lws_callback_on_writable(wsi)
+            return 0
+        }
         // Nonzero means the connection should close rather than wait for another request.
         return lws_http_transaction_completed(wsi) == 0 ? 0 : -1
     }
