@@ -121,16 +121,25 @@ struct Mismatch: Error, CustomStringConvertible {
 }
 
 /// A v1 viewer (docs/protocol.md §3.1–3.4): nodes by id and their paint order. Two models are
-/// equal when they hold the same picture, whatever frames they came from.
+/// equal when they hold the same picture, whatever frames they came from: a patch may set a
+/// field back to the value a full node leaves out (radius and clipRadius 0, scale 1).
 struct ListModel: Equatable {
     private var byID: [Int: JSONObject] = [:]
     private var order: [Int] = []
     private var seq: Int?
 
-    static func == (a: ListModel, b: ListModel) -> Bool { a.order == b.order && a.byID == b.byID }
+    static func == (a: ListModel, b: ListModel) -> Bool { a.order == b.order && a.nodes == b.nodes }
 
-    /// The nodes in paint order, as a full frame lists them.
-    var nodes: [JSONValue] { order.map { .object(byID[$0]!) } }
+    /// The nodes in paint order, as a full frame lists them (defaults left out).
+    var nodes: [JSONValue] {
+        order.map { id in
+            var node = byID[id]!
+            for (key, value) in [("radius", JSONValue.number(0)), ("clipRadius", .number(0)), ("scale", .number(1))] where node[key] == value {
+                node[key] = nil
+            }
+            return .object(node)
+        }
+    }
 
     mutating func apply(_ frame: JSONValue) throws {
         guard let seq = frame["seq"]?.numberValue.map(Int.init) else { throw Mismatch("a frame without seq") }
@@ -271,6 +280,7 @@ struct TreeModel: Equatable {
         if layer["clips"] == false { layer["clips"] = nil }
         if layer["standby"] == false { layer["standby"] = nil }
         if layer["radius"] == 0 { layer["radius"] = nil }
+        if layer["scale"] == 1 { layer["scale"] = nil }
     }
 
     private mutating func drop(_ id: Int) {

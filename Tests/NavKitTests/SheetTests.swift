@@ -256,4 +256,22 @@ import Testing
         #expect(back.first(role: .tabbar)?.scale == 1)
         #expect(back.first(role: .tabbar)?.frame.y == 761)
     }
+
+    /// Found by the invariants (seed 1124995649): an app replaced while a sheet lies over a tab
+    /// bar left the dim and the tab bar inside the released page below it.
+    @Test func replacingTheAppTakesTheDimAndTheTabBarBackFromThePageBelowASheet() {
+        #expect(InvariantRunner(app: "phone").run([
+            .push(.plain("C"), .modal, nil),
+            .setRoot(.app("phone")),
+        ]) == nil)
+    }
+
+    /// Found by the invariants (seed 3513954845): a sheet replaced by a page left the page it had
+    /// lain over scaled back and dimmed on standby, as a pop would have shown it.
+    @Test func aPageASheetLayOverWaitsAtRestOnceSomethingElseReplacesTheSheet() {
+        #expect(InvariantRunner(app: "phone").run([
+            .push(.plain("Settings"), .modal, nil),
+            .replaceTop(.plain("Missing"), .push, nil, nil),
+        ]) == nil)
+    }
 }

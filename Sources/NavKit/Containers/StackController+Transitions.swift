@@ -133,7 +133,12 @@ extension StackController {
         for page in view.children where page !== top.view && page !== below {
             page.removeFromParent()
         }
-        below?.isOnStandby = below?.parent === view
+        guard let below, below.parent === view else { return }
+        below.isOnStandby = true
+        // A page a sheet lay over keeps what the sheet did to it (scaled back, dimmed, taking no
+        // touches) when something else replaced the sheet: it waits at rest, as a pop shows it.
+        if runner.dim.parent === below { runner.dim.removeFromParent() }
+        below.rest(at: restOrigin(of: viewControllers[index - 1]))
     }
 
     // MARK: Bottom bar

@@ -163,6 +163,12 @@ public final class StackController: Controller, NavigationStack {
         return viewControllers[index - 1]
     }
 
+    /// The dim over the page below a resting sheet is the stack's (`rest(sheet:over:)`): a stack
+    /// that leaves the app (a `setRoot`) takes it back, so no released page keeps it.
+    override func didRelease() {
+        runner.dim.removeFromParent()
+    }
+
     // MARK: Responder chain and state
 
     override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? {

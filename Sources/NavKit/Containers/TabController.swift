@@ -80,6 +80,12 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         return node
     }
 
+    /// The bar may be travelling inside a page (a `hidesBottomBar` push, a sheet over the tab
+    /// bar) when the app is replaced: it comes back, so no released page keeps it.
+    override func didRelease() {
+        if isViewLoaded, tabBar.node.parent !== view { tabBar.node.removeFromParent() }
+    }
+
     override func layout(size: Size, safeArea: EdgeInsets) {
         self.size = size
         self.safeArea = safeArea

@@ -250,7 +250,7 @@ struct SceneInvariants {
                     return "stack \(stack.identifier) at rest shows \(onScreen.map { $0.name ?? "?" }), not \(top.isSheet ? "its sheet \(top.name) over the page below" : "its top page \(top.name) alone")"
                 }
                 let below = stack.viewControllers.dropLast().last
-                if let waiting = standby.first, top.isSheet || standby.count > 1 || waiting !== below?.view || stack.view.children.first !== waiting || waiting.frame.origin != stack.restOrigin(of: below) {
+                if let waiting = standby.first, top.isSheet || standby.count > 1 || waiting !== below?.view || stack.view.children.first !== waiting || waiting.frame.origin != stack.restOrigin(of: below) || waiting.scale != 1 {
                     return "stack \(stack.identifier) keeps \(standby.map { $0.name ?? "?" }) on standby, not the page below its top at rest behind it"
                 }
                 if top.isSheet, let below = expected.first, below !== top.view, below.isUserInteractionEnabled {
