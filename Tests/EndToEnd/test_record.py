@@ -8,6 +8,8 @@ import re
 import subprocess
 import urllib.request
 
+import pytest
+
 from conftest import ROOT
 from stackcast_client import VIEWPORT, open_client, run
 from stackcast_testing import server_binary
@@ -174,13 +176,6 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
     assert status == 200 and json.loads(body) == {"recordings": [{"name": name, "bytes": file.stat().st_size}]}
     status, headers, body = get(server, f"/recordings/{name}.jsonl")
     assert status == 200 and body == file.read_bytes()
-    status, headers, body = get(server, f"/recordings/{name}")
-    document = json.loads(body)
-    assert status == 200 and headers["content-type"] == "application/json"
-    assert document["app"] == "phone" and document["name"] == name
-    recorded = [json.loads(line)["hash"] for line in file.read_text().splitlines() if '"frame":' in line]
-    assert [frame["hash"] for frame in document["frames"]] == recorded
-    assert all(frame["matches"] and frame["frame"]["full"] for frame in document["frames"])
     for bad in ["bad.name", "a%20b", "x" * 101]:
         status, _, text = get(server, f"/recordings/{bad}")
         assert status == 400 and b"bad recording name" in text, (bad, status, text)
@@ -189,6 +184,22 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
     for escape in ["/recordings/../../../../etc/passwd", "/recordings/..%2F..%2F..%2Fetc%2Fpasswd", "/recordings/%2e%2e%2fsecret"]:
         status, _, text = get(server, escape)
         assert status in (400, 404) and b"root:" not in text, (escape, status)
+
+
+@pytest.mark.asan_slow
+def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder))
+    run(push_drag_push(server.ws_url))
+    file = only_recording(folder)
+    name = file.stem
+    status, headers, body = get(server, f"/recordings/{name}")
+    document = json.loads(body)
+    assert status == 200 and headers["content-type"] == "application/json"
+    assert document["app"] == "phone" and document["name"] == name
+    recorded = [json.loads(line)["hash"] for line in file.read_text().splitlines() if '"frame":' in line]
+    assert [frame["hash"] for frame in document["frames"]] == recorded
+    assert all(frame["matches"] and frame["frame"]["full"] for frame in document["frames"])
 
 
 def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
