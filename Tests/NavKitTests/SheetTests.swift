@@ -274,4 +274,21 @@ import Testing
             .replaceTop(.plain("Missing"), .push, nil, nil),
         ]) == nil)
     }
+
+    /// Found by the invariants (seeds 11, 33, 55, 66): a stack set to one page that arrives as a
+    /// sheet has nothing below it, so it rests covering the stack.
+    @Test func aSheetWithNothingBelowItRestsCoveringTheStack() {
+        #expect(InvariantRunner(app: "stack").run([.setStack([.cards("C")], .modal, nil)]) == nil)
+    }
+
+    /// Found by the invariants (seed 606): a sheet popped while its tab was not showing left the
+    /// dim in the page below, which a later replaceTop released with it.
+    @Test func aPageReleasedAfterItsSheetLeftOffScreenGivesBackTheDim() {
+        #expect(InvariantRunner(app: "phone").run([
+            .push(.plain("Settings"), .modal, nil),
+            .selectTab(.index(2)),
+            .pop(nil, .stack("library")),
+            .replaceTop(.plain("Library"), .push, nil, .stack("library")),
+        ]) == nil)
+    }
 }

@@ -132,7 +132,8 @@ public final class StackController: Controller, NavigationStack {
 
     /// Where `page` rests: a sheet's card below the safe area, any other page at the origin.
     func restOrigin(of page: Controller?) -> Point {
-        guard let page = page as? ViewController, page.isSheet else { return .zero }
+        // A sheet with no page below it (the root, as `setStack` may leave it) covers the stack.
+        guard let page = page as? ViewController, page.isSheet, viewControllers.first !== page else { return .zero }
         return ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).origin
     }
 

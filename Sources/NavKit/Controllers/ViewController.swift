@@ -152,6 +152,11 @@ open class ViewController: Controller {
     }
 
     override func didRelease() {
+        // What a container lent the page (the stack's dim under a sheet, a tab bar travelling
+        // with it) goes back, whichever way the page left: a released page holds only its own.
+        if isViewLoaded {
+            for node in view.children where node.role == .dim || node.role == .tabbar { node.removeFromParent() }
+        }
         scene?.record(.released, for: self)
     }
 
