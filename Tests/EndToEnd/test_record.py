@@ -186,7 +186,6 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
         assert status in (400, 404) and b"root:" not in text, (escape, status)
 
 
-@pytest.mark.asan_slow
 def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))
