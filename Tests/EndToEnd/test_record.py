@@ -8,7 +8,6 @@ import re
 import subprocess
 import urllib.request
 
-import pytest
 
 from conftest import ROOT
 from stackcast_client import VIEWPORT, open_client, run
