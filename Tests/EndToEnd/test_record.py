@@ -8,7 +8,6 @@ import re
 import subprocess
 import urllib.request
 
-
 from conftest import ROOT
 from stackcast_client import VIEWPORT, open_client, run
 from stackcast_testing import server_binary
