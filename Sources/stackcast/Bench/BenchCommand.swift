@@ -20,6 +20,7 @@ struct BenchCommand: ParsableCommand {
         guard rounds > 0, samples > 0 else { throw ValidationError("--rounds and --samples must be at least 1") }
         var report = BenchReport()
         EngineBenchmarks(rounds: rounds).run(into: &report)
+        CapacityBenchmarks(rounds: rounds).run(into: &report)
         DeflateBenchmarks(rounds: rounds).run(into: &report)
         DecodeBenchmarks(rounds: rounds).run(into: &report)
         if !engineOnly { try ServerBenchmarks(samples: samples).run(into: &report) }

@@ -1,0 +1,73 @@
+import Foundation
+import NavApps
+import NavKit
+import NavWire
+
+/// The server's own work per frame with many sessions animating, without sockets: each session
+/// (the `phone` app, sharing one `StyleTable` as a service thread's sessions do, keeping 32 frames
+/// as a session does for resumes) alternates slide pushes and pops, and each frame is made, compared
+/// with the last and encoded for one binary v2 viewer. With one session everything stays in the
+/// CPU's caches; with a thousand taking turns, each frame finds its session's nodes cold, as a
+/// loaded server does. One core's ceiling in frames a second is 10⁹ / the time per frame.
+struct CapacityBenchmarks {
+    let rounds: Int
+    /// As a session keeps them for resumes (`Session.historyLength`).
+    private static let historyLength = 32
+
+    func run(into report: inout BenchReport) {
+        for count in [1, 1000] {
+            let perFrame = nanosecondsPerFrame(sessions: count)
+            report.add("capacity.frame_\(count)_sessions_ns", perFrame, "ns/frame")
+            report.add("capacity.frames_per_second_per_core_\(count)_sessions", 1e9 / perFrame, "frames/s")
+        }
+    }
+
+    /// One session: its scene, its viewer's encoder and the frames it keeps.
+    private final class Session {
+        let scene: Scene
+        var encoder = WireEncoder(.v2Binary)
+        var history: [WireFrame] = []
+        var seq = 0
+        var pushes = true
+
+        init(styles: StyleTable) {
+            scene = Scene(viewport: AppCatalog.defaultViewport(for: "phone"))
+            scene.styles = styles
+            // The built-in app is valid by construction.
+            scene.setRoot(try! AppCatalog.root(named: "phone")!.makeController(scene))
+        }
+
+        /// Makes, compares, keeps and encodes the frame at `now`; starts the next push or pop when
+        /// the last one has settled.
+        func frame(at now: Double) {
+            if !scene.needsTick {
+                scene.handle(pushes ? .push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One"), RowSpec(title: "Two", detail: "2")])) : .pop()) { _ in }
+                pushes.toggle()
+            }
+            guard let picture = scene.picture(now: now, kinds: encoder.kinds) else { return }
+            let frame = WireFrame(seq: seq + 1, time: now, picture: picture)
+            if let latest = history.last, frame.showsTheSame(as: latest) { return }
+            seq += 1
+            history.append(frame)
+            if history.count > CapacityBenchmarks.historyLength { history.removeFirst() }
+            _ = encoder.encode(frame)
+        }
+    }
+
+    /// The median over rounds of the time per session frame, each round one frame of every session.
+    private func nanosecondsPerFrame(sessions count: Int) -> Double {
+        let styles = StyleTable()
+        let sessions = (0..<count).map { _ in Session(styles: styles) }
+        let step = 1.0 / 60
+        var now = 0.0
+        // Warm up past the first full frames.
+        for _ in 0..<4 { now += step; sessions.forEach { $0.frame(at: now) } }
+        var times: [Double] = []
+        let frames = max(rounds / max(count / 10, 1), 20)
+        for _ in 0..<frames {
+            now += step
+            times.append(measureNanoseconds { sessions.forEach { $0.frame(at: now) } } / Double(count))
+        }
+        return Stats(times).median
+    }
+}
