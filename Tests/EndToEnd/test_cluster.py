@@ -284,3 +284,19 @@ def test_a_token_whose_state_is_gone_is_refused_with_not_found(start_cluster):
             assert (answer["type"], answer.get("code")) == ("error", "not_found"), answer
             assert "no session with that token" in answer["message"]
     run(body())
+
+
+def test_the_blocking_python_client_reconnects_on_1012_and_goes_on(start_cluster):
+    import stackcast
+    cluster = start_cluster("--grace", "0")
+    with stackcast.connect(cluster.ws_url, app="stack", protocol=1) as client:
+        client.push(screen=PAGES[0])
+        client.settle()
+        before = client.command("query", what="state")
+        os.kill(cluster.nodes[node_of(client.token)][0], signal.SIGTERM)
+        wait_until(lambda: client._reading(lambda core: core.reconnects == 1 and core.welcome.migrated), 30,
+                   "the client reconnected to a node that took the session over")
+        assert client.command("query", what="state") == before
+        client.pop()
+        client.settle()
+        assert len(client.command("query", what="state")["stack"]) == 1
