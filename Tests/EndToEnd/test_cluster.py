@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import stackcast
 
 from stackcast_client import open_client, run, session
 from stackcast_testing import ROOT, server_binary, wait_until
@@ -160,6 +161,20 @@ async def resume(url, token):
     return client, answer
 
 
+async def resume_reaching_a_node(url, token, timeout=20):
+    """`resume()`, tried again while the balancer answers the handshake itself: for a second or
+    so after a node dies, until its health check marks it down, a resume routed to it by its
+    token gets HTTP 502 (the viewer and the Python client retry too)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return await resume(url, token)
+        except stackcast.ConnectError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
 def test_new_sessions_spread_over_every_node_and_come_back_to_their_own(start_cluster):
     cluster = start_cluster()
 
@@ -251,7 +266,7 @@ def test_sigkill_brings_a_nodes_sessions_back_on_the_others_with_the_same_stack(
         started = time.monotonic()
         for token, before in affected:
             while True:
-                client, welcome = await resume(cluster.ws_url, token)
+                client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
                 if welcome["type"] == "welcome":
                     break
                 await client.close()
@@ -277,7 +292,7 @@ def test_a_token_whose_state_is_gone_is_refused_with_not_found(start_cluster):
         for lost in (token, "s2.0123456789abcdef0123456789abcdef"):
             deadline = time.monotonic() + 20
             while True:
-                client, answer = await resume(cluster.ws_url, lost)
+                client, answer = await resume_reaching_a_node(cluster.ws_url, lost)
                 await client.close()
                 if answer["type"] == "error" or time.monotonic() > deadline:
                     break

@@ -94,6 +94,8 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
     async def _read(self) -> None:
         while True:
             close = await self._pump()
+            self._core.socket_closed(close.code if close else None, close.reason if close else "")
+            await self._notify()
             if not (close and close.code == RESTART_CODE and await self._reopen()):
                 break
         if self._core.resume_failed:

@@ -56,6 +56,7 @@ class Core:
         self.last_frame_at: float | None = None  # arrival time of the last frame (transport clock)
         self.closed = False
         self.reconnects = 0                      # times the connection was opened again after a 1012
+        self.closes: list[tuple[int | None, str]] = []  # every close (code, reason), those reconnected after too
         self.resume_failed: HelloError | None = None  # the answer to a reconnect's hello, when it failed
         self.close_code: int | None = None
         self.close_reason = ""
@@ -72,6 +73,10 @@ class Core:
         self.hello_fields = message
         self.hello_answer = None
         return message
+
+    def socket_closed(self, code: int | None, reason: str) -> None:
+        """A connection of this session ended (the transport may then reconnect after a 1012)."""
+        self.closes.append((code, reason))
 
     def resume_hello(self) -> Message:
         """The hello that resumes the session on a new connection after the server closed the

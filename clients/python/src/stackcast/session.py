@@ -90,6 +90,8 @@ class Session(Api[Any, None]):
     def _read(self) -> None:
         while True:
             close = self._pump()
+            with self._changed:
+                self._core.socket_closed(close.code if close else None, close.reason if close else "")
             if not (close and close.code == RESTART_CODE and self._reopen()):
                 break
         with self._changed:
