@@ -92,7 +92,8 @@ class Server:
     def __init__(self, binary, args, log_path):
         self.log_path = log_path
         self._log = open(log_path, "w")
-        command = [str(binary), "serve", "--port", "0", "--web", str(ROOT / "Web"), *args]
+        # SIGTERM drains; the soak stops it with its clients still connected: no grace period.
+        command = [str(binary), "serve", "--port", "0", "--web", str(ROOT / "Web"), "--grace", "0", *args]
         self.command = command
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log,
                                         stdin=subprocess.DEVNULL, text=True, close_fds=True)

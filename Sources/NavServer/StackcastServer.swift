@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NavApps
 import NavKit
@@ -20,11 +21,19 @@ public final class StackcastServer: Sendable {
     private let servers: [WebSocketServer]
     /// Where every session is recorded, if anywhere.
     public let recordings: RecordingStore?
+    /// The state folder, for failover, if any.
+    public let state: SessionStateStore?
+    /// Whether the server drains (`drain(grace:)`), shared by its shards.
+    private let drainState: DrainState
+    private let logger: Logger
 
     /// A server with `configuration`; with `recordings`, every session is recorded there and
-    /// `/recordings/NAME` serves replays of what is there.
-    public init(configuration: ServerConfiguration, recordings: RecordingStore? = nil, logger: Logger) {
+    /// `/recordings/NAME` serves replays of what is there; with `state`, every session keeps its
+    /// state file there, and a resume of a session another server held is rebuilt from it.
+    public init(configuration: ServerConfiguration, recordings: RecordingStore? = nil, state: SessionStateStore? = nil, logger: Logger) {
         self.recordings = recordings
+        self.state = state
+        self.logger = logger
         self.configuration = configuration
         var configuration = configuration
         configuration.threads = max(1, configuration.threads)
@@ -34,15 +43,26 @@ public final class StackcastServer: Sendable {
             messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
             maxSessions: configuration.maxSessionsPerPeer)
         let port = SharedPort()
+        let drainState = DrainState()
+        self.drainState = drainState
         let memoryReturn = MemoryReturn(logger: logger)
         let shards = (0..<configuration.threads).map {
             SessionShard(
                 index: $0, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
-                recordings: recordings, port: port, logger: logger)
+                recordings: recordings, state: state, drain: drainState, port: port, logger: logger)
         }
         for shard in shards { shard.shards = shards }
         self.shards = shards
         servers = shards.compactMap(\.server)
+        state?.store.setLostHandler { [weak self] name in self?.stateLost(name) }
+    }
+
+    /// Another server took over the session whose state recording is `name`: whichever shard
+    /// holds it lets it go. Any thread.
+    private func stateLost(_ name: String) {
+        for shard in shards {
+            shard.transport.perform { shard.stateLost(name) }
+        }
     }
 
     /// Binds the port and starts the service threads; throws with a clear message when it
@@ -58,21 +78,49 @@ public final class StackcastServer: Sendable {
             }
         }
         recordings?.start()
+        state?.start()
     }
 
     /// The bound port (after `start()`).
     public var port: Int { servers[0].port }
 
-    /// Closes every WebSocket with 1001 and stops every thread; waits until done.
+    /// Closes every WebSocket with 1001 (1012 once draining) and stops every thread; waits until
+    /// done.
     public func stop() {
-        for server in servers { server.requestStop() }
+        let close = drainState.isDraining ? Self.restartClose : CloseStatus(code: 1001, reason: "server shutting down")
+        for server in servers { server.requestStop(close: close) }
         waitUntilStopped()
     }
 
-    /// Waits until every service thread has stopped, then writes what recordings still hold.
+    /// What a drained server's viewers are closed with: 1012 Service Restart, which viewers and
+    /// clients take as "reconnect now with the same token".
+    static let restartClose = CloseStatus(code: 1012, reason: "server restarting: reconnect with the same session token")
+
+    /// True once `drain(grace:)` began.
+    public var isDraining: Bool { drainState.isDraining }
+
+    /// Drains the server for a restart: from now on `GET /healthz` answers 503 and hellos that
+    /// would start a session (or take one over) are refused with `busy`, while the sessions
+    /// held carry on; after `grace` seconds, or as soon as no WebSocket is open, every viewer is
+    /// closed with 1012 and the server stops, its recordings and state files written. Blocks
+    /// until then; a second call (or `stop()`) from another thread cuts the grace short.
+    /// Any thread but a service thread.
+    public func drain(grace: Double) {
+        guard drainState.start() else { return stop() }
+        logger.notice("draining", metadata: ["grace": "\(grace) s", "connections": "\(servers[0].sharedPort.openConnections)"])
+        let deadline = servers[0].now + grace
+        while servers[0].now < deadline, servers[0].sharedPort.openConnections > 0, servers.allSatisfy(\.isRunning) {
+            usleep(50_000)
+        }
+        stop()
+    }
+
+    /// Waits until every service thread has stopped, then writes what recordings and state files
+    /// still hold.
     public func waitUntilStopped() {
         for server in servers { server.waitUntilStopped() }
         recordings?.stop()
+        state?.stop()
         // Each shard holds every shard (itself too): break that cycle once none runs, so a
         // stopped server is freed with its contexts.
         for (shard, server) in zip(shards, servers) where !server.isRunning { shard.shards = [] }

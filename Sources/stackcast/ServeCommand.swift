@@ -13,7 +13,10 @@ struct ServeCommand: ParsableCommand {
             Binds 127.0.0.1 unless --host says otherwise. With --tls-cert and --tls-key the same port \
             serves https and wss. Requests must name the server by its address (127.0.0.1, localhost \
             or [::1] on a loopback bind) and port in Host, or by a name given with --allow-host. \
-            SIGINT or SIGTERM closes every WebSocket with 1001 and exits 0.
+            SIGINT closes every WebSocket with 1001 and exits 0. SIGTERM drains: GET /healthz turns \
+            503 and new sessions are refused, the sessions held carry on for --grace seconds (or until \
+            no WebSocket is open), then every WebSocket is closed with 1012 (reconnect) and the process \
+            exits 0 once its recordings are written. Behind a balancer, see --node-id and --state-dir.
             """
     )
 
@@ -83,6 +86,18 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("record-on-request"), help: "With --record: record only the sessions that ask (configure with record: true); the others leave no file.")
     var recordOnRequest = false
 
+    @Option(name: .customLong("node-id"), help: "This process's name behind a balancer (1 to 32 letters, digits, - and _): session tokens become ID.SECRET, so a resume is routed back here (HAProxy: use-server on the token's first field).")
+    var nodeID: String?
+
+    @Option(name: .customLong("state-dir"), help: "Keep every live session's input in this folder (made if missing; shared by every process behind one balancer): a resume of a session whose process died is rebuilt here by replaying it.")
+    var stateDir: String?
+
+    @Option(help: "Seconds a draining server (SIGTERM, --drain-after) lets its sessions carry on before it closes them with 1012 and exits.")
+    var grace: Double = 30
+
+    @Option(name: .customLong("drain-after"), help: "Start draining this many seconds after start, as SIGTERM does (for rolling restarts and tests).")
+    var drainAfter: Double?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -102,6 +117,13 @@ struct ServeCommand: ParsableCommand {
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
         guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
+        if let nodeID, !SessionToken.isValidNodeID(nodeID) {
+            throw ValidationError("--node-id: \(SessionToken.nodeIDRule), got \"\(nodeID)\"")
+        }
+        guard (0...86_400).contains(grace) else { throw ValidationError("--grace must be from 0 to 86400 seconds, got \(grace)") }
+        if let drainAfter, !(0...31_536_000).contains(drainAfter) {
+            throw ValidationError("--drain-after must be from 0 to 31536000 seconds, got \(drainAfter)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
     }
 
@@ -125,7 +147,7 @@ struct ServeCommand: ParsableCommand {
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
-            threads: threads, recordsOnRequest: recordOnRequest
+            threads: threads, recordsOnRequest: recordOnRequest, nodeID: nodeID
         )
         var recordings: RecordingStore?
         if let record {
@@ -136,13 +158,29 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let server = StackcastServer(configuration: configuration, recordings: recordings, logger: logger)
+        var state: SessionStateStore?
+        if let stateDir {
+            do {
+                state = try SessionStateStore(directory: stateDir, nodeID: nodeID, logger: logger)
+            } catch {
+                FileHandle.standardError.write(Data("stackcast: --state-dir: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        let server = StackcastServer(configuration: configuration, recordings: recordings, state: state, logger: logger)
+        let grace = self.grace
         // Signals are taken on a thread of their own, never in a handler: stop() may block. They
         // are taken from before the server starts, so a signal right after the URL line is never lost.
         let shutdown = Shutdown()
         stopSignals.start { number in
             logger.info("stopping on signal \(number)")
-            if shutdown.request() { server.stop() }
+            guard shutdown.request() else { return }
+            // SIGTERM drains, on a thread of its own so that a second signal still stops at once.
+            if number == SIGTERM, !server.isDraining {
+                Thread.detachNewThread { server.drain(grace: grace) }
+            } else {
+                server.stop()
+            }
         }
         do {
             try server.start()
@@ -150,9 +188,18 @@ struct ServeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws)\(recordings.map { "; recording to \($0.directory)" } ?? "")")
+        let notes = [
+            nodeID.map { "node \($0)" }, recordings.map { "recording to \($0.directory)" }, state.map { "state in \($0.directory)" },
+        ].compactMap { $0 }
+        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws\(notes.map { "; " + $0 }.joined()))")
         fflush(nil)
         if shutdown.started() { server.stop() }
+        if let drainAfter {
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: drainAfter)
+                if shutdown.request() { server.drain(grace: grace) }
+            }
+        }
 
         server.waitUntilStopped()
         logger.info("stopped")

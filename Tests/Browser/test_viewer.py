@@ -61,7 +61,8 @@ class Server:
     def __init__(self, app="phone", *extra):
         self.output = []
         self.process = subprocess.Popen(
-            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", app, *extra],
+            # SIGTERM drains: without a grace period, stop() does not wait 30 s for the browser.
+            [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--app", app, "--grace", "0", *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.port_found = threading.Event()
         self.port = None

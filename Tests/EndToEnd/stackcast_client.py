@@ -76,7 +76,6 @@ class Client:
         if not isinstance(connection, stackcast.aio.Session):
             connection = stackcast.aio.Session(connection, Core(strict=True, keep_snapshots=keep_snapshots, v2=v2))
         self.session = connection
-        self.ws = connection.websocket
         self.core = connection.core
         self.wire_frames = []  # v2 frames as they came: (seq, base or None, "text"/"binary", raw)
         self.log = []          # (monotonic time, message) in arrival order
@@ -87,6 +86,11 @@ class Client:
         if message["type"] == "frame" and self.core.v2_active:
             self.wire_frames.append((message["seq"], message.get("base"), "binary" if isinstance(raw, bytes) else "text", raw))
         self.log.append((now, message))
+
+    @property
+    def ws(self):
+        """The `websockets` connection in use (a new one after the session reconnected on a 1012)."""
+        return self.session.websocket
 
     @property
     def display(self):

@@ -9,12 +9,14 @@ import os
 import signal
 import socket
 import time
+import urllib.error
 import urllib.request
 import pytest
 
 from websockets.asyncio.client import connect
 
 from stackcast_client import SUBPROTOCOL, Client, DisplayState, RawWebSocket, open_client, run, session
+from stackcast_testing import wait_until
 
 DETAIL = {"name": "Detail", "title": "Detail"}
 
@@ -306,21 +308,51 @@ def test_stalled_reader_of_big_replies_is_cut_off(server):
     run(body())
 
 
-def test_sigterm_closes_clients_with_1001_and_exits_0(start_server):
-    server = start_server()
+def test_sigterm_drains_then_closes_clients_with_1012_and_exits_0(start_server):
+    """SIGTERM drains: /healthz turns 503 and a new session is refused with busy, while the
+    sessions held carry on through --grace; then every viewer gets 1012 (reconnect) and the
+    process exits 0."""
+    server = start_server("--grace", "30")
 
     async def body():
         idle = await session(server.ws_url)
         busy = await session(server.ws_url)
-        start = busy.mark()
-        await busy.send_command("push", screen=DETAIL)
-        await busy.wait_frame(since=start)
+        assert urllib.request.urlopen(f"{server.http_url}/healthz", timeout=5).status == 200
         os.kill(server.pid, signal.SIGTERM)
-        assert await idle.wait_closed(timeout=10) == 1001
-        assert await busy.wait_closed(timeout=10) == 1001
+        wait_until(lambda: health(server) == 503, 10, "/healthz answering 503")
+        late = await open_client(server.ws_url)
+        refused = await late.hello()
+        assert (refused["type"], refused["code"]) == ("error", "busy"), refused
+        assert "shutting down" in refused["message"]
+        await late.close()
+        # The sessions held carry on during the grace period.
+        start = busy.mark()
+        await busy.ok("push", screen=DETAIL)
+        await busy.wait_frame(since=start)
+        # SIGINT cuts the grace short; a draining server still says 1012 (on which the client
+        # tries to reconnect: there is nothing to reconnect to here).
+        os.kill(server.pid, signal.SIGINT)
+        for client in (idle, busy):
+            await client.wait_until(lambda: client.core.closes, timeout=10, what="the server's close")
+            assert client.core.closes[0][0] == 1012, client.core.closes
+            await client.close()
     run(body())
     code = server.terminate()
     assert code == 0, f"exit code {code} after SIGTERM\n{server.log_tail()}"
+
+
+def test_a_drain_with_nothing_connected_ends_at_once(start_server):
+    server = start_server("--grace", "3600", "--drain-after", "0.2")
+    wait_until(lambda: not server.alive(), 10, "the server exiting after --drain-after with nothing connected")
+    assert server.process.returncode == 0, server.log_tail()
+    server.stopped = True
+
+
+def health(server):
+    try:
+        return urllib.request.urlopen(f"{server.http_url}/healthz", timeout=5).status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def test_sigint_closes_clients_with_1001_and_exits_0(start_server):

@@ -61,7 +61,9 @@ class ServerProcess:
         self.port = None
         self._found = threading.Event()
         self._log = open(log_path, "w")
-        command = [str(server_binary()), "serve", "--port", "0", "--web", "Web", *self.args]
+        # A drain (SIGTERM) without a grace period, so that stopping a server a test left
+        # connections open on is quick; a test's own --grace comes later and wins.
+        command = [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *self.args]
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log,
                                         text=True, bufsize=1)
         threading.Thread(target=self._drain, daemon=True).start()

@@ -301,3 +301,35 @@ test('a server that never answers is unreachable, a dropped one lost; both say w
   assert.deepEqual([events.at(-1).state, events.at(-1).cause], ['reconnecting', 'lost']);
   connection.stop('done');
 });
+
+test('a resume carries its token in the URL too, for a load balancer; a new session none', () => {
+  const resuming = connect('binary', { session: 's1.abc', url: 'ws://h/ws?deflate=0' });
+  assert.equal(resuming.socket().url, 'ws://h/ws?deflate=0&session=s1.abc');
+  resuming.socket().open();
+  assert.equal(resuming.socket().hello().session, 's1.abc', 'and in hello, the same');
+  resuming.connection.stop('done');
+  const fresh = connect('binary');
+  assert.equal(fresh.socket().url, 'ws://h/ws');
+  fresh.connection.stop('done');
+});
+
+test('a server restarting (1012) is reconnected to at once with the same token, a second one after a backoff', async () => {
+  const { connection, events, socket } = connect('binary', { session: 's2.abc' });
+  const first = socket();
+  first.open();
+  first.receive({ ...WELCOME, session: 's2.abc' });
+  first.onclose({ code: 1012, reason: 'server restarting: reconnect with the same session token' });
+  const status = events.filter((e) => e.type === 'status').at(-1);
+  assert.deepEqual([status.state, status.cause, status.message], ['reconnecting', 'lost', 'The server is restarting; reconnecting. (server restarting: reconnect with the same session token)']);
+  await nextTick();
+  const second = socket();
+  assert.notEqual(second, first, 'reconnected without waiting for the backoff');
+  assert.equal(second.url, 'ws://h/ws?session=s2.abc');
+  second.open();
+  assert.equal(second.hello().session, 's2.abc');
+  // No welcome yet, and the next server restarts too: now the backoff applies.
+  second.onclose({ code: 1012, reason: '' });
+  const retry = events.filter((e) => e.type === 'status').at(-1);
+  assert.ok(retry.retryAt - performance.now() > 100, 'a backoff before the third attempt');
+  connection.stop('done');
+});

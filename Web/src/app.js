@@ -8,7 +8,7 @@
 // server; a watcher draws whatever the session's is, scaled to its own window.
 
 import { AccessibilityMirror } from './accessibility.js';
-import { Banner, SESSION_GONE_BANNER, statusBanner } from './banner.js';
+import { Banner, SESSION_GONE_BANNER, SESSION_MOVED_BANNER, statusBanner } from './banner.js';
 import { Connection, SESSION_KEY } from './connection.js';
 import { setupControls, STATUS_WORDS } from './controls.js';
 import { DisplayList } from './delta.js';
@@ -247,6 +247,7 @@ function startLive() {
   connection.addEventListener('welcome', ({ detail: { welcome } }) => {
     app = welcome.app;
     sessionViewport = welcome.viewport;
+    if (welcome.migrated) banner.set('session', SESSION_MOVED_BANNER, SESSION_GONE_MS);
     if (welcome.apps) controls.apps(welcome.apps, welcome.app);
     if (welcome.settings) controls.settings(welcome.settings, controlling());
     // A controller whose device follows the app learns the app only now (a URL without `app`).

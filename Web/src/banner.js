@@ -69,6 +69,12 @@ export const SESSION_GONE_BANNER = Object.freeze({
   tone: 'warn', actions: [],
 });
 
+/** The banner after a resume that another server rebuilt from the session's saved input. */
+export const SESSION_MOVED_BANNER = Object.freeze({
+  text: 'The server of this session went away; another one took it over where you were.',
+  tone: 'warn', actions: [],
+});
+
 /**
  * The pending messages by kind; the first kind of BANNER_KINDS with one is the one shown.
  * Setting a kind's message to the same text again changes nothing (it is not shown twice).

@@ -20,6 +20,8 @@ const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 /** Our own close codes (4000-4999 are the application's). */
 const CLOSE_RESYNC = 4000;
+/** Service Restart: the server is draining; reconnect at once with the same token. */
+const CLOSE_RESTART = 1012;
 const CLOSE_NO_PONG = 4001;
 /** Resyncs closer together than this count as a streak and back off like a failing server. */
 const RESYNC_STREAK_MS = 5000;
@@ -47,6 +49,7 @@ const CLOSE_WORDS = {
   1008: 'The server refused this connection (not allowed from here, or for this session).',
   1009: 'A message was too large for the server.',
   1011: 'The server ran into an internal error.',
+  [CLOSE_RESTART]: 'The server is restarting; reconnecting.',
   [CLOSE_NO_PONG]: 'The server stopped answering.',
   [CLOSE_RESYNC]: 'The picture went out of step with the server; fetching a whole frame.',
 };
@@ -161,11 +164,22 @@ export class Connection extends EventTarget {
     return this.welcomed && this.socket?.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * The address to open: a resume carries its token in the URL too (`/ws?session=TOKEN`), where
+   * a load balancer in front of several servers can see it and route to the session's server.
+   */
+  socketURL() {
+    const url = new URL(this.url);
+    if (this.session) url.searchParams.set('session', this.session);
+    else url.searchParams.delete('session');
+    return url.toString();
+  }
+
   /** Opens the connection (again). */
   start() {
     clearTimeout(this.reconnectTimer);
     this.status('connecting', this.session ? 'Resuming the session…' : 'Connecting…');
-    const socket = new WebSocket(this.url, SUBPROTOCOL);
+    const socket = new WebSocket(this.socketURL(), SUBPROTOCOL);
     // Binary frames as ArrayBuffers: decoded at once, a Blob would need an asynchronous read
     // and frames could then be applied out of order.
     socket.binaryType = 'arraybuffer';
@@ -380,8 +394,11 @@ export class Connection extends EventTarget {
     this.closed(code, reason, delay);
   }
 
-  /** The socket is gone: reconnect after `delay` ms, by default after the backoff delay. */
-  closed(code, reason, delay = backoffDelay(this.attempt++)) {
+  /**
+   * The socket is gone: reconnect after `delay` ms, by default after the backoff delay; at once
+   * after a server's restart (1012), unless that keeps happening without a welcome.
+   */
+  closed(code, reason, delay = code === CLOSE_RESTART && this.attempt === 0 ? (this.attempt++, 0) : backoffDelay(this.attempt++)) {
     clearInterval(this.pingTimer);
     this.welcomed = false;
     this.socket = null;

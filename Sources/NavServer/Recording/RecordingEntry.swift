@@ -8,6 +8,11 @@ import NavWire
 /// each line's time first; that is all the server did to the scene, so the replay makes the same
 /// frames. docs/recording.md describes each line.
 public struct RecordingEntry: Equatable, Sendable {
+    /// True for the last line of a session that ended (or whose recording was stopped).
+    public var isEnd: Bool {
+        if case .end = event { true } else { false }
+    }
+
     public enum Event: Equatable, Sendable {
         /// A message that reached the scene (`resize`, `pointer`, `scroll`, `key` or a navigation
         /// command), as its controller `viewer` sent it: the exact text, so a replay decodes what

@@ -13,6 +13,13 @@ import Logging
 /// is logged. Files are opened to append and closed at each write, so a server with many recorded
 /// sessions holds no file descriptor for them between writes.
 ///
+/// A store made `forState` (`serve --state-dir`) keeps the files of live sessions for failover
+/// instead: files are private to the server's user (0600); a recording's file is created by its
+/// first write only, and every later write fails if the file is gone, which is how a process
+/// learns that another one took the session over (it renamed the file, `SessionStateStore`):
+/// the store then stops that recording and tells `lostHandler`; and a finished recording's
+/// file is deleted (the session ended: nothing is left to resume).
+///
 /// Any thread.
 public final class RecordingStore: @unchecked Sendable {
     /// The longest a line waits in memory before it is written.
@@ -39,12 +46,21 @@ public final class RecordingStore: @unchecked Sendable {
 
     /// The record folder (absolute).
     public let directory: String
+    /// True for the state folder's store (see above).
+    public let isStateFolder: Bool
     private let logger: Logger
+    /// Told the name of a state recording whose file another process took (on the writing thread).
+    private let lostHandler = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// State recordings whose file exists (made by their first write, or taken over): later
+    /// writes must find it. Guarded by `writing`.
+    private var created: Set<String> = []
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var pending: [String: [Line]] = [:]
     private var pendingBytes: [String: Int] = [:]
     private var finishing: Set<String> = []
+    /// State recordings that ended: their files are deleted once written.
+    private var removing: Set<String> = []
     private var failed: Set<String> = []
     private var isStopping = false
     private var isRunning = false
@@ -56,10 +72,11 @@ public final class RecordingStore: @unchecked Sendable {
 
     /// A store writing to `directory`, which is made if missing; throws when it cannot be made or
     /// written to, so a server is not started that would lose its recordings.
-    public init(directory: String, logger: Logger) throws(RecordingStoreError) {
+    public init(directory: String, logger: Logger, forState: Bool = false) throws(RecordingStoreError) {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
         self.directory = url.path
         self.logger = logger
+        isStateFolder = forState
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -102,10 +119,24 @@ public final class RecordingStore: @unchecked Sendable {
         }
     }
 
-    /// Recording `name` has its last line: it is written at once.
+    /// Calls `handler` with the name of every state recording whose file another process took
+    /// over, on the writing thread.
+    func setLostHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        lostHandler.withLock { $0 = handler }
+    }
+
+    /// State recording `name`'s file exists already (it was taken over): writes append to it,
+    /// and fail once it is gone.
+    func adopt(_ name: String) {
+        writing.withLock { _ = created.insert(name) }
+    }
+
+    /// Recording `name` has its last line: it is written at once (and a state recording's file
+    /// is then deleted).
     public func finish(_ name: String) {
         condition.withLock {
             finishing.insert(name)
+            if isStateFolder { removing.insert(name) }
             condition.signal()
         }
     }
@@ -130,7 +161,14 @@ public final class RecordingStore: @unchecked Sendable {
     /// Writes what is queued now, on the calling thread (`stop`, a replay of a recording still
     /// being written, tests).
     public func flush() {
-        writing.withLock { writeAll(takePending()) }
+        writing.withLock {
+            let (batch, ended) = takePending()
+            writeAll(batch)
+            for name in ended {
+                created.remove(name)
+                unlink(path(of: name))
+            }
+        }
     }
 
     private func run() {
@@ -152,12 +190,15 @@ public final class RecordingStore: @unchecked Sendable {
         stopped.signal()
     }
 
-    private func takePending() -> [String: [Line]] {
+    /// The lines waiting, and the state recordings that ended with them.
+    private func takePending() -> ([String: [Line]], Set<String>) {
         condition.withLock {
             let batch = pending
+            let ended = removing
             pending.removeAll()
             pendingBytes.removeAll()
-            return batch
+            removing.removeAll()
+            return (batch, ended)
         }
     }
 
@@ -172,7 +213,13 @@ public final class RecordingStore: @unchecked Sendable {
                 bytes.append(UInt8(ascii: "\n"))
             }
             do {
-                try writeFile(bytes, to: path(of: name))
+                try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
+                if isStateFolder { created.insert(name) }
+            } catch where isStateFolder && error.isGone {
+                condition.withLock { _ = failed.insert(name) }
+                created.remove(name)
+                logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
+                lostHandler.withLock { $0 }?(name)
             } catch {
                 condition.withLock { _ = failed.insert(name) }
                 logger.error("recording stopped: \(error)", metadata: ["recording": "\(name)"])
@@ -180,16 +227,17 @@ public final class RecordingStore: @unchecked Sendable {
         }
     }
 
-    private func writeFile(_ bytes: [UInt8], to path: String) throws(RecordingStoreError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno))) }
+    /// Appends `bytes` to the file at `path`, made first when `creating`.
+    private func writeFile(_ bytes: [UInt8], to path: String, creating: Bool) throws(RecordingStoreError) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT : 0), isStateFolder ? 0o600 : 0o644)
+        guard fd >= 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno) }
         defer { close(fd) }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)))
+                throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno)
             }
             written += result
         }
@@ -200,6 +248,17 @@ public final class RecordingStore: @unchecked Sendable {
 public struct RecordingStoreError: Error, CustomStringConvertible, Sendable {
     public var path: String
     public var reason: String
+    /// The system's error number, when a system call failed.
+    public var errno: Int32?
+
+    public init(path: String, reason: String, errno: Int32? = nil) {
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+    }
+
+    /// The file was not there (a state file another process took over).
+    var isGone: Bool { errno == ENOENT }
 
     public var description: String { "cannot write recordings to \(path): \(reason)" }
 }

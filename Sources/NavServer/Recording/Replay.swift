@@ -64,6 +64,26 @@ public final class Replay {
         return nil
     }
 
+    /// The newest frame made so far.
+    public var latestFrame: WireFrame? { latest }
+
+    /// The forms pictures are made in at this point of the recording.
+    public var currentKinds: ScenePicture.Kinds { kinds }
+
+    /// The highest controller number the recording has used so far (0: none).
+    public private(set) var highestViewer = 0
+
+    /// Takes every recorded controller still present out, as its leaving would (its gesture is
+    /// cancelled, its queued commands dropped): a session rebuilt on another process after its
+    /// own died, whose controllers' connections died with it. Returns their numbers.
+    public func dropViewers() -> [Int] {
+        let numbers = viewers.keys.sorted()
+        if !numbers.isEmpty { scene.cancelInput() }
+        for number in numbers { scene.dropQueuedCommands(from: viewers[number]!) }
+        viewers.removeAll()
+        return numbers
+    }
+
     /// Replays every line, calling `body` with each frame.
     public func run(_ body: (Frame) throws(RecordingError) -> Void = { _ in }) throws(RecordingError) {
         while let frame = try nextFrame() { try body(frame) }
@@ -86,6 +106,7 @@ public final class Replay {
             scene.advance(to: entry.time)
             let submitter = viewers[viewer] ?? Submitter()
             viewers[viewer] = submitter
+            highestViewer = max(highestViewer, viewer)
             scene.apply(message, submitter: submitter, bytes: text.utf8.count) { _ in }
         case .leave(let viewer):
             scene.advance(to: entry.time)

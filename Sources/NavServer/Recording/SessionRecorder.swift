@@ -29,11 +29,20 @@ final class SessionRecorder {
     private(set) var isEnded = false
 
     /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
-    init(name: String, header: RecordingHeader, store: RecordingStore, holding: Bool = false) {
+    /// Without a header, it goes on with a recording taken over from another process, whose
+    /// controllers were numbered up to `viewersBefore`.
+    init(name: String, header: RecordingHeader?, store: RecordingStore, holding: Bool = false, viewersBefore: Int = 0) {
         self.name = name
         self.store = store
+        nextViewer = viewersBefore + 1
         if holding { held = [] }
-        write(.text(JSONWriter.write(header.json)))
+        if let header { write(.text(JSONWriter.write(header.json))) }
+    }
+
+    /// Controller number `number` of the recording's earlier part left at `time` (it was on a
+    /// process that died: `Replay.dropViewers()`).
+    func left(number: Int, at time: Double) {
+        append(time, .leave(viewer: number))
     }
 
     /// True while the lines go to the store (not held, not ended).

@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     /// With a record folder: sessions are recorded only once they ask (`configure` `record`),
     /// instead of all of them.
     public var recordsOnRequest: Bool
+    /// This process's name among those behind one balancer (`serve --node-id`): session tokens
+    /// start with it and a dot, so a resume can be routed back here. Nil: plain tokens.
+    public var nodeID: String?
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
@@ -57,7 +60,8 @@ public struct ServerConfiguration: Sendable {
         maxReplyBytes: Int = 1 << 20,
         eventBytesPerSecond: Double = 256 * 1024,
         threads: Int = 1,
-        recordsOnRequest: Bool = false
+        recordsOnRequest: Bool = false,
+        nodeID: String? = nil
     ) {
         self.transport = transport
         self.defaultApp = defaultApp
@@ -75,6 +79,7 @@ public struct ServerConfiguration: Sendable {
         self.eventBytesPerSecond = eventBytesPerSecond
         self.threads = threads
         self.recordsOnRequest = recordsOnRequest
+        self.nodeID = nodeID
     }
 
     /// The limits every session's scene gets.

@@ -42,7 +42,11 @@ final class Session {
     /// Input changed the scene: make the picture when a viewer can next take a frame.
     var needsRender = false
     /// Writes what happens to the scene to the session's recording; nil when not recorded.
-    private(set) var recorder: SessionRecorder?
+    let recorder: SessionRecorder?
+    /// Writes the same to the state folder, for failover (`serve --state-dir`).
+    let stateRecorder: SessionRecorder?
+    /// Both, those there are.
+    private let recorders: [SessionRecorder]
     /// Frame bytes sent to this session's viewers, for `/status`.
     var bytesSent = 0
     /// Server time of the last input that reached the scene, for `/status`.
@@ -54,10 +58,12 @@ final class Session {
     }
 
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
-    /// records its first frame. `recording` makes the session record itself there under that name.
+    /// records its first frame (seq 1, or the one after `previous`: the newest frame of a session
+    /// rebuilt from its state file, whose viewers go on counting from there). `recorder` records
+    /// it to the record folder, `stateRecorder` to the state folder.
     init(
         token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat,
-        recording: (name: String, limits: SceneLimits, store: RecordingStore, onRequest: Bool)? = nil
+        recorder: SessionRecorder? = nil, stateRecorder: SessionRecorder? = nil, after previous: WireFrame? = nil
     ) {
         self.token = token
         self.watchToken = watchToken
@@ -66,24 +72,42 @@ final class Session {
         self.app = app
         self.scene = scene
         self.epoch = epoch
-        kinds = wire.usesLayerTree ? .tree : .list
-        if let recording {
-            let header = RecordingHeader(
-                name: recording.name, app: app, viewport: scene.viewport, kinds: kinds, limits: recording.limits,
-                started: RecordingName.timestamp())
-            recorder = SessionRecorder(name: recording.name, header: header, store: recording.store, holding: recording.onRequest)
-        }
-        scene.advance(to: 0)
+        kinds = Self.kinds(for: wire)
+        self.recorder = recorder
+        self.stateRecorder = stateRecorder
+        recorders = [recorder, stateRecorder].compactMap { $0 }
+        seq = previous?.seq ?? 0
+        if previous != nil { stateRecorder?.kinds(kinds, at: scene.now) } else { scene.advance(to: 0) }
         record(scene.currentPicture(kinds: kinds))
+    }
+
+    /// The forms a first viewer speaking `wire` needs.
+    static func kinds(for wire: WireFormat) -> ScenePicture.Kinds {
+        wire.usesLayerTree ? .tree : .list
+    }
+
+    /// A recorder for a new session of `app` on `scene`, whose first viewer speaks `wire`, writing
+    /// recording `name` to `store` (holding its lines until asked when `onRequest`).
+    static func recorder(
+        name: String, app: String, scene: Scene, wire: WireFormat, limits: SceneLimits, store: RecordingStore, onRequest: Bool = false
+    ) -> SessionRecorder {
+        let header = RecordingHeader(
+            name: name, app: app, viewport: scene.viewport, kinds: kinds(for: wire), limits: limits, started: RecordingName.timestamp())
+        return SessionRecorder(name: name, header: header, store: store, holding: onRequest)
     }
 
     /// The name of the session's recording, while it is written.
     var recordingName: String? { recorder.flatMap { $0.isWriting ? $0.name : nil } }
 
-    /// Ends the session's recording with `reason` (the session ended, or was asked to stop
-    /// recording); nothing more is recorded.
+    /// Ends the session's recording with `reason` (it was asked to stop recording); nothing more
+    /// is recorded to the record folder.
     func endRecording(_ reason: String) {
         recorder?.end(reason, at: scene.now)
+    }
+
+    /// The session ended for `reason`: its recording ends, and its state file goes.
+    func endRecorders(_ reason: String) {
+        for recorder in recorders { recorder.end(reason, at: scene.now) }
     }
 
     /// Brings the scene's clock to server time `now` and applies `message` (`text` as it came)
@@ -92,7 +116,7 @@ final class Session {
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
         scene.advance(to: sceneTime(now))
         lastInputAt = now
-        recorder?.input(text, from: viewer, at: scene.now)
+        for recorder in recorders { recorder.input(text, from: viewer, at: scene.now) }
         scene.apply(message, submitter: viewer, bytes: text.utf8.count, completion: completion)
     }
 
@@ -102,7 +126,7 @@ final class Session {
     func advance(now: Double) {
         let moving = scene.needsTick
         scene.advance(to: sceneTime(now))
-        if moving { recorder?.advanced(at: scene.now) }
+        if moving { for recorder in recorders { recorder.advanced(at: scene.now) } }
     }
 
     /// Lays the scene out for `viewport`, which controller `viewer`'s `hello` brought, as a
@@ -117,7 +141,7 @@ final class Session {
     /// it queued are dropped (their results could not be delivered).
     func controllerLeaves(_ viewer: AnyObject, now: Double) {
         scene.advance(to: sceneTime(now))
-        recorder?.leave(viewer, at: scene.now)
+        for recorder in recorders { recorder.leave(viewer, at: scene.now) }
         scene.cancelInput()
         scene.dropQueuedCommands(from: viewer)
     }
@@ -140,7 +164,7 @@ final class Session {
         if !kinds.isSuperset(of: needed) {
             kinds.formUnion(needed)
             scene.advance(to: sceneTime(now))
-            recorder?.kinds(kinds, at: scene.now)
+            for recorder in recorders { recorder.kinds(kinds, at: scene.now) }
             if scene.needsTick {
                 record(scene.currentPicture(kinds: kinds))
             } else {
@@ -148,7 +172,7 @@ final class Session {
                 // the same seq, so every viewer keeps counting the same pictures.
                 history[history.count - 1] = WireFrame(seq: seq, time: latest.time, picture: scene.currentPicture(kinds: kinds))
                 encoded.removeAll(keepingCapacity: true)
-                recorder?.remade(latest, at: scene.now)
+                for recorder in recorders { recorder.remade(latest, at: scene.now) }
             }
         }
     }
@@ -163,7 +187,7 @@ final class Session {
         } else if kinds != viewersKinds {
             // Stop making forms nobody reads.
             kinds = viewersKinds
-            recorder?.kinds(kinds, at: scene.now)
+            for recorder in recorders { recorder.kinds(kinds, at: scene.now) }
         }
     }
 
@@ -179,7 +203,7 @@ final class Session {
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         // Compared as it goes on the wire: a change below its precision makes no frame.
         if frame.showsTheSame(as: latest) {
-            recorder?.same(at: scene.now)
+            for recorder in recorders { recorder.same(at: scene.now) }
             return false
         }
         append(frame)
@@ -206,7 +230,7 @@ final class Session {
     }
 
     private func append(_ frame: WireFrame) {
-        recorder?.frame(frame)
+        for recorder in recorders { recorder.frame(frame) }
         seq = frame.seq
         history.append(frame)
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }

@@ -84,7 +84,16 @@ extension SessionShard {
         }
         let decoded = MessageDecoder.decode(text)
         switch decoded {
-        case .success(.hello(let hello)):
+        case .success(.hello(var hello)):
+            // A resume's token may come in the URL (`/ws?session=TOKEN`, for a balancer), in the
+            // hello, or in both, which must then agree.
+            if let inURL = connection.urlSession {
+                if let inHello = hello.session, inHello != inURL {
+                    send(WireError(.badMessage, "session: the token in hello is not the one in the URL (/ws?session=…); send the same token in both, or in one of them"), to: viewer)
+                    break
+                }
+                hello.session = inURL
+            }
             // A hello may name a session another shard holds: it is served from there.
             if let token = hello.session, let holder = directory.shard(of: token), holder != index {
                 route(hello, from: viewer, to: shards[holder], now: now)

@@ -153,6 +153,7 @@ extension SessionShard {
         // A failed hello leaves the connection where it was; a good one moves it.
         let session: Session
         var role = hello.role
+        var migrated = false
         if let token = hello.session {
             if let existing = sessions[token] {
                 session = existing
@@ -161,13 +162,17 @@ extension SessionShard {
                 session = existing
                 role = .view
             } else {
-                return send(WireError(.notFound, "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"), to: viewer)
+                // Perhaps a session whose process died: rebuilt from the state folder.
+                guard let rebuilt = takeOver(token, for: hello, from: viewer, now: now) else { return }
+                session = rebuilt
+                migrated = true
             }
             metrics.withLock { $0.sessionsResumed += 1 }
         } else {
             guard hello.role == .control else {
                 return send(WireError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
             }
+            guard !drain.isDraining else { return send(Self.drainingRefusal, to: viewer) }
             let app = hello.app ?? configuration.defaultApp
             guard let root = AppCatalog.root(named: app) else {
                 let apps = JSONObject(["apps": .array(AppCatalog.names.map(JSONValue.string))])
@@ -180,8 +185,8 @@ extension SessionShard {
             guard peers.startSession(for: peer, extra: replacing ? 1 : 0) else {
                 return send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold; end one (say hello again on its connection) or let one expire (\(Int(configuration.sessionTTL)) s after its last viewer leaves)"), to: viewer)
             }
-            let token = SessionToken.make()
-            let watchToken = SessionToken.make()
+            let token = SessionToken.make(node: configuration.nodeID)
+            let watchToken = SessionToken.make(node: configuration.nodeID)
             // Counted for the whole server, whichever shard holds the sessions.
             guard directory.add(token, watchToken: watchToken, shard: index, limit: configuration.maxSessions + (replacing ? 1 : 0)) else {
                 peers.endSession(for: peer, now: now)
@@ -199,12 +204,18 @@ extension SessionShard {
                 token: token, watchToken: watchToken, peer: peer,
                 limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
                 app: app, scene: scene, epoch: now, wire: hello.wire,
-                recording: recordings.map { (RecordingName.make(app: app), configuration.sceneLimits, $0, configuration.recordsOnRequest) })
-            scene.onEvent = eventForwarder(for: session)
-            sessions[session.token] = session
-            watched[session.watchToken] = session
+                recorder: recordings.map {
+                    Session.recorder(
+                        name: RecordingName.make(app: app), app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits,
+                        store: $0, onRequest: configuration.recordsOnRequest)
+                },
+                stateRecorder: state.map {
+                    Session.recorder(
+                        name: $0.name(for: token), app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits, store: $0.store)
+                })
+            hold(session)
             metrics.withLock { $0.sessionsCreated += 1 }
-            logger.info("session started", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(app)", "peer": "\(peer)"])
+            logger.info("session started", metadata: ["session": "\(SessionToken.logName(session.token))", "app": "\(app)", "peer": "\(peer)"])
         }
         leave(viewer, forHelloTo: session, now: now)
         if hello.session == nil { viewer.started = session }
@@ -230,13 +241,25 @@ extension SessionShard {
         // one to hand out.
         viewer.connection.send(ServerMessage.welcome(
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
-            viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, features: hello.features,
+            viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, migrated: migrated, features: hello.features,
             wire: hello.wire, watchToken: session.watchToken, window: hello.window, recording: session.recordingName,
             settings: session.scene.settingsState, apps: AppCatalog.names
         ))
         viewer.connection.requestWrite()
         updateGauges()
     }
+
+    /// Makes `session`, new or rebuilt, one of this shard's: its tokens find it, its events reach
+    /// its viewers.
+    func hold(_ session: Session) {
+        session.scene.onEvent = eventForwarder(for: session)
+        sessions[session.token] = session
+        watched[session.watchToken] = session
+    }
+
+    /// What a draining server answers a hello that would start or take over a session.
+    static let drainingRefusal = WireError(
+        .busy, "this server is shutting down (draining) and takes no new sessions; connect again and the balancer sends you to another server")
 
     /// Sends `text`, a change of the session's viewport or settings, to its viewers that asked
     /// for `sessionUpdates`, but `skipped`.
@@ -280,7 +303,7 @@ extension SessionShard {
         viewer.started = nil
         guard session.viewers.isEmpty else { return }
         end(session, now: now, reason: "replaced")
-        logger.info("session ended", metadata: ["session": "\(session.token.prefix(8))…", "reason": "its connection started another"])
+        logger.info("session ended", metadata: ["session": "\(SessionToken.logName(session.token))", "reason": "its connection started another"])
         updateGauges()
     }
 

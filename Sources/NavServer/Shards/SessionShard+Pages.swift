@@ -1,13 +1,18 @@
 import Foundation
 import NavWire
 
-/// The pages the server makes itself besides `/metrics`: `/status`, the list of recordings, a
-/// recording's file and its replay for the viewer (service thread only).
+/// The pages the server makes itself besides `/metrics`: `/status`, `/healthz`, the list of
+/// recordings, a recording's file and its replay for the viewer (service thread only).
 extension SessionShard {
-    /// The answer to `GET path` under `/status` or `/recordings`. A recording's replay is made
-    /// off the service thread.
+    /// The answer to `GET path` under `/status`, `/healthz` or `/recordings`. A recording's
+    /// replay is made off the service thread.
     func respond(to path: String) -> HTTPAnswer {
         if path == "/status" || path == "/status/" { return .ready(statusPage()) }
+        if path == "/healthz" {
+            // A balancer's health check: 503 sends new sessions elsewhere while this one drains.
+            return .ready(drain.isDraining ? .text(503, "draining: this server takes no new sessions") : .text(200, "ok"))
+        }
+        if path.hasPrefix("/healthz") { return .ready(.text(404, "not found")) }
         guard let store = recordings else {
             return .ready(.text(404, "this server keeps no recordings: start it with stackcast serve --record DIR"))
         }

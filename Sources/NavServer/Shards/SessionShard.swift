@@ -44,15 +44,19 @@ final class SessionShard: @unchecked Sendable {
     let statusBoard = Locked<[String: SessionStatus]>([:])
     /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
     let recordings: RecordingStore?
+    /// The state folder (`serve --state-dir DIR`), shared by every shard; nil: no failover.
+    let state: SessionStateStore?
+    /// Whether the server is draining, shared by every shard.
+    let drain: DrainState
 
     /// A shard serving `port` with a libwebsockets context of its own.
     convenience init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        recordings: RecordingStore?, port: SharedPort, logger: Logger
+        recordings: RecordingStore?, state: SessionStateStore?, drain: DrainState, port: SharedPort, logger: Logger
     ) {
         self.init(
             index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
-            recordings: recordings, logger: logger
+            recordings: recordings, state: state, drain: drain, logger: logger
         ) { shard in
             WebSocketServer(configuration: configuration.transport, delegate: shard, logger: shard.logger, sharing: port)
         }
@@ -63,9 +67,12 @@ final class SessionShard: @unchecked Sendable {
     /// `woke(now:)`).
     init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        recordings: RecordingStore? = nil, logger: Logger, transport makeTransport: (SessionShard) -> any ShardTransport
+        recordings: RecordingStore? = nil, state: SessionStateStore? = nil, drain: DrainState = DrainState(), logger: Logger,
+        transport makeTransport: (SessionShard) -> any ShardTransport
     ) {
         self.recordings = recordings
+        self.state = state
+        self.drain = drain
         self.index = index
         self.configuration = configuration
         self.directory = directory
@@ -127,16 +134,16 @@ final class SessionShard: @unchecked Sendable {
                 expired = true
                 end(session, now: now, reason: "expired")
                 metrics.withLock { $0.sessionsExpired += 1 }
-                logger.info("session expired", metadata: ["session": "\(session.token.prefix(8))…", "app": "\(session.app)"])
+                logger.info("session expired", metadata: ["session": "\(SessionToken.logName(session.token))", "app": "\(session.app)"])
             }
         }
     }
 
     /// Drops `session` (which has no viewers left) for `reason`: its tokens name nothing any
-    /// more, it no longer counts against the server's or its peer's sessions, and its recording
-    /// ends.
+    /// more, it no longer counts against the server's or its peer's sessions, its recording
+    /// ends and its state file goes.
     func end(_ session: Session, now: Double, reason: String) {
-        session.endRecording(reason)
+        session.endRecorders(reason)
         sessions[session.token] = nil
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)

@@ -6,6 +6,8 @@
 protocol ShardConnection: ViewerConnection {
     /// The request path of the handshake without its query, e.g. "/ws".
     var path: String { get }
+    /// The `session` argument of the handshake's URL, if any (a resume's token, for balancers).
+    var urlSession: String? { get }
     /// Whatever the session layer binds to this connection (its `Viewer`).
     var context: AnyObject? { get set }
 }

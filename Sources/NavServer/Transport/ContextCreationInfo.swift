@@ -14,8 +14,8 @@ final class ContextCreationInfo {
     /// The URL path of the Prometheus endpoint.
     static let metricsPath = "/metrics"
     /// Paths the session layer answers (`WebSocketServerDelegate.webSocketServer(_:respondTo:)`):
-    /// the status page and the recordings.
-    static let pagePaths = ["/status", "/recordings"]
+    /// the status page, the health check and the recordings.
+    static let pagePaths = ["/status", "/healthz", "/recordings"]
 
     /// Mimetypes lws 4.1.6 does not know: it answers 415 for a file whose type it cannot name.
     /// lws tries them in order, and "*" matches any name, so it must stay last.

@@ -6,4 +6,9 @@ public enum HTTPAnswer: Sendable {
     /// Made by `make` on a background thread; the connection waits (up to
     /// `ProtocolHandler.laterTimeout`) and gets the response once it is done.
     case later(_ make: @Sendable () -> HTTPResponse)
+
+    /// The response when it is ready now; nil for one made later.
+    public var response: HTTPResponse? {
+        if case .ready(let response) = self { response } else { nil }
+    }
 }

@@ -209,7 +209,8 @@ final class ProtocolHandler {
     private func opened(_ wsi: OpaquePointer) {
         let connection = WebSocketConnection(
             id: nextConnectionID, wsi: wsi, handler: self, peer: Self.peerAddress(wsi),
-            origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/")
+            origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/",
+            urlSession: Self.urlArgument(wsi, "session"))
         nextConnectionID += 1
         if configuration.permessageDeflate,
             PermessageDeflate.configure(wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""))

@@ -14,6 +14,10 @@ public final class WebSocketConnection {
     public let origin: String?
     /// The request path of the handshake without its query, e.g. "/ws".
     public let path: String
+    /// The `session` argument of the handshake's URL (`/ws?session=TOKEN`), if it had one: how a
+    /// resuming client shows its token to a balancer, which never sees the `hello`. A bearer
+    /// secret: never logged.
+    public let urlSession: String?
     /// Free for the session layer: whatever it binds to this connection.
     public var context: AnyObject?
     /// Bytes queued with `send(_:)` and not yet handed to the socket.
@@ -63,13 +67,14 @@ public final class WebSocketConnection {
     /// A heartbeat ping waits for the next writeable callback.
     var pingDue = false
 
-    init(id: Int, wsi: OpaquePointer, handler: ProtocolHandler, peer: String, origin: String?, path: String) {
+    init(id: Int, wsi: OpaquePointer, handler: ProtocolHandler, peer: String, origin: String?, path: String, urlSession: String? = nil) {
         self.id = id
         self.wsi = wsi
         self.handler = handler
         self.peer = peer
         self.origin = origin
         self.path = path
+        self.urlSession = urlSession
     }
 
     /// False once a close has been asked for or the socket is gone.

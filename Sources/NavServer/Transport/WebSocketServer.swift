@@ -59,7 +59,8 @@ public final class WebSocketServer: @unchecked Sendable {
         /// Set while the service thread runs: `lws_cancel_service` is only safe on a live context.
         var context: ContextHandle?
         var inbox: [@Sendable () -> Void] = []
-        var stopRequested = false
+        /// The close every WebSocket gets once a stop is asked for; nil until then.
+        var stopRequested: CloseStatus?
     }
 
     /// The context pointer, handed to other threads only for `lws_cancel_service`, the one lws
@@ -178,11 +179,12 @@ public final class WebSocketServer: @unchecked Sendable {
         waitUntilStopped()
     }
 
-    /// Starts what `stop()` does without waiting for it. Any thread.
-    func requestStop() {
+    /// Starts what `stop()` does without waiting for it, closing every WebSocket with `close`
+    /// (1001 "server shutting down" unless told otherwise; a draining server says 1012). Any thread.
+    func requestStop(close: CloseStatus = CloseStatus(code: 1001, reason: "server shutting down")) {
         shared.withLock { shared in
             guard let context = shared.context else { return }
-            shared.stopRequested = true
+            shared.stopRequested = shared.stopRequested ?? close
             lws_cancel_service(context.pointer)
         }
     }
@@ -326,11 +328,11 @@ public final class WebSocketServer: @unchecked Sendable {
             return (shared.inbox, shared.stopRequested)
         }
         work.forEach { $0() }
-        if stopRequested, drainDeadline == nil, let context {
+        if let stopRequested, drainDeadline == nil, let context {
             drainDeadline = now + Self.drainSeconds
             drainTimer.schedule(in: Self.drainSeconds, context: context)
             logger.info("Shutting down", metadata: ["connections": "\(handler.openConnections)"])
-            handler.closeAll(code: 1001, reason: "server shutting down")
+            handler.closeAll(code: stopRequested.code, reason: stopRequested.reason)
         }
     }
 }

@@ -5,9 +5,11 @@ import NavKit
 public enum ServerMessage {
     /// `watchToken`: the session's read-only token, the one to hand out to watchers (a `hello`
     /// with it always watches). `settings`: the session's settings, as `configure` reports them;
-    /// `apps`: the apps a `hello` may start, for a viewer's picker.
+    /// `apps`: the apps a `hello` may start, for a viewer's picker. `migrated`: the resumed
+    /// session was rebuilt here from the state folder after its own server went away.
     public static func welcome(
-        session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, features: Set<String>, wire: WireFormat,
+        session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, migrated: Bool = false,
+        features: Set<String>, wire: WireFormat,
         watchToken: String? = nil, window: Int? = nil, recording: String? = nil, settings: SettingsState? = nil, apps: [String] = []
     ) -> String {
         var object = JSONObject()
@@ -20,6 +22,8 @@ public enum ServerMessage {
         object["viewport"] = viewportJSON(viewport)
         object["fps"] = .number(Double(fps))
         object["resumed"] = .bool(resumed)
+        // Only when true: the session was rebuilt on this server from the state folder.
+        if migrated { object["migrated"] = true }
         object["features"] = .array(features.sorted().map(JSONValue.string))
         if let watchToken { object["watchToken"] = .string(watchToken) }
         if let window { object["window"] = .number(Double(window)) }

@@ -20,9 +20,11 @@ final class ShardHarness {
 
     /// `shards` shards serving the `stack` app by default, at server time `start` (not 0, so that
     /// times relative to a session's start are told apart from server times).
-    /// With `recordings`, every session is recorded there.
+    /// With `recordings`, every session is recorded there; with `state`, every session keeps its
+    /// state file there; `drain` is the server's drain switch.
     init(
-        shards count: Int = 1, start: Double = 1000, recordings: RecordingStore? = nil,
+        shards count: Int = 1, start: Double = 1000, recordings: RecordingStore? = nil, state: SessionStateStore? = nil,
+        drain: DrainState = DrainState(),
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {
         var configuration = ServerConfiguration(defaultApp: "stack", threads: count)
@@ -40,7 +42,7 @@ final class ShardHarness {
         shards = transports.indices.map { index in
             SessionShard(
                 index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
-                recordings: recordings, logger: logger, transport: { _ in transports[index] })
+                recordings: recordings, state: state, drain: drain, logger: logger, transport: { _ in transports[index] })
         }
         for shard in shards { shard.shards = shards }
         self.transports = transports
@@ -62,8 +64,8 @@ final class ShardHarness {
     // MARK: What a peer does
 
     /// A WebSocket from `peer` on `path` that finished its handshake on shard `shard`.
-    func connect(peer: String = "127.0.0.1", path: String = "/ws", shard: Int = 0) -> FakeConnection {
-        let connection = FakeConnection(peer: peer, path: path)
+    func connect(peer: String = "127.0.0.1", path: String = "/ws", urlSession: String? = nil, shard: Int = 0) -> FakeConnection {
+        let connection = FakeConnection(peer: peer, path: path, urlSession: urlSession)
         connections.append(connection)
         homes[ObjectIdentifier(connection)] = shards[shard]
         shards[shard].opened(connection)

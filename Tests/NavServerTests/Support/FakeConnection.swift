@@ -20,6 +20,7 @@ final class FakeConnection: ShardConnection {
 
     let peer: String
     let path: String
+    let urlSession: String?
     var context: AnyObject?
     /// Everything the server sent, in order.
     private(set) var output: [Output] = []
@@ -32,9 +33,10 @@ final class FakeConnection: ShardConnection {
     /// How much of `output` `take()` has returned.
     private var taken = 0
 
-    init(peer: String, path: String) {
+    init(peer: String, path: String, urlSession: String? = nil) {
         self.peer = peer
         self.path = path
+        self.urlSession = urlSession
     }
 
     func send(_ text: String) {
@@ -119,7 +121,7 @@ final class FakeConnection: ShardConnection {
         }
         let type = json["type"]?.stringValue ?? "?"
         let parts: [String?] = switch type {
-        case "welcome": [json["role"]?.stringValue, "resumed=\(describe(json["resumed"]))"]
+        case "welcome": [json["role"]?.stringValue, "resumed=\(describe(json["resumed"]))", json["migrated"] == .bool(true) ? "migrated" : nil]
         case "frame": [describe(json["seq"]), json["full"]?.boolValue == true ? "full" : "base=\(describe(json["base"]))"]
         case "result", "pong": [json["id"].map(describe)]
         case "error": [json["code"]?.stringValue, json["id"].map(describe)]

@@ -18,7 +18,8 @@ from .api import Api
 from .core import Core, Message, motion
 from .errors import ConnectionClosedError, HelloError, StackcastError, Timeout
 from .model import Event
-from .transport import CONNECT_FAILURES, DEFAULT_URL, connect_error, hello_fields, websocket_options
+from .transport import (CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error, hello_fields,
+                        resume_target, websocket_options, with_session)
 from .wire import TreeDisplay
 
 T = TypeVar("T")
@@ -29,12 +30,17 @@ async def open_connection(url: str = DEFAULT_URL, *, timeout: float = 30, open_t
                           **websocket: Any) -> Session:
     """Opens the WebSocket without saying `hello` (for programs that speak the protocol
     themselves through `send()` and `observe()`; `connect()` is the usual way in). `v2` is a
-    tree held from an earlier connection, to resume with `lastSeq`."""
+    tree held from an earlier connection, to resume with `lastSeq`. After a close with 1012 (the
+    server restarting) it reconnects to `url` with the session's token, as `connect()`'s does."""
     try:
         ws = await ws_connect(url, open_timeout=open_timeout, **websocket_options(websocket))
     except CONNECT_FAILURES as error:
         raise connect_error(url, error, open_timeout) from None
-    return Session(ws, Core(strict=strict, keep_snapshots=keep_snapshots, v2=v2), timeout=timeout)
+
+    async def reconnect(token: str) -> ClientConnection:
+        return await ws_connect(with_session(url, token), open_timeout=open_timeout, **websocket_options(websocket))
+
+    return Session(ws, Core(strict=strict, keep_snapshots=keep_snapshots, v2=v2), timeout=timeout, reconnect=reconnect)
 
 
 async def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 390, height: float = 844,
@@ -42,7 +48,9 @@ async def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: floa
                   scale: float | None = None, safe_area: Mapping[str, float] | None = None,
                   last_seq: int | None = None, timeout: float = 30, open_timeout: float = 10, strict: bool = False,
                   **websocket: Any) -> Session:
-    """`stackcast.connect` for asyncio: the same arguments, the same errors."""
+    """`stackcast.connect` for asyncio: the same arguments, the same errors, the same reconnection
+    after a 1012."""
+    url, session = resume_target(url, session)
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
                           role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
     client = await open_connection(url, timeout=timeout, open_timeout=open_timeout, strict=strict, **websocket)
@@ -60,9 +68,12 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
     Threads: the session belongs to the event loop that opened it; a reader task applies what
     arrives."""
 
-    def __init__(self, ws: ClientConnection, core: Core, *, timeout: float = 30) -> None:
+    def __init__(self, ws: ClientConnection, core: Core, *, timeout: float = 30,
+                 reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None) -> None:
         self._ws = ws
         self._core = core
+        self._reconnect = reconnect             # opens a new connection for a token, after a 1012
+        self._closing = False
         self.timeout = timeout
         """How long a command waits for its answer, in seconds (each call may pass its own)."""
         self._changed = asyncio.Condition()
@@ -81,9 +92,27 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
     # MARK: - reading
 
     async def _read(self) -> None:
+        while True:
+            close = await self._pump()
+            self._core.socket_closed(close.code if close else None, close.reason if close else "")
+            await self._notify()
+            if not (close and close.code == RESTART_CODE and await self._reopen()):
+                break
+        if self._core.resume_failed:
+            failed = self._core.resume_failed
+            self._core.connection_closed(RESTART_CODE, f"the server restarted and the session could not be resumed: {failed}")
+        else:
+            self._core.connection_closed(close.code if close else None, close.reason if close else "")
+        await self._notify()
+
+    async def _pump(self) -> Any:
+        """Reads until the connection ends; returns the close frame received, if any."""
         try:
             async for raw in self._ws:
                 self._core.receive(raw, time.monotonic())
+                if self._core.resume_failed:
+                    await self._ws.close()
+                    return None
                 for text in self._core.take_outbox():
                     await self._ws.send(text)
                 await self._notify()
@@ -91,10 +120,27 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
             pass
         except Exception as error:  # noqa: BLE001 - reported to whoever waits next
             self._core._violate(f"the reader failed: {error!r}")
-        finally:
-            close = self._ws.protocol.close_rcvd
-            self._core.connection_closed(close.code if close else None, close.reason if close else "")
+        return self._ws.protocol.close_rcvd
+
+    async def _reopen(self) -> bool:
+        """After a 1012: opens a new connection with the session's token and resumes on it,
+        trying for up to RECONNECT_SECONDS; False when it could not (or the session was closed)."""
+        token = self._core.welcome.session if self._core.welcome else None
+        if self._reconnect is None or token is None:
+            return False
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                ws = await self._reconnect(token)
+            except CONNECT_FAILURES:
+                await asyncio.sleep(0.1)
+                continue
+            hello = self._core.resume_hello()
+            self._ws = ws
+            await ws.send(json.dumps(hello))
             await self._notify()
+            return True
+        return False
 
     async def _notify(self) -> None:
         async with self._changed:
@@ -136,10 +182,18 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
 
     async def _send_all(self, messages: Sequence[Message | str | bytes]) -> None:
         self._core.check("sending")
+        ws = self._ws
         try:
             for message in messages:
-                await self._ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+                await ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
         except ConnectionClosed as closed:
+            if closed.rcvd and closed.rcvd.code == RESTART_CODE and self._reconnect is not None:
+                # The reader is reconnecting: these go on the new connection once it is open.
+                deadline = time.monotonic() + RECONNECT_SECONDS
+                while self._ws is ws and not self._core.closed and time.monotonic() < deadline:
+                    await self.wait_change(lambda: self._ws is ws, deadline - time.monotonic())
+                if self._ws is not ws and not self._core.closed:
+                    return await self._send_all(messages)
             raise ConnectionClosedError(closed.rcvd.code if closed.rcvd else None,
                                         closed.rcvd.reason if closed.rcvd else "", "sending") from None
 
@@ -206,6 +260,7 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
 
     async def close(self) -> None:
         """Closes the connection (the session stays resumable on the server for its time to live)."""
+        self._closing = True
         await self._ws.close()
         try:
             await asyncio.wait_for(self._reader, 10)

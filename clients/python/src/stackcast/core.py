@@ -55,6 +55,9 @@ class Core:
         self.frames = 0                          # frames applied
         self.last_frame_at: float | None = None  # arrival time of the last frame (transport clock)
         self.closed = False
+        self.reconnects = 0                      # times the connection was opened again after a 1012
+        self.closes: list[tuple[int | None, str]] = []  # every close (code, reason), those reconnected after too
+        self.resume_failed: HelloError | None = None  # the answer to a reconnect's hello, when it failed
         self.close_code: int | None = None
         self.close_reason = ""
         self.subscribed: tuple[str, ...] = ()
@@ -69,6 +72,27 @@ class Core:
         message = {"type": "hello", **{k: v for k, v in fields.items() if v is not None}}
         self.hello_fields = message
         self.hello_answer = None
+        return message
+
+    def socket_closed(self, code: int | None, reason: str) -> None:
+        """A connection of this session ended (the transport may then reconnect after a 1012)."""
+        self.closes.append((code, reason))
+
+    def resume_hello(self) -> Message:
+        """The hello that resumes the session on a new connection after the server closed the
+        old one with 1012 (restarting): the same fields, the session's token, a full frame. The
+        commands still waiting for an answer get an error, as theirs was lost with the old
+        connection (send them again if still wanted)."""
+        assert self.welcome is not None
+        for command_id in list(self.pending):
+            if command_id not in self.answers:
+                self.answers[command_id] = {
+                    "type": "error", "id": command_id, "code": "connection_lost",
+                    "message": "the server restarted before answering; the session was resumed, send it again if still wanted"}
+        self.reconnects += 1
+        fields = {k: v for k, v in self.hello_fields.items() if k not in ("type", "lastSeq", "app", "session")}
+        message = self.hello(**fields, session=self.welcome.session)
+        self.resyncing = True                    # a full frame comes first
         return message
 
     def command(self, op: str, fields: Mapping[str, Any]) -> tuple[str, Message]:
@@ -149,6 +173,8 @@ class Core:
         elif kind == "error":
             if self.hello_answer is None and self.hello_fields:
                 self.hello_answer = HelloError(message.get("code", "?"), message.get("message", ""))
+                if self.reconnects and self.welcome is not None:
+                    self.resume_failed = self.hello_answer
             self.notices.append(message)
         return message
 

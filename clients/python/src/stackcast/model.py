@@ -77,6 +77,8 @@ class Welcome:
     viewport: Mapping[str, Any]
     fps: int
     resumed: bool
+    migrated: bool
+    """True when a resume was rebuilt on another server, its own having gone (protocol §2)."""
     fields: Mapping[str, Any] = field(repr=False, compare=False)
 
     @staticmethod
@@ -85,4 +87,5 @@ class Welcome:
                        role=message.get("role", "control"), app=message.get("app", ""),
                        protocol=message.get("protocol", 1), encoding=message.get("encoding", "json"),
                        viewport=message.get("viewport", {}), fps=message.get("fps", 60),
-                       resumed=message.get("resumed", False), fields=dict(message))
+                       resumed=message.get("resumed", False),
+                       migrated=message.get("migrated", False), fields=dict(message))

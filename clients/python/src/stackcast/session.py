@@ -18,7 +18,8 @@ from .api import Api
 from .core import Core, Message, motion
 from .errors import ConnectionClosedError, HelloError, StackcastError, Timeout
 from .model import Event
-from .transport import CONNECT_FAILURES, DEFAULT_URL, connect_error, hello_fields, websocket_options
+from .transport import (CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error, hello_fields,
+                        resume_target, websocket_options, with_session)
 
 T = TypeVar("T")
 
@@ -35,10 +36,16 @@ def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 39
     `protocol`/`encoding` choose the frame format (v1, v2 JSON, v2 binary); the picture is the
     same. `timeout` bounds every wait for an answer; `strict` makes a frame that does not fit the
     picture an error instead of a resync. Other keyword arguments go to `websockets`' `connect`
-    (`ssl=`, `origin=`, …).
+    (`ssl=`, `origin=`, …). The token may also come in the URL (`ws://host/ws?session=TOKEN`);
+    a resume always carries it there too, for a load balancer to route by.
+
+    When the server closes the connection with 1012 (it is restarting), the session reconnects
+    at once to the same URL with its token and goes on; commands that were waiting for an
+    answer then fail with `CommandError` code `connection_lost`.
 
     Raises `ConnectError` (unreachable, handshake refused), `HelloError` (refused hello, with
     `.code`), `Timeout`."""
+    url, session = resume_target(url, session)
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
                           role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
     if "legacy" in inspect.signature(ws_connect).parameters:
@@ -47,7 +54,9 @@ def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 39
         ws = ws_connect(url, open_timeout=open_timeout, **websocket_options(websocket))
     except CONNECT_FAILURES as error:
         raise connect_error(url, error, open_timeout) from None
-    client = Session(ws, Core(strict=strict), timeout=timeout)
+    client = Session(ws, Core(strict=strict), timeout=timeout,
+                     reconnect=lambda token: ws_connect(with_session(url, token), open_timeout=open_timeout,
+                                                        **websocket_options(websocket)))
     try:
         client._hello(fields, wait_frame=last_seq is None)
     except BaseException:
@@ -64,9 +73,12 @@ class Session(Api[Any, None]):
     Threads: a reader thread applies what arrives; the methods may be called from any one
     thread at a time."""
 
-    def __init__(self, ws: ClientConnection, core: Core, *, timeout: float = 30) -> None:
+    def __init__(self, ws: ClientConnection, core: Core, *, timeout: float = 30,
+                 reconnect: Callable[[str], ClientConnection] | None = None) -> None:
         self._ws = ws
         self._core = core
+        self._reconnect = reconnect             # opens a new connection for a token, after a 1012
+        self._closing = False
         self.timeout = timeout
         """How long a command waits for its answer, in seconds (each call may pass its own)."""
         self._changed = threading.Condition()
@@ -76,12 +88,32 @@ class Session(Api[Any, None]):
     # MARK: - reading
 
     def _read(self) -> None:
+        while True:
+            close = self._pump()
+            with self._changed:
+                self._core.socket_closed(close.code if close else None, close.reason if close else "")
+            if not (close and close.code == RESTART_CODE and self._reopen()):
+                break
+        with self._changed:
+            if self._core.resume_failed:
+                failed = self._core.resume_failed
+                self._core.connection_closed(RESTART_CODE, f"the server restarted and the session could not be resumed: {failed}")
+            else:
+                self._core.connection_closed(close.code if close else None, close.reason if close else "")
+            self._changed.notify_all()
+
+    def _pump(self) -> Any:
+        """Reads until the connection ends; returns the close frame received, if any."""
         try:
             for raw in self._ws:
                 with self._changed:
                     self._core.receive(raw, time.monotonic())
                     out = self._core.take_outbox()
+                    failed = self._core.resume_failed
                     self._changed.notify_all()
+                if failed:
+                    self._ws.close()
+                    return None
                 for text in out:
                     self._ws.send(text)
         except ConnectionClosed:
@@ -89,11 +121,29 @@ class Session(Api[Any, None]):
         except Exception as error:  # noqa: BLE001 - reported to whoever waits next
             with self._changed:
                 self._core._violate(f"the reader failed: {error!r}")
-        finally:
-            close = self._ws.protocol.close_rcvd
+        return self._ws.protocol.close_rcvd
+
+    def _reopen(self) -> bool:
+        """After a 1012: opens a new connection with the session's token and resumes on it,
+        trying for up to RECONNECT_SECONDS; False when it could not (or the session was closed)."""
+        with self._changed:
+            token = self._core.welcome.session if self._core.welcome else None
+        if self._reconnect is None or token is None:
+            return False
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                ws = self._reconnect(token)
+            except CONNECT_FAILURES:
+                time.sleep(0.1)
+                continue
             with self._changed:
-                self._core.connection_closed(close.code if close else None, close.reason if close else "")
+                hello = self._core.resume_hello()
+                self._ws = ws
                 self._changed.notify_all()
+            ws.send(json.dumps(hello))
+            return True
+        return False
 
     def _wait(self, ready: Callable[[], T | None], timeout: float | None, what: str) -> T:
         """Waits until `ready()` returns something, which is returned; raises `Timeout` after
@@ -123,10 +173,17 @@ class Session(Api[Any, None]):
     def _send_all(self, messages: Sequence[Message]) -> None:
         with self._changed:
             self._core.check("sending")
+        ws = self._ws
         try:
             for message in messages:
-                self._ws.send(json.dumps(message))
+                ws.send(json.dumps(message))
         except ConnectionClosed as closed:
+            if closed.rcvd and closed.rcvd.code == RESTART_CODE and self._reconnect is not None:
+                # The reader is reconnecting: these go on the new connection once it is open.
+                with self._changed:
+                    self._changed.wait_for(lambda: self._ws is not ws or self._core.closed, RECONNECT_SECONDS)
+                if self._ws is not ws and not self._core.closed:
+                    return self._send_all(messages)
             self._reader.join(5)
             raise ConnectionClosedError(closed.rcvd.code if closed.rcvd else None,
                                         closed.rcvd.reason if closed.rcvd else "", "sending") from None
@@ -202,6 +259,7 @@ class Session(Api[Any, None]):
     def close(self) -> None:
         """Closes the connection (the session stays on the server for its time to live, resumable
         with `connect(session=session.token)`)."""
+        self._closing = True
         self._ws.close()
         self._reader.join(10)
 

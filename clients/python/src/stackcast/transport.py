@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import ssl
 from typing import Any, Mapping
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
 
@@ -13,6 +14,33 @@ from .core import SUBPROTOCOL
 from .errors import ConnectError, StackcastError, Timeout
 
 DEFAULT_URL = "ws://127.0.0.1:8080/ws"
+RESTART_CODE = 1012
+"""The close code of a server restarting (draining): the client reconnects at once with its token."""
+RECONNECT_SECONDS = 30.0
+"""How long a client keeps trying to reconnect after a 1012 before it reports the connection closed."""
+
+
+def session_in_url(url: str) -> str | None:
+    """The `session` argument of `url` (`ws://host/ws?session=TOKEN`), if it has one."""
+    return dict(parse_qsl(urlsplit(url).query)).get("session")
+
+
+def with_session(url: str, token: str) -> str:
+    """`url` with `session=token` in its query (replacing one there): how a resume shows its token
+    to a load balancer, which never sees the hello."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "session"] + [("session", token)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def resume_target(url: str, session: str | None) -> tuple[str, str | None]:
+    """The URL to open and the token to resume for `connect(url, session=…)`: a token may come in
+    either, and both must then agree; a resume carries its token in the URL too."""
+    in_url = session_in_url(url)
+    if in_url is not None and session is not None and in_url != session:
+        raise ValueError("the session token in the URL differs from session=; give the same token, or one of them")
+    token = session if session is not None else in_url
+    return (with_session(url, token) if token else url), token
 
 
 def websocket_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+
+/// The state folder (`serve --state-dir DIR`): every session's recording, kept while the session
+/// lives, so that another process can rebuild a session whose process died by replaying it.
+///
+/// A session's file is `KEY-OWNER.jsonl`: KEY is `SessionToken.stateKey` of its control token (a
+/// one-way hash: the folder's listing reveals no token), OWNER names the process writing it,
+/// its node id and 32 random bits drawn at start (so a restarted node, or two processes
+/// given the same node id by mistake, are still told apart).
+///
+/// **One owner per session.** A process takes a session over by `rename(2)`-ing its file from
+/// the old owner's name to its own. On one file system a rename is atomic: of two processes
+/// taking the same session at once, exactly one finds the file under the old name, and the
+/// other gets ENOENT and refuses the resume. The old owner, if it still runs, never recreates
+/// the file (`RecordingStore` creates a state file by its first write only): its next write, at
+/// most `RecordingStore.flushInterval` later, fails, and it closes the session's viewers
+/// (`lostHandler`). On several machines DIR must be a shared volume whose rename is atomic
+/// (NFS v3/v4: rename is one server-side operation); without one, each process sees only its
+/// own files and a dead process's sessions cannot come back.
+///
+/// Any thread.
+public final class SessionStateStore: Sendable {
+    /// The files, written like recordings (`RecordingStore` made `forState`).
+    public let store: RecordingStore
+    /// This process's part of its files' names.
+    let owner: String
+    private let logger: Logger
+
+    /// The state folder `directory` (made if missing) for the process with node id `nodeID`.
+    public init(directory: String, nodeID: String?, logger: Logger) throws(RecordingStoreError) {
+        store = try RecordingStore(directory: directory, logger: logger, forState: true)
+        owner = "\(nodeID ?? "node")-\(SessionToken.randomHex(words: 1).prefix(8))"
+        self.logger = logger
+    }
+
+    public var directory: String { store.directory }
+
+    /// The recording name of `token`'s session while this process owns it.
+    func name(for token: String) -> String {
+        "\(SessionToken.stateKey(token))-\(owner)"
+    }
+
+    /// Why a session could not be taken over.
+    enum TakeoverError: Error, Equatable {
+        /// No file for the token: the session ended, expired, or never had one here.
+        case notFound
+        /// Another process renamed the file first.
+        case takenByAnother
+        /// The file is there but cannot be read or replayed.
+        case unreadable(String)
+    }
+
+    /// Takes `token`'s session over: renames its file to this process's name, cuts a line the
+    /// old owner never finished, and returns the recording under its new name. A recording that
+    /// ended (its last line `end`) is deleted and reported `notFound`.
+    func takeOver(_ token: String) throws(TakeoverError) -> (name: String, recording: Recording) {
+        try takeOver(token, from: files(of: token))
+    }
+
+    /// The files of `token`'s session owned by other processes (normally one).
+    func files(of token: String) -> [String] {
+        let prefix = SessionToken.stateKey(token) + "-"
+        let mine = RecordingName.fileName(name(for: token))
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return files.filter { $0.hasPrefix(prefix) && $0.hasSuffix("." + Recording.fileExtension) && $0 != mine }
+    }
+
+    /// `takeOver(_:)` of `files`, found a moment ago: another process may have taken one since.
+    func takeOver(_ token: String, from files: [String]) throws(TakeoverError) -> (name: String, recording: Recording) {
+        guard !files.isEmpty else { throw .notFound }
+        let mine = name(for: token)
+        let target = store.path(of: mine)
+        // Exactly one process's rename of a file succeeds; the others' find it gone (ENOENT).
+        guard files.contains(where: { rename(directory + "/" + $0, target) == 0 }) else { throw .takenByAnother }
+        store.adopt(mine)
+        guard let data = FileManager.default.contents(atPath: target) else {
+            throw .unreadable("cannot read \(target)")
+        }
+        // The old owner may have died in the middle of a write: what follows the last newline
+        // is cut, so this process's lines start on a line of their own.
+        if let lastNewline = data.lastIndex(of: UInt8(ascii: "\n")), lastNewline + 1 < data.count {
+            truncate(target, off_t(lastNewline + 1))
+        }
+        let recording: Recording
+        do {
+            recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .unreadable("\(error)")
+        }
+        if recording.entries.contains(where: \.isEnd) {
+            unlink(target)
+            throw .notFound
+        }
+        return (mine, recording)
+    }
+
+    /// Starts the writing thread.
+    public func start() { store.start() }
+
+    /// Writes every line still waiting (a draining server, before it exits).
+    public func stop() { store.stop() }
+}

@@ -1,0 +1,317 @@
+"""Three Stackcast processes behind HAProxy (`Scripts/cluster 3`, README "Running on more than one
+machine"): new sessions spread, resumes reach their own node, a drained node keeps its resumes,
+SIGTERM closes viewers with 1012 and they come back with the same state, SIGKILL loses nothing
+but the last moment, and a token whose state is gone is refused with not_found.
+
+Everything on loopback, every wait bounded. HAProxy comes from Scripts/setup (CI runs it); these
+tests are skipped only where it could not be installed."""
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+import stackcast
+
+from stackcast_client import open_client, run, session
+from stackcast_testing import ROOT, server_binary, wait_until
+
+HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
+pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (Scripts/setup --test installs it)")
+
+NODE_LINE = re.compile(r"cluster: node (s\d+) pid (\d+) port (\d+)")
+HAPROXY_LINE = re.compile(r"cluster: haproxy pid (\d+) config (\S+) stats socket (\S+)")
+PAGES = [{"name": "Detail", "title": "Detail"}, {"name": "More", "title": "More"}]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """`Scripts/cluster N` as a process: its nodes (name -> pid, port), HAProxy's URL and runtime
+    socket. Stopped with SIGINT at the end of the test, which fails unless it exits 0."""
+
+    def __init__(self, tmp_path, nodes=3, *extra):
+        self.port = free_port()
+        self.dir = tmp_path / "cluster"
+        self.lines = []
+        self.nodes = {}
+        self.changed = threading.Condition()
+        env = {**os.environ, "STACKCAST_BIN": str(server_binary()), "PATH": os.environ.get("PATH", "") + ":/usr/sbin"}
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
+             "--app", "stack", *extra],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait_line(lambda line: line.startswith("Open "), "the URL line")
+        # Every node up in HAProxy's view before the test begins.
+        wait_until(lambda: self.states().count("2") == nodes, 10, "every node UP in HAProxy")
+
+    def _read(self):
+        for line in self.process.stdout:
+            with self.changed:
+                self.lines.append(line.rstrip("\n"))
+                match = NODE_LINE.search(line)
+                if match:
+                    self.nodes[match.group(1)] = (int(match.group(2)), int(match.group(3)))
+                match = HAPROXY_LINE.search(line)
+                if match:
+                    self.socket_path = match.group(3)
+                self.changed.notify_all()
+
+    def wait_line(self, predicate, what, timeout=60):
+        with self.changed:
+            if not self.changed.wait_for(lambda: any(predicate(line) for line in self.lines) or self.process.poll() is not None,
+                                         timeout) or not any(predicate(line) for line in self.lines):
+                pytest.fail(f"Scripts/cluster: no {what} within {timeout} s; output:\n" + "\n".join(self.lines))
+
+    @property
+    def ws_url(self):
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def admin(self, command):
+        """One command on HAProxy's runtime socket; returns its answer."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(self.socket_path)
+            s.sendall(command.encode() + b"\n")
+            chunks = []
+            while chunk := s.recv(65536):
+                chunks.append(chunk)
+        return b"".join(chunks).decode()
+
+    def states(self):
+        """Each server's operational state (2: UP, 0: DOWN), in order."""
+        rows = [line.split() for line in self.admin("show servers state nodes").splitlines()[2:] if line.strip()]
+        return [row[5] for row in rows]
+
+    def metric(self, node, name):
+        text = urllib.request.urlopen(f"http://127.0.0.1:{self.nodes[node][1]}/metrics", timeout=5).read().decode()
+        for line in text.splitlines():
+            if line.startswith(name + " "):
+                return float(line.split()[1])
+        raise AssertionError(f"no {name} in the /metrics of {node}")
+
+    def logs(self):
+        return "\n".join(path.read_text(errors="replace") for path in sorted(self.dir.glob("*.log")))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            return self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+            return None
+
+
+@pytest.fixture
+def start_cluster(tmp_path):
+    clusters = []
+
+    def start(*extra):
+        cluster = Cluster(tmp_path, 3, *extra)
+        clusters.append(cluster)
+        return cluster
+
+    yield start
+    for cluster in clusters:
+        code = cluster.stop()
+        assert code == 0, f"Scripts/cluster exited {code}; output:\n" + "\n".join(cluster.lines[-20:])
+
+
+def node_of(token):
+    return token.split(".", 1)[0]
+
+
+def welcome_of(client, index=-1):
+    return client.messages(type="welcome")[index]
+
+
+async def navigated(url, pages=PAGES):
+    """A new session with `pages` pushed and at rest: the client, its token, its state."""
+    client = await session(url, app="stack")
+    for page in pages:
+        await client.ok("push", screen=page)
+    await client.settle()
+    return client, welcome_of(client)["session"], await client.state()
+
+
+async def resume(url, token):
+    """A resume through the balancer, token in the URL only: the client and its welcome (or the
+    error that came instead)."""
+    client = await open_client(f"{url}?session={token}")
+    start = client.mark()
+    answer = await client.hello(app=None)
+    if answer["type"] == "welcome":
+        await client.wait_frame(since=start)
+    return client, answer
+
+
+async def resume_reaching_a_node(url, token, timeout=20):
+    """`resume()`, tried again while the balancer answers the handshake itself: for a second or
+    so after a node dies, until its health check marks it down, a resume routed to it by its
+    token gets HTTP 502 (the viewer and the Python client retry too)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return await resume(url, token)
+        except stackcast.ConnectError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def test_new_sessions_spread_over_every_node_and_come_back_to_their_own(start_cluster):
+    cluster = start_cluster()
+
+    async def body():
+        clients = [await session(cluster.ws_url, app="stack") for _ in range(30)]
+        tokens = [welcome_of(c)["session"] for c in clients]
+        by_node = {name: sum(node_of(t) == name for t in tokens) for name in cluster.nodes}
+        # Each token names the node that holds its session: every node holds as many as it named.
+        assert {name: int(cluster.metric(name, "stackcast_sessions")) for name in cluster.nodes} == by_node
+        assert all(count >= 5 for count in by_node.values()), by_node
+        for client in clients:
+            await client.close()
+        # Every resume reaches its own node: none is rebuilt elsewhere.
+        for token in tokens:
+            client, welcome = await resume(cluster.ws_url, token)
+            assert (welcome["type"], welcome["resumed"], welcome.get("migrated")) == ("welcome", True, None), welcome
+            await client.close()
+        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in cluster.nodes) == 0
+        assert sum(cluster.metric(name, "stackcast_sessions_resumed_total") for name in cluster.nodes) == 30
+        return tokens
+    tokens = run(body())
+    # Tokens are bearer secrets: no log (the nodes', HAProxy's) holds one.
+    logs = cluster.logs()
+    assert "GET /ws" in logs, "HAProxy logged no WebSocket request"
+    leaked = [t for t in tokens if t.split(".", 1)[1][:8] in logs]
+    assert leaked == [], f"{len(leaked)} tokens appear in the logs"
+
+
+def test_a_drained_node_gets_no_new_sessions_but_keeps_its_resumes(start_cluster):
+    cluster = start_cluster()
+
+    async def body():
+        owned = []
+        while len(owned) < 2:
+            client = await session(cluster.ws_url, app="stack")
+            token = welcome_of(client)["session"]
+            if node_of(token) == "s1":
+                owned.append(token)
+            await client.close()
+        assert cluster.admin("set server nodes/s1 state drain").strip() == ""
+        fresh = [await session(cluster.ws_url, app="stack") for _ in range(9)]
+        assert sorted({node_of(welcome_of(c)["session"]) for c in fresh}) == ["s2", "s3"]
+        for token in owned:
+            client, welcome = await resume(cluster.ws_url, token)
+            assert (welcome["type"], welcome.get("migrated")) == ("welcome", None), welcome
+            await client.close()
+        assert cluster.metric("s1", "stackcast_sessions_migrated_total") == 0
+        for client in fresh:
+            await client.close()
+    run(body())
+
+
+def test_sigterm_closes_viewers_with_1012_and_they_come_back_with_the_same_state(start_cluster):
+    cluster = start_cluster("--grace", "1")
+
+    async def body():
+        viewers = [await navigated(cluster.ws_url) for _ in range(6)]
+        target = node_of(viewers[0][1])
+        pid = cluster.nodes[target][0]
+        affected = [v for v in viewers if node_of(v[1]) == target]
+        os.kill(pid, signal.SIGTERM)
+        for client, token, before in affected:
+            # The client reconnects by itself on 1012 and resumes through the balancer.
+            await client.wait_until(lambda: len(client.messages(type="welcome")) == 2, timeout=30,
+                                    what="a second welcome after the 1012")
+            assert client.core.reconnects == 1
+            welcome = welcome_of(client)
+            assert (welcome["session"], welcome["resumed"], welcome.get("migrated")) == (token, True, True), welcome
+            assert await client.state() == before
+        for client, _, before in viewers:
+            if (client, _, before) not in affected:
+                assert await client.state() == before
+            await client.close()
+    run(body())
+
+
+def test_sigkill_brings_a_nodes_sessions_back_on_the_others_with_the_same_stack(start_cluster):
+    cluster = start_cluster("--no-restart")
+
+    async def body():
+        viewers = [await navigated(cluster.ws_url, PAGES[: 1 + i % 2]) for i in range(9)]
+        target = node_of(viewers[0][1])
+        affected = [(token, before) for _, token, before in viewers if node_of(token) == target]
+        # Past the state folder's 50 ms flush: nothing of the navigation is in memory only.
+        await asyncio.sleep(0.2)
+        os.kill(cluster.nodes[target][0], signal.SIGKILL)
+        for client, _, _ in viewers:
+            await client.close()
+        started = time.monotonic()
+        for token, before in affected:
+            while True:
+                client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
+                if welcome["type"] == "welcome":
+                    break
+                await client.close()
+                assert time.monotonic() - started < 20, f"not served again within 20 s: {welcome}"
+                await asyncio.sleep(0.1)
+            assert (welcome["session"], welcome.get("migrated")) == (token, True), welcome
+            assert await client.state() == before
+            await client.close()
+        others = [name for name in cluster.nodes if name != target]
+        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == len(affected)
+    run(body())
+
+
+def test_a_token_whose_state_is_gone_is_refused_with_not_found(start_cluster):
+    cluster = start_cluster("--no-restart")
+
+    async def body():
+        client, token, _ = await navigated(cluster.ws_url)
+        await client.close()
+        os.kill(cluster.nodes[node_of(token)][0], signal.SIGKILL)
+        for path in (cluster.dir / "state").iterdir():
+            path.unlink()
+        for lost in (token, "s2.0123456789abcdef0123456789abcdef"):
+            deadline = time.monotonic() + 20
+            while True:
+                client, answer = await resume_reaching_a_node(cluster.ws_url, lost)
+                await client.close()
+                if answer["type"] == "error" or time.monotonic() > deadline:
+                    break
+            assert (answer["type"], answer.get("code")) == ("error", "not_found"), answer
+            assert "no session with that token" in answer["message"]
+    run(body())
+
+
+def test_the_blocking_python_client_reconnects_on_1012_and_goes_on(start_cluster):
+    import stackcast
+    cluster = start_cluster("--grace", "0")
+    with stackcast.connect(cluster.ws_url, app="stack", protocol=1) as client:
+        client.push(screen=PAGES[0])
+        client.settle()
+        before = client.command("query", what="state")
+        os.kill(cluster.nodes[node_of(client.token)][0], signal.SIGTERM)
+        wait_until(lambda: client._reading(lambda core: core.reconnects == 1 and core.welcome.migrated), 30,
+                   "the client reconnected to a node that took the session over")
+        assert client.command("query", what="state") == before
+        client.pop()
+        client.settle()
+        assert len(client.command("query", what="state")["stack"]) == 1

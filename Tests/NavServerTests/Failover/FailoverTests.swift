@@ -1,0 +1,198 @@
+import Foundation
+import NavWire
+import Testing
+@testable import NavServer
+
+/// Several processes behind a balancer (docs/protocol.md, "Running on more than one machine"):
+/// routable tokens, the token in the URL, draining, and failover by replay from the state
+/// folder. Each "process" is a `ShardHarness` of its own; processes share a state folder.
+@Suite struct FailoverTests {
+    /// A state folder of its own, removed afterwards.
+    private final class Folder {
+        let path = NSTemporaryDirectory() + "stackcast-state-" + UUID().uuidString
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        /// A process's view of the folder, as node `node`.
+        func store(node: String) -> SessionStateStore {
+            try! SessionStateStore(directory: path, nodeID: node, logger: .init(label: "test"))
+        }
+
+        var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    }
+
+    /// A process named `node` with `store` as its state folder.
+    private func process(_ node: String, _ store: SessionStateStore?, drain: DrainState = DrainState()) -> ShardHarness {
+        ShardHarness(state: store, drain: drain) { $0.nodeID = node }
+    }
+
+    private static func isSecret(_ text: Substring) -> Bool {
+        text.count == 32 && text.allSatisfy(\.isHexDigit)
+    }
+
+    @Test func tokensStartWithTheNodeIDAndKeep128RandomBits() {
+        let h = process("s-1_b", nil)
+        let (_, token, watchToken) = h.controller()
+        for t in [token, watchToken] {
+            #expect(t.hasPrefix("s-1_b."))
+            #expect(Self.isSecret(t.dropFirst("s-1_b.".count)), "\(t)")
+        }
+        let plain = ShardHarness().controller()
+        #expect(Self.isSecret(Substring(plain.token)) && !plain.token.contains("."))
+    }
+
+    @Test func nodeIDsAreCheckedAndLogsNameSessionsByAFewDigits() {
+        #expect(SessionToken.isValidNodeID("s1") && SessionToken.isValidNodeID("eu-west_3"))
+        for bad in ["", "a.b", "s 1", String(repeating: "x", count: 33), "é"] { #expect(!SessionToken.isValidNodeID(bad), "\(bad)") }
+        #expect(SessionToken.logName("s1.0123456789abcdef0123456789abcdef") == "s1.0123…")
+        #expect(SessionToken.logName("0123456789abcdef0123456789abcdef") == "0123…")
+        // The state key is SHA-1 of the whole token (a known vector: SHA-1 of "abc").
+        #expect(SessionToken.stateKey("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    }
+
+    @Test func aTokenInTheURLResumesAndMustAgreeWithHello() {
+        let h = process("s1", nil)
+        let (c, token, _) = h.controller()
+        h.disconnect(c)
+        let byURL = h.connect(urlSession: token)
+        h.hello(on: byURL)
+        #expect(byURL.take() == ["welcome control resumed=true", "frame 1 full"])
+        let both = h.connect(urlSession: token)
+        h.hello(#""session":"\#(token)""#, on: both)
+        #expect(both.take() == ["welcome control resumed=true", "frame 1 full"])
+        let other = h.controller().token
+        let disagreeing = h.connect(urlSession: token)
+        h.hello(#""session":"\#(other)""#, on: disagreeing)
+        #expect(disagreeing.take() == ["error bad_message"])
+        #expect(disagreeing.last("error")?["message"]?.stringValue?.contains("not the one in the URL") == true)
+        let unknown = h.connect(urlSession: "s1.00000000000000000000000000000000")
+        h.hello(on: unknown)
+        #expect(unknown.take() == ["error not_found"])
+    }
+
+    @Test func aDrainingServerRefusesNewSessionsKeepsItsOwnAndFailsItsHealthCheck() {
+        let drain = DrainState()
+        let h = process("s1", nil, drain: drain)
+        let (c, token, _) = h.controller()
+        #expect(h.shard.respond(to: "/healthz").response?.status == 200)
+        #expect(drain.start())
+        #expect(!drain.start())
+        #expect(h.shard.respond(to: "/healthz").response?.status == 503)
+        let fresh = h.connect()
+        h.hello(on: fresh)
+        #expect(fresh.take() == ["error busy"])
+        #expect(fresh.last("error")?["message"]?.stringValue?.contains("shutting down") == true)
+        // The session held carries on, and its resume is still served here.
+        h.command("p", "push", #""screen":{"name":"A"}"#, on: c)
+        h.settle()
+        #expect(c.take(frames: false) == ["result p"])
+        h.disconnect(c)
+        let back = h.connect(urlSession: token)
+        h.hello(on: back)
+        #expect(back.take(frames: false) == ["welcome control resumed=true"])
+    }
+
+    /// Pushes two pages, one modally, and changes a setting: the state compared after a move.
+    private func busySession(_ h: ShardHarness) -> (FakeConnection, token: String) {
+        let (c, token, _) = h.controller()
+        h.command("p1", "push", #""screen":{"name":"A"}"#, on: c)
+        h.settle()
+        h.command("p2", "push", #""screen":{"name":"B"},"transition":"modal""#, on: c)
+        h.settle()
+        h.command("s", "configure", #""slowMotion":2"#, on: c)
+        h.command("p3", "push", #""screen":{"name":"C"}"#, on: c)
+        h.settle()
+        return (c, token)
+    }
+
+    @Test func aSessionWhoseProcessDiedComesBackElsewhereAsItWas() throws {
+        let folder = Folder()
+        let (a, b, c) = (folder.store(node: "s1"), folder.store(node: "s2"), folder.store(node: "s3"))
+        let first = process("s1", a)
+        let (viewer, token) = busySession(first)
+        let before = try #require(first.shard.sessions[token]?.scene.state?.json)
+        let lastSeq = Int(viewer.messages.last { $0["type"] == "frame" }?["seq"]?.numberValue ?? 0)
+        a.store.flush()  // what the writing thread does every 50 ms; then s1 dies, its memory gone
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(a.owner).jsonl"])
+
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(#""lastSeq":\#(lastSeq)"#, on: resumed)
+        #expect(resumed.take() == ["welcome control resumed=true migrated", "frame \(lastSeq + 1) full"])
+        #expect(resumed.last("welcome")?["session"]?.stringValue == token)
+        #expect(second.shard.sessions[token]?.scene.state?.json == before)
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+
+        // It goes on there (its settings came back too), and moves again with what it did there.
+        second.command("q", "pop", on: resumed)
+        second.settle()
+        #expect(resumed.take(frames: false) == ["result q"])
+        let moved = try #require(second.shard.sessions[token]?.scene.state?.json)
+        #expect(moved != before)
+        b.store.flush()
+        let third = process("s3", c)
+        let again = third.connect()
+        third.hello(#""session":"\#(token)""#, on: again)
+        #expect(again.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(third.shard.sessions[token]?.scene.state?.json == moved)
+        #expect(third.shard.sessions[token]?.scene.settingsState.slowMotion == 2)
+    }
+
+    @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let lost = Locked<[String]>([])
+        a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
+        let first = process("s1", a)
+        let (viewer, token) = busySession(first)
+        a.store.flush()
+        let second = process("s2", b)
+        let taker = second.connect(urlSession: token)
+        second.hello(on: taker)
+        #expect(taker.take(frames: false) == ["welcome control resumed=true migrated"])
+        // s1 still runs: its next write finds its file gone, and it lets the session go.
+        first.command("p", "pop", on: viewer)
+        first.settle()
+        a.store.flush()
+        #expect(lost.withLock { $0 } == [a.name(for: token)])
+        first.shard.stateLost(a.name(for: token))
+        first.serviceWrites()
+        #expect(viewer.closeStatus?.code == 1012)
+        #expect(first.shard.sessions[token] == nil)
+        // Nothing it did wrote a file of its own again: s2's is the only one.
+        a.store.flush()
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+    }
+
+    @Test func anEndedSessionLeavesNoStateFileAndItsTokenIsNotFoundElsewhere() {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        a.store.flush()
+        #expect(folder.files.count == 1)
+        // A new hello on its connection ends the session it started (and starts another).
+        first.hello(on: viewer)
+        a.store.flush()
+        #expect(folder.files.count == 1)
+        #expect(folder.files.allSatisfy { !$0.hasPrefix(SessionToken.stateKey(token)) })
+        let second = process("s2", b)
+        let late = second.connect(urlSession: token)
+        second.hello(on: late)
+        #expect(late.take() == ["error not_found"])
+        #expect(late.last("error")?["message"]?.stringValue?.contains("the state folder holds nothing for it") == true)
+    }
+
+    @Test func twoProcessesTakingOneSessionOverAtOnceGiveItToOne() throws {
+        let folder = Folder()
+        let (a, b, c) = (folder.store(node: "s1"), folder.store(node: "s2"), folder.store(node: "s3"))
+        let (_, token) = busySession(process("s1", a))
+        a.store.flush()
+        // s2 and s3 both find s1's file; s2 renames it first, and s3's rename then fails.
+        let found = c.files(of: token)
+        #expect(found == ["\(SessionToken.stateKey(token))-\(a.owner).jsonl"])
+        let taken = try b.takeOver(token)
+        #expect(taken.name == b.name(for: token))
+        #expect(throws: SessionStateStore.TakeoverError.takenByAnother) { try c.takeOver(token, from: found) }
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+    }
+}
