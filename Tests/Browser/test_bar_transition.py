@@ -9,7 +9,7 @@ and the back button's chevron is fading in. The screenshot push-half-way.png goe
 
 from stackcast_testing import wait_until
 from test_viewer import (  # noqa: F401 (fixtures)
-    artifacts, click_at, driver, set_inner_size, start_server, viewer_nodes, wait_for_viewer, watch_session,
+    artifacts, click_at, driver, open_phone_in_slow_motion, start_server, viewer_nodes, watch_session,
 )
 
 WIDTH, HEIGHT = 390, 844
@@ -17,18 +17,9 @@ PUSHED = "Playlists"
 
 
 def test_half_way_through_a_push_the_bar_stays_and_the_titles_cross_fade(start_server, watch_session, driver, artifacts):
-    server = start_server()
-    set_inner_size(driver, WIDTH, HEIGHT)
-    driver.get(server.url)
-    wait_for_viewer(driver)
-    watcher = watch_session(server.port, driver.execute_script("return window.stackcast.session"))
-    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10, "the watcher's first frame")
+    server, watcher = open_phone_in_slow_motion(start_server, watch_session, driver, WIDTH, HEIGHT)
     home = watcher.pages()[-1]
     home_title = next(node for node in watcher.find("title") if node["frame"][0] >= 0)["text"]
-    driver.execute_script("document.getElementById('slow-motion').click()")
-    wait_until(lambda: driver.execute_script(
-        "return document.getElementById('slow-motion').getAttribute('aria-pressed')") == "true",
-        5, "Slow motion to be on")
 
     row = next(node for node in viewer_nodes(driver) if node.get("role") == "row" and node.get("name") == PUSHED)
     x, y, w, h = row["frame"]

@@ -17,8 +17,8 @@ from selenium.webdriver.common.keys import Keys
 
 from stackcast_testing import wait_until
 from test_viewer import (  # noqa: F401 (fixtures)
-    artifacts, click_at, driver, pixels_like, press_and_move, release_pointer, set_inner_size, start_server,
-    viewer_nodes, wait_for_viewer, watch_session,
+    artifacts, click_at, driver, open_phone_in_slow_motion, pixels_like, press_and_move, release_pointer, start_server,
+    viewer_nodes, watch_session,
 )
 
 WIDTH, HEIGHT = 390, 844
@@ -65,19 +65,8 @@ def closed(watcher, home_name):
 
 
 def test_a_modal_page_rises_as_a_sheet_and_closes_by_escape_and_by_a_drag(start_server, watch_session, driver, artifacts):
-    server = start_server()
-    set_inner_size(driver, WIDTH, HEIGHT)
-    driver.get(server.url)
-    wait_for_viewer(driver)
-    watcher = watch_session(server.port, driver.execute_script("return window.stackcast.session"))
-    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10, "the watcher's first frame")
+    server, watcher = open_phone_in_slow_motion(start_server, watch_session, driver, WIDTH, HEIGHT)
     home_name = watcher.pages()[-1]["name"]
-
-    # Slow motion comes from the server: the button shows it once the session has it.
-    driver.execute_script("document.getElementById('slow-motion').click()")
-    wait_until(lambda: driver.execute_script(
-        "return document.getElementById('slow-motion').getAttribute('aria-pressed')") == "true",
-        5, "Slow motion to be on")
 
     open_sheet(driver)
 

@@ -406,6 +406,23 @@ WINDOW_SIZES = {"phone": (390, 844), "tablet": (1200, 1000), "desktop": (1600, 9
 BLUE, GREY, RED, WHITE = (0, 122, 255), (153, 153, 153), (255, 59, 48), (255, 255, 255)
 
 
+def open_phone_in_slow_motion(start_server, watch_session, driver, width=390, height=844):
+    """Starts the phone app, opens it in a `width` × `height` page, turns Slow motion on from the
+    toolbar (the button shows it once the server has it) and watches the session; returns the
+    server and the watcher, which holds the first frame."""
+    server = start_server()
+    set_inner_size(driver, width, height)
+    driver.get(server.url)
+    wait_for_viewer(driver)
+    watcher = watch_session(server.port, driver.execute_script("return window.stackcast.session"))
+    wait_until(lambda: watcher.welcome and watcher.model.seq is not None, 10, "the watcher's first frame")
+    driver.execute_script("document.getElementById('slow-motion').click()")
+    wait_until(lambda: driver.execute_script(
+        "return document.getElementById('slow-motion').getAttribute('aria-pressed')") == "true",
+        5, "Slow motion to be on")
+    return server, watcher
+
+
 def wait_for_viewer(driver):
     wait_until(lambda: driver.execute_script(
         "return window.stackcast && window.stackcast.connected && window.stackcast.nodes().length > 0"),
