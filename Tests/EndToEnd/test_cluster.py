@@ -8,129 +8,19 @@ tests are skipped only where it could not be installed."""
 
 import asyncio
 import os
-import re
-import shutil
 import signal
-import socket
-import subprocess
-import sys
-import threading
 import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import pytest
 import stackcast
 
+from cluster_testing import HAPROXY, start_cluster  # noqa: F401 (fixture)
 from stackcast_client import open_client, run, session
-from stackcast_testing import ROOT, server_binary, wait_until
+from stackcast_testing import wait_until
 
-HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
 pytestmark = pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (Scripts/setup --test installs it)")
 
-NODE_LINE = re.compile(r"cluster: node (s\d+) pid (\d+) port (\d+)")
-HAPROXY_LINE = re.compile(r"cluster: haproxy pid (\d+) config (\S+) stats socket (\S+)")
 PAGES = [{"name": "Detail", "title": "Detail"}, {"name": "More", "title": "More"}]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    """`Scripts/cluster N` as a process: its nodes (name -> pid, port), HAProxy's URL and runtime
-    socket. Stopped with SIGINT at the end of the test, which fails unless it exits 0."""
-
-    def __init__(self, tmp_path, nodes=3, *extra):
-        self.port = free_port()
-        self.dir = tmp_path / "cluster"
-        self.lines = []
-        self.nodes = {}
-        self.changed = threading.Condition()
-        env = {**os.environ, "STACKCAST_BIN": str(server_binary()), "PATH": os.environ.get("PATH", "") + ":/usr/sbin"}
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
-             "--app", "stack", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait_line(lambda line: line.startswith("Open "), "the URL line")
-        # Every node up in HAProxy's view before the test begins.
-        wait_until(lambda: self.states().count("2") == nodes, 10, "every node UP in HAProxy")
-
-    def _read(self):
-        for line in self.process.stdout:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                match = NODE_LINE.search(line)
-                if match:
-                    self.nodes[match.group(1)] = (int(match.group(2)), int(match.group(3)))
-                match = HAPROXY_LINE.search(line)
-                if match:
-                    self.socket_path = match.group(3)
-                self.changed.notify_all()
-
-    def wait_line(self, predicate, what, timeout=60):
-        with self.changed:
-            if not self.changed.wait_for(lambda: any(predicate(line) for line in self.lines) or self.process.poll() is not None,
-                                         timeout) or not any(predicate(line) for line in self.lines):
-                pytest.fail(f"Scripts/cluster: no {what} within {timeout} s; output:\n" + "\n".join(self.lines))
-
-    @property
-    def ws_url(self):
-        return f"ws://127.0.0.1:{self.port}/ws"
-
-    def admin(self, command):
-        """One command on HAProxy's runtime socket; returns its answer."""
-        with socket.socket(socket.AF_UNIX) as s:
-            s.connect(self.socket_path)
-            s.sendall(command.encode() + b"\n")
-            chunks = []
-            while chunk := s.recv(65536):
-                chunks.append(chunk)
-        return b"".join(chunks).decode()
-
-    def states(self):
-        """Each server's operational state (2: UP, 0: DOWN), in order."""
-        rows = [line.split() for line in self.admin("show servers state nodes").splitlines()[2:] if line.strip()]
-        return [row[5] for row in rows]
-
-    def metric(self, node, name):
-        text = urllib.request.urlopen(f"http://127.0.0.1:{self.nodes[node][1]}/metrics", timeout=5).read().decode()
-        for line in text.splitlines():
-            if line.startswith(name + " "):
-                return float(line.split()[1])
-        raise AssertionError(f"no {name} in the /metrics of {node}")
-
-    def logs(self):
-        return "\n".join(path.read_text(errors="replace") for path in sorted(self.dir.glob("*.log")))
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-        try:
-            return self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
-            return None
-
-
-@pytest.fixture
-def start_cluster(tmp_path):
-    clusters = []
-
-    def start(*extra):
-        cluster = Cluster(tmp_path, 3, *extra)
-        clusters.append(cluster)
-        return cluster
-
-    yield start
-    for cluster in clusters:
-        code = cluster.stop()
-        assert code == 0, f"Scripts/cluster exited {code}; output:\n" + "\n".join(cluster.lines[-20:])
 
 
 def node_of(token):
