@@ -47,6 +47,12 @@ const ICONS = {
   plus: { stroke: 'M12 4.5 V19.5 M4.5 12 H19.5' },
   more: { fill: `${circle(5, 12, 2)} ${circle(12, 12, 2)} ${circle(19, 12, 2)}` },
   close: { stroke: 'M6 6 L18 18 M18 6 L6 18' },
+  // The status bar's Wi-Fi: a dot and two arcs about it, filling its frame (16 × 12 pt).
+  wifi: {
+    stroke: 'M7.76 14.76 A6 6 0 0 1 16.24 14.76 M4.22 11.22 A11 11 0 0 1 19.78 11.22',
+    fill: circle(12, 19, 1.8),
+    box: [3, 7, 18, 14],
+  },
   person: { stroke: `${circle(12, 8, 3.8)} M4.5 20.5 C4.5 16.2 8 13.8 12 13.8 C16 13.8 19.5 16.2 19.5 20.5` },
 };
 
