@@ -227,7 +227,12 @@ struct TreeModel: Equatable {
                 }
                 for (key, value) in fields.members where key != "id" {
                     if key == "parent" || key == "index" { throw Mismatch("delta \(seq): a patch moves layer \(id)") }
-                    if key == "frame.parts" {
+                    if key == "x" || key == "y" {
+                        // A JSON patch of a layer that only moved.
+                        var frame = layers[id]!["frame"]?.arrayValue ?? []
+                        frame[key == "x" ? 0 : 1] = value
+                        layers[id]!["frame"] = .array(frame)
+                    } else if key == "frame.parts" {
                         // A binary patch's frame edges (BinaryFrameDecoder).
                         var frame = layers[id]!["frame"]?.arrayValue ?? []
                         for (index, edge) in ["x", "y", "w", "h"].enumerated() {

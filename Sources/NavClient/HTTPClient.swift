@@ -1,7 +1,7 @@
 import Foundation
 
 /// An HTTP/1.1 response, parsed just enough for checks and benchmarks.
-public struct HTTPResponse {
+public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
     public let status: Int
     /// Header fields with lowercased names ("content-type").

@@ -19,11 +19,6 @@ def pytest_configure(config):
         "markers",
         "rss: the test measures the server's resident memory; Scripts/sanitize leaves it out, since "
         "AddressSanitizer's quarantine and shadow memory are most of an ASan build's RSS")
-    config.addinivalue_line(
-        "markers",
-        "asan_slow: Scripts/sanitize leaves it out: under AddressSanitizer the server's answer to "
-        "GET /recordings/NAME (a headless replay made on the service thread, about 570 KB) arrives "
-        "as its headers without its body; an open issue, see the session note of 2026-11-25")
 
 
 @pytest.fixture

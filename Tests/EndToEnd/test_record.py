@@ -8,8 +8,6 @@ import re
 import subprocess
 import urllib.request
 
-import pytest
-
 from conftest import ROOT
 from stackcast_client import VIEWPORT, open_client, run
 from stackcast_testing import server_binary
@@ -186,7 +184,6 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
         assert status in (400, 404) and b"root:" not in text, (escape, status)
 
 
-@pytest.mark.asan_slow
 def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))

@@ -46,7 +46,7 @@ DOC_FULL_JSON = {"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
      "name": "Home", "vc": "vc1"},
     {"id": 3, "parent": 2, "kind": "text", "frame": [120, 47, 150, 44], "text": "Home",
      "font": {"size": 17, "weight": 600}, "color": "#000000", "align": "center"}]}
-DOC_DELTA_JSON = {"type": "frame", "seq": 2, "time": 16.6, "base": 1, "set": [{"id": 2, "frame": [-21.74, 0, 390, 844]}]}
+DOC_DELTA_JSON = {"type": "frame", "seq": 2, "time": 16.6, "base": 1, "set": [{"id": 2, "x": -21.74}]}
 
 
 # MARK: - the model against the spec (no server)

@@ -61,7 +61,7 @@ test('§3.5 full frame: the tree as listed, drawn as v1 draws it', () => {
 
 test('§3.5 slide delta: one patch moves a page and everything on it', () => {
   const tree = pushing();
-  const result = tree.apply(JSON.parse(`{"type":"frame","seq":5,"time":583.3,"base":4,"set":[{"id":1,"frame":[-21.74,0,390,844]},{"id":54,"alpha":0.033},{"id":55,"frame":[324.78,0,390,844]}]}`));
+  const result = tree.apply(JSON.parse(`{"type":"frame","seq":5,"time":583.3,"base":4,"set":[{"id":1,"x":-21.74},{"id":54,"alpha":0.033},{"id":55,"x":324.78}]}`));
   assert.equal(result.ok, true, result.reason);
   assert.deepEqual(result.updated, [1, 54, 55]);
   assert.deepEqual(result.added, []);
@@ -176,6 +176,15 @@ test('a patch frame with null slots (a binary patch of x alone) keeps the held v
   assert.deepEqual(tree.layer(3).frame, [-21.74, 20, 390, 50]);
 });
 
+test('a JSON patch of a layer that only moved carries x and/or y instead of frame', () => {
+  const tree = example();
+  assert.equal(tree.apply({ type: 'frame', seq: 2, base: 1, set: [{ id: 3, x: -21.74 }, { id: 4, y: 3 }] }).ok, true);
+  assert.deepEqual(tree.layer(3).frame, [-21.74, 20, 390, 44]);
+  assert.deepEqual(tree.layer(4).frame, [16, 3, 338, 44]);
+  assert.equal(tree.layer(3).x, undefined, 'x is not kept as a field of its own');
+  assert.deepEqual(tree.byId.get(4).frame, [-5.74, 114, 338, 44]);
+});
+
 test('deltas that do not fit the tree are refused and change nothing', () => {
   const cases = {
     'insert past the end': { insert: [{ id: 9, parent: 2, index: 2, kind: 'rect', frame: [0, 0, 1, 1] }] },
@@ -188,6 +197,8 @@ test('deltas that do not fit the tree are refused and change nothing', () => {
     'set for a removed layer': { remove: [3], set: [{ id: 4, alpha: 0.5 }] },
     'set taking the frame': { set: [{ id: 3, frame: null }] },
     'set taking the kind': { set: [{ id: 3, kind: null }] },
+    'set with an x that is not a number': { set: [{ id: 3, x: '12' }] },
+    'set with a null y': { set: [{ id: 3, y: null }] },
     'order missing a child': { order: [{ id: 35, children: [] }] },
     'order naming a stranger': { order: [{ id: 2, children: [3, 4] }] },
     'order naming a child twice': { order: [{ id: 2, children: [3, 3] }] },

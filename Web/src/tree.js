@@ -15,7 +15,8 @@
 //   parent's children all mean our tree differs from the server's: resync. `remove` of an id we
 //   do not hold is ignored (there is nothing left to take away), as v1 does.
 // - A patch's `frame` may have null slots (binary.js: a binary patch may change x alone); the
-//   held value stays in those slots.
+//   held value stays in those slots. A JSON patch of a layer that only moved carries `x` and/or
+//   `y` instead of `frame`.
 // - `parent` and `index` in a patch are ignored: a layer changes parent by remove + insert.
 // Every check runs before anything changes, so a refused frame leaves the last good picture.
 //
@@ -187,6 +188,9 @@ export class LayerTree {
       if (!holds(patch?.id)) return refuse(`delta ${seq}: set for layer ${patch?.id}, which we do not hold`);
       if (patch.kind === null || patch.frame === null) return refuse(`delta ${seq}: set takes kind or frame from ${patch.id}`);
       if (patch.frame !== undefined && !isFrame(patch.frame, true)) return refuse(`delta ${seq}: set ${patch.id}: bad frame`);
+      for (const edge of ['x', 'y']) {
+        if (patch[edge] !== undefined && !Number.isFinite(patch[edge])) return refuse(`delta ${seq}: set ${patch.id}: bad ${edge}`);
+      }
     }
     for (const entry of orders) {
       if (!holds(entry?.id) || !Array.isArray(entry.children)) return refuse(`delta ${seq}: order for an unknown layer`);
@@ -358,12 +362,14 @@ function layerFrom(node) {
   return layer;
 }
 
-/** Merges a patch into a held layer: null deletes a field, a null frame slot keeps the old value. */
+/** Merges a patch into a held layer: null deletes a field, a null frame slot keeps the old value, `x` and `y` move it. */
 function merge(layer, patch) {
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'id' || key === 'parent' || key === 'index') continue;
     if (value === null) delete layer[key];
     else if (key === 'frame') layer.frame = value.map((slot, i) => slot ?? layer.frame[i]);
+    else if (key === 'x') layer.frame = [value, layer.frame[1], layer.frame[2], layer.frame[3]];
+    else if (key === 'y') layer.frame = [layer.frame[0], value, layer.frame[2], layer.frame[3]];
     else layer[key] = value;
   }
 }

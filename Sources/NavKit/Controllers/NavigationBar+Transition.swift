@@ -5,7 +5,7 @@
 /// title slides from the centre to that place, and the outgoing back button's title slides on
 /// off to the left; what comes in fades in, what goes fades out; the back chevron stays (it fades
 /// only when one of the two pages has none). A pop runs the same picture backwards. While the
-/// upper page is fully off (q = 0) its bar is not drawn, so a transition's first frame shows
+/// upper page is fully off (q = 0) its bar is transparent, so a transition's first frame shows
 /// exactly what was there.
 extension NavigationBar {
     /// Whether this bar and `other` look alike (same style, fill, alpha and colours, neither
@@ -28,16 +28,16 @@ extension NavigationBar {
     func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double) {
         layout(width: laidOut.width, safeTop: laidOut.safeTop)
         if upper {
-            // Everything still to come sits one step to the right.
+            // Everything still to come sits one step to the right and fades in together: the
+            // bar's own alpha carries the fade (one layer patched per frame, not three), as its
+            // background and hairline are not drawn meanwhile.
             node.fill = nil
-            node.alpha = q > 0 ? spec.alpha : 0
+            node.alpha = q * spec.alpha
             hairline.isHidden = true
             titleNode.frame.x += (1 - q) * laidOut.width / 2
-            titleNode.alpha = q
             backLabel.frame.x += (1 - q) * travel
-            backLabel.alpha = q
             // The lower bar's chevron stays in its place when it has one.
-            backIcon.alpha = lowerHasBack ? 0 : q
+            backIcon.alpha = lowerHasBack ? 0 : 1
         } else {
             titleNode.frame.x -= q * travel
             titleNode.alpha = 1 - q

@@ -32,7 +32,7 @@ extension SessionShard: WebSocketServerDelegate {
         metricsText()
     }
 
-    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse? {
+    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
         respond(to: path)
     }
 }

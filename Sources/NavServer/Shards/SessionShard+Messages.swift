@@ -68,15 +68,27 @@ extension SessionShard {
         default:
             let op = if case .command(_, .navigation(let command)) = message { command.op } else { "" }
             let id = commandID(of: message) ?? .null
-            let viewport = session.scene.viewport, settings = session.scene.settingsState
+            // Only these two can change what `sessionUpdates` reports; pointer moves, the bulk of
+            // the traffic, skip the before-and-after comparison.
+            let before = changesSessionState(message) ? (session.scene.viewport, session.scene.settingsState) : nil
             session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer] result in
                 guard let self, let viewer, viewer.connection.isOpen else { return }
                 answer(result, id: id, op: op, to: viewer)
             }
             // Every viewer that asked learns what a `resize` or `configure` changed (`configure`
             // answers at once, so its result has gone first).
-            if session.scene.viewport != viewport { sendUpdate(ServerMessage.viewport(session.scene.viewport), in: session) }
-            if session.scene.settingsState != settings { sendUpdate(ServerMessage.settings(session.scene.settingsState), in: session) }
+            if let (viewport, settings) = before {
+                if session.scene.viewport != viewport { sendUpdate(ServerMessage.viewport(session.scene.viewport), in: session) }
+                if session.scene.settingsState != settings { sendUpdate(ServerMessage.settings(session.scene.settingsState), in: session) }
+            }
+        }
+    }
+
+    /// True for the messages that may change a session's viewport or settings.
+    private func changesSessionState(_ message: ClientMessage) -> Bool {
+        switch message {
+        case .resize, .command(_, .navigation(.configure)): true
+        default: false
         }
     }
 

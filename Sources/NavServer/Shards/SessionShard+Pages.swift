@@ -4,35 +4,39 @@ import NavWire
 /// The pages the server makes itself besides `/metrics`: `/status`, the list of recordings, a
 /// recording's file and its replay for the viewer (service thread only).
 extension SessionShard {
-    /// The answer to `GET path` under `/status` or `/recordings`.
-    func respond(to path: String) -> HTTPResponse {
-        if path == "/status" || path == "/status/" { return statusPage() }
+    /// The answer to `GET path` under `/status` or `/recordings`. A recording's replay is made
+    /// off the service thread.
+    func respond(to path: String) -> HTTPAnswer {
+        if path == "/status" || path == "/status/" { return .ready(statusPage()) }
         guard let store = recordings else {
-            return .text(404, "this server keeps no recordings: start it with stackcast serve --record DIR")
+            return .ready(.text(404, "this server keeps no recordings: start it with stackcast serve --record DIR"))
         }
         let rest = path.dropFirst("/recordings".count).drop { $0 == "/" }
-        if rest.isEmpty { return recordingList(store) }
+        if rest.isEmpty { return .ready(recordingList(store)) }
         guard let name = RecordingName.validated(String(rest)) else {
-            return .text(400, "bad recording name: \(RecordingName.rule)")
+            return .ready(.text(400, "bad recording name: \(RecordingName.rule)"))
         }
         let file = store.path(of: name)
         guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
-            return .text(404, "no recording named \(name)")
+            return .ready(.text(404, "no recording named \(name)"))
         }
         guard size <= ReplayDocument.maxRecordingBytes else {
-            return .text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)")
+            return .ready(.text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)"))
         }
         // Lines still waiting in memory are written first, so a replay of a live session is current.
         store.flush()
-        guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
+        guard let data = FileManager.default.contents(atPath: file) else { return .ready(.text(404, "no recording named \(name)")) }
         if rest.hasSuffix("." + Recording.fileExtension) {
-            return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data))
+            return .ready(HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data)))
         }
-        do {
-            let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
-            return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording))
-        } catch {
-            return .text(422, "recording \(name) cannot be replayed: \(error)")
+        // The replay runs the whole session again headless: up to seconds for a long one.
+        return .later {
+            do {
+                let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
+                return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording))
+            } catch {
+                return .text(422, "recording \(name) cannot be replayed: \(error)")
+            }
         }
     }
 

@@ -29,6 +29,14 @@ final class ProtocolHandler {
     /// At most this much of an HTTP body per writeable callback: a replay of a recording can be
     /// megabytes, more than a socket takes at once, and the rest goes when lws says it may.
     private static let httpChunk = 16 * 1024
+    /// Requests whose answer is being made on another thread (`HTTPAnswer.later`), by ticket: a
+    /// closed connection's pointer may come back for the next one, which must not get its answer.
+    private var laterTickets: [OpaquePointer: Int] = [:]
+    /// Answers made on another thread, waiting for their connection to become writeable.
+    private var laterResponses: [OpaquePointer: HTTPResponse] = [:]
+    private var nextTicket = 1
+    /// How long a connection waits for an answer made on another thread before lws closes it.
+    static let laterTimeout: Int32 = 60
 
     init(server: WebSocketServer) {
         self.server = server
@@ -95,13 +103,17 @@ final class ProtocolHandler {
             return serveMetrics(wsi)
         case LWS_CALLBACK_HTTP:
             if let path = Self.requestPath(wsi), ContextCreationInfo.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
-                return serve(server.delegate?.webSocketServer(server, respondTo: path) ?? .text(404, "not found"), on: wsi)
+                return answer(server.delegate?.webSocketServer(server, respondTo: path) ?? .ready(.text(404, "not found")), on: wsi)
             }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
+        case LWS_CALLBACK_HTTP_WRITEABLE where laterResponses[wsi] != nil:
+            return writeHeaders(of: laterResponses.removeValue(forKey: wsi)!, on: wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE where pendingHTTPBodies[wsi] != nil:
             return writeHTTPBody(wsi)
         case LWS_CALLBACK_CLOSED_HTTP:
             pendingHTTPBodies[wsi] = nil
+            laterTickets[wsi] = nil
+            laterResponses[wsi] = nil
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
@@ -403,12 +415,41 @@ final class ProtocolHandler {
 
     private func serveMetrics(_ wsi: OpaquePointer) -> Int32 {
         let body = Array((server.metricsText() + (server.delegate?.webSocketServerMetrics(server) ?? "")).utf8)
-        return serve(HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8", body: body), on: wsi)
+        return writeHeaders(of: HTTPResponse(contentType: "text/plain; version=0.0.4; charset=utf-8", body: body), on: wsi)
     }
 
-    /// Sends `response`'s header now and its body in the next HTTP_WRITEABLE callbacks (one write
-    /// of at most `httpChunk` bytes per callback).
-    private func serve(_ response: HTTPResponse, on wsi: OpaquePointer) -> Int32 {
+    /// Answers at once, or (`later`) once another thread has made the response: the connection
+    /// waits meanwhile, at most `laterTimeout` seconds.
+    private func answer(_ answer: HTTPAnswer, on wsi: OpaquePointer) -> Int32 {
+        switch answer {
+        case .ready(let response):
+            return writeHeaders(of: response, on: wsi)
+        case .later(let make):
+            let request = LaterRequest(handler: self, wsi: wsi, ticket: nextTicket)
+            nextTicket += 1
+            laterTickets[wsi] = request.ticket
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Self.laterTimeout)
+            DispatchQueue.global(qos: .userInitiated).async { [server] in
+                let response = make()
+                server.perform { request.handler.laterResponseIsReady(response, for: request) }
+            }
+            return 0
+        }
+    }
+
+    /// A response made on another thread is ready: its headers go when the connection is
+    /// writeable, unless the connection closed meanwhile.
+    private func laterResponseIsReady(_ response: HTTPResponse, for request: LaterRequest) {
+        guard laterTickets[request.wsi] == request.ticket else { return }
+        laterTickets[request.wsi] = nil
+        lws_set_timeout(request.wsi, NO_PENDING_TIMEOUT, 0)
+        laterResponses[request.wsi] = response
+        lws_callback_on_writable(request.wsi)
+    }
+
+    /// Writes `response`'s header now and its body in the next HTTP_WRITEABLE callbacks (one
+    /// write of at most `httpChunk` bytes per callback).
+    private func writeHeaders(of response: HTTPResponse, on wsi: OpaquePointer) -> Int32 {
         let headerSpace = 512
         let start = writeBuffer.payload(count: headerSpace)
         var position: UnsafeMutablePointer<UInt8>? = start
@@ -497,4 +538,13 @@ func protocolHandlerCallback(
     }
     let handler = Unmanaged<ProtocolHandler>.fromOpaque(owner).takeUnretainedValue()
     return handler.handle(wsi, reason, user, input, length)
+}
+
+/// A request answered on another thread (`HTTPAnswer.later`). It crosses to that thread and
+/// back inside `WebSocketServer.perform`, but its handler and connection are only used on the
+/// service thread, where the ticket tells whether the connection is still the one that asked.
+private struct LaterRequest: @unchecked Sendable {
+    unowned let handler: ProtocolHandler
+    let wsi: OpaquePointer
+    let ticket: Int
 }

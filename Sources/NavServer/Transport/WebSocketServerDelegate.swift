@@ -36,7 +36,7 @@ public protocol WebSocketServerDelegate: AnyObject {
 
     /// The answer to `GET path` (without its query) for a path under `/status` or `/recordings`;
     /// nil answers 404.
-    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse?
+    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer?
 }
 
 extension WebSocketServerDelegate {
@@ -50,5 +50,5 @@ extension WebSocketServerDelegate {
 
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
 
-    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPResponse? { nil }
+    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? { nil }
 }

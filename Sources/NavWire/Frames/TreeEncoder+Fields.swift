@@ -22,8 +22,8 @@ extension TreeEncoder {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Writes a patch: `id` plus every field whose wire value differs from `old`; a field that went
-    /// away is written as null, and `alpha`, `scale`, `clips`, `standby` and `radius` as their value even when it is
+    /// Writes a patch: `id` plus every field whose wire value differs from `old` (`x` and `y`
+    /// instead of `frame` when only the origin changed); a field that went away is written as null, and `alpha`, `scale`, `clips`, `standby` and `radius` as their value even when it is
     /// the default (the viewer holds the old value, not the default).
     static func appendPatch(_ layer: Layer, from old: Layer, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
@@ -34,7 +34,15 @@ extension TreeEncoder {
 
     private static func appendFields(_ layer: Layer, changedFrom old: Layer?, into out: inout [UInt8]) {
         if old?.kind != layer.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(layer.kind.rawValue, into: &out) }
-        if old?.frame != layer.frame { JSONWriter.appendKey("frame", &out); JSONWriter.appendRect(layer.frame, &out) }
+        if let old, old.frame != layer.frame, old.frame.size == layer.frame.size {
+            // A layer that only moved (a sliding page, a travelling title): its new x and y alone,
+            // a third of a whole frame's bytes.
+            if old.frame.origin.x != layer.frame.origin.x { JSONWriter.appendKey("x", &out); JSONWriter.appendNumber(layer.frame.origin.x, into: &out) }
+            if old.frame.origin.y != layer.frame.origin.y { JSONWriter.appendKey("y", &out); JSONWriter.appendNumber(layer.frame.origin.y, into: &out) }
+        } else if old?.frame != layer.frame {
+            JSONWriter.appendKey("frame", &out)
+            JSONWriter.appendRect(layer.frame, &out)
+        }
         if old.map({ $0.alpha != layer.alpha }) ?? (layer.alpha != 1) {
             JSONWriter.appendKey("alpha", &out)
             JSONWriter.appendNumber(layer.alpha, into: &out)

@@ -24,6 +24,8 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var onTick: (WebSocketServer, Double) -> Void = { _, _ in }
     var nextPayload: (WebSocketConnection) -> WebSocketPayload? = { _ in nil }
     var extraMetrics = ""
+    /// The answer to a GET under `/status` or `/recordings`.
+    var respond: (String) -> HTTPAnswer? = { _ in nil }
 
     /// Puts back the default hooks, letting go of whatever the test's hooks hold. Call it only
     /// once the server has stopped.
@@ -32,6 +34,7 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         onText = { _, connection, text in connection.send(text) }
         onTick = { _, _ in }
         nextPayload = { _ in nil }
+        respond = { _ in nil }
     }
 
     /// The open connections by id. Service thread only.
@@ -64,6 +67,10 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
 
     func webSocketServerMetrics(_ server: WebSocketServer) -> String {
         extraMetrics
+    }
+
+    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
+        respond(path)
     }
 
     /// Waits until `count` connections have closed and returns their codes by connection id.

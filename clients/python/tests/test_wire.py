@@ -32,6 +32,18 @@ def test_binary_frames_draw_the_spec_example():
     assert decode_frame(DOC_DELTA, display.strings)[0]["set"] == [{"id": 2, "frame": [-21.74, None, None, None]}]
 
 
+def test_a_json_v2_patch_of_a_layer_that_only_moved_carries_x_or_y():
+    display = TreeDisplay()
+    display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
+        {"id": 1, "kind": "rect", "frame": [0, 0, 100, 100]}, {"id": 2, "parent": 1, "kind": "rect", "frame": [5, 6, 10, 10], "fill": "#FFFFFF"}]})
+    display.apply({"type": "frame", "seq": 2, "time": 16.6, "base": 1, "set": [{"id": 2, "x": -3.5}]})
+    assert [n["frame"] for n in display.flatten()] == [[-3.5, 6, 10, 10]]
+    display.apply({"type": "frame", "seq": 3, "time": 33.3, "base": 2, "set": [{"id": 2, "y": 40}]})
+    assert [n["frame"] for n in display.flatten()] == [[-3.5, 40, 10, 10]]
+    with pytest.raises(WireError, match="has x = '1'"):
+        display.tree.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": [{"id": 2, "x": "1"}]})
+
+
 def test_v1_deltas_patch_remove_and_order_and_a_wrong_base_changes_nothing():
     display = DisplayList()
     display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [node(1, 0), node(2, 5, fill="#FF0000")]})

@@ -2,10 +2,10 @@
 frame parses to as JSON v2. Everything that knows the byte layout lives in this module.
 
 `decode_frame(data, strings)` returns `(frame, table, info)`. A binary PATCH names the frame's x,
-y, w and h separately, so it may change x alone, while a JSON patch always carries the whole
-`frame`: `decode_frame` writes the components a patch does not carry as None
-(`[-21.74, None, None, None]`), and `resolve_patches(frame, layers)` fills them in from the layers
-the client holds, which gives exactly the JSON frame.
+y, w and h separately, so it may change x alone, while a JSON patch carries `x` and/or `y` when only
+those changed and otherwise the whole `frame`: `decode_frame` writes the components a patch does
+not carry as None (`[-21.74, None, None, None]`), and `resolve_patches(frame, layers)` turns them
+into the JSON form, filling in from the layers the client holds, which gives exactly the JSON frame.
 """
 
 from __future__ import annotations
@@ -343,11 +343,18 @@ def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]
 
 
 def resolve_patches(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
-    """Fills the frame components a binary patch does not carry from the layers the client holds, so
-    `frame` becomes exactly the JSON v2 frame (in place; returns it). `layers` are the tree at `base`."""
+    """Writes a binary patch's frame components as JSON v2 does, so `frame` becomes exactly the JSON
+    v2 frame (in place; returns it): `x` and/or `y` alone for a layer that only moved, else the whole
+    frame, the components the patch does not carry taken from the layers the client holds (`layers`,
+    the tree at `base`)."""
     for patch in frame.get("set", []):
         value = patch.get("frame")
-        if isinstance(value, list) and None in value:
+        if isinstance(value, list) and value[2] is None and value[3] is None:
+            del patch["frame"]
+            for key, edge in (("x", value[0]), ("y", value[1])):
+                if edge is not None:
+                    patch[key] = edge
+        elif isinstance(value, list) and None in value:
             held = layers.get(patch["id"])
             if held is None:
                 raise WireError(f"delta {frame['seq']}: a patch for layer {patch['id']}, which the client does not hold")

@@ -198,6 +198,14 @@ class LayerTree:
             for key, value in patch.items():
                 if key == "id":
                     continue
+                if key in ("x", "y"):
+                    # A JSON patch of a layer that only moved: its new x and/or y alone.
+                    if not isinstance(value, (int, float)) or isinstance(value, bool):
+                        raise WireError(f"{where}: the patch for {layer_id} has {key} = {value!r}")
+                    moved = list(layer["frame"])
+                    moved[0 if key == "x" else 1] = value
+                    layer["frame"] = moved
+                    continue
                 if value is None:
                     if key in ("kind", "frame"):
                         raise WireError(f"{where}: the patch for {layer_id} deletes {key}")
