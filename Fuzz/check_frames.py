@@ -11,6 +11,8 @@ import json
 import pathlib
 import sys
 
+# This checkout's Python client, which wire_v2 re-exports (not whichever copy pip installed last).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "clients" / "python" / "src"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Tests" / "EndToEnd"))
 from wire_v2 import LayerTree, TreeDisplay, WireError  # noqa: E402
 

@@ -1,11 +1,14 @@
 """Helpers shared by the Python suites (end-to-end, browser and the Python client's): where the
 server binary is, a server process on a free port, and bounded waiting. Each suite puts this
-folder on `sys.path` in its conftest."""
+folder on `sys.path` in its conftest, which also makes `import stackcast` load this checkout's
+client (clients/python/src) rather than whichever copy pip installed last: several checkouts on
+one machine share one Python."""
 
 import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -14,6 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "clients" / "python" / "src"))
 
 
 def server_binary():

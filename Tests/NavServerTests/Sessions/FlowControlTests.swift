@@ -37,7 +37,10 @@ import Testing
         h.command("c1", "push", #""screen":{"name":"Detail"}"#, on: c)
         h.command("p1", "push", #""screen":{"name":"Detail"}"#, on: plain)
         h.settle()
-        #expect(c.take(frames: true).filter { $0.hasPrefix("frame") }.count == plain.take().filter { $0.hasPrefix("frame") }.count)
+        // The same frames, byte for byte in meaning: the window never held one back or merged two.
+        let frames = { (connection: FakeConnection) in connection.messages.filter { $0["type"]?.stringValue == "frame" } }
+        #expect(frames(c).count > 10)
+        #expect(frames(c) == frames(plain))
     }
 
     @Test func anAckInAnyJSONSpellingCounts() {
