@@ -37,8 +37,9 @@ import Testing
         let rows = h.scene.displayList().all(role: .row)
         #expect(rows.map(\.frame) == (0..<3).map { Rect(x: 16, y: 126 + 44 * Double($0), width: 358, height: 44) })
         #expect(rows.allSatisfy { $0.fill == nil })
-        // Rows are clipped to the section's rounded corners.
-        #expect(rows.allSatisfy { $0.clipRadius == 10 })
+        // The section does not clip its rows: no row carries a clip (v1 would send it every frame).
+        #expect(rows.allSatisfy { $0.clip == nil && $0.clipRadius == 0 })
+        #expect(h.scene.displayList().items.allSatisfy { $0.clip == nil })
         // The detail keeps its width ("push": 36.86 → 37) before the chevron; the title gets the rest.
         let list = h.scene.displayList()
         let title = try #require(list.items.first { $0.name == "title" && $0.text == "Detail" })
@@ -152,10 +153,17 @@ import Testing
         #expect(time.font == Font(size: 17, weight: 600))
         #expect(time.frame == Rect(x: 0, y: 13.5, width: 114, height: 22))
         #expect(time.align == .center)
-        // The icons are centred in the right ear: 276 + (114 − 71) / 2 = 297.5.
-        #expect(list.items.first { $0.name == "signal 1" }?.frame == Rect(x: 297.5, y: 26, width: 3, height: 4))
-        #expect(list.items.first { $0.name == "wifi" }?.frame == Rect(x: 319.5, y: 18.5, width: 16, height: 12))
-        #expect(list.items.first { $0.name == "battery" }?.frame == Rect(x: 340.5, y: 18, width: 25, height: 13))
+        // Three icons the viewer draws, centred in the right ear: 276 + (114 − 71) / 2 = 297.5.
+        let icons = list.items.filter { $0.name == "signal" || $0.name == "wifi" || $0.name == "battery" }
+        #expect(icons.map(\.icon) == ["signal", "wifi", "battery"])
+        #expect(icons.map(\.frame) == [
+            Rect(x: 297.5, y: 18, width: 17, height: 12), Rect(x: 319.5, y: 18.5, width: 16, height: 12),
+            Rect(x: 340.5, y: 18, width: 28, height: 13),
+        ])
+        #expect(icons.allSatisfy { $0.color == .black })
+        // Five nodes in all: the bar, the time and the three icons.
+        let statusBar = try #require(list.first(role: .statusbar))
+        #expect(list.items.filter { $0.id >= statusBar.id && $0.id < statusBar.id + 5 }.map(\.name) == ["statusbar", "time", "signal", "wifi", "battery"])
         let indicator = try #require(list.first(role: .homeIndicator))
         #expect(indicator.frame == Rect(x: 128, y: 831, width: 134, height: 5))
         #expect(indicator.radius == 2.5)
@@ -171,7 +179,7 @@ import Testing
         let time = try #require(list.items.first { $0.name == "time" })
         #expect(time.frame == Rect(x: 20, y: 0, width: 60, height: 24))
         #expect(time.font == Font(size: 12, weight: 600))
-        #expect(list.items.first { $0.name == "battery" }?.frame == Rect(x: 1004 - 53.25 + 43 * 0.75, y: 12 - 4.875, width: 18.75, height: 9.75))
+        #expect(list.items.first { $0.name == "battery" }?.frame == Rect(x: 1004 - 53.25 + 43 * 0.75, y: 12 - 4.875, width: 21, height: 9.75))
         #expect(list.first(role: .homeIndicator) == nil)
         // No safe area, no chrome.
         h.scene.resize(Viewport(width: 800, height: 600))
@@ -181,7 +189,7 @@ import Testing
     @Test func theChromeStaysStillWhilePagesMoveAndTurnsWhiteOverASheet() throws {
         let h = SceneHarness(viewport: Self.phone, root: Self.home)
         let chrome: (DisplayList) -> [DisplayItem] = { list in
-            list.items.filter { item in item.role == .statusbar || item.role == .homeIndicator || ["time", "wifi", "battery", "signal 1"].contains(item.name) }
+            list.items.filter { item in item.role == .statusbar || item.role == .homeIndicator || ["time", "signal", "wifi", "battery"].contains(item.name) }
         }
         let rest = chrome(h.scene.displayList())
         #expect(rest.count == 6)
@@ -268,6 +276,56 @@ import Testing
         h.advance(by: 1)
         #expect(row.fill == nil)
         #expect(h.stackNames == ["Home"])
+    }
+
+    @Test func theEndRowsHighlightWithTheSectionsRoundedCorners() throws {
+        let h = SceneHarness(viewport: Self.phone, root: Self.home)
+        h.tick(at: 1)
+        let highlight = Color(rgb: 0xD1D1D6)
+        // Holds a finger on the row at `y` past the delay; the highlighted row and the squares.
+        func pressed(_ y: Double) throws -> (row: DisplayItem, squares: [DisplayItem]) {
+            let finger = Finger(h.scene)
+            finger.down(195, y)
+            h.advance(by: 0.15)
+            let list = h.scene.displayList()
+            let row = try #require(list.all(role: .row).first { $0.fill != nil })
+            let squares = list.items.filter { $0.name == "highlight" }
+            h.scene.cancelInput()
+            h.advance(by: 0.1)
+            return (row, squares)
+        }
+        // The first row: its top corners round as the section's, its lower half square (a child).
+        let first = try pressed(148)
+        #expect(first.row.frame == Rect(x: 16, y: 126, width: 358, height: 44))
+        #expect(first.row.radius == 10)
+        #expect(first.row.fill == highlight)
+        #expect(first.squares.map(\.frame) == [Rect(x: 16, y: 148, width: 358, height: 22)])
+        #expect(first.squares.allSatisfy { $0.fill == highlight && $0.clip == nil })
+        // A middle row is a plain rectangle.
+        let middle = try pressed(192)
+        #expect(middle.row.frame.y == 170)
+        #expect(middle.row.radius == 0)
+        #expect(middle.squares.isEmpty)
+        // The last row: round at the bottom, its upper half square.
+        let last = try pressed(236)
+        #expect(last.row.frame.y == 214)
+        #expect(last.row.radius == 10)
+        #expect(last.squares.map(\.frame) == [Rect(x: 16, y: 214, width: 358, height: 22)])
+        // At rest no row draws and no square is left.
+        let list = h.scene.displayList()
+        #expect(list.all(role: .row).allSatisfy { $0.fill == nil && $0.radius == 0 })
+        #expect(list.items.allSatisfy { $0.name != "highlight" })
+        #expect(h.stackNames == ["Home"])
+
+        // A section of one row rounds all four corners and needs no square.
+        let single = SceneHarness(viewport: Self.phone, root: ScreenSpec(name: "One", rows: [RowSpec(title: "Only")]))
+        single.tick(at: 1)
+        let finger = Finger(single.scene)
+        finger.down(195, 148)
+        single.tick(at: 1.15)
+        let only = single.scene.displayList()
+        #expect(only.all(role: .row).map(\.radius) == [10])
+        #expect(only.items.allSatisfy { $0.name != "highlight" })
     }
 
     @Test func aRowWithoutAnActionHighlightsWhilePressedOnly() throws {

@@ -2,6 +2,10 @@
 /// margin, optional detail at the trailing one, a disclosure chevron on rows that push, and a
 /// separator inset 16 pt from the leading edge (none under a section's last row). The row itself
 /// fills only while pressed or selected (`systemGray4`); its section's card is the cell colour.
+/// The section does not clip its rows (a clip on every row would cost v1 viewers bytes in every
+/// frame): a highlighted row at an end of the section takes the section's corner radius, and a
+/// square `highlight` child fills the half of it that meets the next row, so only the outer
+/// corners are round.
 ///
 /// The title is truncated with an ellipsis against the detail, which keeps its natural width up
 /// to half the row's text area (and is truncated past that), using `TextMetrics`.
@@ -15,8 +19,28 @@ enum RowView {
     /// Where the detail ends when a chevron follows it, from the trailing edge.
     static let trailingWithChevron = 35.0
 
-    static func make(_ row: RowSpec, palette: ListPalette) -> Node {
+    /// Where a row lies in its section: the rows at its ends highlight with its rounded corners.
+    enum Position: Equatable {
+        case only, first, middle, last
+
+        init(index: Int, count: Int) {
+            switch index {
+            case _ where count == 1: self = .only
+            case 0: self = .first
+            case count - 1: self = .last
+            default: self = .middle
+            }
+        }
+    }
+
+    static func make(_ row: RowSpec, palette: ListPalette, position: Position) -> Node {
         let node = Node(role: .row, name: row.title)
+        if position == .first || position == .last {
+            let square = Node(name: "highlight", fill: palette.highlight)
+            square.isHidden = true
+            square.isUserInteractionEnabled = false
+            node.addChild(square)
+        }
         let title = Node.label(row.title, font: .body, color: palette.label, name: "title")
         node.addChild(title)
         if let detail = row.detail {
@@ -35,9 +59,9 @@ enum RowView {
     }
 
     /// Lays out a row's children for the row's current frame and truncates its texts to their
-    /// boxes (`spec` gives the full texts). `isLast` hides the separator. In a row narrower than
+    /// boxes (`spec` gives the full texts). The last row has no separator. In a row narrower than
     /// its margins the labels and separator shrink to nothing rather than to a negative width.
-    static func layout(_ row: Node, spec: RowSpec, isLast: Bool) {
+    static func layout(_ row: Node, spec: RowSpec, position: Position) {
         let width = row.frame.width, height = row.frame.height
         let chevron = row.children.first { $0.icon != nil }
         let trailing = chevron != nil ? trailingWithChevron : margin
@@ -55,11 +79,13 @@ enum RowView {
             case "detail":
                 child.frame = Rect(x: width - trailing - detailWidth, y: 0, width: detailWidth, height: height)
                 setText(TextMetrics.truncated(spec.detail ?? "", font: .body, width: detailWidth), of: child)
+            case "highlight":
+                child.frame = Rect(x: 0, y: position == .first ? height / 2 : 0, width: width, height: height / 2)
             case "disclosure":
                 child.frame = Rect(x: width - margin - 16, y: (height - chevronSize) / 2, width: chevronSize, height: chevronSize)
             default:
                 child.frame = Rect(x: margin, y: height - 0.5, width: max(width - margin, 0), height: 0.5)
-                child.isHidden = isLast
+                child.isHidden = position == .last || position == .only
             }
         }
     }
@@ -69,9 +95,13 @@ enum RowView {
         if label.text != text { label.text = text }
     }
 
-    /// Shows or clears the pressed (or selected) state: the row's fill.
-    static func setHighlighted(_ row: Node, _ highlighted: Bool, palette: ListPalette) {
+    /// Shows or clears the pressed (or selected) state: the row's fill, rounded as the section
+    /// at its ends.
+    static func setHighlighted(_ row: Node, _ highlighted: Bool, palette: ListPalette, position: Position) {
         let fill = highlighted ? palette.highlight : nil
         if row.fill != fill { row.fill = fill }
+        let radius = highlighted && position != .middle ? ScreenController.sectionCornerRadius : 0
+        if row.cornerRadius != radius { row.cornerRadius = radius }
+        for child in row.children where child.name == "highlight" { child.isHidden = !highlighted }
     }
 }

@@ -32,7 +32,7 @@ public final class ScreenController: ViewController {
     public let palette: ListPalette
     /// The node that holds the section; scrolling moves it.
     let list = Node(name: "list")
-    /// The rounded card the rows lie on; it clips them to its corners.
+    /// The rounded card the rows lie on. It does not clip them (`RowView` rounds the highlight).
     let section = Node(role: .section, name: "section")
     private(set) var rowNodes: [Node] = []
     /// The row tapped last, shown selected until its page appears again.
@@ -63,7 +63,7 @@ public final class ScreenController: ViewController {
 
     override func setPressed(_ node: Node, _ pressed: Bool) {
         guard node !== selectedRow else { return }
-        RowView.setHighlighted(node, pressed, palette: palette)
+        setHighlighted(node, pressed)
     }
 
     /// A tap on a row with an action selects the row and runs the action; the selection goes
@@ -86,10 +86,15 @@ public final class ScreenController: ViewController {
     /// Makes `row` the selected row (nil: none), highlighting it and clearing the old one.
     private func select(_ row: Node?) {
         guard row !== selectedRow else { return }
-        if let selectedRow { RowView.setHighlighted(selectedRow, false, palette: palette) }
+        if let selectedRow { setHighlighted(selectedRow, false) }
         selectedRow = row
-        if let row { RowView.setHighlighted(row, true, palette: palette) }
+        if let row { setHighlighted(row, true) }
         scene?.setNeedsDisplay()
+    }
+
+    private func setHighlighted(_ row: Node, _ highlighted: Bool) {
+        guard let index = rowNodes.firstIndex(where: { $0 === row }) else { return }
+        RowView.setHighlighted(row, highlighted, palette: palette, position: RowView.Position(index: index, count: rowNodes.count))
     }
 
     public override func pageForSwipePush() -> ViewController? {
@@ -103,10 +108,9 @@ public final class ScreenController: ViewController {
         content.addChild(list)
         section.fill = palette.cell
         section.cornerRadius = ScreenController.sectionCornerRadius
-        section.clipsToBounds = true
         if !spec.rows.isEmpty { list.addChild(section) }
-        for row in spec.rows {
-            let node = RowView.make(row, palette: palette)
+        for (index, row) in spec.rows.enumerated() {
+            let node = RowView.make(row, palette: palette, position: RowView.Position(index: index, count: spec.rows.count))
             section.addChild(node)
             rowNodes.append(node)
         }
@@ -131,7 +135,7 @@ public final class ScreenController: ViewController {
         )
         for (index, row) in rowNodes.enumerated() {
             row.frame = Rect(x: 0, y: Double(index) * ScreenController.rowHeight, width: section.frame.width, height: ScreenController.rowHeight)
-            RowView.layout(row, spec: spec.rows[index], isLast: index == rowNodes.count - 1)
+            RowView.layout(row, spec: spec.rows[index], position: RowView.Position(index: index, count: rowNodes.count))
         }
         if scroller == nil, let scene, !rowNodes.isEmpty {
             let scroller = Scroller(animator: scene.animator)
