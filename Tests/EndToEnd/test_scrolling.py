@@ -291,10 +291,10 @@ def test_a_list_in_a_tab_ends_above_the_tab_bar_and_keeps_its_offset(server):
         await client.settle()
         bar_y = H - 49 - SAFE_BOTTOM
         # Rows run on under the translucent tab bar, which takes the input there: a tap on the
-        # bar over Row 15 is a tap on the selected tab (nothing to pop), and the wheel or a drag
-        # that starts on the bar does not scroll.
-        under = client.find(role="row", name="Row 15")[0]["frame"]
-        assert under[1] < bar_y + 20 < under[1] + under[3], under
+        # bar over Row 14 (y = 126 + 14 x 44 = 742 to 786) is a tap on the selected tab (nothing
+        # to pop), and the wheel or a drag that starts on the bar does not scroll.
+        under = client.find(role="row", name="Row 14")[0]["frame"]
+        assert under[1] == LIST_TOP + 14 * ROW and under[1] < bar_y + 20 < under[1] + under[3], under
         start = client.mark()
         await client.pointer("down", 50, bar_y + 20, 1000)
         await client.pointer("up", 50, bar_y + 20, 1050)
