@@ -77,7 +77,7 @@ enum PhoneApp {
 
     // MARK: Page stack (seed 003)
 
-    static let cardsTop = 91.0 + ScreenController.listMargin * 2 + 5 * ScreenController.rowHeight
+    static let cardsTop = 91.0 + ScreenController.listHeight(rows: 5)
 
     static let nearby = ScreenSpec(
         name: "Nearby", background: Color(rgb: 0xDCEBD2),
@@ -100,7 +100,7 @@ enum PhoneApp {
     static let miniPlayer = ScreenSpec(
         name: "Mini Player",
         rows: [RowSpec(title: "The bar at the bottom moves with the page")],
-        link: LinkSpec(height: 56, fill: Color(rgb: 0xF9F9F9), text: "▶ Melody A.M. · Röyksopp")
+        link: LinkSpec(height: 56, fill: .barBackground, text: "▶ Melody A.M. · Röyksopp")
     )
 
     static let fullScreen = ScreenSpec(

@@ -42,7 +42,7 @@ enum StackApp {
     )
 
     static let gallery = ScreenSpec(
-        name: "Gallery", link: LinkSpec(height: 49, fill: Color(rgb: 0xF9F9F9), text: "Swipe left for the next picture"),
+        name: "Gallery", link: LinkSpec(height: 49, fill: .barBackground, text: "Swipe left for the next picture"),
         swipePush: ScreenSpec(name: "Picture", background: Color(rgb: 0xE0F2FE), rows: [RowSpec(title: "A pushed picture")])
     )
 }

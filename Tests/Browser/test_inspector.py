@@ -147,7 +147,9 @@ def test_a_watchers_inspector_shows_the_node_tree_and_streams_a_push(start_serve
         assert shown["font"] == f"{title['font']['size']} pt, weight {title['font']['weight']}", shown
         assert shown["color"] == title["color"] and shown["state"] == "drawn", shown
         tip = driver.execute_script("return document.getElementById('inspector-tip').textContent")
-        assert tip.startswith(f"text \"{title['text']}\"") and "page " in tip, tip
+        # A row's title label is named `title` (docs/protocol.md, `row`), which the tip shows.
+        assert title["name"] == "title", title
+        assert tip.startswith(f"text “title” \"{title['text']}\"") and "page " in tip, tip
 
         # The controller pushes: the log streams the push's events in protocol order.
         wait_until(lambda: "Events:" in driver.execute_script(

@@ -1,10 +1,11 @@
 """List scrolling through `pointer` and `scroll` messages (docs/protocol.md §4).
 
 The viewport is a phone with a safe area (390 x 844, top 47, bottom 34). A SCREEN with 40 rows
-has a list 20 + 40 x 44 + 20 = 1800 pt high in a content area that starts under the bar at
-y = 91; the list may scroll until its end (with the 20 pt margin) reaches the safe area, or the
-tab bar in a tab app. So row i is at y = 111 + 44 i - offset, and the largest offset is
-1800 - (844 - 91 - 34) = 1081 in a stack app, 1800 - (844 - 91 - 83) = 1130 above a tab bar.
+has a list 35 + 40 x 44 + 20 = 1815 pt high (an inset grouped section with its header and footer
+spacing) in a content area that starts under the bar at y = 91; the list may scroll until its end
+(with the 20 pt footer) reaches the safe area, or the tab bar in a tab app. So row i is at
+y = 126 + 44 i - offset, and the largest offset is 1815 - (844 - 91 - 34) = 1096 in a stack app,
+1815 - (844 - 91 - 83) = 1145 above a tab bar.
 
 Pointer messages go back to back; only their `t` values say how fast the finger moved."""
 
@@ -14,11 +15,12 @@ from stackcast_client import W, H, centre, run, session
 
 SAFE_TOP, SAFE_BOTTOM = 47, 34
 VIEWPORT = {"width": W, "height": H, "scale": 3, "safeArea": {"top": SAFE_TOP, "bottom": SAFE_BOTTOM}}
-LIST_TOP = SAFE_TOP + 44 + 20                  # 111: the first row's y at offset 0
+HEADER, FOOTER = 35, 20                        # the section's spacing above and below
+LIST_TOP = SAFE_TOP + 44 + HEADER              # 126: the first row's y at offset 0
 ROW = 44
 ROWS = 40
-MAX_OFFSET = 20 + ROWS * ROW + 20 - (H - 91 - SAFE_BOTTOM)            # 1081
-TAB_MAX_OFFSET = 20 + ROWS * ROW + 20 - (H - 91 - 49 - SAFE_BOTTOM)   # 1130
+MAX_OFFSET = HEADER + ROWS * ROW + FOOTER - (H - 91 - SAFE_BOTTOM)            # 1096
+TAB_MAX_OFFSET = HEADER + ROWS * ROW + FOOTER - (H - 91 - 49 - SAFE_BOTTOM)   # 1145
 EPS = 0.02
 EVENTS = ["lifecycle", "transition", "gesture"]
 
@@ -178,7 +180,7 @@ def test_the_end_rubber_bands_too_and_a_resize_moves_the_end(server):
         tall = {**VIEWPORT, "height": 1000}
         await client.send({"type": "resize", **tall})
         await client.settle()
-        tall_max = 20 + ROWS * ROW + 20 - (1000 - 91 - SAFE_BOTTOM)      # 925
+        tall_max = HEADER + ROWS * ROW + FOOTER - (1000 - 91 - SAFE_BOTTOM)      # 940
         assert await offset(client) == tall_max
         # 300 pt up past the end (290 after the slop) shows as the rubber band of 290.
         t = await vertical_drag(client, 200, steps(600, 300), t0=1000, up=False)
@@ -289,10 +291,10 @@ def test_a_list_in_a_tab_ends_above_the_tab_bar_and_keeps_its_offset(server):
         await client.settle()
         bar_y = H - 49 - SAFE_BOTTOM
         # Rows run on under the translucent tab bar, which takes the input there: a tap on the
-        # bar over Row 15 is a tap on the selected tab (nothing to pop), and the wheel or a drag
-        # that starts on the bar does not scroll.
-        under = client.find(role="row", name="Row 15")[0]["frame"]
-        assert under[1] < bar_y + 20 < under[1] + under[3], under
+        # bar over Row 14 (y = 126 + 14 x 44 = 742 to 786) is a tap on the selected tab (nothing
+        # to pop), and the wheel or a drag that starts on the bar does not scroll.
+        under = client.find(role="row", name="Row 14")[0]["frame"]
+        assert under[1] == LIST_TOP + 14 * ROW and under[1] < bar_y + 20 < under[1] + under[3], under
         start = client.mark()
         await client.pointer("down", 50, bar_y + 20, 1000)
         await client.pointer("up", 50, bar_y + 20, 1050)

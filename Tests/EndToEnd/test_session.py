@@ -294,7 +294,9 @@ def test_resize_during_a_push_ends_in_the_new_layout(server):
         assert (await client.reply(push))["type"] == "result"
         await client.settle()
         assert [(p["name"], p["frame"]) for p in client.pages()] == [("Detail", [0, 0, 600, 700])]
-        assert [r["frame"][2] for r in client.find(role="row")] == [600]
+        # The row's section takes the new width, 20 pt in from each side (the shorter side is
+        # 600 pt: an iPad's margins), 35 pt below the 44 pt bar.
+        assert [r["frame"] for r in client.find(role="row")] == [[20, 44 + 35, 560, 44]]
         state = await client.state()
         assert [e["frame"] for e in state["stack"]] == [[0, 0, 600, 700], [0, 0, 600, 700]], state
         await client.close()

@@ -252,7 +252,7 @@ def test_side_tabs_draw_the_side_bar_items_and_badges_beside_a_half_page(server)
                                "name": "A"}], containers
         pages = client.pages()
         assert pages == [{"id": pages[0]["id"], "kind": "rect", "frame": [316, 0, HALF, H], "alpha": 1,
-                          "fill": "#FFFFFF", "clip": CLIP, "role": "page", "name": "A", "vc": pages[0]["vc"]}], pages
+                          "fill": "#F2F2F7", "clip": CLIP, "role": "page", "name": "A", "vc": pages[0]["vc"]}], pages
         order = client.order
         assert order.index(backdrop[0]["id"]) + 1 == order.index(containers[0]["id"]) == order.index(pages[0]["id"]) - 1
         assert drawn(client) == with_content(client) == [("A", 316)]
@@ -598,8 +598,10 @@ def test_a_rows_push_pops_the_pages_above_its_page_first(server):
         await client.ok("scrollTo", index=0)
         await client.settle()
         assert drawn(client) == [("A", 80), ("B", 552)]
+        # The row lies in B's inset grouped section: 20 pt in from each side on the iPad, 35 pt
+        # below the 44 pt bar.
         row = client.find(role="row", name="to Y")[0]
-        assert row["frame"] == [552, 64, HALF, 44], row
+        assert row["frame"] == [552 + 20, 44 + 35, HALF - 40, 44], row
         start = client.mark()
         await tap(client, 700, 80)
         await client.wait_event("released", since=start, screen="D", timeout=10)
@@ -800,8 +802,9 @@ def test_tap_on_a_page_that_is_not_active_activates_it(server):
 
 def test_a_tap_on_a_covered_container_activates_its_page_and_not_what_it_does_not_draw(server):
     """After `none` pushes A is covered by B at 83 but still shown: its page, with a row at
-    [80, 64, 472, 44], is in its container, which does not draw it. A tap at x = 81 on that row's
-    place reaches A's container, not the row: A becomes active at the left, X is not pushed."""
+    [100, 79, 432, 44] (in its section, 20 pt in), is in its container, which does not draw it. A
+    tap at x = 81 across from that row, on the 3 pt of A's container left uncovered, reaches A's
+    container: A becomes active at the left, X is not pushed."""
     async def body():
         a = {**half("A"), "rows": [{"title": "to X", "action": {"op": "push", "screen": half("X")}}]}
         client = await split_app(server.ws_url, a)
@@ -813,7 +816,7 @@ def test_a_tap_on_a_covered_container_activates_its_page_and_not_what_it_does_no
         assert (drawn(client), with_content(client)) == ([("A", 80), ("B", 83), ("C", 552)], [("B", 83), ("C", 552)])
         assert client.find(role="row") == []
         start = client.mark()
-        await tap(client, 81, 84)
+        await tap(client, 81, 100)
         await client.wait_until(lambda: drawn(client) == [("A", 80), ("B", 552)], what="A left-aligned")
         await client.settle()
         state = await client.state()
@@ -821,7 +824,7 @@ def test_a_tap_on_a_covered_container_activates_its_page_and_not_what_it_does_no
         assert summary(state) == {"offset": 0, "targetOffset": 0, "active": 0, "position": "left",
                                   "scrolling": False}, state
         assert with_content(client) == [("A", 80), ("B", 552)]
-        assert [r["frame"] for r in client.find(role="row", name="to X")] == [[80, 64, HALF, 44]]
+        assert [r["frame"] for r in client.find(role="row", name="to X")] == [[100, 79, HALF - 40, 44]]
         assert lifecycle(client.events(start)) == [("viewWillDisappear", "C"), ("viewDidDisappear", "C")]
         await client.close()
     run(body())
@@ -945,11 +948,14 @@ def test_stacked_pages_at_rest_are_drawn_with_their_dim(server):
         clip = {"clip": CLIP}
 
         def bar(x, name):
+            # The title's box is its natural width, centred: "B" and "C" in 17 pt semibold are
+            # 0.722 em = 12.27 pt, rounded up to 13 (docs/protocol.md, the width model).
+            assert name in ("B", "C")
             return [{"kind": "rect", "frame": [x, 0, HALF, 44], "alpha": 1, "fill": "#F9F9F9", **clip, "role": "navbar",
                      "name": "navbar"},
-                    {"kind": "rect", "frame": [x, 43.5, HALF, 0.5], "alpha": 1, "fill": "#C6C6C8", **clip,
+                    {"kind": "rect", "frame": [x, 43.5, HALF, 0.5], "alpha": 1, "fill": "#3C3C434A", **clip,
                      "role": "separator"},
-                    {"kind": "text", "frame": [x + 120, 0, 232, 44], "alpha": 1, **clip, "text": name,
+                    {"kind": "text", "frame": [x + (HALF - 13) / 2, 0, 13, 44], "alpha": 1, **clip, "text": name,
                      "font": {"size": 17, "weight": 600}, "color": "#000000", "align": "center", "role": "title",
                      "name": name}]
 
@@ -959,7 +965,7 @@ def test_stacked_pages_at_rest_are_drawn_with_their_dim(server):
                     "role": "container", "name": name}
 
         def page(x, name, vc):
-            return {"kind": "rect", "frame": [x, 0, HALF, H], "alpha": 1, "fill": "#FFFFFF", **clip, "role": "page",
+            return {"kind": "rect", "frame": [x, 0, HALF, H], "alpha": 1, "fill": "#F2F2F7", **clip, "role": "page",
                     "name": name, "vc": vc}
 
         assert split == [

@@ -544,7 +544,9 @@ def test_binary_frames_are_binary_messages_and_small(server):
                 await client.close()
         print(f"\nphone home screen, full frame: v1 {sizes['v1']} B (re-serialized), v2 JSON {sizes['v2 json']} B, "
               f"v2 binary {sizes['v2 binary']} B ({len(binary_client.v2.strings)} strings)")
-        assert sizes["v2 binary"] < 2048, sizes
+        # 2097 B: 1921 before the iOS look, which added the status bar and home indicator (six
+        # layers and their strings), the section and a text box of its own for every row label.
+        assert sizes["v2 binary"] < 2200, sizes
 
         # A slide push as binary deltas: every frame a binary message, every delta a few dozen bytes.
         ctl = binary_client

@@ -3,12 +3,19 @@ import Testing
 
 /// UIKit's navigation bar transition (issue 13 item 3): between pages whose bars look alike the
 /// bar stays and its title and back button move along one line; bars that differ travel with
-/// their pages (seed 002). The iPhone viewport of the harness: W = 390, safe-area top 47, so the
-/// back button is 120 wide, the title's frame spans x 120 ... 270 (centre 195) and the back
-/// label's 26 ... 120 (centre 73): a title travels 195 − 73 = 122 between the two places, and
-/// an incoming title starts half the width (195) to the right.
+/// their pages (seed 002). The iPhone viewport of the harness: W = 390, safe-area top 47. A title's
+/// frame is its text's width (`TextMetrics`, rounded up) centred on the bar (centre 195); a back
+/// label's frame starts at 26 and is its text's width plus 8: "Home" (45.34 → 46) spans 26 ... 80
+/// (centre 53), so a title travels 195 − 53 = 142 between the two places, and an incoming title
+/// starts half the width (195) to the right.
 @Suite struct BarTransitionTests {
-    static let titleX = 120.0, labelX = 26.0, travel = 122.0, entry = 195.0
+    static let labelX = 26.0, entry = 195.0
+    /// "Detail" in 17 pt semibold is 46.29 pt: 47 wide, from (390 − 47) / 2.
+    static let titleX = 171.5
+    /// "Home" in 17 pt semibold is 47.23 pt: 48 wide.
+    static let homeTitleX = 171.0
+    /// From the title's centre to the centre of the back label "Home".
+    static let travel = 142.0
 
     /// The drawn items of the bars: titles by text, back labels by text, chevrons, backgrounds.
     struct Bars {
@@ -33,7 +40,7 @@ import Testing
         #expect(filled.first?.frame == Rect(x: 0, y: 0, width: 390, height: 91), sourceLocation: sourceLocation)
         expectClose(bars.title("Detail")?.frame.x, Self.titleX + (1 - q) * Self.entry, "incoming title x", sourceLocation: sourceLocation)
         expectClose(bars.title("Detail")?.alpha, q, "incoming title alpha", sourceLocation: sourceLocation)
-        expectClose(bars.title("Home")?.frame.x, Self.titleX - q * Self.travel, "outgoing title x", sourceLocation: sourceLocation)
+        expectClose(bars.title("Home")?.frame.x, Self.homeTitleX - q * Self.travel, "outgoing title x", sourceLocation: sourceLocation)
         expectClose(bars.title("Home")?.alpha, 1 - q, "outgoing title alpha", sourceLocation: sourceLocation)
         expectClose(bars.backLabel("Home")?.frame.x, Self.labelX + (1 - q) * Self.travel, "back label x", sourceLocation: sourceLocation)
         expectClose(bars.backLabel("Home")?.alpha, q, "back label alpha", sourceLocation: sourceLocation)
@@ -115,10 +122,12 @@ import Testing
         #expect(bars.chevrons.count == 1)
         #expect(bars.chevrons.first?.alpha == 1)
         #expect(bars.chevrons.first?.frame.x == 8)
-        // Detail's back label ("Home") slides on off to the left; More's ("Detail") comes in from the centre.
-        expectClose(bars.backLabel("Home")?.frame.x, Self.labelX - q * Self.travel, "outgoing back label x")
+        // Detail's back label ("Home") slides on off to the left; More's ("Detail", 43.45 → 44 wide,
+        // its frame 52: centre 52) comes in from the centre, both along More's line: 195 − 52 = 143.
+        let travel = 143.0
+        expectClose(bars.backLabel("Home")?.frame.x, Self.labelX - q * travel, "outgoing back label x")
         expectClose(bars.backLabel("Home")?.alpha, 1 - q, "outgoing back label alpha")
-        expectClose(bars.backLabel("Detail")?.frame.x, Self.labelX + (1 - q) * Self.travel, "incoming back label x")
+        expectClose(bars.backLabel("Detail")?.frame.x, Self.labelX + (1 - q) * travel, "incoming back label x")
     }
 
     @Test func theBarsGoBackIntoTheirPagesAtTheEnd() throws {
@@ -131,7 +140,7 @@ import Testing
         let home = h.stack.topViewController
         #expect(home.navigationBar.node.parent === home.view)
         #expect(home.navigationBar.node.fill != nil)
-        #expect(home.navigationBar.titleNode.frame.x == Self.titleX)
+        #expect(home.navigationBar.titleNode.frame.x == Self.homeTitleX)
     }
 
     @Test(arguments: [
@@ -147,9 +156,9 @@ import Testing
             let detail = try #require(h.page("Detail", in: list))
             let home = try #require(h.page("Home", in: list))
             expectClose(detail.frame.x, 390 * (1 - q), "Detail x")
-            // Home's title rides on its page, whole: x = page x + 120, opaque.
+            // Home's title rides on its page, whole: x = page x + 171, opaque.
             let bars = Bars(list: list)
-            expectClose(bars.title("Home")?.frame.x, home.frame.x + Self.titleX, "Home title x")
+            expectClose(bars.title("Home")?.frame.x, home.frame.x + Self.homeTitleX, "Home title x")
             #expect(bars.title("Home")?.alpha == 1)
             if bar.style != .hidden {
                 #expect(bars.navbars.map(\.frame.x) == [home.frame.x, detail.frame.x])

@@ -57,7 +57,10 @@ import Testing
     @Test func drawnLayersAreExactlyTheDisplayList() {
         for (list, tree) in session() {
             var items = list.items
-            for index in items.indices { items[index].clip = nil }
+            for index in items.indices {
+                items[index].clip = nil
+                items[index].clipRadius = 0
+            }
             #expect(flatten(tree) == items)
             // Layers come parent first, and only the root has no parent.
             var seen: Set<Int> = []

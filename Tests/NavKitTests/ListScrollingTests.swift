@@ -4,7 +4,8 @@ import Testing
 /// Lists longer than the page scroll vertically, decided on the server: 1:1 with UIKit's rubber
 /// band, deceleration after a fling, wheel scrolling clamped, and never a pop.
 @Suite struct ListScrollingTests {
-    /// 40 rows: 20 + 40 × 44 + 20 = 1800 pt of list in a 753 pt content area (844 − 91).
+    /// 40 rows: 35 + 40 × 44 + 20 = 1815 pt of list (the section's header and footer spacing
+    /// around it) in a 753 pt content area (844 − 91).
     static let long = ScreenSpec(name: "Songs", rows: (1...40).map { RowSpec(title: "Song \($0)", action: .push(ScreenSpec(name: "Song \($0)"))) })
 
     private func songs() -> SceneHarness {
@@ -52,7 +53,7 @@ import Testing
     @Test func pullingPastTheEndRubberBandsAndBouncesBack() {
         let h = songs()
         let viewport = 844 - 91 - 34.0
-        let maxOffset = 1800 - viewport
+        let maxOffset = 1815 - viewport
         h.scene.handle(ScrollEvent(position: Point(x: 200, y: 400), delta: Point(x: 0, y: maxOffset), time: 1))
         let finger = Finger(h.scene)
         finger.down(200, 600)
@@ -78,7 +79,7 @@ import Testing
         }
         #expect(offsets[0] > released)
         #expect(offsets[10] > offsets[0])
-        let maxOffset = 1800 - (844 - 91 - 34.0)
+        let maxOffset = 1815 - (844 - 91 - 34.0)
         #expect(offsets.last == maxOffset)
         #expect(offsets[offsets.count - 1] == offsets[offsets.count - 2])
         // At rest the last row sits above the home indicator's safe area.
@@ -93,15 +94,15 @@ import Testing
         h.scene.handle(ScrollEvent(position: Point(x: 200, y: 400), delta: Point(x: 0, y: -500), time: 1.1))
         #expect(offset(h) == 0)
         h.scene.handle(ScrollEvent(position: Point(x: 200, y: 400), delta: Point(x: 0, y: 5000), time: 1.2))
-        #expect(offset(h) == 1800 - (844 - 91 - 34.0))
+        #expect(offset(h) == 1815 - (844 - 91 - 34.0))
     }
 
     @Test func aTapAfterScrollingHitsTheRowUnderTheFinger() {
         let h = songs()
         h.scene.handle(ScrollEvent(position: Point(x: 200, y: 400), delta: Point(x: 0, y: 440), time: 1))
-        // Row 11 (index 10) was at y = 91 + 20 + 440 = 551; it is now at 111.
+        // Row 11 (index 10) was at y = 91 + 35 + 440 = 566; it is now at 126.
         let finger = Finger(h.scene)
-        finger.down(100, 120)
+        finger.down(100, 135)
         finger.up(after: 0.05)
         for _ in 0..<30 { h.advance(by: 1.0 / 60) }
         #expect(h.stackNames == ["Home", "Songs", "Song 11"])

@@ -63,7 +63,8 @@ import Testing
         expectSheet(h, list, q: 1)
         // The card's bar starts at its top (no safe area inside a card) and is clipped to its corners.
         let bar = try #require(list.items.first { $0.role == .navbar && $0.frame.y == Self.cardY })
-        #expect(bar.frame.height == 44)
+        // A page sheet's bar is 56 pt high, not 44.
+        #expect(bar.frame.height == 56)
         #expect(bar.clip == Rect(x: 0, y: Self.cardY, width: 390, height: Self.cardHeight))
         #expect(bar.clipRadius == 10)
         // A tap on the sliver of Home above the card (its back-button corner) does nothing.
@@ -80,7 +81,8 @@ import Testing
         let list = h.scene.displayList()
         let close = try #require(list.first(role: .close))
         #expect(close.name == "Close")
-        #expect(close.frame == Rect(x: 0, y: Self.cardY, width: 120, height: 44))
+        // As wide as "Close" (43.45 → 44 pt) from the 16 pt margin, plus 8; as high as the bar.
+        #expect(close.frame == Rect(x: 0, y: Self.cardY, width: 68, height: 56))
         #expect(list.items.contains { $0.text == "Close" && $0.kind == .text })
         #expect(list.first(role: .back) == nil)
         #expect(!list.items.contains { $0.icon == "back" })
@@ -102,7 +104,7 @@ import Testing
         #expect(h.page("Home", in: list)?.frame == Rect(x: 0, y: 0, width: 390, height: 844))
         #expect(h.page("Home", in: list)?.scale == 1)
         #expect(h.page("Home", in: list)?.radius == 0)
-        #expect(list.items.first?.fill == .white)
+        #expect(list.items.first?.fill == .groupedBackground)
     }
 
     @Test func escapeDismissesTheSheet() {

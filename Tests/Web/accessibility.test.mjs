@@ -10,21 +10,28 @@ const PHONE = { width: 390, height: 844 };
 const text = (id, frame, value, extra = {}) => ({ id, kind: 'text', frame, alpha: 1, text: value, ...extra });
 const rect = (id, frame, extra = {}) => ({ id, kind: 'rect', frame, alpha: 1, ...extra });
 
-// docs/protocol.md §3.3's full frame (without the Now Playing row), in paint order.
+// docs/protocol.md §3.3's full frame (without the Now Playing row), in paint order: the page, its
+// section, rows and labels, the bar, then the status bar and home indicator.
 const HOME = [
-  rect(36, [0, 0, 390, 844], { fill: '#FFFFFF', role: 'page', name: 'Home', vc: 'vc2' }),
-  rect(37, [0, 91, 390, 753], { fill: '#F2F2F7', name: 'content' }),
-  rect(38, [0, 111, 390, 44], { fill: '#FFFFFF', role: 'row', name: 'General' }),
-  text(39, [16, 111, 338, 44], 'General'),
-  text(40, [195, 111, 159, 44], 'slide'),
-  { id: 41, kind: 'icon', frame: [360, 123, 14, 20], alpha: 1, icon: 'chevron.right', name: 'disclosure' },
-  rect(42, [16, 154.5, 374, 0.5], { fill: '#C6C6C8', role: 'separator' }),
-  rect(48, [0, 199, 390, 44], { fill: '#FFFFFF', role: 'row', name: 'About' }),
-  text(49, [16, 199, 358, 44], 'About'),
-  rect(50, [16, 242.5, 374, 0.5], { fill: '#C6C6C8', role: 'separator' }),
-  rect(51, [0, 0, 390, 91], { fill: '#F9F9F9', role: 'navbar', name: 'navbar' }),
-  rect(52, [0, 90.5, 390, 0.5], { fill: '#C6C6C8', role: 'separator' }),
-  text(53, [120, 47, 150, 44], 'Stackcast', { role: 'title', name: 'Stackcast' }),
+  rect(84, [0, 0, 390, 844], { fill: '#F2F2F7', role: 'page', name: 'Home', vc: 'vc4' }),
+  rect(85, [0, 91, 390, 753], { fill: '#F2F2F7', name: 'content' }),
+  rect(86, [16, 126, 358, 132], { fill: '#FFFFFF', radius: 10, role: 'section', name: 'section' }),
+  rect(87, [16, 126, 358, 44], { role: 'row', name: 'General' }),
+  text(88, [32, 126, 264, 44], 'General', { name: 'title' }),
+  text(89, [304, 126, 35, 44], 'slide', { name: 'detail' }),
+  { id: 90, kind: 'icon', frame: [342, 137, 22, 22], alpha: 1, icon: 'chevron.right', name: 'disclosure' },
+  rect(91, [32, 169.5, 342, 0.5], { fill: '#3C3C434A', role: 'separator' }),
+  rect(97, [16, 214, 358, 44], { role: 'row', name: 'About' }),
+  text(98, [32, 214, 326, 44], 'About', { name: 'title' }),
+  rect(99, [0, 0, 390, 91], { fill: '#F9F9F9', role: 'navbar', name: 'navbar' }),
+  rect(100, [0, 90.5, 390, 0.5], { fill: '#3C3C434A', role: 'separator' }),
+  text(101, [155, 47, 80, 44], 'Stackcast', { role: 'title', name: 'Stackcast' }),
+  rect(78, [0, 0, 390, 47], { role: 'statusbar', name: 'statusbar' }),
+  text(79, [0, 13.5, 114, 22], '9:41', { name: 'time' }),
+  { id: 80, kind: 'icon', frame: [297.5, 18, 17, 12], alpha: 1, icon: 'signal', name: 'signal' },
+  { id: 81, kind: 'icon', frame: [319.5, 18.5, 16, 12], alpha: 1, icon: 'wifi', name: 'wifi' },
+  { id: 82, kind: 'icon', frame: [340.5, 18, 28, 13], alpha: 1, icon: 'battery', name: 'battery' },
+  rect(83, [128, 831, 134, 5], { fill: '#000000', radius: 2.5, role: 'homeindicator', name: 'homeindicator' }),
 ];
 
 const brief = (entries) => entries.map(({ id, role, name, description, selected, tabs }) => ({
@@ -35,10 +42,11 @@ const brief = (entries) => entries.map(({ id, role, name, description, selected,
 
 test('rows are buttons named by their title with the detail as description, the title a heading, read top to bottom', () => {
   assert.deepEqual(brief(semantics(HOME, PHONE)), [
-    { id: 53, role: 'heading', name: 'Stackcast', description: '' },
-    { id: 38, role: 'button', name: 'General', description: 'slide' },
-    { id: 48, role: 'button', name: 'About', description: '' },
+    { id: 101, role: 'heading', name: 'Stackcast', description: '' },
+    { id: 87, role: 'button', name: 'General', description: 'slide' },
+    { id: 97, role: 'button', name: 'About', description: '' },
   ]);
+  // The status bar (its 9:41 and icons) and the home indicator are the device's, not read.
 });
 
 test('a tab bar is a tablist of its tabs, the selected one marked, a badge as the description', () => {
@@ -84,11 +92,11 @@ test('mid-push: each page reads on its own, left page first, and a text goes to 
   const incoming = [
     rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),
     // Over Home's General row, but General's: it must not become that row's description.
-    text(81, [211, 111, 338, 44], 'Nothing here yet'),
+    text(81, [227, 126, 142, 44], 'Nothing here yet'),
     text(82, [315, 47, 150, 44], 'General', { role: 'title', name: 'General' }),
   ];
   const entries = brief(semantics([...HOME, ...incoming], PHONE));
-  assert.deepEqual(entries.map((entry) => entry.id), [53, 38, 48, 82, 81]);
+  assert.deepEqual(entries.map((entry) => entry.id), [101, 87, 97, 82, 81]);
   assert.equal(entries[1].description, 'slide');
   assert.deepEqual(headingOfTopPage(semantics([...HOME, ...incoming], PHONE), [...HOME, ...incoming])?.id, 82);
 });
@@ -101,7 +109,7 @@ test('what is not seen is not mirrored: off the viewport, outside its clip, tran
     rect(92, [0, 400, 390, 44], { role: 'row', name: 'Faded out', alpha: 0 }),
     text(93, [0, 500, 390, 44], '   '),
   ];
-  assert.deepEqual(semantics(nodes, PHONE).map((entry) => entry.id), [53, 38, 48]);
+  assert.deepEqual(semantics(nodes, PHONE).map((entry) => entry.id), [101, 87, 97]);
 });
 
 test('a layer on standby (v2) is not drawn, so not mirrored', () => {

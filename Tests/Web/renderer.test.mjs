@@ -103,6 +103,26 @@ test('the back chevron fills the height of its frame, as UIKit draws its back in
   assert.equal(iconPlacement('chevron.left', [8, 58, 14, 22]).scale, 14 / 24);
 });
 
+test('the status bar icons fill their frames and the battery outline is drawn at 35 %', () => {
+  // The phone's status bar as the server sends it (LookTests): signal, wifi, battery at rest.
+  const STATUS = [
+    { id: 20, kind: 'icon', frame: [297.5, 18, 17, 12], color: '#000000', icon: 'signal', name: 'signal' },
+    { id: 21, kind: 'icon', frame: [319.5, 18.5, 16, 12], color: '#000000', icon: 'wifi', name: 'wifi' },
+    { id: 22, kind: 'icon', frame: [340.5, 18, 28, 13], color: '#000000', icon: 'battery', name: 'battery' },
+  ];
+  for (const node of STATUS) assert.ok(hasIcon(node.icon), node.icon);
+  // Each box is its frame at 1 point per unit; the iPad's ¾ size scales it alike.
+  assert.deepEqual(iconPlacement('signal', [297.5, 18, 17, 12]), { x: 297.5, y: 18, scale: 1 });
+  assert.deepEqual(iconPlacement('battery', [340.5, 18, 28, 13]), { x: 340.5, y: 18, scale: 1 });
+  assert.deepEqual(iconPlacement('battery', [981, 7.125, 21, 9.75]), { x: 981, y: 7.125, scale: 0.75 });
+  const fills = draw(STATUS).filter((call) => call.name === 'fill' && call.args[0] instanceof Path2D);
+  // Signal bars, the Wi-Fi dot, the battery level at full colour, then its outline and cap faint.
+  assert.deepEqual(fills.map((call) => [call.fillStyle, call.globalAlpha]),
+    [['#000000', 1], ['#000000', 1], ['#000000', 1], ['#000000', 0.35]]);
+  // The outline is a ring: the inner rounded rectangle runs the other way round (a hole).
+  assert.match(fills[3].args[0].data, /^M4 0 h17 a4 4 0 0 1 .* M4 1 a3 3 0 0 0 /);
+});
+
 test('tab icons are stroked in their colour, the selected one blue', () => {
   const strokes = draw(TAB_BAR).filter((call) => call.name === 'stroke' && call.args[0] instanceof Path2D);
   assert.deepEqual(strokes.map((call) => call.strokeStyle), ['#007AFF', '#999999']);

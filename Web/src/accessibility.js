@@ -21,6 +21,8 @@
 const ACTIONABLE = { row: 'button', back: 'button', tab: 'tab' };
 /** Roles that group tabs into a tablist. */
 const TAB_BARS = new Set(['tabbar', 'sidebar']);
+/** The device's chrome, drawn over the app but no part of it: not read (its clock is always 9:41). */
+const CHROME = new Set(['statusbar', 'homeindicator']);
 /** A node this transparent or less is not seen, so not read either. */
 const INVISIBLE_ALPHA = 0.01;
 
@@ -32,7 +34,8 @@ const INVISIBLE_ALPHA = 0.01;
  * a text to the last button of the same page painted before it that contains its centre (the
  * node's parent in the scene: pre-order puts children right after their parent, and of two
  * pages the one painted later covers the other). Nodes outside `viewport` (or their clip) or
- * invisible are left out.
+ * invisible are left out, and so are the status bar and home indicator and the nodes painted
+ * after them inside them (their time and icons).
  *
  * Reading order: each page's entries top to bottom (then left to right), pages in the order of
  * their left edges, then the entries outside any page (the tab bar) the same way.
@@ -48,6 +51,7 @@ export function semantics(nodes, viewport) {
   const buttons = [];
   const bars = [];
   const entries = [];
+  const chrome = [];
   const byId = new Map();
   const last = (list, point, page) => {
     for (let i = list.length - 1; i >= 0; i--) {
@@ -58,6 +62,11 @@ export function semantics(nodes, viewport) {
   for (const node of nodes) {
     if (!visible(node, viewport)) continue;
     const centre = centreOf(node.frame);
+    if (CHROME.has(node.role)) {
+      chrome.push(node.frame);
+      continue;
+    }
+    if (chrome.some((frame) => contains(frame, centre))) continue;
     const page = last(pages, centre)?.id ?? null;
     if (node.role === 'page') {
       pages.push({ id: node.id, frame: node.frame, left: node.frame[0] });

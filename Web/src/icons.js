@@ -1,11 +1,23 @@
 // The viewer's icon set, drawn with canvas paths (no images, no icon fonts): crisp at any size
 // and any devicePixelRatio, nothing to load. Each icon is SVG path data on a 24 × 24 grid,
-// stroked 2 units wide with round caps, or filled. The grid square is fitted into the node's
-// frame, except for an icon with its own `box` (the part of the grid that fills the frame).
+// stroked 2 units wide with round caps, or filled, and maybe a `faint` part filled at 35 %
+// opacity (the battery's outline). The grid square is fitted into the node's frame, except for an
+// icon with its own `box` (the part of the grid that fills the frame).
 
 /** Path data of a circle, for composing icons. */
 function circle(cx, cy, r) {
   return `M${cx + r} ${cy} A${r} ${r} 0 1 1 ${cx - r} ${cy} A${r} ${r} 0 1 1 ${cx + r} ${cy} Z`;
+}
+
+/**
+ * Path data of a rounded rectangle, clockwise; `hole` draws it counter-clockwise, so that inside
+ * a clockwise shape it is left unfilled (the non-zero rule).
+ */
+function roundedRect(x, y, w, h, r, hole = false) {
+  const arc = (dx, dy) => `a${r} ${r} 0 0 ${hole ? 0 : 1} ${dx} ${dy}`;
+  return hole
+    ? `M${x + r} ${y} ${arc(-r, r)} v${h - 2 * r} ${arc(r, r)} h${w - 2 * r} ${arc(r, -r)} v${-(h - 2 * r)} ${arc(-r, -r)} Z`
+    : `M${x + r} ${y} h${w - 2 * r} ${arc(r, r)} v${h - 2 * r} ${arc(-r, r)} h${-(w - 2 * r)} ${arc(-r, -r)} v${-(h - 2 * r)} ${arc(r, -r)} Z`;
 }
 
 /** A gear: `teeth` trapezoids around a ring, and the hole in the middle. */
@@ -26,7 +38,7 @@ const HOME = { stroke: 'M3 11 L12 3.5 L21 11 M5.5 9 V20.5 H10 V14.5 H14 V20.5 H1
 /** The whole 24 × 24 design grid: `[x, y, width, height]`. */
 const GRID = Object.freeze([0, 0, 24, 24]);
 
-/** name -> {stroke?: path data, fill?: path data, box?: [x, y, w, h] of the grid}. */
+/** name -> {stroke?, fill?, faint?: path data, box?: [x, y, w, h] of the grid}. */
 const ICONS = {
   // The back indicator fills its frame, as UIKit's backIndicatorImage (a 13 × 21 pt chevron)
   // fills its image view: its box is the chevron and its round caps, without the grid's margin.
@@ -47,8 +59,29 @@ const ICONS = {
   plus: { stroke: 'M12 4.5 V19.5 M4.5 12 H19.5' },
   more: { fill: `${circle(5, 12, 2)} ${circle(12, 12, 2)} ${circle(19, 12, 2)}` },
   close: { stroke: 'M6 6 L18 18 M18 6 L6 18' },
+  // The status bar's Wi-Fi: a dot and two arcs about it, filling its frame (16 × 12 pt).
+  wifi: {
+    stroke: 'M7.76 14.76 A6 6 0 0 1 16.24 14.76 M4.22 11.22 A11 11 0 0 1 19.78 11.22',
+    fill: circle(12, 19, 1.8),
+    box: [3, 7, 18, 14],
+  },
+  // The status bar's cellular signal: four bars rising to the right, full strength (17 × 12 pt).
+  signal: {
+    fill: [4, 6.6, 9.2, 11.8].map((h, i) => roundedRect(i * 14 / 3, 12 - h, 3, h, 1)).join(' '),
+    box: [0, 0, 17, 12],
+  },
+  // The status bar's battery, full (28 × 13 pt): a 1 pt outline and the cap at 35 %, the level
+  // inside at full colour.
+  battery: {
+    faint: `${roundedRect(0, 0, 25, 13, 4)} ${roundedRect(1, 1, 23, 11, 3, true)} ${roundedRect(26, 4.5, 2, 4, 1)}`,
+    fill: roundedRect(2, 2, 21, 9, 2.5),
+    box: [0, 0, 28, 13],
+  },
   person: { stroke: `${circle(12, 8, 3.8)} M4.5 20.5 C4.5 16.2 8 13.8 12 13.8 C16 13.8 19.5 16.2 19.5 20.5` },
 };
+
+/** The opacity of an icon's `faint` part, as iOS draws the battery's outline. */
+const FAINT_ALPHA = 0.35;
 
 /** Drawn for a name the set does not have: visible, so the gap is noticed, but quiet. */
 const PLACEHOLDER = { stroke: 'M7 7 H17 V17 H7 Z' };
@@ -91,6 +124,7 @@ function paths(name) {
     entry = {
       stroke: icon.stroke ? new Path2D(icon.stroke) : null,
       fill: icon.fill ? new Path2D(icon.fill) : null,
+      faint: icon.faint ? new Path2D(icon.faint) : null,
     };
     compiled.set(name, entry);
   }
@@ -108,7 +142,7 @@ function paths(name) {
 export function drawIcon(ctx, name, frame, color) {
   const placement = iconPlacement(name, frame);
   if (!placement) return;
-  const { stroke, fill } = paths(String(name));
+  const { stroke, fill, faint } = paths(String(name));
   ctx.save();
   ctx.translate(placement.x, placement.y);
   ctx.scale(placement.scale, placement.scale);
@@ -119,5 +153,9 @@ export function drawIcon(ctx, name, frame, color) {
   ctx.lineJoin = 'round';
   if (fill) ctx.fill(fill);
   if (stroke) ctx.stroke(stroke);
+  if (faint) {
+    ctx.globalAlpha *= FAINT_ALPHA;
+    ctx.fill(faint);
+  }
   ctx.restore();
 }

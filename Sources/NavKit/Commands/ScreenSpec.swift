@@ -17,7 +17,7 @@ public struct ScreenSpec: Equatable, Sendable {
     private var swipePushStorage: [ScreenSpec] = []
 
     public init(
-        name: String, title: String? = nil, background: Color = .white, bar: BarSpec = BarSpec(),
+        name: String, title: String? = nil, background: Color = .groupedBackground, bar: BarSpec = BarSpec(),
         rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
         pages: PageStackSpec? = nil, swipePush: ScreenSpec? = nil
     ) {
@@ -84,7 +84,7 @@ public struct LinkSpec: Equatable, Sendable {
     public var fill: Color
     public var text: String?
 
-    public init(height: Double = 49, fill: Color = Color(rgb: 0xF9F9F9), text: String? = nil) {
+    public init(height: Double = 49, fill: Color = .barBackground, text: String? = nil) {
         self.height = height
         self.fill = fill
         self.text = text

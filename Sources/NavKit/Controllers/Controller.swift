@@ -157,6 +157,12 @@ open class Controller {
     /// list), so the touch is not a tap, as a touch that catches a UIKit scroll view selects nothing.
     func touchBegan(on node: Node) -> Bool { false }
 
+    /// The node a press on `node` highlights (a list row), or nil to ask the parent.
+    func pressTarget(for node: Node) -> Node? { nil }
+
+    /// Shows or clears the pressed look of a node this controller gave as a `pressTarget`.
+    func setPressed(_ node: Node, _ pressed: Bool) {}
+
     /// Offers a pan that has just passed the slop; returns who takes it, or nil to pass it up.
     func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { nil }
 

@@ -22,11 +22,11 @@ extension NavigationBar {
 
     /// Lays the bar out for a shared-bar transition at presentation progress `q` (0: the upper
     /// page is fully off, 1: it is in place). `upper` says which page's bar this is; `lowerHasBack`
-    /// whether the lower page shows a back button (the upper page always does). Only the upper
-    /// bar's contents are drawn over the lower bar, whose background and chevron stay.
-    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool) {
+    /// whether the lower page shows a back button (the upper page always does); `travel` is the
+    /// upper bar's `titleTravel`, the one line both bars' titles and labels move along. Only the
+    /// upper bar's contents are drawn over the lower bar, whose background and chevron stay.
+    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double) {
         layout(width: laidOut.width, safeTop: laidOut.safeTop)
-        let travel = titleTravel
         if upper {
             // Everything still to come sits one step to the right and fades in together: the
             // bar's own alpha carries the fade (one layer patched per frame, not three), as its

@@ -1,40 +1,107 @@
-/// The nodes of one list row: title, optional detail at the right, a disclosure chevron on rows
-/// that push, and a hairline separator, laid out as a UIKit grouped table cell.
+/// The nodes of one list row, laid out as an iOS 17 inset grouped cell: title at the leading
+/// margin, optional detail at the trailing one, a disclosure chevron on rows that push, and a
+/// separator inset 16 pt from the leading edge (none under a section's last row). The row itself
+/// fills only while pressed or selected (`systemGray4`); its section's card is the cell colour.
+/// The section does not clip its rows (a clip on every row would cost v1 viewers bytes in every
+/// frame): a highlighted row at an end of the section takes the section's corner radius, and a
+/// square `highlight` child fills the half of it that meets the next row, so only the outer
+/// corners are round.
+///
+/// The title is truncated with an ellipsis against the detail, which keeps its natural width up
+/// to half the row's text area (and is truncated past that), using `TextMetrics`.
 enum RowView {
-    static func make(_ row: RowSpec) -> Node {
-        let node = Node(role: .row, name: row.title, fill: .white)
-        node.addChild(.label(row.title, font: .body, color: .black))
+    /// The cell's leading and trailing layout margin.
+    static let margin = 16.0
+    /// Space between the title and the detail.
+    static let gap = 8.0
+    /// The disclosure chevron's frame size; its glyph ends 16 pt in from the trailing edge.
+    static let chevronSize = 22.0
+    /// Where the detail ends when a chevron follows it, from the trailing edge.
+    static let trailingWithChevron = 35.0
+
+    /// Where a row lies in its section: the rows at its ends highlight with its rounded corners.
+    enum Position: Equatable {
+        case only, first, middle, last
+
+        init(index: Int, count: Int) {
+            switch index {
+            case _ where count == 1: self = .only
+            case 0: self = .first
+            case count - 1: self = .last
+            default: self = .middle
+            }
+        }
+    }
+
+    static func make(_ row: RowSpec, palette: ListPalette, position: Position) -> Node {
+        let node = Node(role: .row, name: row.title)
+        if position == .first || position == .last {
+            let square = Node(name: "highlight", fill: palette.highlight)
+            square.isHidden = true
+            square.isUserInteractionEnabled = false
+            node.addChild(square)
+        }
+        let title = Node.label(row.title, font: .body, color: palette.label, name: "title")
+        node.addChild(title)
         if let detail = row.detail {
-            node.addChild(.label(detail, font: .body, color: .secondaryLabel, alignment: .right))
+            node.addChild(.label(detail, font: .body, color: palette.secondaryLabel, alignment: .right, name: "detail"))
         }
         if case .push? = row.action {
             // A disclosure chevron, as UIKit shows on rows that lead to another page.
             let chevron = Node(name: "disclosure")
             chevron.icon = "chevron.right"
-            chevron.textColor = Color(rgb: 0xC4C4C7)
+            chevron.textColor = palette.chevron
             chevron.isUserInteractionEnabled = false
             node.addChild(chevron)
         }
-        node.addChild(Node(role: .separator, fill: .separator))
+        node.addChild(Node(role: .separator, fill: palette.separator))
         return node
     }
 
-    /// Lays out a row's children for the row's current frame. In a row narrower than its margins
-    /// the labels and separator shrink to nothing rather than to a negative width.
-    static func layout(_ row: Node) {
+    /// Lays out a row's children for the row's current frame and truncates its texts to their
+    /// boxes (`spec` gives the full texts). The last row has no separator. In a row narrower than
+    /// its margins the labels and separator shrink to nothing rather than to a negative width.
+    static func layout(_ row: Node, spec: RowSpec, position: Position) {
         let width = row.frame.width, height = row.frame.height
-        let trailing = row.children.contains { $0.icon != nil } ? 36.0 : 16.0
+        let chevron = row.children.first { $0.icon != nil }
+        let trailing = chevron != nil ? trailingWithChevron : margin
+        let available = max(width - margin - trailing, 0)
+        var detailWidth = 0.0
+        if let detail = spec.detail {
+            detailWidth = min(TextMetrics.width(detail, font: .body).rounded(.up), available / 2)
+        }
+        let titleWidth = max(available - (detailWidth > 0 ? detailWidth + gap : 0), 0)
         for child in row.children {
-            switch (child.role, child.alignment) {
-            case (.separator?, _):
-                child.frame = Rect(x: 16, y: height - 0.5, width: max(width - 16, 0), height: 0.5)
-            case (_, .right?):
-                child.frame = Rect(x: width / 2, y: 0, width: max(width / 2 - trailing, 0), height: height)
-            case _ where child.icon != nil:
-                child.frame = Rect(x: width - 30, y: (height - 20) / 2, width: 14, height: 20)
+            switch child.name {
+            case "title":
+                child.frame = Rect(x: margin, y: 0, width: titleWidth, height: height)
+                setText(TextMetrics.truncated(spec.title, font: .body, width: titleWidth), of: child)
+            case "detail":
+                child.frame = Rect(x: width - trailing - detailWidth, y: 0, width: detailWidth, height: height)
+                setText(TextMetrics.truncated(spec.detail ?? "", font: .body, width: detailWidth), of: child)
+            case "highlight":
+                child.frame = Rect(x: 0, y: position == .first ? height / 2 : 0, width: width, height: height / 2)
+            case "disclosure":
+                child.frame = Rect(x: width - margin - 16, y: (height - chevronSize) / 2, width: chevronSize, height: chevronSize)
             default:
-                child.frame = Rect(x: 16, y: 0, width: max(width - 16 - trailing, 0), height: height)
+                child.frame = Rect(x: margin, y: height - 0.5, width: max(width - margin, 0), height: 0.5)
+                child.isHidden = position == .last || position == .only
             }
         }
+    }
+
+    /// Restyling copies a style the last picture holds: only when the text changes.
+    private static func setText(_ text: String, of label: Node) {
+        if label.text != text { label.text = text }
+    }
+
+    /// Shows or clears the pressed (or selected) state: the row's fill, rounded as the section
+    /// at its ends.
+    static func setHighlighted(_ row: Node, _ highlighted: Bool, palette: ListPalette, position: Position) {
+        let fill = highlighted ? palette.highlight : nil
+        if row.fill != fill { row.fill = fill }
+        let radius = highlighted && position != .middle ? ScreenController.sectionCornerRadius : 0
+        if row.cornerRadius != radius { row.cornerRadius = radius }
+        for child in row.children where child.name == "highlight" { child.isHidden = !highlighted }
     }
 }

@@ -1,22 +1,49 @@
-/// A page built from a `ScreenSpec`: a list of rows whose taps run commands, which scrolls
-/// vertically when it is taller than the page, an optional bottom link view, and an optional page
-/// stack. The built-in apps and protocol clients describe their screens this way.
+/// A page built from a `ScreenSpec`: a list of rows in one inset grouped section (iOS 17: a
+/// rounded card inset from the sides) whose taps run commands, which scrolls vertically when it
+/// is taller than the page, an optional bottom link view, and an optional page stack. The
+/// built-in apps and protocol clients describe their screens this way.
+///
+/// A row shows its pressed state (`Scene+Press`) and, once tapped, stays selected while its
+/// action runs and until its page appears again, as a `UITableViewController` clears its
+/// selection on `viewWillAppear`.
 public final class ScreenController: ViewController {
     /// Height of a list row.
     public static let rowHeight = 44.0
-    /// Space above the first row and below the last, as a UIKit grouped table leaves.
-    public static let listMargin = 20.0
+    /// Space above the section: UIKit's header of a grouped section without a title.
+    public static let sectionHeaderSpacing = 35.0
+    /// Space below the section: UIKit's footer of a grouped section without a title.
+    public static let sectionFooterSpacing = 20.0
+    /// Corner radius of an inset grouped section.
+    public static let sectionCornerRadius = 10.0
+
+    /// The section's side inset: 16 pt, or 20 pt on a regular-width device (a viewport whose
+    /// shorter side is 600 pt or more: an iPad), as UIKit's layout margins.
+    public static func sectionInset(viewport: Viewport) -> Double {
+        min(viewport.size.width, viewport.size.height) >= 600 ? 20 : 16
+    }
+
+    /// The height of a list of `rows` rows with the spacing around its section (0 without rows).
+    public static func listHeight(rows: Int) -> Double {
+        rows == 0 ? 0 : sectionHeaderSpacing + Double(rows) * rowHeight + sectionFooterSpacing
+    }
 
     public let spec: ScreenSpec
-    /// The node that holds the rows; scrolling moves it.
+    /// The colours of the list, from the page's background.
+    public let palette: ListPalette
+    /// The node that holds the section; scrolling moves it.
     let list = Node(name: "list")
+    /// The rounded card the rows lie on. It does not clip them (`RowView` rounds the highlight).
+    let section = Node(role: .section, name: "section")
     private(set) var rowNodes: [Node] = []
+    /// The row tapped last, shown selected until its page appears again.
+    private var selectedRow: Node?
     private var linkNode: Node?
     /// The list's scrolling, made when the page joins a scene (it runs on the scene's animator).
     private(set) var scroller: Scroller?
 
     public init(spec: ScreenSpec) {
         self.spec = spec
+        palette = ListPalette.on(spec.background)
         super.init(name: spec.name, title: spec.title, options: spec.options, bar: spec.bar, background: spec.background)
         if let pages = spec.pages { embed(PageStack(spec: pages)) }
     }
@@ -29,6 +56,47 @@ public final class ScreenController: ViewController {
         return spec.rows[index].action
     }
 
+    override func pressTarget(for node: Node) -> Node? {
+        guard let row = node.ancestor(where: { $0.role == .row }), rowNodes.contains(where: { $0 === row }) else { return nil }
+        return row
+    }
+
+    override func setPressed(_ node: Node, _ pressed: Bool) {
+        guard node !== selectedRow else { return }
+        setHighlighted(node, pressed)
+    }
+
+    /// A tap on a row with an action selects the row and runs the action; the selection goes
+    /// when the action is done if the page is still on screen (a badge changed), otherwise when
+    /// the page next appears (`viewWillAppear`).
+    override func handleTap(on node: Node) -> Bool {
+        guard let row = pressTarget(for: node), let command = action(for: row), let scene else { return super.handleTap(on: node) }
+        select(row)
+        scene.handle(command, from: self) { [weak self] _ in
+            guard let self, appearance == .appeared else { return }
+            select(nil)
+        }
+        return true
+    }
+
+    public override func viewWillAppear(_ animated: Bool) {
+        select(nil)
+    }
+
+    /// Makes `row` the selected row (nil: none), highlighting it and clearing the old one.
+    private func select(_ row: Node?) {
+        guard row !== selectedRow else { return }
+        if let selectedRow { setHighlighted(selectedRow, false) }
+        selectedRow = row
+        if let row { setHighlighted(row, true) }
+        scene?.setNeedsDisplay()
+    }
+
+    private func setHighlighted(_ row: Node, _ highlighted: Bool) {
+        guard let index = rowNodes.firstIndex(where: { $0 === row }) else { return }
+        RowView.setHighlighted(row, highlighted, palette: palette, position: RowView.Position(index: index, count: rowNodes.count))
+    }
+
     public override func pageForSwipePush() -> ViewController? {
         spec.swipePush.map(ScreenController.init(spec:))
     }
@@ -36,11 +104,14 @@ public final class ScreenController: ViewController {
     public override var scrollOffset: Double { scroller?.offset ?? 0 }
 
     public override func loadContent(into content: Node) {
-        content.fill = spec.rows.isEmpty ? nil : Color.groupedBackground
+        content.fill = spec.rows.isEmpty ? nil : spec.background
         content.addChild(list)
-        for row in spec.rows {
-            let node = RowView.make(row)
-            list.addChild(node)
+        section.fill = palette.cell
+        section.cornerRadius = ScreenController.sectionCornerRadius
+        if !spec.rows.isEmpty { list.addChild(section) }
+        for (index, row) in spec.rows.enumerated() {
+            let node = RowView.make(row, palette: palette, position: RowView.Position(index: index, count: spec.rows.count))
+            section.addChild(node)
             rowNodes.append(node)
         }
         if let link = spec.link {
@@ -56,10 +127,15 @@ public final class ScreenController: ViewController {
 
     public override func layoutContent(_ content: Node) {
         let width = content.frame.width
+        let inset = scene.map { ScreenController.sectionInset(viewport: $0.viewport) } ?? 16
         list.frame.size = Size(width: width, height: listHeight)
+        section.frame = Rect(
+            x: inset, y: ScreenController.sectionHeaderSpacing,
+            width: max(width - 2 * inset, 0), height: Double(rowNodes.count) * ScreenController.rowHeight
+        )
         for (index, row) in rowNodes.enumerated() {
-            row.frame = Rect(x: 0, y: ScreenController.listMargin + Double(index) * ScreenController.rowHeight, width: width, height: ScreenController.rowHeight)
-            RowView.layout(row)
+            row.frame = Rect(x: 0, y: Double(index) * ScreenController.rowHeight, width: section.frame.width, height: ScreenController.rowHeight)
+            RowView.layout(row, spec: spec.rows[index], position: RowView.Position(index: index, count: rowNodes.count))
         }
         if scroller == nil, let scene, !rowNodes.isEmpty {
             let scroller = Scroller(animator: scene.animator)
@@ -71,10 +147,8 @@ public final class ScreenController: ViewController {
         placeList()
     }
 
-    /// The rows and the margins around them.
-    private var listHeight: Double {
-        rowNodes.isEmpty ? 0 : 2 * ScreenController.listMargin + Double(rowNodes.count) * ScreenController.rowHeight
-    }
+    /// The section and the spacing around it.
+    private var listHeight: Double { ScreenController.listHeight(rows: rowNodes.count) }
 
     /// Moves the list to the scroll offset. Nothing clips it: like a UIKit table under translucent
     /// bars it scrolls under the navigation bar, which is drawn in front; rows off screen are culled.

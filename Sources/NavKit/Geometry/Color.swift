@@ -60,16 +60,22 @@ public struct Color: Equatable, Hashable, Sendable {
     public static let black = Color(rgb: 0x000000)
     public static let white = Color(rgb: 0xFFFFFF)
     public static let clear = Color(rgb: 0x000000, alpha: 0)
-    /// iOS system blue, the default tint.
+    /// iOS system blue (`tintColor`), the default tint.
     public static let systemBlue = Color(rgb: 0x007AFF)
-    /// iOS secondary label grey.
-    public static let secondaryLabel = Color(rgb: 0x8A8A8E)
-    /// iOS separator grey.
-    public static let separator = Color(rgb: 0xC6C6C8)
-    /// iOS grouped background grey.
+    /// iOS 17 `secondaryLabel` (light): #3C3C43 at 60 %.
+    public static let secondaryLabel = Color(rgb: 0x3C3C43, alpha: 0x99)
+    /// iOS 17 `tertiaryLabel` (light): #3C3C43 at 30 %, the colour of a row's disclosure chevron.
+    public static let tertiaryLabel = Color(rgb: 0x3C3C43, alpha: 0x4D)
+    /// iOS 17 `separator` (light): #3C3C43 at 29 %.
+    public static let separator = Color(rgb: 0x3C3C43, alpha: 0x4A)
+    /// iOS 17 `systemGroupedBackground` (light).
     public static let groupedBackground = Color(rgb: 0xF2F2F7)
+    /// iOS 17 `systemGray4` (light): a pressed or selected row.
+    public static let systemGray4 = Color(rgb: 0xD1D1D6)
     /// iOS system red, the default badge colour.
     public static let systemRed = Color(rgb: 0xFF3B30)
+    /// The fill of a default navigation bar, tab bar and link view (UIKit's bar background).
+    public static let barBackground = Color(rgb: 0xF9F9F9)
 
     private static func nibble(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -14,6 +14,8 @@ final class PointerGesture {
     let hit: Node?
     /// False when going down stopped something moving: lifting then is not a tap.
     let mayTap: Bool
+    /// The row the pointer presses, while it may still be a tap (`Scene+Press`).
+    var press: Press?
 
     init(tracker: PanTracker, role: Role, hit: Node?, mayTap: Bool = true) {
         self.tracker = tracker

@@ -30,4 +30,10 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let container: NodeRole = "container"
     /// A hairline separator.
     public static let separator: NodeRole = "separator"
+    /// An inset grouped list's section: the rounded card its rows lie on.
+    public static let section: NodeRole = "section"
+    /// The device's status bar (time, signal, Wi-Fi, battery), over everything, still.
+    public static let statusbar: NodeRole = "statusbar"
+    /// The home indicator at the bottom of a phone without a home button.
+    public static let homeIndicator: NodeRole = "homeindicator"
 }

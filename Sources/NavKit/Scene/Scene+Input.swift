@@ -46,6 +46,7 @@ extension Scene {
     public func cancelInput() {
         guard let gesture = pointer else { return }
         pointer = nil
+        if let press = gesture.press { endPress(press) }
         if case .handled(let handler) = gesture.role {
             handler.panCancelled { [weak self] completed in self?.endGesture(handler, completed: completed) }
         }
@@ -63,12 +64,19 @@ extension Scene {
                 controller = current.parent
             }
         }
-        pointer = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided, hit: hit, mayTap: !caught)
+        let gesture = PointerGesture(tracker: PanTracker(down: event), role: isBusy ? .ignored : .undecided, hit: hit, mayTap: !caught)
+        if !isBusy, !caught, let hit { gesture.press = beginPress(on: hit) }
+        pointer = gesture
     }
 
     private func pointerMoved(_ event: PointerEvent) {
         guard let gesture = pointer, gesture.tracker.pointer == event.pointer else { return }
         let started = gesture.tracker.move(event)
+        if started, let press = gesture.press {
+            // A touch that moves is a pan, not a press (a table cancels the highlight as it scrolls).
+            endPress(press)
+            gesture.press = nil
+        }
         if started, case .undecided = gesture.role {
             gesture.role = decide(gesture)
         }
@@ -86,11 +94,15 @@ extension Scene {
         case .handled(let handler):
             handler.panEnded(gesture.tracker) { [weak self] completed in self?.endGesture(handler, completed: completed) }
             needsDisplay = true
-        case .undecided where gesture.tracker.isTap && gesture.mayTap:
+        case .undecided where gesture.mayTap && (gesture.tracker.isTap || gesture.press != nil && gesture.tracker.axis == nil):
+            // A press on a row selects it on release however long it was held, as in iOS; a
+            // press that lifts before the delay shows the highlight now.
+            if let press = gesture.press { showPress(press) }
             if let hit = gesture.hit, isOnScreen(hit) { tap(hit) }
         case .undecided, .ignored:
             break
         }
+        if let press = gesture.press { endPress(press) }
     }
 
     /// Offers a pan that just passed the slop to the controllers from the hit node up.

@@ -9,6 +9,9 @@ public final class Scene {
     public private(set) var viewport: Viewport
     public private(set) var root: Controller?
     public let animator = Animator()
+    /// The device chrome over the app (`Scene+Chrome`).
+    let statusBar = StatusBar()
+    let homeIndicator = HomeIndicator()
     /// Where the pages this scene loads keep their styles, shared with the other scenes of its
     /// thread; nil: each node keeps its own.
     public var styles: StyleTable?
@@ -39,6 +42,9 @@ public final class Scene {
         self.viewport = viewport
         rootNode.frame = Rect(origin: .zero, size: viewport.size)
         rootNode.clipsToBounds = true
+        rootNode.addChild(statusBar.node)
+        rootNode.addChild(homeIndicator.node)
+        layoutChrome()
     }
 
     /// The scene's clock, in seconds: the last time it was advanced to.
@@ -62,6 +68,7 @@ public final class Scene {
         advance(to: now)
         guard needsDisplay else { return nil }
         needsDisplay = false
+        updateChromeTintAtRest()
         let list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: (lastList?.items.count ?? 48) + 16, styles: styles)
         if list == lastList { return nil }
         lastList = list
@@ -88,6 +95,7 @@ public final class Scene {
     public func currentPicture(kinds: ScenePicture.Kinds) -> ScenePicture {
         needsDisplay = false
         lastList = nil
+        updateChromeTintAtRest()
         var picture = ScenePicture()
         if kinds.contains(.list) {
             picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles)
@@ -115,7 +123,8 @@ public final class Scene {
         }
         root = controller
         controller.attach(to: self)
-        rootNode.addChild(controller.view)
+        // Behind the chrome (the status bar and home indicator stay in front).
+        rootNode.insertChild(controller.view, at: 0)
         controller.layout(size: viewport.size, safeArea: viewport.safeArea)
         controller.setAppearance(true, animated: false)
         needsDisplay = true
@@ -126,6 +135,7 @@ public final class Scene {
         self.viewport = viewport
         rootNode.frame = Rect(origin: .zero, size: viewport.size)
         root?.layout(size: viewport.size, safeArea: viewport.safeArea)
+        layoutChrome()
         needsDisplay = true
     }
 

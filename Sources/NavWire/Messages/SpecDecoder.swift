@@ -19,7 +19,7 @@ enum SpecDecoder {
         if let linkReader = try reader.optionalReader("link") {
             link = LinkSpec(
                 height: try linkReader.optionalNumber("height", in: 1...1000) ?? 49,
-                fill: try linkReader.optionalColor("fill") ?? Color(rgb: 0xF9F9F9),
+                fill: try linkReader.optionalColor("fill") ?? Color.barBackground,
                 text: try linkReader.optionalString("text")
             )
         }
@@ -42,7 +42,7 @@ enum SpecDecoder {
         return ScreenSpec(
             name: name,
             title: try reader.optionalString("title"),
-            background: try reader.optionalColor("background") ?? .white,
+            background: try reader.optionalColor("background") ?? .groupedBackground,
             bar: try bar(try reader.optionalReader("bar")),
             rows: rows,
             options: options,

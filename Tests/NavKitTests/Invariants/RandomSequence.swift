@@ -196,7 +196,8 @@ struct RandomSequence {
         }
     }
 
-    /// A tap on a back button, a tab item or a row (a long press, now and then, which is no tap).
+    /// A tap on a back button, a tab item or a row (a long press, now and then, which taps a row
+    /// as in iOS and nothing else).
     private mutating func addTap() {
         let x: Double, y: Double
         switch random.int(0...9) {

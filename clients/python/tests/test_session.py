@@ -48,7 +48,8 @@ def test_every_wire_draws_the_same_picture(url):
             pictures.append([(n.kind, n.role, n.name, n.text, [round(v, 1) for v in n.frame], n.alpha, n.fill)
                              for n in s.nodes()])
     assert pictures[0] == pictures[1] == pictures[2]
-    assert ("rect", "row", "Two", None, [0, 108, 390, 44], 1, "#FFFFFF") in pictures[0]
+    # In the inset grouped section, 35 pt under the 44 pt bar, 16 pt in; a row at rest has no fill.
+    assert ("rect", "row", "Two", None, [16, 123, 358, 44], 1, None) in pictures[0]
 
 
 def test_tab_bar_commands_take_keywords(url):
