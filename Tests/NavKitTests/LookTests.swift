@@ -278,6 +278,30 @@ import Testing
         #expect(h.stackNames == ["Home"])
     }
 
+    @Test func theSeparatorsTouchingAHighlightedRowGiveWay() {
+        let h = SceneHarness(viewport: Self.phone, root: Self.home)
+        h.tick(at: 1)
+        // The separators' top edges while a finger holds the row at `y` past the delay.
+        func separators(pressing y: Double?) -> [Double] {
+            if let y {
+                Finger(h.scene).down(195, y)
+                h.advance(by: 0.15)
+            }
+            defer {
+                h.scene.cancelInput()
+                h.advance(by: 0.1)
+            }
+            return h.scene.displayList().all(role: .separator).map(\.frame.y).filter { $0 > 100 && $0 < 300 }
+        }
+        let atRest = separators(pressing: nil)
+        #expect(atRest.count == 2)
+        // The first row: only its own separator goes; the middle row: its own and the one above.
+        #expect(separators(pressing: 148) == [atRest[1]])
+        #expect(separators(pressing: 192) == [])
+        #expect(separators(pressing: 236) == [atRest[0]])
+        #expect(separators(pressing: nil) == atRest)
+    }
+
     @Test func theEndRowsHighlightWithTheSectionsRoundedCorners() throws {
         let h = SceneHarness(viewport: Self.phone, root: Self.home)
         h.tick(at: 1)

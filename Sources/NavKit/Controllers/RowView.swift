@@ -104,4 +104,9 @@ enum RowView {
         if row.cornerRadius != radius { row.cornerRadius = radius }
         for child in row.children where child.name == "highlight" { child.isHidden = !highlighted }
     }
+
+    /// Hides or shows the separator under `row` (the last row has none).
+    static func setSeparatorHidden(_ row: Node, _ hidden: Bool) {
+        for child in row.children where child.role == .separator && child.isHidden != hidden { child.isHidden = hidden }
+    }
 }

@@ -95,6 +95,14 @@ public final class ScreenController: ViewController {
     private func setHighlighted(_ row: Node, _ highlighted: Bool) {
         guard let index = rowNodes.firstIndex(where: { $0 === row }) else { return }
         RowView.setHighlighted(row, highlighted, palette: palette, position: RowView.Position(index: index, count: rowNodes.count))
+        // As in UIKit, the separators that touch a highlighted row (its own, below it, and the
+        // one above it) give way to it.
+        let rows = rowNodes, highlight = palette.highlight
+        func isHighlighted(_ i: Int) -> Bool { rows.indices.contains(i) && rows[i].fill == highlight }
+        // The last row never shows its separator.
+        for i in [index - 1, index] where i >= 0 && i < rows.count - 1 {
+            RowView.setSeparatorHidden(rows[i], isHighlighted(i) || isHighlighted(i + 1))
+        }
     }
 
     public override func pageForSwipePush() -> ViewController? {
