@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from stackcast_testing import wait_until
 from test_viewer import (  # noqa: F401 (fixtures)
-    artifacts, click_at, driver, open_phone_in_slow_motion, pixels_like, press_and_move, release_pointer, start_server,
+    artifacts, click_at, driver, inside, open_phone_in_slow_motion, pixels_like, press_and_move, release_pointer, start_server,
     viewer_nodes, watch_session,
 )
 
@@ -33,12 +33,6 @@ def sheet_of(watcher):
     """The sheet's page node as the watcher holds it, or None."""
     pages = watcher.find("page", SHEET)
     return pages[-1] if pages else None
-
-
-def inside(frame, outer):
-    x, y, w, h = frame
-    ox, oy, ow, oh = outer
-    return ox - 0.5 <= x and oy - 0.5 <= y and x + w <= ox + ow + 0.5 and y + h <= oy + oh + 0.5
 
 
 def open_sheet(driver):
@@ -87,11 +81,11 @@ def test_a_modal_page_rises_as_a_sheet_and_closes_by_escape_and_by_a_drag(start_
     hx, hy, hw, hh = home["frame"]
     assert hw < WIDTH and hx > 0 and hx + hw < WIDTH, f"the home page is not scaled back behind the sheet: {home}"
     close = watcher.find("close")
-    assert close and inside(close[-1]["frame"], [x, y, w, 80]), f"no Close button in the sheet's bar: {close}"
+    assert close and inside([x, y, w, 80], close[-1]["frame"]), f"no Close button in the sheet's bar: {close}"
 
     # Rounded corners: at the sheet's very corner the canvas shows what lies behind it, a few
     # points in along the top edge the sheet's own bar.
-    bar = next(node for node in watcher.find("navbar") if inside(node["frame"], sheet["frame"]))
+    bar = next(node for node in watcher.find("navbar") if inside(sheet["frame"], node["frame"]))
     bar_colour = colour(bar["fill"])
     def drawn_at_rest():
         drawn = [node for node in viewer_nodes(driver) if node.get("role") == "page" and node.get("name") == SHEET]
