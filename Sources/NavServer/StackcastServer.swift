@@ -45,6 +45,7 @@ public final class StackcastServer: Sendable {
         let port = SharedPort()
         let drainState = DrainState()
         self.drainState = drainState
+        MemoryReturn.takeOverTrimming()
         let memoryReturn = MemoryReturn(logger: logger)
         let shards = (0..<configuration.threads).map {
             SessionShard(
