@@ -25,7 +25,10 @@ struct TreeDiff {
             new.layers.withUnsafeBufferPointer { n in
                 guard o.count == n.count else { return false }
                 for index in n.indices where o[index].id != n[index].id || o[index].parent != n[index].parent { return false }
-                for index in n.indices where o[index] != n[index] { patched.append((index, index)) }
+                // Through pointers: a subscript would copy each layer (a retain and release of its style).
+                for index in n.indices where !Self.sameOnTheWire(o.baseAddress! + index, n.baseAddress! + index) {
+                    patched.append((index, index))
+                }
                 return true
             }
         }
@@ -60,5 +63,14 @@ struct TreeDiff {
             if !now.elementsEqual(then) { reordered.append((layer.id, after.children[index].map { new.layers[$0].id })) }
         }
         keptOld = kept
+    }
+
+    /// `==` on two layers, read in place.
+    private static func sameOnTheWire(_ old: UnsafePointer<Layer>, _ new: UnsafePointer<Layer>) -> Bool {
+        old.pointee.item.frame == new.pointee.item.frame && old.pointee.item.alpha == new.pointee.item.alpha
+            && old.pointee.item.scale == new.pointee.item.scale && old.pointee.clips == new.pointee.clips
+            && old.pointee.standby == new.pointee.standby && old.pointee.item.clip == new.pointee.item.clip
+            && old.pointee.item.clipRadius == new.pointee.item.clipRadius
+            && (old.pointee.item.sharesStyle(with: new.pointee.item) || old.pointee.item.style == new.pointee.item.style)
     }
 }
