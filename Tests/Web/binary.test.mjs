@@ -238,6 +238,25 @@ test('an insert written like a held layer, or one inserted before it, lists only
   assert.throws(() => fresh.decode(bytes), (error) => error instanceof BinaryFrameError && error.code === 'like');
 });
 
+test('a move is an INSERT of kind 2: its place alone, as JSON\'s {id, parent, index, move: true}', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const insert = (kind) => new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, []).v(0)
+    .list(1).head(4, 35).v(1 * 4 + kind) // id 4 under 35 at index 1
+    .v(0).v(0).bytes;
+  assert.deepEqual(decoder.decode(insert(2)).insert, [{ id: 4, parent: 35, index: 1, move: true }]);
+  // Kind 3 is none: the stream is not what we think.
+  assert.throws(() => decoder.decode(insert(3)), (error) => error instanceof BinaryFrameError && error.code === 'value');
+  // Applied: the text (4) leaves its row for the scene, with its fields.
+  const tree = new LayerTree();
+  tree.apply(new FrameDecoder().decode(fullExample()));
+  const again = new FrameDecoder();
+  again.decode(fullExample());
+  assert.equal(tree.apply(again.decode(insert(2))).ok, true);
+  assert.deepEqual(tree.childIds(35), [1, 4]);
+  assert.equal(tree.layer(4).text, 'General');
+});
+
 test('the cleared mask (bit 19) turns fields into null', () => {
   const decoder = new FrameDecoder();
   decoder.decode(fullExample());

@@ -12,7 +12,7 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips`, `standby`,
+//   frame whose `first` is not 0, bytes left over after the body, an INSERT of kind 3, a `kind`, `clips`, `standby`,
 //   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
