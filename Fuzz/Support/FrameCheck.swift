@@ -213,6 +213,14 @@ struct TreeModel: Equatable {
             guard root != nil else { throw Mismatch("full frame \(seq) without layers") }
         } else {
             guard let base = frame["base"]?.numberValue.map(Int.init), base == self.seq else { throw Mismatch("delta \(seq): wrong base") }
+            let inserts = frame["insert"]?.arrayValue ?? []
+            // Moved layers leave their old parents before anything is removed (§3.5).
+            for node in inserts where node["move"] == true {
+                guard let id = node["id"]?.numberValue.map(Int.init), id != root, let parent = layers[id]?["parent"]?.numberValue.map(Int.init) else {
+                    throw Mismatch("delta \(seq) moves \(JSONWriter.write(node)): not held, or the root")
+                }
+                children[parent]?.removeAll { $0 == id }
+            }
             for id in (frame["remove"]?.arrayValue ?? []).compactMap(\.numberValue).map(Int.init) {
                 guard let layer = layers[id], id != root, let parent = layer["parent"]?.numberValue.map(Int.init) else {
                     throw Mismatch("delta \(seq) removes \(id): not held, or the root")
@@ -220,7 +228,9 @@ struct TreeModel: Equatable {
                 children[parent]?.removeAll { $0 == id }
                 drop(id)
             }
-            for node in frame["insert"]?.arrayValue ?? [] { try insert(node, seq: seq, full: false) }
+            for node in inserts {
+                if node["move"] == true { try move(node, seq: seq) } else { try insert(node, seq: seq, full: false) }
+            }
             for patch in frame["set"]?.arrayValue ?? [] {
                 guard let fields = patch.objectValue, let id = fields["id"]?.numberValue.map(Int.init), layers[id] != nil else {
                     throw Mismatch("delta \(seq): patch \(JSONWriter.write(patch)) for a layer not held")
@@ -278,6 +288,25 @@ struct TreeModel: Equatable {
         layers[id] = object
         children[id] = []
         children[parent]!.insert(id, at: position)
+    }
+
+    /// Puts a moved layer (already out of its old parent) at its new place; it must still be
+    /// held, carry nothing but its place, and not go under its own subtree.
+    private mutating func move(_ node: JSONValue, seq: Int) throws {
+        guard let id = node["id"]?.numberValue.map(Int.init), layers[id] != nil else {
+            throw Mismatch("delta \(seq) moves \(JSONWriter.write(node)), which a remove took")
+        }
+        guard node.objectValue?.keys.sorted() == ["id", "index", "move", "parent"],
+              let parent = node["parent"]?.numberValue.map(Int.init), let index = node["index"]?.numberValue.map(Int.init),
+              let siblings = children[parent], index <= siblings.count
+        else { throw Mismatch("delta \(seq): bad move \(JSONWriter.write(node))") }
+        var above: Int? = parent
+        while let ancestor = above {
+            if ancestor == id { throw Mismatch("delta \(seq) moves \(id) under its own subtree") }
+            above = layers[ancestor]?["parent"]?.numberValue.map(Int.init)
+        }
+        layers[id]!["parent"] = .number(Double(parent))
+        children[parent]!.insert(id, at: index)
     }
 
     private static func dropDefaults(_ layer: inout JSONObject) {

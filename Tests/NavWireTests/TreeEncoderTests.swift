@@ -192,7 +192,7 @@ final class Session {
     var measuring = false, keepFrames = false, keepBytes = false
     var v1Deltas: [Int] = [], v2Deltas: [Int] = [], frames: [(JSONValue, TreeViewer)] = [], bytes: [[UInt8]] = []
     var failures: [String] = []
-    var reparented: Int { viewer.reinserted }
+    var reparented: Int { viewer.moved }
     private var seq = 0
     private var pointerTime = 10.0
 
@@ -316,8 +316,8 @@ struct TreeViewer {
     var children: [Int: [Int]] = [:]
     var root: Int?
     var seq: Int?
-    /// Layers removed and inserted again by one delta: moved to another parent.
-    var reinserted = 0
+    /// Layers moved to another parent (`"move":true` inserts) by the deltas applied so far.
+    var moved = 0
     private var parent: [Int: Int] = [:]
 
     /// The ids of the layers whose fields satisfy `predicate`.
@@ -328,21 +328,25 @@ struct TreeViewer {
     /// Applies one frame; returns what was wrong with it, if anything.
     mutating func apply(_ frame: JSONValue) -> String? {
         if frame["full"] == true {
-            self = TreeViewer(reinserted: reinserted)
+            self = TreeViewer(moved: moved)
             for node in frame["nodes"]?.arrayValue ?? [] {
                 if let error = insert(node) { return error }
             }
         } else {
             guard let base = frame["base"]?.numberValue, Int(base) == seq else { return "base \(String(describing: frame["base"]))" }
-            var removed = Set<Int>()
+            let inserts = frame["insert"]?.arrayValue ?? []
+            // Moved layers leave their parents first, so removing an old parent leaves them held.
+            for node in inserts where node["move"] == true {
+                guard let id = node["id"]?.numberValue.map(Int.init), fields[id] != nil, let from = parent[id] else { return "move \(node): not held" }
+                children[from]?.removeAll { $0 == id }
+            }
             for id in (frame["remove"]?.arrayValue ?? []).compactMap(\.numberValue).map(Int.init) {
                 guard fields[id] != nil, let from = parent[id] else { return "remove \(id): not held" }
                 children[from]?.removeAll { $0 == id }
-                drop(id, into: &removed)
+                drop(id)
             }
-            for node in frame["insert"]?.arrayValue ?? [] {
-                if removed.contains(Int(node["id"]?.numberValue ?? 0)) { reinserted += 1 }
-                if let error = insert(node) { return error }
+            for node in inserts {
+                if let error = node["move"] == true ? move(node) : insert(node) { return error }
             }
             for patch in frame["set"]?.arrayValue ?? [] {
                 guard let id = patch["id"]?.numberValue.map(Int.init), fields[id] != nil else { return "set: \(patch) not held" }
@@ -393,12 +397,29 @@ struct TreeViewer {
         return nil
     }
 
-    private mutating func drop(_ id: Int, into removed: inout Set<Int>) {
-        for child in children[id] ?? [] { drop(child, into: &removed) }
+    /// Puts a moved layer, taken out of its old parent, under its new one.
+    private mutating func move(_ node: JSONValue) -> String? {
+        guard let id = node["id"]?.numberValue.map(Int.init), fields[id] != nil else { return "move \(node): removed" }
+        guard let parentID = node["parent"]?.numberValue.map(Int.init), let index = node["index"]?.numberValue.map(Int.init),
+              let siblings = children[parentID], index <= siblings.count
+        else { return "move \(node): no such place" }
+        guard node.objectValue?.keys.sorted() == ["id", "index", "move", "parent"] else { return "move \(node) carries fields" }
+        var ancestor: Int? = parentID
+        while let above = ancestor {
+            if above == id { return "move \(id) under its own subtree" }
+            ancestor = parent[above]
+        }
+        parent[id] = parentID
+        children[parentID]?.insert(id, at: index)
+        moved += 1
+        return nil
+    }
+
+    private mutating func drop(_ id: Int) {
+        for child in children[id] ?? [] { drop(child) }
         fields[id] = nil
         children[id] = nil
         parent[id] = nil
-        removed.insert(id)
     }
 
     /// The drawn layers (those that paint or have a role) in paint order, with absolute frames,

@@ -189,7 +189,7 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
   const bytes = new Bytes().u8(2).v(9).v(12345).v(8).strings(7, ['Detail', 'vc3'])
     .v(2).v(3).v(40) // remove 3 and 40
     .list(2) // insert two
-    .head(55, 35).v(2).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc], // index 1 (doubled)
+    .head(55, 35).v(4).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc], // index 1 (times 4)
       (b) => b.c(390).c(390).c(844).rgba(255, 255, 255).v(S.page).v(7).v(8))
     .head(56, 55).v(0).fields([B.kind, B.text], (b) => b.u8(1).v(7))
     .v(1).v(1).fields([B.x], (b) => b.c(-130)) // set
@@ -220,9 +220,9 @@ test('an insert written like a held layer, or one inserted before it, lists only
     .v(0) // no removes
     .list(2)
     // id 10 under 2, index 1, like 3 (10 − 3 = 7): text and name "Detail", x 100
-    .head(10, 2).v(3).z(7).fields([B.x, B.text, B.name], (b) => b.c(100).v(7).v(7))
+    .head(10, 2).v(5).z(7).fields([B.x, B.text, B.name], (b) => b.c(100).v(7).v(7))
     // id 11 under 2, index 2, like 10 (inserted just before): y 50, and the role cleared
-    .head(11, 2).v(5).z(1).fields([B.y], (b) => b.c(50), [B.role])
+    .head(11, 2).v(9).z(1).fields([B.y], (b) => b.c(50), [B.role])
     .v(0).v(0)
     .bytes;
   const frame = decoder.decode(bytes, (id) => held.get(id));
@@ -236,6 +236,25 @@ test('an insert written like a held layer, or one inserted before it, lists only
   const fresh = new FrameDecoder();
   fresh.decode(fullExample());
   assert.throws(() => fresh.decode(bytes), (error) => error instanceof BinaryFrameError && error.code === 'like');
+});
+
+test('a move is an INSERT of kind 2: its place alone, as JSON\'s {id, parent, index, move: true}', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(fullExample());
+  const insert = (kind) => new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, []).v(0)
+    .list(1).head(4, 35).v(1 * 4 + kind) // id 4 under 35 at index 1
+    .v(0).v(0).bytes;
+  assert.deepEqual(decoder.decode(insert(2)).insert, [{ id: 4, parent: 35, index: 1, move: true }]);
+  // Kind 3 is none: the stream is not what we think.
+  assert.throws(() => decoder.decode(insert(3)), (error) => error instanceof BinaryFrameError && error.code === 'value');
+  // Applied: the text (4) leaves its row for the scene, with its fields.
+  const tree = new LayerTree();
+  tree.apply(new FrameDecoder().decode(fullExample()));
+  const again = new FrameDecoder();
+  again.decode(fullExample());
+  assert.equal(tree.apply(again.decode(insert(2))).ok, true);
+  assert.deepEqual(tree.childIds(35), [1, 4]);
+  assert.equal(tree.layer(4).text, 'General');
 });
 
 test('the cleared mask (bit 19) turns fields into null', () => {

@@ -156,6 +156,45 @@ test('a removed id inserted again in the same delta is a new layer (nothing of t
   assert.deepEqual(tree.order, [1, 2, 3, 5]);
 });
 
+test('a move takes a held layer and its subtree to another parent, even out of a layer removed in the same delta', () => {
+  const tree = pushing();
+  // The row (3, with its text 4) goes into the pushed page's bar while its page (1) goes.
+  const result = tree.apply({
+    type: 'frame', seq: 5, time: 600, base: 4, remove: [1],
+    insert: [{ id: 3, parent: 56, index: 0, move: true }],
+    set: [{ id: 3, x: 5 }],
+  });
+  assert.equal(result.ok, true, result.reason);
+  assert.deepEqual(result.removed.map((layer) => layer.id).sort((a, b) => a - b), [1, 2]);
+  assert.deepEqual(result.added, []);
+  assert.deepEqual(result.updated, [3], 'the moved layer, once, though it is patched too');
+  assert.deepEqual(tree.layer(3), { id: 3, parent: 56, kind: 'rect', frame: [5, 20, 390, 44], fill: '#FFFFFF', role: 'row', name: 'General' });
+  assert.deepEqual(tree.childIds(56), [3]);
+  assert.deepEqual(tree.childIds(3), [4], 'its subtree came along');
+  assert.deepEqual(tree.childIds(35), [54, 55]);
+  assert.deepEqual(tree.order, [54, 55, 56, 3, 4]);
+  assert.deepEqual(tree.byId.get(4).frame, [351, 20, 338, 44], 'drawn where its new parent is');
+});
+
+test('moves into a layer inserted before them and out of a layer moved before them', () => {
+  const tree = example();
+  const result = tree.apply({
+    type: 'frame', seq: 2, time: 5, base: 1,
+    insert: [
+      { id: 9, parent: 35, index: 1, kind: 'rect', frame: [0, 0, 10, 10] },
+      { id: 2, parent: 9, index: 0, move: true },
+      { id: 4, parent: 1, index: 0, move: true },
+    ],
+  });
+  assert.equal(result.ok, true, result.reason);
+  assert.deepEqual(tree.childIds(35), [1, 9]);
+  assert.deepEqual(tree.childIds(9), [2]);
+  assert.deepEqual(tree.childIds(2), [3]);
+  assert.deepEqual(tree.childIds(3), []);
+  assert.deepEqual(tree.childIds(1), [4]);
+  assert.equal(tree.layer(4).parent, 1);
+});
+
 test('set merges the fields given; null deletes one; alpha, clips and radius take their value', () => {
   const tree = pushing();
   assert.equal(tree.apply({ type: 'frame', seq: 5, base: 4, set: [{ id: 55, shadow: null, radius: 12, alpha: 0.5 }] }).ok, true);
@@ -203,6 +242,14 @@ test('deltas that do not fit the tree are refused and change nothing', () => {
     'order naming a stranger': { order: [{ id: 2, children: [3, 4] }] },
     'order naming a child twice': { order: [{ id: 2, children: [3, 3] }] },
     'remove of the root': { remove: [35] },
+    'move of a layer not held': { insert: [{ id: 77, parent: 35, index: 0, move: true }] },
+    'move of a layer a remove takes': { remove: [3], insert: [{ id: 3, parent: 35, index: 0, move: true }] },
+    'move under its own subtree': { insert: [{ id: 2, parent: 4, index: 0, move: true }] },
+    'move of the root': { insert: [{ id: 35, parent: 1, index: 0, move: true }] },
+    'move listed twice': { insert: [{ id: 3, parent: 35, index: 0, move: true }, { id: 3, parent: 35, index: 1, move: true }] },
+    'move carrying fields': { insert: [{ id: 3, parent: 35, index: 0, move: true, fill: '#000000' }] },
+    'move past the end': { insert: [{ id: 3, parent: 35, index: 2, move: true }] },
+    'move under a parent not held': { insert: [{ id: 3, parent: 77, index: 0, move: true }] },
   };
   for (const [name, parts] of Object.entries(cases)) {
     const tree = example();

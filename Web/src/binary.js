@@ -12,7 +12,7 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, a `kind`, `clips`, `standby`,
+//   frame whose `first` is not 0, bytes left over after the body, an INSERT of kind 3, a `kind`, `clips`, `standby`,
 //   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
@@ -20,6 +20,11 @@
 /** Frame types: the first byte. */
 const FULL = 1;
 const DELTA = 2;
+
+/** What follows an INSERT's index: the low two bits of its `at` (§3.6). */
+const INSERT_NEW = 0;
+const INSERT_LIKE = 1;
+const INSERT_MOVE = 2;
 
 /** Field bits in the mask, in the order their values follow it. */
 const BIT = {
@@ -46,7 +51,7 @@ export class BinaryFrameError extends Error {
   /**
    * @param {string} message what was wrong, for the status line and logs.
    * @param {string} code `truncated`, `type`, `id`, `mask`, `string`, `value`, `varint`, `utf8`,
-   *   `trailing`, `input` or `table`.
+   *   `trailing`, `input`, `like` or `table`.
    */
   constructor(message, code) {
     super(message);
@@ -143,16 +148,26 @@ export function decodeFrame(data, table, held = () => undefined) {
     const ids = new IdReader(reader);
     for (let n = reader.count(); n > 0; n--) {
       const layer = ids.next();
-      // The index, doubled, plus 1 when the insert is written like a layer the client holds.
+      // The index times 4, plus the kind of insert: 0 a new layer, 1 a new layer written like one
+      // the client holds, 2 a held layer moved here (nothing follows), 3 none yet.
       const at = reader.varint();
-      layer.index = Math.floor(at / 2);
-      if (at % 2 === 1) {
+      const kind = at % 4;
+      layer.index = Math.floor(at / 4);
+      if (kind === INSERT_MOVE) {
+        if (layer.parent === undefined) throw new BinaryFrameError(`move of ${layer.id} without a parent`, 'id');
+        layer.move = true;
+        insert.push(layer);
+        continue;
+      }
+      if (kind === INSERT_LIKE) {
         const modelId = layer.id - reader.zigzag();
         const model = inserted.get(modelId) ?? held(modelId);
         if (!model) throw new BinaryFrameError(`insert ${layer.id} is written like layer ${modelId}, which is not held`, 'like');
         insert.push(fields.like(layer, model));
-      } else {
+      } else if (kind === INSERT_NEW) {
         insert.push(fields.layer(layer));
+      } else {
+        throw new BinaryFrameError(`insert ${layer.id} of kind ${kind}, which is none`, 'value');
       }
       inserted.set(layer.id, insert.at(-1));
     }

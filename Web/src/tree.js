@@ -8,16 +8,20 @@
 //   listed (back to front).
 // - A delta applies only to the frame it names in `base` (as in v1); otherwise the model is left
 //   untouched and `apply` reports `resync`.
-// - Order of work: `remove` (whole subtrees), `insert` in the order listed at `index` among the
-//   parent's children, `set`, then `order`. An `index` past the end of the parent's children at
-//   that moment, an insert of an id we hold, a parent we do not hold, a `set` for an unknown id,
-//   a `kind` or `frame` set to null, or an `order` that is not a rearrangement of exactly that
-//   parent's children all mean our tree differs from the server's: resync. `remove` of an id we
-//   do not hold is ignored (there is nothing left to take away), as v1 does.
+// - Order of work: the moved layers (`"move":true` in `insert`) leave their parents with their
+//   subtrees, then `remove` (whole subtrees, which no longer hold the moved layers), `insert` in
+//   the order listed at `index` among the parent's children (a move puts the held layer there),
+//   `set`, then `order`. An `index` past the end of the parent's children at that moment, an
+//   insert of an id we hold, a parent we do not hold, a move of a layer we do not hold (or that
+//   a remove took, or the root), a move listed twice, carrying fields or going under its own
+//   subtree, a `set` for an unknown id, a `kind` or `frame` set to null, or an `order` that is
+//   not a rearrangement of exactly that parent's children all mean our tree differs from the
+//   server's: resync. `remove` of an id we do not hold is ignored (there is nothing left to take
+//   away), as v1 does.
 // - A patch's `frame` may have null slots (binary.js: a binary patch may change x alone); the
 //   held value stays in those slots. A JSON patch of a layer that only moved carries `x` and/or
 //   `y` instead of `frame`.
-// - `parent` and `index` in a patch are ignored: a layer changes parent by remove + insert.
+// - `parent` and `index` in a patch are ignored: a layer changes parent by a move.
 // Every check runs before anything changes, so a refused frame leaves the last good picture.
 //
 // Drawing (§3.5 "Drawing the tree"): pre-order from the root with offset (0, 0), alpha 1 and the
@@ -27,6 +31,8 @@
 // (0.1 + 0.2), which would otherwise show up as 154.50000000000003 and could turn a touching edge
 // into an overlap.
 
+/** The keys of a move in `insert`: its new place and nothing else. */
+const MOVE_KEYS = new Set(['id', 'parent', 'index', 'move']);
 /** Keys of a layer that describe the tree, not the drawing; never copied onto display items. */
 const STRUCTURAL = new Set(['id', 'parent', 'index', 'clips', 'standby']);
 /** Fields a display item carries, in v1's key order (after id, kind, frame, alpha). */
@@ -104,8 +110,8 @@ export class LayerTree {
    * @param {object} frame
    * @returns {{ok:true, full:boolean, skipped:number, added:number[], updated:number[],
    *            removed:object[]} | {ok:false, resync:true, reason:string}}
-   *   As delta.js: `added` the inserted ids, `updated` the patched ones, `removed` every layer
-   *   that went away (subtrees included, with their last fields), `skipped` the frames the server
+   *   As delta.js: `added` the inserted ids, `updated` the moved and patched ones, `removed`
+   *   every layer that went away (subtrees included, with their last fields), `skipped` the frames the server
    *   merged into this one.
    */
   apply(frame) {
@@ -156,10 +162,20 @@ export class LayerTree {
     }
 
     // Check on a sketch first: the ids that go, and copies of the child lists that change.
+    // Moved layers leave their parents first, so a subtree that goes does not take them along.
+    const moving = new Set();
+    for (const node of inserts) {
+      if (node?.move !== true) continue;
+      if (!this.layers.has(node.id) || node.id === this.rootId) {
+        return refuse(`delta ${seq}: moves layer ${node.id}, which we do not hold (or the root)`);
+      }
+      if (moving.has(node.id)) return refuse(`delta ${seq}: moves layer ${node.id} twice`);
+      moving.add(node.id);
+    }
     const gone = new Set();
     for (const id of removeIds) {
       if (id === this.rootId) return refuse(`delta ${seq}: removes the root`);
-      if (this.layers.has(id)) this.collect(id, gone);
+      if (this.layers.has(id)) this.collect(id, gone, moving);
     }
     const lists = new Map(); // parent id -> its new child list (only the parents that change)
     const listOf = (id) => {
@@ -167,13 +183,24 @@ export class LayerTree {
       if (!lists.has(id)) lists.set(id, gone.has(id) ? [] : [...(this.children.get(id) ?? [])]);
       return lists.get(id);
     };
-    for (const id of gone) {
+    for (const id of [...moving, ...gone]) {
       const parent = this.layers.get(id).parent;
-      if (!gone.has(parent)) lists.set(parent, listOf(parent).filter((child) => !gone.has(child)));
+      if (!gone.has(parent)) lists.set(parent, listOf(parent).filter((child) => child !== id));
     }
     const inserted = new Map();
+    const moved = new Map(); // moved id -> its new parent
     const holds = (id) => (this.layers.has(id) && !gone.has(id)) || inserted.has(id);
+    const parentOf = (id) => moved.get(id) ?? inserted.get(id)?.parent ?? this.layers.get(id)?.parent;
     for (const node of inserts) {
+      if (node.move === true) {
+        const problem = this.checkMove(node, holds, parentOf);
+        if (problem) return refuse(`delta ${seq}: ${problem}`);
+        const list = listOf(node.parent);
+        if (node.index > list.length) return refuse(`delta ${seq}: move ${node.id} to index ${node.index} of ${list.length} children`);
+        list.splice(node.index, 0, node.id);
+        moved.set(node.id, node.parent);
+        continue;
+      }
       const problem = checkNew(node, holds);
       if (problem) return refuse(`delta ${seq}: insert ${problem}`);
       if (!holds(node.parent)) return refuse(`delta ${seq}: insert ${node.id} under ${node.parent}, which we do not hold`);
@@ -212,25 +239,42 @@ export class LayerTree {
       this.layers.set(id, layerFrom(node));
       this.children.set(id, []);
     }
-    const updated = [];
+    for (const [id, parent] of moved) this.layers.get(id).parent = parent;
+    const updated = [...moved.keys()];
     for (const patch of patches) {
       const layer = this.layers.get(patch.id);
-      if (!inserted.has(patch.id)) updated.push(patch.id);
+      if (!inserted.has(patch.id) && !moved.has(patch.id)) updated.push(patch.id);
       merge(layer, patch);
     }
     for (const [id, list] of lists) if (this.layers.has(id)) this.children.set(id, list);
     this.seq = seq;
-    if (gone.size || inserted.size || patches.length || orders.length) this.cache = null;
+    if (gone.size || inserted.size || moved.size || patches.length || orders.length) this.cache = null;
     return {
       ok: true, full: false, skipped: Math.max(0, seq - base - 1),
       added: [...inserted.keys()], updated, removed,
     };
   }
 
-  /** Adds `id` and all its descendants to `into`. */
-  collect(id, into) {
+  /** Adds `id` and its descendants to `into`, except the subtrees of the layers in `moving`. */
+  collect(id, into, moving) {
     into.add(id);
-    for (const child of this.children.get(id) ?? []) this.collect(child, into);
+    for (const child of this.children.get(id) ?? []) if (!moving.has(child)) this.collect(child, into, moving);
+  }
+
+  /**
+   * Why a move (`{id, parent, index, move: true}`, already out of its old parent) cannot be
+   * taken, or null. `parentOf` gives each layer's parent as the delta has it so far: walking up
+   * from the new parent must not meet the moved layer, or it would hold itself.
+   */
+  checkMove(node, holds, parentOf) {
+    if (Object.keys(node).some((key) => !MOVE_KEYS.has(key))) return `move ${node.id} carries fields (they go in set)`;
+    if (!holds(node.id)) return `moves layer ${node.id}, which a remove took`;
+    if (!holds(node.parent)) return `move ${node.id} under ${node.parent}, which we do not hold`;
+    if (!Number.isInteger(node.index) || node.index < 0) return `move ${node.id} to index ${node.index}`;
+    for (let above = node.parent; above != null; above = parentOf(above)) {
+      if (above === node.id) return `move ${node.id} under its own subtree`;
+    }
+    return null;
   }
 }
 

@@ -11,6 +11,16 @@ public enum BinaryTreeEncoder {
     static let fullType: UInt8 = 1
     static let deltaType: UInt8 = 2
 
+    /// What follows an INSERT's index (the low two bits of its `at`, docs/protocol.md §3.6).
+    enum InsertKind: Int {
+        /// A new layer: FIELDS over the defaults.
+        case new = 0
+        /// A new layer written like a held one: the model's id, then FIELDS over the model's.
+        case like = 1
+        /// A held layer that changed parent: nothing follows.
+        case move = 2
+    }
+
     /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
     /// has nothing, the root changed or the string table started afresh since `base`, else a
     /// delta; nil when the viewer already shows exactly this tree.
@@ -70,10 +80,15 @@ public enum BinaryTreeEncoder {
         for insert in diff.inserted {
             let layer = new.layers[insert.index]
             writeIDs(layer, previousID: &previousID, into: &out)
+            // A moved layer is held with its fields: its new place is all it takes.
+            if insert.moved {
+                out.varint(insert.position << 2 | InsertKind.move.rawValue)
+                continue
+            }
             // An insert like a layer the client holds (a row like the row before it) lists only
             // how it differs from that layer.
             let model = models.model(for: layer)
-            out.varint(insert.position << 1 | (model == nil ? 0 : 1))
+            out.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
             if let model { out.zigzag(Int64(layer.id - model.id)) }
             writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &out)
             models.add(layer)

@@ -22,6 +22,18 @@ extension TreeEncoder {
         out.append(UInt8(ascii: "}"))
     }
 
+    /// Writes a moved layer's entry in `insert`: its id, new parent and index, and `"move":true`.
+    /// The client holds its fields and subtree already; what changed in it is in `set`.
+    static func appendMove(_ layer: Layer, index: Int, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.appendNumber(Double(layer.id), into: &out)
+        out.append(contentsOf: #","parent":"#.utf8)
+        JSONWriter.appendNumber(Double(layer.parent!), into: &out)
+        out.append(contentsOf: #","index":"#.utf8)
+        JSONWriter.appendNumber(Double(index), into: &out)
+        out.append(contentsOf: #","move":true}"#.utf8)
+    }
+
     /// Writes a patch: `id` plus every field whose wire value differs from `old` (`x` and `y`
     /// instead of `frame` when only the origin changed); a field that went away is written as null, and `alpha`, `scale`, `clips`, `standby` and `radius` as their value even when it is
     /// the default (the viewer holds the old value, not the default).

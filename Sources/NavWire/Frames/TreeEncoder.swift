@@ -6,8 +6,9 @@ import NavKit
 /// A full frame is `{"type":"frame","seq","time","full":true,"nodes":[LAYER...]}` with every layer
 /// in pre-order (a parent before its children, children back to front). A delta is
 /// `{"type":"frame","seq","time","base","set":[...],"insert":[...],"remove":[...],"order":[...]}`,
-/// each part left out when empty (`TreeDiff` says what goes in each). A viewer applies `remove`,
-/// then `insert` in the order listed, then `set`, then `order`.
+/// each part left out when empty (`TreeDiff` says what goes in each). A viewer takes the moved
+/// layers (`"move":true` in `insert`) out of their parents, applies `remove`, then `insert` in
+/// the order listed, then `set`, then `order`.
 ///
 /// Values are compared as they go on the wire (frames in hundredths of a point, alpha in
 /// thousandths), so a change below that precision sends nothing. Stateless, like `FrameEncoder`.
@@ -46,7 +47,11 @@ public enum TreeEncoder {
         if !diff.patched.isEmpty { out.append(UInt8(ascii: "]")) }
         for (position, insert) in diff.inserted.enumerated() {
             out.append(contentsOf: position == 0 ? #","insert":["#.utf8 : ",".utf8)
-            appendLayer(new.layers[insert.index], index: insert.position, into: &out)
+            if insert.moved {
+                appendMove(new.layers[insert.index], index: insert.position, into: &out)
+            } else {
+                appendLayer(new.layers[insert.index], index: insert.position, into: &out)
+            }
         }
         if !diff.inserted.isEmpty { out.append(UInt8(ascii: "]")) }
         for (position, id) in diff.removed.enumerated() {

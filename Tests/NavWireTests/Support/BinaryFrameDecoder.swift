@@ -78,10 +78,17 @@ struct BinaryFrameDecoder {
         let parent = try varint()
         if parent != 0 { object["parent"] = .number(Double(id - ((parent >> 1) ^ -(parent & 1)))) }
         if index {
-            // The index, doubled, plus 1 when the insert is written like a held layer.
+            // The index times 4, plus 1 for an insert written like a held layer, 2 for a move.
             let at = try varint()
-            object["index"] = .number(Double(at >> 1))
-            if at & 1 == 1 { return try insert(object, like: id - (try signed())) }
+            object["index"] = .number(Double(at >> 2))
+            switch at & 3 {
+            case 0: break
+            case 1: return try insert(object, like: id - (try signed()))
+            case 2:
+                object["move"] = true
+                return .object(object)
+            default: throw Failure(description: "insert \(id) of kind 3")
+            }
         }
         // JSON layers always carry kind and frame; binary ones leave out defaults.
         object["kind"] = "rect"

@@ -44,6 +44,39 @@ def test_a_json_v2_patch_of_a_layer_that_only_moved_carries_x_or_y():
         display.tree.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": [{"id": 2, "x": "1"}]})
 
 
+def test_a_move_keeps_the_layer_and_its_subtree_even_out_of_a_parent_removed_with_it():
+    display = TreeDisplay(binary=True)
+    display.receive_binary(DOC_FULL)
+    # Remove the page (2); move its title (3) to the scene (1) at index 0: INSERT id 3 (zig-zag
+    # 06), parent 3 - 1 (04), at = 0 x 4 + 2 (a move: nothing follows).
+    moved = display.receive_binary(bytes.fromhex("02 02 00 01 04 00  01 02  01 06 04 02  00 00"))
+    assert moved["insert"] == [{"id": 3, "parent": 1, "index": 0, "move": True}] and moved["remove"] == [2]
+    assert [(n["id"], n.get("text"), n["frame"]) for n in display.flatten()] == [(3, "Home", [120, 47, 150, 44])]
+    assert display.tree.layers[3]["parent"] == 1 and 2 not in display.tree.layers
+    with pytest.raises(WireError, match="is of kind 3"):
+        decode_frame(bytes.fromhex("02 03 00 02 04 00  00  01 06 04 03  00 00"), display.strings)
+
+
+def test_a_move_that_does_not_fit_changes_nothing():
+    display = TreeDisplay()
+    display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
+        node(1, 0), node(2, 0, parent=1), node(3, 0, parent=2), node(4, 0, parent=1)]})
+    move = lambda **fields: {"type": "frame", "seq": 2, "time": 1, "base": 1, "insert": [{"move": True, "index": 0, **fields}]}
+    for frame, error in (
+            (move(id=9, parent=1), "moves 9, which the client does not hold"),
+            (move(id=2, parent=3), "moves 2 under its own subtree"),
+            (move(id=1, parent=4), "moves 1, which the client does not hold .or the root."),
+            (move(id=3, parent=4, fill="#FFFFFF"), "carries more than its place"),
+            ({**move(id=3, parent=4), "remove": [3]}, "removes 3, which it also moves"),
+            ({**move(id=3, parent=4), "remove": [2]} | {"insert": [{"id": 3, "parent": 4, "index": 1, "move": True}]},
+             "moves 3 to index 1 of 4")):
+        with pytest.raises(WireError, match=error):
+            display.apply(frame)
+    assert display.tree.children == {1: [2, 4], 2: [3], 3: [], 4: []} and display.seq == 1
+    display.apply({**move(id=3, parent=4), "remove": [2]})
+    assert display.tree.children == {1: [4], 3: [], 4: [3]}
+
+
 def test_v1_deltas_patch_remove_and_order_and_a_wrong_base_changes_nothing():
     display = DisplayList()
     display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [node(1, 0), node(2, 5, fill="#FF0000")]})

@@ -28,6 +28,8 @@ BIT_CLEARED = 19
 BIT_STANDBY = 20
 BIT_SCALE = 21
 BIT_SELECTED = 22
+# What follows an INSERT's index: the low two bits of its `at` (§3.6).
+INSERT_NEW, INSERT_LIKE, INSERT_MOVE = 0, 1, 2
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -167,16 +169,23 @@ def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, An
             previous = layer_id
             if not parent:
                 raise WireError(f"insert {layer_id} has no parent")
-            # The index, doubled, plus 1 when the insert is written like a held layer (§3.6).
+            # The index times 4, plus the kind of insert (§3.6): 0 new, 1 new and written like a
+            # held layer, 2 a held layer moved here (nothing follows).
             at = reader.varint(f"index of insert {layer_id}")
-            if at % 2:
+            kind, index = at % 4, at // 4
+            if kind == INSERT_MOVE:
+                inserted.append({"id": layer_id, "parent": parent, "index": index, "move": True})
+                continue
+            if kind == INSERT_LIKE:
                 like = layer_id - reader.zigzag(f"model of insert {layer_id}")
                 layer = _read_fields(reader, table, layer_id, new=False)
                 layer["like"] = like  # resolve_likes makes it the whole layer
-            else:
+            elif kind == INSERT_NEW:
                 layer = _read_fields(reader, table, layer_id, new=True)
+            else:
+                raise WireError(f"insert {layer_id} is of kind {kind}, which is none (§3.6)")
             layer["parent"] = parent
-            layer["index"] = at // 2
+            layer["index"] = index
             inserted.append(layer)
         patches = []
         for position in range(reader.varint("patch count")):
@@ -313,6 +322,8 @@ def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]
     returns the frame)."""
     inserted: dict[int, dict[str, Any]] = {}
     for layer in frame.get("insert", []):
+        if layer.get("move"):
+            continue  # a held layer: a later insert written like it takes it from `layers`
         model_id = layer.pop("like", None)
         if model_id is not None:
             model = inserted.get(model_id) or layers.get(model_id)

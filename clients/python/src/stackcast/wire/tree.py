@@ -162,18 +162,34 @@ class LayerTree:
         layers = dict(self.layers)                               # layer dicts copied on write
         children = {k: list(v) for k, v in self.children.items()}
         unchanged = []
+        inserts = frame.get("insert", [])
+        # Moved layers leave their parents first, with their subtrees, so that a remove of an old
+        # parent does not take them along (§3.5).
+        moves = [layer for layer in inserts if isinstance(layer, dict) and layer.get("move") is True]
+        for layer in moves:
+            layer_id = layer.get("id")
+            if layer_id not in layers or layer_id == self.root:
+                raise WireError(f"{where} moves {layer_id}, which the client does not hold (or the root)")
+            if layer_id not in children[layers[layer_id]["parent"]]:
+                raise WireError(f"{where} moves {layer_id} twice")
+            children[layers[layer_id]["parent"]].remove(layer_id)
         for layer_id in frame.get("remove", []):
             if layer_id not in layers:
                 raise WireError(f"{where} removes {layer_id}, which the client does not hold")
             if layer_id == self.root:
                 raise WireError(f"{where} removes the root {layer_id}")
+            if layer_id not in children[layers[layer_id]["parent"]]:
+                raise WireError(f"{where} removes {layer_id}, which it also moves")
             children[layers[layer_id]["parent"]].remove(layer_id)
             stack = [layer_id]
             while stack:
                 gone = stack.pop()
                 stack.extend(children.pop(gone))
                 del layers[gone]
-        for layer in frame.get("insert", []):
+        for layer in inserts:
+            if isinstance(layer, dict) and layer.get("move") is True:
+                self._move(layer, layers, children, where)
+                continue
             _check_new_layer(layer, where)
             layer_id, parent, index = layer["id"], layer.get("parent"), layer.get("index")
             if layer_id in layers:
@@ -191,7 +207,7 @@ class LayerTree:
             if layer_id not in layers:
                 raise WireError(f"{where} patches {layer_id}, which the client does not hold")
             if "parent" in patch or "index" in patch:
-                raise WireError(f"{where}: the patch for {layer_id} moves it (parent/index); moves are remove + insert")
+                raise WireError(f"{where}: the patch for {layer_id} moves it (parent/index); a move is an insert with \"move\"")
             if len(patch) < 2:
                 unchanged.append(f"{where}: a patch for {layer_id} with no field")
             layer = dict(layers[layer_id])
@@ -229,6 +245,29 @@ class LayerTree:
                 unchanged.append(f"{where}: order of {parent} changes nothing")
             children[parent] = list(listed)
         return layers, children, self.root, unchanged
+
+    @staticmethod
+    def _move(move: Layer, layers: dict[int, Layer], children: dict[int, list[int]], where: str) -> None:
+        """Puts a moved layer, already out of its old parent, at its new place: it keeps its fields
+        and subtree. It must still be held (not taken by a remove), carry nothing but its place,
+        and not go under its own subtree."""
+        layer_id, parent, index = move["id"], move.get("parent"), move.get("index")
+        if set(move) != {"id", "parent", "index", "move"}:
+            raise WireError(f"{where}: the move of {layer_id} carries more than its place: {move}")
+        if layer_id not in layers:
+            raise WireError(f"{where} moves {layer_id}, which a remove of the same delta took")
+        if parent not in layers:
+            raise WireError(f"{where} moves {layer_id} under {parent}, which the client does not hold")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= len(children[parent]):
+            raise WireError(f"{where} moves {layer_id} to index {index} of {parent}, which has "
+                            f"{len(children[parent])} children")
+        above = parent
+        while above is not None:
+            if above == layer_id:
+                raise WireError(f"{where} moves {layer_id} under its own subtree")
+            above = layers[above].get("parent")
+        children[parent].insert(index, layer_id)
+        layers[layer_id] = {**layers[layer_id], "parent": parent}
 
     # MARK: reading
 
