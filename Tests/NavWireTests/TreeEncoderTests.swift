@@ -176,6 +176,24 @@ import NavKit
         #expect(reordered["order"] == [["id": 1, "children": [4, 5, 2]]])
     }
 
+    /// Two parents reordered in one delta, the second's children interleaved in pre-order with
+    /// the first's grandchildren: each gets one `order`, parents in pre-order, and a parent whose
+    /// children only gained an insert gets none.
+    @Test func reordersUnderSeveralParentsAreEachSentOnce() throws {
+        var encoder = WireEncoder(.v2JSON)
+        let tree = { (pairs: [(id: Int, parent: Int)]) in
+            LayerTree(layers: [Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9)))] + pairs.map {
+                Layer(parent: $0.parent, item: DisplayItem(id: $0.id, kind: .rect, frame: Rect(x: 0, y: 0, width: 9, height: 9), fill: .white))
+            }, viewport: Size(width: 9, height: 9))
+        }
+        _ = encoder.encode(tree([(2, 1), (5, 2), (6, 2), (7, 2), (3, 1), (8, 3), (9, 3), (4, 1)]), seq: 1, time: 0)
+        let delta = encoder.encode(tree([(3, 1), (9, 3), (8, 3), (10, 3), (2, 1), (7, 2), (5, 2), (6, 2), (4, 1)]), seq: 2, time: 0)
+        let frame = try JSONValue.parse(String(decoding: try #require(delta), as: UTF8.self))
+        #expect(frame["order"] == [["id": 1, "children": [3, 2, 4]], ["id": 3, "children": [9, 8, 10]], ["id": 2, "children": [7, 5, 6]]])
+        #expect(frame["insert"]?.arrayValue?.map { [$0["id"], $0["parent"], $0["index"]] } == [[10, 3, 2]])
+        #expect(frame["remove"] == nil)
+    }
+
     private func median(_ values: [Int]) -> Int {
         values.isEmpty ? 0 : values.sorted()[values.count / 2]
     }

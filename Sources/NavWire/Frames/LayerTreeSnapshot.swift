@@ -4,8 +4,8 @@ import NavKit
 /// shared by every viewer and both v2 encodings.
 ///
 /// Most frames only move layers, and their diff compares layers pairwise (`TreeDiff`); the index
-/// by id and the parent/child links a structural diff needs are worked out the first time one
-/// asks for them (`structure`).
+/// by id and the parent links a structural diff needs are worked out the first time one asks for
+/// them (`structure`).
 ///
 /// Service thread only (the structure is filled in lazily).
 public struct LayerTreeSnapshot {
@@ -13,13 +13,12 @@ public struct LayerTreeSnapshot {
     public let layers: [Layer]
     private let cache = StructureCache()
 
-    /// Where each id is, each layer's parent and children (as indices into `layers`) and its
-    /// position among its siblings.
+    /// Where each id is, each layer's parent (as an index into `layers`) and its position among
+    /// its siblings.
     struct Structure {
-        let index: [Int: Int]
+        let index: LayerIndex
         /// Index of each layer's parent, -1 for the root.
         let parents: [Int]
-        let children: [[Int]]
         let positions: [Int]
     }
 
@@ -39,22 +38,29 @@ public struct LayerTreeSnapshot {
 
     var structure: Structure {
         if let structure = cache.structure { return structure }
-        var index: [Int: Int] = [:]
-        index.reserveCapacity(layers.count)
-        var parents = [Int](repeating: -1, count: layers.count)
-        var children = [[Int]](repeating: [], count: layers.count)
-        var positions = [Int](repeating: 0, count: layers.count)
-        for position in layers.indices {
-            let id = layers[position].id
-            index[id] = position
-            // Pre-order puts every parent before its children, so it is already indexed.
-            if let parentID = layers[position].parent, let parent = index[parentID] {
-                parents[position] = parent
-                positions[position] = children[parent].count
-                children[parent].append(position)
+        let count = layers.count
+        var parents = [Int](repeating: -1, count: count)
+        var positions = [Int](repeating: 0, count: count)
+        var childCounts = [Int](repeating: 0, count: count)
+        // In pre-order a layer's parent is on the path from the root to the layer before it:
+        // found by unwinding that path, with no lookups by id.
+        var path: [Int] = []
+        layers.withUnsafeBufferPointer { layers in
+            for position in 0..<count {
+                guard let parentID = layers[position].parent else {
+                    path = [position]
+                    continue
+                }
+                while let last = path.last, layers[last].item.id != parentID { path.removeLast() }
+                if let parent = path.last {
+                    parents[position] = parent
+                    positions[position] = childCounts[parent]
+                    childCounts[parent] += 1
+                }
+                path.append(position)
             }
         }
-        let structure = Structure(index: index, parents: parents, children: children, positions: positions)
+        let structure = Structure(index: LayerIndex(layers.lazy.map(\.item.id)), parents: parents, positions: positions)
         cache.structure = structure
         return structure
     }

@@ -53,42 +53,48 @@ struct TreeDiff {
         // listed; a layer that moves out of it is taken out before the subtree goes.
         var held = [Bool](repeating: false, count: old.layers.count)
         var inPlace = [Bool](repeating: false, count: old.layers.count)
-        for (index, layer) in old.layers.enumerated() {
-            if let now = after.index[layer.id] {
-                held[index] = true
-                inPlace[index] = new.layers[now].parent == layer.parent
-            } else if before.parents[index] < 0 || held[before.parents[index]] {
-                removed.append(layer.id)
-            }
-        }
-        for (index, layer) in new.layers.enumerated() {
-            guard let was = before.index[layer.id] else {
-                inserted.append(Insert(index: index, position: after.positions[index], moved: false))
-                continue
-            }
-            if inPlace[was] {
-                if layer != old.layers[was] { patched.append((index, was)) }
-            } else {
-                inserted.append(Insert(index: index, position: after.positions[index], moved: true))
-                // Its parent is in the move; only its fields make a patch.
-                var asHeld = old.layers[was]
-                asHeld.parent = layer.parent
-                if layer != asHeld { patched.append((index, was)) }
+        // Layers are read through pointers, as in the pairwise case: no copies.
+        old.layers.withUnsafeBufferPointer { o in
+            new.layers.withUnsafeBufferPointer { n in
+                for index in o.indices {
+                    if let now = after.index[o[index].item.id] {
+                        held[index] = true
+                        inPlace[index] = n[now].parent == o[index].parent
+                    } else if before.parents[index] < 0 || held[before.parents[index]] {
+                        removed.append(o[index].item.id)
+                    }
+                }
+                for index in n.indices {
+                    guard let was = before.index[n[index].item.id] else {
+                        inserted.append(Insert(index: index, position: after.positions[index], moved: false))
+                        continue
+                    }
+                    // A moved layer's new parent is in the move; only its fields make a patch.
+                    if !inPlace[was] { inserted.append(Insert(index: index, position: after.positions[index], moved: true)) }
+                    if !Self.sameOnTheWire(o.baseAddress! + was, n.baseAddress! + index) { patched.append((index, was)) }
+                }
             }
         }
         // Children that stay under the same parent keep their order unless something reordered
-        // them (a page brought to front); inserts, moves and removes never need an `order`.
-        func isInPlace(_ id: Int) -> Bool { before.index[id].map { inPlace[$0] } ?? false }
-        for (index, layer) in new.layers.enumerated() where !after.children[index].isEmpty {
-            guard let was = before.index[layer.id] else { continue }
-            let now = after.children[index].lazy.map { new.layers[$0].id }.filter(isInPlace)
-            let then = before.children[was].lazy.filter { inPlace[$0] }.map { old.layers[$0].id }
-            if !now.elementsEqual(then) { reordered.append((layer.id, after.children[index].map { new.layers[$0].id })) }
+        // them (a page brought to front); inserts, moves and removes never need an `order`. Such
+        // children come in pre-order in both trees, so their order held when their old indices
+        // still rise from one to the next under each parent.
+        var lastInPlaceChild = [Int](repeating: -1, count: new.layers.count)
+        var isReordered = [Bool](repeating: false, count: new.layers.count)
+        for index in new.layers.indices {
+            let parent = after.parents[index]
+            guard parent >= 0, let was = before.index[new.layers[index].item.id], inPlace[was] else { continue }
+            if was < lastInPlaceChild[parent] { isReordered[parent] = true }
+            lastInPlaceChild[parent] = was
+        }
+        for parent in new.layers.indices where isReordered[parent] {
+            let children = (parent + 1..<new.layers.count).filter { after.parents[$0] == parent }.map { new.layers[$0].id }
+            reordered.append((new.layers[parent].id, children))
         }
         keptOld = held
     }
 
-    /// `==` on two layers, read in place.
+    /// `==` on two layers but for their ids and parents, read in place.
     private static func sameOnTheWire(_ old: UnsafePointer<Layer>, _ new: UnsafePointer<Layer>) -> Bool {
         old.pointee.item.frame == new.pointee.item.frame && old.pointee.item.alpha == new.pointee.item.alpha
             && old.pointee.item.scale == new.pointee.item.scale && old.pointee.clips == new.pointee.clips
