@@ -61,7 +61,10 @@ public struct DisplayStyle: Hashable, Sendable {
     /// (`isKnownUniquelyReferenced`), so a storage that has been shared is never changed again,
     /// and sharing one across threads is safe.
     public final class Storage: @unchecked Sendable, CustomStringConvertible {
-        @usableFromInline var style: DisplayStyle
+        /// Without dynamic exclusivity checks, as on `Node`: every layer of every frame reads its
+        /// style (drawn? rounded? changed?), and the checks were a tenth of a frame's work. It is
+        /// only written by `Node.restyle` while nothing else holds the storage.
+        @exclusivity(unchecked) @usableFromInline var style: DisplayStyle
 
         @usableFromInline init(_ style: DisplayStyle) {
             self.style = style

@@ -83,11 +83,12 @@ public struct LayerTree: Equatable, Sendable {
     ///   - viewport: the visible area; subtrees with nothing inside it are culled.
     ///   - ids: the scene's id counter.
     ///   - styles: where kept nodes keep their styles, shared with other scenes (`StyleTable`).
-    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil) -> LayerTree {
+    ///   - capacity: how many layers to make room for at first (the last tree's count is a good guess).
+    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96) -> LayerTree {
         // The walk holds nodes unretained: the tree under `root` is not changed while it runs, so
         // every node stays alive, and a retain and release per node visited was a fifth of a frame.
         withExtendedLifetime(root) {
-            var builder = Builder(styles: styles)
+            var builder = Builder(styles: styles, capacity: capacity)
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
             if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds) {
@@ -122,11 +123,11 @@ public struct LayerTree: Equatable, Sendable {
         var parents: [Int] = []
         let styles: StyleTable?
 
-        init(styles: StyleTable?) {
+        init(styles: StyleTable?, capacity: Int) {
             self.styles = styles
-            layers.reserveCapacity(96)
-            nodes.reserveCapacity(96)
-            parents.reserveCapacity(96)
+            layers.reserveCapacity(capacity)
+            nodes.reserveCapacity(capacity)
+            parents.reserveCapacity(capacity)
         }
 
         mutating func append(_ node: Unmanaged<Node>, parent: Int) {

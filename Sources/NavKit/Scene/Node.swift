@@ -38,7 +38,9 @@ public final class Node {
 
     /// The node's style, kept only here and shared with the display items and layers drawn from
     /// it: changed in place while nothing else holds it, copied once when something does. Nodes
-    /// that paint nothing share one empty style.
+    /// that paint nothing share one empty style. Setting a style property to the value it has
+    /// changes nothing: transitions set some every frame (a sliding page's edge shadow), and a
+    /// restyle copies a shared style and looks it up in the `StyleTable` again.
     @exclusivity(unchecked) private(set) var displayStyle = DisplayStyle.Storage.empty
     /// `displayStyle` stripped of paint and role, made when first asked for after a change.
     @exclusivity(unchecked) private var strippedStyle: DisplayStyle.Storage?
@@ -61,46 +63,46 @@ public final class Node {
 
     public var fill: Color? {
         get { displayStyle.style.fill }
-        set { restyle { $0.fill = newValue } }
+        set { if newValue != displayStyle.style.fill { restyle { $0.fill = newValue } } }
     }
     public var cornerRadius: Double {
         get { displayStyle.style.radius }
-        set { restyle { $0.radius = newValue } }
+        set { if newValue != displayStyle.style.radius { restyle { $0.radius = newValue } } }
     }
     public var shadow: Shadow? {
         get { displayStyle.style.shadow }
-        set { restyle { $0.shadow = newValue } }
+        set { if newValue != displayStyle.style.shadow { restyle { $0.shadow = newValue } } }
     }
     public var border: Border? {
         get { displayStyle.style.border }
-        set { restyle { $0.border = newValue } }
+        set { if newValue != displayStyle.style.border { restyle { $0.border = newValue } } }
     }
     public var text: String? {
         get { displayStyle.style.text }
-        set { restyle { $0.text = newValue } }
+        set { if newValue != displayStyle.style.text { restyle { $0.text = newValue } } }
     }
     public var textColor: Color? {
         get { displayStyle.style.color }
-        set { restyle { $0.color = newValue } }
+        set { if newValue != displayStyle.style.color { restyle { $0.color = newValue } } }
     }
     /// A name from the viewer's icon set (`back`, `home`, `search`, ...).
     public var icon: String? {
         get { displayStyle.style.icon }
-        set { restyle { $0.icon = newValue } }
+        set { if newValue != displayStyle.style.icon { restyle { $0.icon = newValue } } }
     }
     public var role: NodeRole? {
         get { displayStyle.style.role }
-        set { restyle { $0.role = newValue } }
+        set { if newValue != displayStyle.style.role { restyle { $0.role = newValue } } }
     }
     /// What tools and tests call this node: a screen name, a row title.
     public var name: String? {
         get { displayStyle.style.name }
-        set { restyle { $0.name = newValue } }
+        set { if newValue != displayStyle.style.name { restyle { $0.name = newValue } } }
     }
     /// The id of the controller whose page this node is the root of.
     public var controllerID: String? {
         get { displayStyle.style.vc }
-        set { restyle { $0.vc = newValue } }
+        set { if newValue != displayStyle.style.vc { restyle { $0.vc = newValue } } }
     }
     /// The selected item of a tab bar or side bar (only ever true on a `tab`).
     public var isSelected: Bool {

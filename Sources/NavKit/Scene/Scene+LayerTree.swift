@@ -5,6 +5,8 @@ extension Scene {
     /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
     /// their ids in the same order as a v1-only session would, and structural layers after them.
     public func layerTree() -> LayerTree {
-        LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles)
+        let tree = LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8)
+        lastLayerCount = tree.layers.count
+        return tree
     }
 }

@@ -34,6 +34,9 @@ public final class Scene {
     /// The pointer being followed, if any (one gesture, one pointer).
     var pointer: PointerGesture?
     var nodeIDs = 0
+    /// How many layers the last layer tree had: the next one reserves that much room, so its
+    /// arrays are not regrown (and every layer copied) part way through.
+    var lastLayerCount = 0
     private var controllerIDs = 0
     var needsDisplay = true
     private var lastList: DisplayList?
