@@ -1,3 +1,5 @@
+import NavKit
+
 /// Where each layer id sits in a tree's pre-order: an open-addressing table from id to index.
 ///
 /// A structural diff looks up every layer of both trees by id. `Dictionary<Int, Int>` hashes
@@ -11,14 +13,14 @@ struct LayerIndex {
     private var positions: [Int32]
     private let shift: UInt64
 
-    /// Indexes the layers `ids` (their index in the tree is their position here).
-    init(_ layerIDs: some Collection<Int>) {
+    /// Indexes `layers` by id.
+    init(_ layers: [Layer]) {
         var bits = 4
-        while 1 << bits < 2 * layerIDs.count { bits += 1 }
+        while 1 << bits < 2 * layers.count { bits += 1 }
         shift = UInt64(64 - bits)
         ids = [Int](repeating: 0, count: 1 << bits)
         positions = [Int32](repeating: 0, count: 1 << bits)
-        for (position, id) in layerIDs.enumerated() { insert(id, at: position) }
+        for position in layers.indices { insert(layers[position].item.id, at: position) }
     }
 
     private func slot(of id: Int) -> Int {

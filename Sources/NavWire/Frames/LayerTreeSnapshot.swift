@@ -60,7 +60,7 @@ public struct LayerTreeSnapshot {
                 path.append(position)
             }
         }
-        let structure = Structure(index: LayerIndex(layers.lazy.map(\.item.id)), parents: parents, positions: positions)
+        let structure = Structure(index: LayerIndex(layers), parents: parents, positions: positions)
         cache.structure = structure
         return structure
     }
