@@ -32,10 +32,8 @@ final class SharedBarTransition {
 
     /// Lays both bars out for presentation progress `q`.
     func layout(progress q: Double) {
-        // Where the upper bar's back label rests (laid out at rest first) is where the outgoing
-        // title goes.
-        upper.layout(width: upper.laidOut.width, safeTop: upper.laidOut.safeTop)
-        let travel = upper.titleTravel
+        // Where the upper bar's back label rests is where the outgoing title goes.
+        let travel = upper.rest.travel
         lower.layoutShared(upper: false, progress: q, lowerHasBack: lowerHasBack, travel: travel)
         upper.layoutShared(upper: true, progress: q, lowerHasBack: lowerHasBack, travel: travel)
         node.frame = Rect(origin: .zero, size: upper.node.frame.size)

@@ -26,7 +26,9 @@ extension NavigationBar {
     /// upper bar's `titleTravel`, the one line both bars' titles and labels move along. Only the
     /// upper bar's contents are drawn over the lower bar, whose background and chevron stay.
     func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double) {
-        layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        // Only the title and the back label leave their places at rest (`rest`).
+        titleNode.frame.x = rest.titleX
+        backLabel.frame.x = rest.backLabelX
         if upper {
             // Everything still to come sits one step to the right and fades in together: the
             // bar's own alpha carries the fade (one layer patched per frame, not three), as its

@@ -27,6 +27,10 @@ public final class NavigationBar {
     let hairline = Node(role: .separator, fill: .separator)
     /// The width and safe-area top of the last layout, which transitions offset from.
     private(set) var laidOut = (width: 0.0, safeTop: 0.0)
+    /// Where the last layout put the title and the back label, and the title's travel between
+    /// them: a shared-bar transition moves both from there every frame without laying the bar
+    /// out again (its text measuring was a tenth of a slide frame's work).
+    private(set) var rest = (titleX: 0.0, backLabelX: 0.0, travel: 0.0)
 
     public var spec: BarSpec { didSet { applyStyle() } }
     public var title: String {
@@ -100,6 +104,7 @@ public final class NavigationBar {
         titleNode.frame = Rect(x: box.x, y: safeTop, width: box.width, height: height)
         let text = TextMetrics.truncated(title, font: .title, width: box.width)
         if titleNode.text != text { titleNode.text = text }
+        rest = (titleNode.frame.x, backLabel.frame.x, titleTravel)
     }
 
     /// The previous page's title, or "Back" when that would make the button wider than a third
