@@ -37,8 +37,8 @@ V1, V2_JSON, V2_BINARY = {}, {"protocol": 2}, {"protocol": 2, "encoding": "binar
 DOC_FULL = bytes.fromhex(
     "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03"
     "02 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00"
-    "02 02 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
-    "02 02 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
+    "02 04 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
+    "02 04 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
 DOC_DELTA = bytes.fromhex("02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
 DOC_FULL_JSON = {"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
     {"id": 1, "kind": "rect", "frame": [0, 0, 390, 844], "clips": True, "name": "scene"},

@@ -26,7 +26,7 @@ import NavKit
     @Test func documentedExample() {
         var encoder = WireEncoder(.v2Binary)
         let full = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)
-        #expect(Self.hex(full) == "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03 02 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00 02 02 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03 02 02 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
+        #expect(Self.hex(full) == "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03 02 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00 02 04 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03 02 04 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
         let delta = encoder.encode(Self.tree(pageX: -21.74), seq: 2, time: 0.0166)
         #expect(Self.hex(delta) == "02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
     }
@@ -68,8 +68,8 @@ import NavKit
         let bytes = encoder.encode(tree, seq: 1, time: 0)
         let full = try #require(bytes)
         // One string "a"; two layers: id 300 (zig-zag d8 04), the root (00), w and h; then id +1
-        // (02), parent one back (02), mask kind and text only (81 10): text, "a".
-        #expect(Self.hex(full) == "01 01 00 00 01 01 61 02 d8 04 00 18 d0 0f d0 0f 02 02 81 10 01 00")
+        // (02), parent one back (zig-zag 02, doubled: 04), mask kind and text only (81 10): text, "a".
+        #expect(Self.hex(full) == "01 01 00 00 01 01 61 02 d8 04 00 18 d0 0f d0 0f 02 04 81 10 01 00")
         var decoder = BinaryFrameDecoder()
         let text = try decoder.decode(full)["nodes"]?.arrayValue?.last
         #expect(text?["font"] == ["size": 17, "weight": 400])

@@ -19,17 +19,31 @@ class Bytes {
     this.out.push(value);
     return this;
   }
-  z(value) { return this.v(value >= 0 ? value * 2 : -value * 2 - 1); }
+  z(value) { return this.v(zigzag(value)); }
   /** Fixed point in hundredths (z of round(value × 100)). */
   c(value) { return this.z(Math.round(value * 100)); }
   rgba(r, g, b, a = 255) { return this.u8(r, g, b, a); }
   /** Starts a list of LAYERs or INSERTs: ids are differences from the previous one in the list. */
   list(count) { this.previous = 0; return this.v(count); }
-  /** A LAYER's or INSERT's id (z of the difference) and parent (z of id − parent, 0 for the root). */
+  /** An INSERT's id (z of the difference) and parent (z of id − parent). */
   head(id, parent) {
+    return this.id(id).z(id - parent);
+  }
+  /**
+   * A full frame's LAYER: its id, then its parent (0 for the root, else z of id − parent, doubled,
+   * plus 1 when it is written like the earlier layer `like`, whose id follows as z of id − like).
+   */
+  layer(id, parent, like) {
+    this.id(id);
+    if (!parent) return this.v(0);
+    this.v(zigzag(id - parent) * 2 + (like ? 1 : 0));
+    return like ? this.z(id - like) : this;
+  }
+  /** An id as z of the difference from the previous one in the list. */
+  id(id) {
     this.z(id - (this.previous ?? 0));
     this.previous = id;
-    return this.z(parent ? id - parent : 0);
+    return this;
   }
   strings(first, list) {
     this.v(first).v(list.length);
@@ -51,6 +65,11 @@ class Bytes {
   get bytes() { return Uint8Array.from(this.out); }
 }
 
+/** Zig-zag: 0, -1, 1, -2 … as 0, 1, 2, 3 … */
+function zigzag(value) {
+  return value >= 0 ? value * 2 : -value * 2 - 1;
+}
+
 const B = { kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
   text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, standby: 20, scale: 21 };
 
@@ -66,14 +85,14 @@ const S = Object.fromEntries(STRINGS.map((text, index) => [text, index]));
 
 function fullExample() {
   return new Bytes().u8(1).v(1).v(0).strings(0, STRINGS).list(5)
-    .head(35, 0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
-    .head(1, 35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
+    .layer(35, 0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
+    .layer(1, 35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
       (b) => b.c(390).c(844).rgba(255, 255, 255).v(S.page).v(S.Home).v(S.vc1))
-    .head(2, 1).fields([B.y, B.w, B.h, B.fill, B.name], (b) => b.c(91).c(390).c(753).rgba(0xF2, 0xF2, 0xF7).v(S.content))
-    .head(3, 2).fields([B.y, B.w, B.h, B.fill, B.role, B.name],
+    .layer(2, 1).fields([B.y, B.w, B.h, B.fill, B.name], (b) => b.c(91).c(390).c(753).rgba(0xF2, 0xF2, 0xF7).v(S.content))
+    .layer(3, 2).fields([B.y, B.w, B.h, B.fill, B.role, B.name],
       (b) => b.c(20).c(390).c(44).rgba(255, 255, 255).v(S.row).v(S.General))
     // kind text; x, w, h; text; font; colour; align left is 0, and written since it is a field that is set
-    .head(4, 3).fields([B.kind, B.x, B.w, B.h, B.text, B.font, B.color, B.align],
+    .layer(4, 3).fields([B.kind, B.x, B.w, B.h, B.text, B.font, B.color, B.align],
       (b) => b.u8(1).c(16).c(338).c(44).v(S.General).c(17).v(400).rgba(0, 0, 0).u8(0))
     .bytes;
 }
@@ -102,7 +121,7 @@ test('varints: one byte below 128, several above, low bits first; ArrayBuffer, U
   const padded = Uint8Array.from([9, 9, ...bytes, 9]);
   assert.deepEqual(new FrameDecoder().decode(new DataView(padded.buffer, 2, bytes.length)), expected);
   // Ids and seqs past 2^31 (where JS bit operators would wrap).
-  const big = new Bytes().u8(1).v(2 ** 40 + 3).v(0).strings(0, []).list(1).head(2 ** 33, 0).fields([]).bytes;
+  const big = new Bytes().u8(1).v(2 ** 40 + 3).v(0).strings(0, []).list(1).layer(2 ** 33, 0).fields([]).bytes;
   const frame = new FrameDecoder().decode(big);
   assert.equal(frame.seq, 2 ** 40 + 3);
   assert.equal(frame.nodes[0].id, 2 ** 33);
@@ -153,8 +172,8 @@ test('a patch of x alone leaves the other frame slots null, and the tree keeps t
 
 test('a scale comes last, in hundred-thousandths, after the vc and standby', () => {
   const bytes = new Bytes().u8(1).v(2).v(0).strings(0, ['vc1']).list(2)
-    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
-    .head(2, 1).fields([B.w, B.h, B.vc, B.scale], (b) => b.c(390).c(844).v(0).v(91795))
+    .layer(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .layer(2, 1).fields([B.w, B.h, B.vc, B.scale], (b) => b.c(390).c(844).v(0).v(91795))
     .bytes;
   const frame = new FrameDecoder().decode(bytes);
   assert.deepEqual(frame.nodes[1], { id: 2, parent: 1, kind: 'rect', frame: [0, 0, 390, 844], vc: 'vc1', scale: 0.91795 });
@@ -163,14 +182,14 @@ test('a scale comes last, in hundred-thousandths, after the vc and standby', () 
 test('colours, kinds, aligns, shadow, border, font, clips and strings decode to JSON\'s values', () => {
   const strings = ['badge', 'Search', '3', 'chevron.right', 'Ünïcødé 🎵'];
   const bytes = new Bytes().u8(1).v(2).v(0).strings(0, strings).list(3)
-    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
-    .head(2, 1).fields([B.kind, B.x, B.y, B.w, B.h, B.alpha, B.clips, B.fill, B.radius, B.shadow, B.border, B.text, B.font, B.color, B.align, B.role, B.name],
+    .layer(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .layer(2, 1).fields([B.kind, B.x, B.y, B.w, B.h, B.alpha, B.clips, B.fill, B.radius, B.shadow, B.border, B.text, B.font, B.color, B.align, B.role, B.name],
       (b) => b.u8(1).c(300.5).c(790).c(20).c(18).v(500).u8(0).rgba(0xFF, 0x3B, 0x30).c(9)
         .rgba(0, 0, 0, 0x4D).c(12).c(-3).c(0)
         .rgba(0xc6, 0xc6, 0xc8, 0x80).c(0.5)
         .v(2).c(13).v(600).rgba(255, 255, 255).u8(1).v(0).v(1))
     // Values in bit order, whatever order the bits are listed in: kind, color, align, icon, name.
-    .head(3, 1).fields([B.kind, B.icon, B.color, B.align, B.name], (b) => b.u8(2).rgba(0xf9, 0xf9, 0xf9, 0xf0).u8(2).v(3).v(4))
+    .layer(3, 1).fields([B.kind, B.icon, B.color, B.align, B.name], (b) => b.u8(2).rgba(0xf9, 0xf9, 0xf9, 0xf0).u8(2).v(3).v(4))
     .bytes;
   const frame = new FrameDecoder().decode(bytes);
   assert.deepEqual(frame.nodes[1], {
@@ -238,6 +257,35 @@ test('an insert written like a held layer, or one inserted before it, lists only
   assert.throws(() => fresh.decode(bytes), (error) => error instanceof BinaryFrameError && error.code === 'like');
 });
 
+test('a full frame\'s LAYER written like an earlier layer of the frame lists only what differs', () => {
+  const strings = ['row', 'A', 'B'];
+  const rows = (secondRowLike) => new Bytes().u8(1).v(1).v(0).strings(0, strings).list(5)
+    .layer(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .layer(2, 1).fields([B.y, B.w, B.h, B.fill, B.role, B.name], (b) => b.c(20).c(390).c(44).rgba(255, 255, 255).v(0).v(1))
+    .layer(3, 2).fields([B.kind, B.x, B.w, B.h, B.text], (b) => b.u8(1).c(16).c(338).c(44).v(1))
+    // like row 2 (4 − 2 = 2): y 64 and name B; its label like label 3: text B
+    .layer(4, 1, secondRowLike).fields([B.y, B.name], (b) => b.c(64).v(2))
+    .layer(5, 4, 3).fields([B.text], (b) => b.v(2))
+    .bytes;
+  const row = { kind: 'rect', frame: [0, 20, 390, 44], fill: '#FFFFFF', role: 'row' };
+  const label = { kind: 'text', frame: [16, 0, 338, 44], font: { size: 17, weight: 400 }, align: 'left' };
+  assert.deepEqual(new FrameDecoder().decode(rows(2)).nodes, [
+    { id: 1, kind: 'rect', frame: [0, 0, 390, 844] },
+    { id: 2, parent: 1, ...row, name: 'A' },
+    { id: 3, parent: 2, ...label, text: 'A' },
+    { id: 4, parent: 1, ...row, frame: [0, 64, 390, 44], name: 'B' },
+    { id: 5, parent: 4, ...label, text: 'B' },
+  ]);
+  // Like a layer the frame has not sent before it (the layer itself, or a later one).
+  for (const model of [4, 5]) {
+    assert.throws(() => new FrameDecoder().decode(rows(model)),
+      (error) => error instanceof BinaryFrameError && error.code === 'like' && /which the frame has not sent before it/.test(error.message));
+  }
+  // A parent of 1 would be the layer itself, written like something.
+  const own = new Bytes().u8(1).v(1).v(0).strings(0, []).list(2).layer(1, 0).fields([]).id(2).v(1).z(1).fields([]).bytes;
+  assert.throws(() => new FrameDecoder().decode(own), (error) => error instanceof BinaryFrameError && error.code === 'id');
+});
+
 test('a move is an INSERT of kind 2: its place alone, as JSON\'s {id, parent, index, move: true}', () => {
   const decoder = new FrameDecoder();
   decoder.decode(fullExample());
@@ -281,8 +329,8 @@ test('the cleared mask (bit 19) turns fields into null', () => {
 test('the string table: a full frame replaces it, deltas append to it', () => {
   const decoder = new FrameDecoder();
   const full = (strings, textIndex) => new Bytes().u8(1).v(1).v(0).strings(0, strings).list(2)
-    .head(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
-    .head(2, 1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
+    .layer(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
+    .layer(2, 1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
   const delta = (seq, first, strings, textIndex) => new Bytes().u8(2).v(seq).v(0).v(seq - 1).strings(first, strings)
     .v(0).v(0).v(1).v(2).fields([B.text], (b) => b.v(textIndex)).v(0).bytes;
 

@@ -108,8 +108,9 @@ function binaryFull(seq, strings) {
   return Uint8Array.from([1, seq, 0, 0, strings.length, ...text, 2,
     // id 1 (zig-zag 2), the root (0), mask w|h, w 390, h 844
     2, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A,
-    // id 2 (one more: 2), parent one back (2), mask w|h|role, w 390, h 844, role string 0
-    2, 2, 0x98, 0x80, 0x04, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A, 0]).buffer;
+    // id 2 (one more: 2), parent one back (zig-zag 2, doubled: 4, not written like layer 1),
+    // mask w|h|role, w 390, h 844, role string 0
+    2, 4, 0x98, 0x80, 0x04, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A, 0]).buffer;
 }
 
 test('hello asks for protocol 2, binary by default, with arraybuffer binaries and session updates', () => {

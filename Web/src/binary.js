@@ -12,7 +12,9 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, an INSERT of kind 3, a `kind`, `clips`, `standby`,
+//   frame whose `first` is not 0, bytes left over after the body, an INSERT of kind 3, a full
+//   frame's LAYER that is its own parent or is written like a layer the frame has not sent before
+//   it, a `kind`, `clips`, `standby`,
 //   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
@@ -136,8 +138,20 @@ export function decodeFrame(data, table, held = () => undefined) {
   let frame;
   if (type === FULL) {
     const nodes = [];
+    const written = new Map();
     const ids = new IdReader(reader);
-    for (let n = reader.count(); n > 0; n--) nodes.push(fields.layer(ids.next()));
+    for (let n = reader.count(); n > 0; n--) {
+      const { layer, like } = ids.nextLayer();
+      if (like === undefined) {
+        nodes.push(fields.layer(layer));
+      } else {
+        // Written like an earlier layer of this frame: one that comes later is a corrupt stream.
+        const model = written.get(like);
+        if (!model) throw new BinaryFrameError(`layer ${layer.id} is written like layer ${like}, which the frame has not sent before it`, 'like');
+        nodes.push(fields.like(layer, model));
+      }
+      written.set(layer.id, nodes.at(-1));
+    }
     frame = { type: 'frame', seq, time, full: true, nodes };
   } else {
     frame = { type: 'frame', seq, time, base };
@@ -240,10 +254,8 @@ class Reader {
     return value;
   }
 
-  /** Zig-zag: 0, 1, 2, 3 … are 0, -1, 1, -2 …; arithmetic again, for the same reason. */
   zigzag() {
-    const value = this.varint();
-    return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+    return unzigzag(this.varint());
   }
 
   /** Fixed point in hundredths. Dividing the integer gives the same double as JSON's decimal. */
@@ -280,6 +292,11 @@ class Reader {
   }
 }
 
+/** Zig-zag: 0, 1, 2, 3 … are 0, -1, 1, -2 …; arithmetic, not shifts, as in `varint`. */
+function unzigzag(value) {
+  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+}
+
 function hex(byte) {
   return byte.toString(16).toUpperCase().padStart(2, '0');
 }
@@ -299,14 +316,34 @@ class IdReader {
     this.previous = 0;
   }
 
+  /** An INSERT's id and parent. */
   next() {
+    const layer = { id: this.id() };
+    const back = this.reader.zigzag();
+    if (back !== 0) layer.parent = layer.id - back;
+    return layer;
+  }
+
+  /**
+   * A full frame's LAYER: its parent's zig-zag is doubled, plus 1 when the layer is written like
+   * an earlier one of the frame, whose id follows as the zig-zag of (id − its id).
+   * @returns {{layer: object, like: number|undefined}} the layer's id and parent, and the model's id.
+   */
+  nextLayer() {
+    const layer = { id: this.id() };
+    const parent = this.reader.varint();
+    if (parent === 0) return { layer };
+    const back = unzigzag(Math.floor(parent / 2));
+    if (back === 0) throw new BinaryFrameError(`layer ${layer.id} is its own parent`, 'id');
+    layer.parent = layer.id - back;
+    return { layer, like: parent % 2 === 1 ? layer.id - this.reader.zigzag() : undefined };
+  }
+
+  id() {
     const id = this.previous + this.reader.zigzag();
     if (!Number.isSafeInteger(id) || id < 1) throw new BinaryFrameError(`layer id ${id} (ids start at 1)`, 'id');
     this.previous = id;
-    const layer = { id };
-    const back = this.reader.zigzag();
-    if (back !== 0) layer.parent = id - back;
-    return layer;
+    return id;
   }
 }
 
@@ -337,12 +374,12 @@ class FieldReader {
   }
 
   /**
-   * An INSERT written like `model`: the model's fields (not its place in the tree), then what
-   * the mask changes or clears. Defaults are left out, as a JSON insert leaves them out.
+   * A LAYER or INSERT written like `model`: the model's fields (not its place in the tree), then
+   * what the mask changes or clears. Defaults are left out, as JSON leaves them out.
    */
   like(layer, model) {
     const fields = this.fields();
-    if (fields.frame === null) throw new BinaryFrameError(`insert ${layer.id} clears its frame`, 'mask');
+    if (fields.frame === null) throw new BinaryFrameError(`layer ${layer.id} clears its frame`, 'mask');
     const out = Object.assign(layer, { kind: model.kind, frame: [...model.frame] });
     for (const [key, value] of Object.entries(model)) {
       if (!(key in out) && key !== 'index') out[key] = value;

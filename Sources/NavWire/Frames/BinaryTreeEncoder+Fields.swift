@@ -22,17 +22,33 @@ extension BinaryTreeEncoder {
     /// the body font, left-aligned.
     static let textDefaults = Layer(item: DisplayItem(id: 0, kind: .rect, frame: .zero, font: .body, align: .left))
 
-    /// Writes a LAYER's or INSERT's id and parent: the id as the difference from the previous one
-    /// written in this list (`previousID`), the parent as the zig-zag of (id − parent), 0 for the
-    /// root. Layers of one subtree have neighbouring ids, so both mostly take one byte.
+    /// Writes an INSERT's id and parent: the id as the difference from the previous one written in
+    /// this list (`previousID`), the parent as the zig-zag of (id − parent). Layers of one subtree
+    /// have neighbouring ids, so both mostly take one byte.
     static func writeIDs(_ layer: Layer, previousID: inout Int, into out: inout BinaryWriter) {
+        writeID(layer, previousID: &previousID, into: &out)
+        out.varint(parentZigzag(layer))
+    }
+
+    /// Writes a full frame's LAYER's id and parent as an INSERT's, but the parent's zig-zag is
+    /// doubled, plus 1 when the layer is written like `model` (an earlier layer of the frame),
+    /// whose id follows as the zig-zag of (id − model's id). The root's parent stays 0: it has
+    /// none and is like nothing.
+    static func writeIDs(_ layer: Layer, like model: Layer?, previousID: inout Int, into out: inout BinaryWriter) {
+        writeID(layer, previousID: &previousID, into: &out)
+        out.varint(parentZigzag(layer) << 1 | (model == nil ? 0 : 1))
+        if let model { out.zigzag(Int64(layer.id - model.id)) }
+    }
+
+    private static func writeID(_ layer: Layer, previousID: inout Int, into out: inout BinaryWriter) {
         out.zigzag(Int64(layer.id - previousID))
         previousID = layer.id
-        if let parent = layer.parent {
-            out.zigzag(Int64(layer.id - parent))
-        } else {
-            out.varint(0)
-        }
+    }
+
+    /// The zig-zag of (id − parent), 0 for the root.
+    private static func parentZigzag(_ layer: Layer) -> UInt64 {
+        guard let parent = layer.parent else { return 0 }
+        return BinaryWriter.zigzag(Int64(layer.id - parent))
     }
 
     /// Writes `layer`'s fields that differ from `old` (from the defaults for its kind when nil).

@@ -46,9 +46,14 @@ public enum BinaryTreeEncoder {
         } else {
             body.varint(tree.layers.count)
             var previousID = 0
+            var models = InsertModels()
             for layer in tree.layers {
-                writeIDs(layer, previousID: &previousID, into: &body)
-                writeFields(layer, changedFrom: nil, strings: &strings, scratch: &scratch, into: &body)
+                // A layer like an earlier one of this frame (a row like the row above, its
+                // chevron like that row's) lists only how it differs. The root is like nothing.
+                let model = layer.parent == nil ? nil : models.model(for: layer)
+                writeIDs(layer, like: model, previousID: &previousID, into: &body)
+                writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &body)
+                models.add(layer)
             }
         }
         if frame.strings == nil { frame.strings = strings.mark }

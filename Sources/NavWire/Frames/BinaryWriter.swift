@@ -29,7 +29,12 @@ struct BinaryWriter {
 
     /// Zig-zag: 0, -1, 1, -2 … as 0, 1, 2, 3 …, so small negatives stay short.
     mutating func zigzag(_ value: Int64) {
-        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+        varint(Self.zigzag(value))
+    }
+
+    /// The zig-zag form of `value`, for a caller that packs a flag beside it.
+    static func zigzag(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: (value << 1) ^ (value >> 63))
     }
 
     /// A length or coordinate in hundredths of a point (the value is already at wire precision).

@@ -14,15 +14,15 @@ struct BinaryFrameDecoder {
     private var at = 0
 
     /// Decodes one frame. `held` gives the client's layers before it (as JSON objects), which an
-    /// INSERT may be written like.
+    /// INSERT may be written like (a full frame's LAYERs are like layers of the same frame).
     mutating func decode(_ frame: [UInt8], held: @escaping (Int) -> JSONObject? = { _ in nil }) throws -> JSONValue {
-        self.held = held
         defer { self.held = { _ in nil } }
-        inserted = [:]
+        written = [:]
         bytes = frame
         at = 0
         let type = try byte()
         guard type == 1 || type == 2 else { throw Failure(description: "type \(type)") }
+        if type == 2 { self.held = held }
         var object = JSONObject()
         object["type"] = "frame"
         object["seq"] = .number(Double(try varint()))
@@ -66,9 +66,9 @@ struct BinaryFrameDecoder {
 
     /// The id of the LAYER or INSERT read last in the current list (ids are sent as differences).
     private var previousID = 0
-    /// The client's layers before the frame being decoded, and those it inserted so far.
+    /// The client's layers before the delta being decoded, and the layers this frame wrote so far.
     private var held: (Int) -> JSONObject? = { _ in nil }
-    private var inserted: [Int: JSONObject] = [:]
+    private var written: [Int: JSONObject] = [:]
 
     private mutating func layer(index: Bool) throws -> JSONValue {
         var object = JSONObject()
@@ -76,14 +76,22 @@ struct BinaryFrameDecoder {
         previousID = id
         object["id"] = .number(Double(id))
         let parent = try varint()
-        if parent != 0 { object["parent"] = .number(Double(id - ((parent >> 1) ^ -(parent & 1)))) }
+        if !index && parent != 0 {
+            // A full frame's LAYER: the parent's zig-zag doubled, plus 1 when written like a layer.
+            let back = unzigzag(parent >> 1)
+            guard back != 0 else { throw Failure(description: "layer \(id) is its own parent") }
+            object["parent"] = .number(Double(id - back))
+            if parent & 1 == 1 { return try like(object, model: id - (try signed())) }
+        } else if parent != 0 {
+            object["parent"] = .number(Double(id - unzigzag(parent)))
+        }
         if index {
             // The index times 4, plus 1 for an insert written like a held layer, 2 for a move.
             let at = try varint()
             object["index"] = .number(Double(at >> 2))
             switch at & 3 {
             case 0: break
-            case 1: return try insert(object, like: id - (try signed()))
+            case 1: return try like(object, model: id - (try signed()))
             case 2:
                 object["move"] = true
                 return .object(object)
@@ -100,15 +108,18 @@ struct BinaryFrameDecoder {
             if object["font"] == nil { object["font"] = ["size": 17, "weight": 400] }
             if object["align"] == nil { object["align"] = "left" }
         }
-        if index { inserted[id] = object }
+        written[id] = object
         return .object(object)
     }
 
-    /// An INSERT written like layer `model`: the model's fields, then the ones the mask changes
-    /// or clears; defaults left out, as JSON leaves them out.
-    private mutating func insert(_ place: JSONObject, like model: Int) throws -> JSONValue {
-        guard let held = inserted[model] ?? held(model) else { throw Failure(description: "like \(model), which is not held") }
+    /// A LAYER or INSERT written like layer `model`: the model's fields, then the ones the mask
+    /// changes or clears; defaults left out, as JSON leaves them out.
+    private mutating func like(_ place: JSONObject, model: Int) throws -> JSONValue {
+        guard let held = written[model] ?? held(model) else { throw Failure(description: "like \(model), which is not held") }
         var object = held
+        // A model's place is its own: a full frame's layer has no index, and the root no parent.
+        object["index"] = nil
+        object["parent"] = nil
         for (key, value) in place.members { object[key] = value }
         var frame = (held["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
         guard frame.count == 4 else { throw Failure(description: "model \(model) has no frame") }
@@ -118,13 +129,16 @@ struct BinaryFrameDecoder {
         for (key, value) in [("alpha", JSONValue.number(1)), ("scale", .number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
             object[key] = nil
         }
-        if let id = object["id"]?.numberValue { inserted[Int(id)] = object }
+        if let id = object["id"]?.numberValue { written[Int(id)] = object }
         return .object(object)
     }
 
     private mutating func signed() throws -> Int {
-        let raw = try varint()
-        return (raw >> 1) ^ -(raw & 1)
+        unzigzag(try varint())
+    }
+
+    private func unzigzag(_ raw: Int) -> Int {
+        (raw >> 1) ^ -(raw & 1)
     }
 
     private mutating func patch() throws -> JSONValue {

@@ -13,8 +13,8 @@ from stackcast.wire import DisplayList, TreeDisplay, decode_frame
 DOC_FULL = bytes.fromhex(
     "01 01 00 00 04 05 73 63 65 6e 65 04 70 61 67 65 04 48 6f 6d 65 03 76 63 31 03"
     "02 00 d8 80 08 b0 e1 04 e0 a6 0a 01 00"
-    "02 02 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
-    "02 02 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
+    "02 04 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
+    "02 04 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
 DOC_DELTA = bytes.fromhex("02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
 WELCOME = {"type": "welcome", "protocol": 1, "encoding": "json", "session": "t" * 32, "role": "control"}
 
@@ -30,6 +30,34 @@ def test_binary_frames_draw_the_spec_example():
     assert [(n["id"], n.get("role"), n.get("text"), n["frame"]) for n in display.flatten()] == [
         (2, "page", None, [-21.74, 0, 390, 844]), (3, None, "Home", [98.26, 47, 150, 44])]
     assert decode_frame(DOC_DELTA, display.strings)[0]["set"] == [{"id": 2, "frame": [-21.74, None, None, None]}]
+
+
+def rows_frame(second_row_like="04"):
+    """A full frame of two rows and their labels, the second row and label written like the first
+    (§3.6): LAYER = id, parent (zig-zag doubled, plus 1 when like), [like], FIELDS. The second
+    row's `like` byte is given: 04 is layer 2 (4 - 2 = 2, zig-zag 04)."""
+    return bytes.fromhex(
+        "01 01 00 00 03 03 72 6f 77 01 41 01 42 05"  # full, seq 1, time 0; strings "row", "A", "B"; 5 layers
+        "02 00 18 b0 e1 04 e0 a6 0a"  # id 1, the root: w 390, h 844
+        "02 04 9c 81 0c a0 1f b0 e1 04 e0 44 ff ff ff ff 00 01"  # id 2 under 1: y 20, w 390, h 44, white, row "A"
+        "02 04 9b 10 01 80 19 90 90 04 e0 44 01"  # id 3 under 2: text, x 16, w 338, h 44, text "A"
+        f"02 0d {second_row_like} 84 80 08 80 64 02"  # id 4 under 1 (zig-zag 06, doubled, + 1), like: y 64, name "B"
+        "02 05 04 80 10 02")  # id 5 under 4, like 3 (zig-zag 04): text "B"
+
+
+def test_a_full_frame_writes_later_layers_like_earlier_ones():
+    nodes = decode_frame(rows_frame())[0]["nodes"]
+    row = {"kind": "rect", "frame": [0, 20, 390, 44], "fill": "#FFFFFF", "role": "row"}
+    label = {"kind": "text", "frame": [16, 0, 338, 44], "text": "A", "font": {"size": 17, "weight": 400}, "align": "left"}
+    assert nodes == [
+        {"id": 1, "kind": "rect", "frame": [0, 0, 390, 844]},
+        {"id": 2, "parent": 1, **row, "name": "A"}, {"id": 3, "parent": 2, **label},
+        {"id": 4, "parent": 1, **row, "frame": [0, 64, 390, 44], "name": "B"}, {"id": 5, "parent": 4, **label, "text": "B"}]
+    for model, like in ((4, "00"), (5, "01")):  # the layer itself, or one that comes later
+        with pytest.raises(WireError, match=f"layer 4 is written like layer {model}, which the frame has not sent before it"):
+            decode_frame(rows_frame(second_row_like=like))
+    with pytest.raises(WireError, match="layer 2 is its own parent"):
+        decode_frame(bytes.fromhex("01 01 00 00 00 02  02 00 00  02 01 02 00"))
 
 
 def test_a_json_v2_patch_of_a_layer_that_only_moved_carries_x_or_y():

@@ -82,8 +82,7 @@ class ByteReader:
         return value
 
     def zigzag(self, what: str) -> int:
-        n = self.varint(what)
-        return (n >> 1) ^ -(n & 1)
+        return zigzag_decode(self.varint(what))
 
     def hundredths(self, what: str) -> float:
         return self.zigzag(what) / 100
@@ -100,6 +99,11 @@ class ByteReader:
 def zigzag_encode(n: int) -> int:
     """The zig-zag form of a signed 64-bit integer (0, -1, 1, -2 … become 0, 1, 2, 3 …)."""
     return (n << 1) ^ (n >> 63)
+
+
+def zigzag_decode(n: int) -> int:
+    """The signed integer whose zig-zag form is `n`."""
+    return (n >> 1) ^ -(n & 1)
 
 
 def varint_encode(n: int) -> bytes:
@@ -150,13 +154,21 @@ def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, An
     if full:
         frame["full"] = True
         nodes = []
+        written: dict[int, dict[str, Any]] = {}
         previous = 0
         for position in range(reader.varint("layer count")):
-            layer_id, parent = _read_ids(reader, previous, f"layer #{position}")
-            previous = layer_id
-            layer = _read_fields(reader, table, layer_id, new=True)
-            if parent:
-                layer["parent"] = parent
+            layer_id = previous = _read_id(reader, previous, f"layer #{position}")
+            parent, like = _read_layer_parent(reader, layer_id)
+            if like is None:
+                layer = _read_fields(reader, table, layer_id, new=True)
+                if parent:
+                    layer["parent"] = parent
+            else:
+                model = written.get(like)
+                if model is None:
+                    raise WireError(f"layer {layer_id} is written like layer {like}, which the frame has not sent before it")
+                layer = _like(model, {"id": layer_id, "parent": parent}, _read_fields(reader, table, layer_id, new=False))
+            written[layer_id] = layer
             nodes.append(layer)
         frame["nodes"] = nodes
     else:
@@ -205,14 +217,33 @@ def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, An
     return frame, table, {"first": first, "count": count, "size": len(reader.data)}
 
 
-def _read_ids(reader: ByteReader, previous: int, what: str) -> tuple[int, int | None]:
-    """A LAYER's or INSERT's id (zig-zag difference from the previous one in its list) and parent
-    (zig-zag of id - parent; 0 for the root, returned as None)."""
+def _read_id(reader: ByteReader, previous: int, what: str) -> int:
+    """A LAYER's or INSERT's id: the zig-zag difference from the previous one in its list."""
     layer_id = previous + reader.zigzag(f"id of {what}")
     if layer_id < 1:
         raise WireError(f"{what}: layer id {layer_id} (ids start at 1)")
+    return layer_id
+
+
+def _read_ids(reader: ByteReader, previous: int, what: str) -> tuple[int, int | None]:
+    """An INSERT's id and parent (zig-zag of id - parent; 0 for the root, returned as None)."""
+    layer_id = _read_id(reader, previous, what)
     back = reader.zigzag(f"parent of layer {layer_id}")
     return layer_id, (layer_id - back if back else None)
+
+
+def _read_layer_parent(reader: ByteReader, layer_id: int) -> tuple[int | None, int | None]:
+    """A full frame's LAYER's parent and model: 0 for the root, else the zig-zag of id - parent,
+    doubled, plus 1 when the layer is written like an earlier one of the frame, whose id follows
+    (zig-zag of id - model). Returns (parent or None, model id or None)."""
+    written = reader.varint(f"parent of layer {layer_id}")
+    if not written:
+        return None, None
+    back = zigzag_decode(written >> 1)
+    if not back:
+        raise WireError(f"layer {layer_id} is its own parent")
+    like = layer_id - reader.zigzag(f"model of layer {layer_id}") if written & 1 else None
+    return layer_id - back, like
 
 
 def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: bool) -> dict[str, Any]:
@@ -329,28 +360,36 @@ def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]
             model = inserted.get(model_id) or layers.get(model_id)
             if model is None:
                 raise WireError(f"insert {layer['id']} is written like layer {model_id}, which the client does not hold")
-            merged: dict[str, Any] = {"id": layer["id"], "parent": layer["parent"], "index": layer["index"],
-                                      "kind": model["kind"], "frame": list(model["frame"])}
-            for key, value in model.items():
-                if key not in merged:
-                    merged[key] = copy.deepcopy(value)
-            for key, value in layer.items():
-                if key in ("id", "parent", "index"):
-                    continue
-                if key == "frame":
-                    merged["frame"] = [held if new is None else new for held, new in zip(merged["frame"], value)]
-                elif value is None:
-                    merged.pop(key, None)
-                else:
-                    merged[key] = value
-            for key, default in _DEFAULTS:
-                # 1.0 decoded from thousandths is the default 1; True is not (bool is an int).
-                if key in merged and merged[key] == default and isinstance(merged[key], bool) == isinstance(default, bool):
-                    del merged[key]
+            place = {key: layer[key] for key in ("id", "parent", "index")}
+            merged = _like(model, place, layer)
             layer.clear()
             layer.update(merged)
         inserted[layer["id"]] = layer
     return frame
+
+
+def _like(model: Mapping[str, Any], place: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole layer a LAYER or INSERT written like `model` stands for: its `place` (id, parent and
+    for an insert its index), the model's fields, then its own `fields` (as `_read_fields` reads them
+    for a patch), nulls deleted and defaults left out, as JSON sends it."""
+    merged: dict[str, Any] = {**place, "kind": model["kind"], "frame": list(model["frame"])}
+    for key, value in model.items():
+        if key not in merged and key not in ("id", "parent", "index"):
+            merged[key] = copy.deepcopy(value)
+    for key, value in fields.items():
+        if key in ("id", "parent", "index"):
+            continue
+        if key == "frame":
+            merged["frame"] = [held if new is None else new for held, new in zip(merged["frame"], value)]
+        elif value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    for key, default in _DEFAULTS:
+        # 1.0 decoded from thousandths is the default 1; True is not (bool is an int).
+        if key in merged and merged[key] == default and isinstance(merged[key], bool) == isinstance(default, bool):
+            del merged[key]
+    return merged
 
 
 def resolve_patches(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
