@@ -86,11 +86,24 @@ public enum BinaryTreeEncoder {
                 continue
             }
             // An insert like a layer the client holds (a row like the row before it) lists only
-            // how it differs from that layer.
-            let model = models.model(for: layer)
-            out.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
-            if let model { out.zigzag(Int64(layer.id - model.id)) }
-            writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &out)
+            // how it differs from that layer. Of the layers most like it and the defaults, the
+            // one it differs least from in bytes: a back label has little in common with the
+            // status bar's clock, the newest text without a role.
+            // (Writing it from the defaults learns no string that another way would not: a
+            // string it shares with a model is in the table already.)
+            func written(like model: Layer?) -> BinaryWriter {
+                var written = BinaryWriter(capacity: 32)
+                written.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
+                if let model { written.zigzag(Int64(layer.id - model.id)) }
+                writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &written)
+                return written
+            }
+            var shortest = written(like: nil)
+            for model in models.candidates(for: layer) {
+                let other = written(like: model)
+                if other.bytes.count < shortest.bytes.count { shortest = other }
+            }
+            out.append(shortest)
             models.add(layer)
         }
         out.varint(diff.patched.count)
