@@ -76,7 +76,7 @@ public enum BinaryTreeEncoder {
         for id in diff.removed { out.varint(id) }
         out.varint(diff.inserted.count)
         var previousID = 0
-        var models = InsertModels(old: old, kept: diff.keptOld)
+        var models = InsertModels(old: old, held: diff.heldOld)
         for insert in diff.inserted {
             let layer = new.layers[insert.index]
             writeIDs(layer, previousID: &previousID, into: &out)

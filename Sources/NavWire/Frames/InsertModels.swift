@@ -18,9 +18,10 @@ struct InsertModels {
 
     private var latest: [Key: Layer] = [:]
 
-    /// Indexes the kept layers of `old` (`kept`: one flag per old layer).
-    init(old: LayerTreeSnapshot, kept: [Bool]) {
-        for (index, layer) in old.layers.enumerated() where index < kept.count && kept[index] { add(layer) }
+    /// Indexes the layers of `old` the client still holds after the delta (`held`: one flag per
+    /// old layer; kept and moved ones).
+    init(old: LayerTreeSnapshot, held: [Bool]) {
+        for (index, layer) in old.layers.enumerated() where index < held.count && held[index] { add(layer) }
     }
 
     /// The held layers `layer` may be written like: the newest with its kind, role and name, and

@@ -26,7 +26,7 @@ struct TreeDiff {
     /// For each layer of the old tree, whether the client still holds it after the delta (kept
     /// or moved; only worked out when the shape changed: empty when the old and new trees hold
     /// the same layers under the same parents).
-    var keptOld: [Bool] = []
+    var heldOld: [Bool] = []
 
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
@@ -82,6 +82,6 @@ struct TreeDiff {
             let then = before.children[was].lazy.filter { inPlace[$0] }.map { old.layers[$0].id }
             if !now.elementsEqual(then) { reordered.append((layer.id, after.children[index].map { new.layers[$0].id })) }
         }
-        keptOld = held
+        heldOld = held
     }
 }
