@@ -565,6 +565,15 @@ def test_binary_frames_are_binary_messages_and_small(server):
         print(f"slide push: {len(deltas)} binary deltas, {sizes_b[0]}..{sizes_b[-1]} B, median {sizes_b[len(sizes_b) // 2]} B; "
               f"the same frames as v2 JSON: median {json_same[len(json_same) // 2] if json_same else '-'} B")
         assert not [m for m in ctl.messages(start) if m["type"] == "frame" and m.get("full")], "a full frame mid-push"
+        # Both bars change parent (into the bar transition's container, then into their pages):
+        # they are moved, and no layer is sent in full twice.
+        inserts = [entry for _, base, _, raw in json_watcher.wire_frames if base is not None
+                   for entry in json.loads(raw).get("insert", [])]
+        moved = {entry["id"] for entry in inserts if entry.get("move")}
+        sent = [entry["id"] for entry in inserts if not entry.get("move")]
+        navbars = {layer_id for layer_id, layer in json_watcher.v2.tree.layers.items() if layer.get("role") == "navbar"}
+        assert len(navbars) == 2 and navbars <= moved, (navbars, moved)
+        assert len(sent) == len(set(sent)), sent
         ctl.check()
         json_watcher.check()
         await json_watcher.close()

@@ -59,6 +59,29 @@ import NavKit
         #expect(full != nil && second != nil)
     }
 
+    /// A new layer is written like a held one only when that takes fewer bytes than the
+    /// defaults: a back label has little in common with the status bar's clock (the newest text
+    /// without a role), while a second back label is a few bytes like the first.
+    @Test func anInsertIsWrittenLikeAHeldLayerOnlyWhenThatIsShorter() throws {
+        var encoder = WireEncoder(.v2Binary)
+        let root = Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 390, height: 844)))
+        let clock = Layer(parent: 1, item: DisplayItem(
+            id: 2, kind: .text, frame: Rect(x: 0, y: 13.5, width: 114, height: 22), text: "9:41", font: .title, color: .black, align: .center, name: "time"))
+        func label(_ id: Int, x: Double) -> Layer {
+            Layer(parent: 1, item: DisplayItem(id: id, kind: .text, frame: Rect(x: x, y: 0, width: 60, height: 44), text: "Library", font: .body, color: .systemBlue, align: .left))
+        }
+        _ = encoder.encode(LayerTree(layers: [root, clock], viewport: Self.viewport), seq: 1, time: 0)
+        let first = encoder.encode(LayerTree(layers: [root, clock, label(3, x: 165)], viewport: Self.viewport), seq: 2, time: 0)
+        // One new string "Library" (index 2); INSERT id 3 (+3, 06) under 1 (04) at index 1 from
+        // the defaults (04 = 1 × 4 + 0), mask 9b 50: kind text, x 165, w 60, h 44, text, colour
+        // (like the clock it would also clear its name, and change y, font and alignment).
+        #expect(Self.hex(first) == "02 02 00 01 02 01 07 4c 69 62 72 61 72 79 00 01 06 04 04 9b 50 01 e8 81 02 e0 5d e0 44 02 00 7a ff ff 00 00")
+        let second = encoder.encode(LayerTree(layers: [root, clock, label(3, x: 165), label(4, x: 26)], viewport: Self.viewport), seq: 3, time: 0)
+        // INSERT id 4 (+4, 08) under 1 (06) at index 2 like 3 (09 = 2 × 4 + 1; 4 − 3, zig-zag 02):
+        // mask 02, x 26 alone.
+        #expect(Self.hex(second) == "02 03 00 02 03 00 00 01 08 06 09 02 02 d0 28 00 00")
+    }
+
     @Test func bodyTextTakesNoFontOrAlignmentAndNeighbouringIdsOneByteEach() throws {
         var encoder = WireEncoder(.v2Binary)
         let tree = LayerTree(layers: [

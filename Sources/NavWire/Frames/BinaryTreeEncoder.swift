@@ -50,9 +50,15 @@ public enum BinaryTreeEncoder {
             for layer in tree.layers {
                 // A layer like an earlier one of this frame (a row like the row above, its
                 // chevron like that row's) lists only how it differs. The root is like nothing.
-                let model = layer.parent == nil ? nil : models.model(for: layer)
-                writeIDs(layer, like: model, previousID: &previousID, into: &body)
-                writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &body)
+                let candidates = layer.parent == nil ? [] : models.candidates(for: layer)
+                let previous = previousID
+                body.append(shortest(like: candidates) { model in
+                    var written = BinaryWriter(capacity: 32), previousID = previous
+                    writeIDs(layer, like: model, previousID: &previousID, into: &written)
+                    writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &written)
+                    return written
+                })
+                previousID = layer.id
                 models.add(layer)
             }
         }
@@ -73,6 +79,19 @@ public enum BinaryTreeEncoder {
         return out.bytes
     }
 
+    /// The shortest of `write`'s encodings of a layer from the defaults (nil) and like each of
+    /// `candidates`: a back label has little in common with the status bar's clock, the newest
+    /// text without a role. (Writing from the defaults learns no string that another way would
+    /// not: a string a layer shares with its model is in the table already.)
+    private static func shortest(like candidates: [Layer], _ write: (Layer?) -> BinaryWriter) -> BinaryWriter {
+        var shortest = write(nil)
+        for model in candidates {
+            let other = write(model)
+            if other.bytes.count < shortest.bytes.count { shortest = other }
+        }
+        return shortest
+    }
+
     private static func writeDiff(
         _ diff: TreeDiff, from old: LayerTreeSnapshot, to new: LayerTreeSnapshot,
         strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
@@ -81,7 +100,7 @@ public enum BinaryTreeEncoder {
         for id in diff.removed { out.varint(id) }
         out.varint(diff.inserted.count)
         var previousID = 0
-        var models = InsertModels(old: old, kept: diff.keptOld)
+        var models = InsertModels(old: old, held: diff.heldOld)
         for insert in diff.inserted {
             let layer = new.layers[insert.index]
             writeIDs(layer, previousID: &previousID, into: &out)
@@ -92,10 +111,13 @@ public enum BinaryTreeEncoder {
             }
             // An insert like a layer the client holds (a row like the row before it) lists only
             // how it differs from that layer.
-            let model = models.model(for: layer)
-            out.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
-            if let model { out.zigzag(Int64(layer.id - model.id)) }
-            writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &out)
+            out.append(shortest(like: models.candidates(for: layer)) { model in
+                var written = BinaryWriter(capacity: 32)
+                written.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
+                if let model { written.zigzag(Int64(layer.id - model.id)) }
+                writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &written)
+                return written
+            })
             models.add(layer)
         }
         out.varint(diff.patched.count)

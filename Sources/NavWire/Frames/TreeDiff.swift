@@ -26,7 +26,7 @@ struct TreeDiff {
     /// For each layer of the old tree, whether the client still holds it after the delta (kept
     /// or moved; only worked out when the shape changed: empty when the old and new trees hold
     /// the same layers under the same parents).
-    var keptOld: [Bool] = []
+    var heldOld: [Bool] = []
 
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
@@ -91,7 +91,7 @@ struct TreeDiff {
             let children = (parent + 1..<new.layers.count).filter { after.parents[$0] == parent }.map { new.layers[$0].id }
             reordered.append((new.layers[parent].id, children))
         }
-        keptOld = held
+        heldOld = held
     }
 
     /// `==` on two layers but for their ids and parents, read in place.

@@ -23,7 +23,8 @@ extension TreeEncoder {
     }
 
     /// Writes a moved layer's entry in `insert`: its id, new parent and index, and `"move":true`.
-    /// The client holds its fields and subtree already; what changed in it is in `set`.
+    /// The client holds its fields and subtree already; what changed in it is in `set`. (A moved
+    /// layer always has a parent: the root never moves, a new root makes a full frame.)
     static func appendMove(_ layer: Layer, index: Int, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.appendNumber(Double(layer.id), into: &out)
