@@ -97,18 +97,20 @@ public struct LayerTree: Equatable, Sendable {
             }
             // Ids are only known to be needed once a node's subtree has been seen, so they are
             // handed out afterwards, still in pre-order.
-            for index in builder.layers.indices {
-                let node = builder.nodes[index]
-                let id = node._withUnsafeGuaranteedRef { node in
-                    if node.id == 0 {
-                        ids += 1
-                        node.id = ids
+            let nodes = builder.nodes, parents = builder.parents
+            builder.layers.withUnsafeMutableBufferPointer { layers in
+                for index in layers.indices {
+                    let id = nodes[index]._withUnsafeGuaranteedRef { node in
+                        if node.id == 0 {
+                            ids += 1
+                            node.id = ids
+                        }
+                        return node.id
                     }
-                    return node.id
+                    layers[index].item.id = id
+                    let parent = parents[index]
+                    layers[index].parent = parent < 0 ? nil : layers[parent].item.id
                 }
-                builder.layers[index].item.id = id
-                let parent = builder.parents[index]
-                builder.layers[index].parent = parent < 0 ? nil : builder.layers[parent].item.id
             }
             return LayerTree(layers: builder.layers, viewport: viewport)
         }

@@ -11,9 +11,9 @@ extension DisplayItem {
         frame = FrameEncoder.round(frame)
         if let clip { self.clip = FrameEncoder.round(clip) }
         if clipRadius != 0 { clipRadius = FrameEncoder.round(clipRadius, to: 100) }
-        alpha = FrameEncoder.round(alpha, to: 1000)
+        if alpha != 1 { alpha = FrameEncoder.round(alpha, to: 1000) }
         if scale != 1 { scale = FrameEncoder.round(scale, to: 100_000) }
-        let radius = FrameEncoder.round(self.radius, to: 100)
+        let radius = self.radius == 0 ? 0 : FrameEncoder.round(self.radius, to: 100)
         var shadow = self.shadow
         if var rounded = shadow {
             rounded.blur = FrameEncoder.round(rounded.blur, to: 100)

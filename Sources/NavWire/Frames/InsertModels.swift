@@ -37,30 +37,35 @@ struct InsertModels {
 
     /// The layers `layer` may be written like: the newest with its kind, role and name, and the
     /// newest with its kind and role, when the client holds them (one layer when they are the
-    /// same).
+    /// same). One pass, newest first, that stops at the first with the name too.
     func candidates(for layer: Layer) -> [Layer] {
         let kind = layer.kind, role = layer.role, name = layer.name
-        let named = newest { $0.kind == kind && $0.role == role && $0.name == name }
-        let unnamed = newest { $0.kind == kind && $0.role == role }
+        var unnamed: Layer?
+        func consider(_ candidate: UnsafePointer<Layer>) -> Bool {
+            guard candidate.pointee.item.kind == kind && candidate.pointee.item.role == role else { return false }
+            if unnamed == nil { unnamed = candidate.pointee }
+            return candidate.pointee.item.name == name
+        }
+        let named: Layer? = inserted.withUnsafeBufferPointer { layers in
+            var index = layers.count
+            while index > 0 {
+                index -= 1
+                if consider(layers.baseAddress! + index) { return layers[index] }
+            }
+            return old.withUnsafeBufferPointer { layers in
+                var index = min(layers.count, held.count)
+                while index > 0 {
+                    index -= 1
+                    if held[index] && consider(layers.baseAddress! + index) { return layers[index] }
+                }
+                return nil
+            }
+        }
         return [named, unnamed.flatMap { $0.id == named?.id ? nil : $0 }].compactMap { $0 }
     }
 
     /// `layer` is held by the client from now on: later layers may be written like it.
     mutating func add(_ layer: Layer) {
         inserted.append(layer)
-    }
-
-    /// The newest held layer that `matches`: inserted ones, then the held ones from the end of
-    /// the pre-order (read in place, not copied).
-    private func newest(_ matches: (borrowing DisplayItem) -> Bool) -> Layer? {
-        if let layer = inserted.last(where: { matches($0.item) }) { return layer }
-        return old.withUnsafeBufferPointer { layers in
-            var index = min(layers.count, held.count)
-            while index > 0 {
-                index -= 1
-                if held[index] && matches((layers.baseAddress! + index).pointee.item) { return layers[index] }
-            }
-            return nil
-        }
     }
 }

@@ -29,7 +29,9 @@ public struct LayerTreeSnapshot {
     public init(_ exact: consuming LayerTree) {
         var layers = exact.layers
         exact.layers = []  // so the rounding below writes in place instead of copying
-        for position in layers.indices { layers[position].item.roundToWirePrecision() }
+        layers.withUnsafeMutableBufferPointer { layers in
+            for position in layers.indices { layers[position].item.roundToWirePrecision() }
+        }
         self.layers = layers
     }
 
