@@ -40,6 +40,7 @@ DOC_FULL = bytes.fromhex(
     "02 04 98 81 1c b0 e1 04 e0 a6 0a ff ff ff ff 01 02 03"
     "02 04 9f f0 01 01 c0 bb 01 b8 49 b0 ea 01 e0 44 02 c8 1a d8 04 00 00 00 ff 01")
 DOC_DELTA = bytes.fromhex("02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
+DOC_HELD = (1, 0)   # DOC_FULL's seq and time, which DOC_DELTA's header counts back from
 DOC_FULL_JSON = {"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
     {"id": 1, "kind": "rect", "frame": [0, 0, 390, 844], "clips": True, "name": "scene"},
     {"id": 2, "parent": 1, "kind": "rect", "frame": [0, 0, 390, 844], "fill": "#FFFFFF", "role": "page",
@@ -57,7 +58,7 @@ def test_decoder_reads_the_spec_example_as_its_json():
     assert frame == DOC_FULL_JSON
     assert table == ["scene", "page", "Home", "vc1"]
     assert info == {"first": 0, "count": 4, "size": 83}
-    delta, table2, info2 = decode_frame(DOC_DELTA, table)
+    delta, table2, info2 = decode_frame(DOC_DELTA, table, DOC_HELD)
     assert info2 == {"first": 4, "count": 0, "size": 15}
     assert table2 == table
     # The patch carries x alone; the rest of the frame comes from the layer the client holds.
@@ -83,17 +84,17 @@ def test_decoder_refuses_what_the_spec_rules_out():
     for frame in (DOC_FULL, DOC_DELTA):
         for cut in range(len(frame)):
             with pytest.raises(WireError, match="ends early"):
-                decode_frame(frame[:cut], table)
+                decode_frame(frame[:cut], table, DOC_HELD)
     with pytest.raises(WireError, match="after the end"):
-        decode_frame(DOC_DELTA + b"\x00", table)
+        decode_frame(DOC_DELTA + b"\x00", table, DOC_HELD)
     for kind in (0, 3, 255):
         with pytest.raises(WireError, match="unknown frame type"):
-            decode_frame(bytes([kind]) + DOC_DELTA[1:], table)
+            decode_frame(bytes([kind]) + DOC_DELTA[1:], table, DOC_HELD)
     # A delta whose `first` is not the size of the client's table: out of step.
     with pytest.raises(WireError, match="out of step"):
-        decode_frame(DOC_DELTA, table[:3])
+        decode_frame(DOC_DELTA, table[:3], DOC_HELD)
     with pytest.raises(WireError, match="out of step"):
-        decode_frame(DOC_DELTA, table + ["extra"])
+        decode_frame(DOC_DELTA, table + ["extra"], DOC_HELD)
     # A full frame's strings start at 0.
     with pytest.raises(WireError, match="start at 0"):
         decode_frame(b"\x01\x01\x00\x01\x00\x00", [])
@@ -103,35 +104,35 @@ def test_decoder_refuses_what_the_spec_rules_out():
         return b"\x02\x02\x00\x01" + varint_encode(len(table)) + b"\x00\x00\x00\x01" + patch + b"\x00"
 
     with pytest.raises(WireError, match="above 22"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 23)), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 23)), table, DOC_HELD)
     # Bit 22 is `selected`: 1 the selected tab, 0 no longer selected (JSON's null).
-    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x01"), table)[0]["set"] == [{"id": 2, "selected": True}]
-    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x00"), table)[0]["set"] == [{"id": 2, "selected": None}]
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x01"), table, DOC_HELD)[0]["set"] == [{"id": 2, "selected": True}]
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x00"), table, DOC_HELD)[0]["set"] == [{"id": 2, "selected": None}]
     with pytest.raises(WireError, match="selected 2"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x02"), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 22) + b"\x02"), table, DOC_HELD)
     # Bit 20 is `standby`: a byte 0 or 1.
-    assert decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x01"), table)[0]["set"] == [{"id": 2, "standby": True}]
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x01"), table, DOC_HELD)[0]["set"] == [{"id": 2, "standby": True}]
     with pytest.raises(WireError, match="standby 2"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x02"), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 20) + b"\x02"), table, DOC_HELD)
     # Bit 21 is the scale, in hundred-thousandths, after every other field.
-    assert decode_frame(delta(b"\x02" + varint_encode(1 << 21) + varint_encode(91795)), table)[0]["set"] == [{"id": 2, "scale": 0.91795}]
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 21) + varint_encode(91795)), table, DOC_HELD)[0]["set"] == [{"id": 2, "scale": 0.91795}]
     with pytest.raises(WireError, match="names string 4, the table has 4"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x04"), table)
-    assert decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x03"), table)[0]["set"] == [{"id": 2, "name": "vc1"}]
+        decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x04"), table, DOC_HELD)
+    assert decode_frame(delta(b"\x02" + varint_encode(1 << 17) + b"\x03"), table, DOC_HELD)[0]["set"] == [{"id": 2, "name": "vc1"}]
     with pytest.raises(WireError, match="kind 3"):
-        decode_frame(delta(b"\x02\x01\x03"), table)
+        decode_frame(delta(b"\x02\x01\x03"), table, DOC_HELD)
     with pytest.raises(WireError, match="align 3"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 14) + b"\x03"), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 14) + b"\x03"), table, DOC_HELD)
     with pytest.raises(WireError, match="alpha 1001"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 5) + varint_encode(1001)), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 5) + varint_encode(1001)), table, DOC_HELD)
     # The cleared mask: fields that went away are JSON's null.
     cleared = (1 << 7) | (1 << 9) | (1 << 11)
-    frame = decode_frame(delta(b"\x02" + varint_encode((1 << 19) | (1 << 5)) + varint_encode(cleared) + varint_encode(250)), table)[0]
+    frame = decode_frame(delta(b"\x02" + varint_encode((1 << 19) | (1 << 5)) + varint_encode(cleared) + varint_encode(250)), table, DOC_HELD)[0]
     assert frame["set"] == [{"id": 2, "alpha": 0.25, "fill": None, "shadow": None, "text": None}]
     with pytest.raises(WireError, match="cleared mask"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 19) + varint_encode(1 << 19)), table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 19) + varint_encode(1 << 19)), table, DOC_HELD)
     with pytest.raises(WireError, match="ends early"):
-        decode_frame(delta(b"\x02" + varint_encode(1 << 19))[:-1], table)
+        decode_frame(delta(b"\x02" + varint_encode(1 << 19))[:-1], table, DOC_HELD)
     # Negative hundredths (zig-zag), colours with alpha, shadow, border, font, radius.
     fields = ((1 << 1) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 12) | (1 << 13))
     body = (varint_encode(zigzag_encode(-1)) + varint_encode(zigzag_encode(450))
@@ -139,14 +140,14 @@ def test_decoder_refuses_what_the_spec_rules_out():
             + bytes([0x12, 0xAB, 0xEF, 0xFF]) + varint_encode(zigzag_encode(50))
             + varint_encode(zigzag_encode(1050)) + varint_encode(500)
             + bytes([0xFF, 0x3B, 0x30, 0xF0]))
-    frame = decode_frame(delta(b"\x02" + varint_encode(fields) + body), table)[0]
+    frame = decode_frame(delta(b"\x02" + varint_encode(fields) + body), table, DOC_HELD)[0]
     assert frame["set"] == [{"id": 2, "frame": [-0.01, None, None, None], "radius": 4.5,
                              "shadow": {"color": "#00000033", "blur": 8, "x": -2, "y": 0},
                              "border": {"color": "#12ABEF", "width": 0.5},
                              "font": {"size": 10.5, "weight": 500}, "color": "#FF3B30F0"}]
     # New strings are appended to the table and can be named by the same frame.
     grown = b"\x02\x02\x00\x01\x04\x01\x03abc\x00\x00\x01\x02" + varint_encode(1 << 11) + b"\x04\x00"
-    frame, table2, info = decode_frame(grown, table)
+    frame, table2, info = decode_frame(grown, table, DOC_HELD)
     assert frame["set"] == [{"id": 2, "text": "abc"}] and table2 == table + ["abc"] and info["count"] == 1
     assert table == ["scene", "page", "Home", "vc1"]   # the caller's table is untouched
 

@@ -3,7 +3,8 @@ package's (`stackcast.wire`, written from docs/protocol.md §3.5 and §3.6, inde
 server's Swift code and of the web viewer's JavaScript), re-exported here; `compare_pictures`
 compares two v1-shaped display lists.
 
-- `decode_frame(data, strings)`: one binary frame -> `(frame, table, info)`: the dict the same
+- `decode_frame(data, strings, held)`: one binary frame, for a client holding the frame whose
+  (seq, time) is `held`, -> `(frame, table, info)`: the dict the same
   frame parses to as JSON v2 (a patch's frame components it does not carry are None), the string
   table after it, and `first`, `count`, `size`.
 - `LayerTree`: the client's copy of the tree (`apply`, `flatten`, `canonical`, `unchanged`,

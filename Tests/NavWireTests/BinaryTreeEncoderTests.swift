@@ -41,7 +41,26 @@ import NavKit
         // ... and comes back with a new string, appended after the four the viewer holds.
         let renamedBytes = encoder.encode(Self.tree(pageX: 0, title: "Songs"), seq: 3, time: 0)
         let renamed = try #require(renamedBytes)
-        #expect(Array(renamed.prefix(12)) == [2, 3, 0, 2, 4, 1, 5] + Array("Songs".utf8))
+        #expect(Array(renamed.prefix(12)) == [2, 3, 0, 1, 4, 1, 5] + Array("Songs".utf8))
+    }
+
+    /// A delta's header counts back from its base: seq 300 (ac 02), 16.7 ms after its base (167
+    /// tenths: a7 01), base 300 − 1; the full frame before it says its time whole (5833.4 ms).
+    @Test func deltaHeaderIsRelativeToItsBase() throws {
+        var encoder = WireEncoder(.v2Binary)
+        let fullBytes = encoder.encode(Self.tree(pageX: 0), seq: 299, time: 5.8334)
+        let full = try #require(fullBytes)
+        #expect(Array(full.prefix(6)) == [1, 0xab, 0x02, 0xde, 0xc7, 0x03])
+        let deltaBytes = encoder.encode(Self.tree(pageX: -21.74), seq: 300, time: 5.8501)
+        let delta = try #require(deltaBytes)
+        #expect(Self.hex(delta) == "02 ac 02 a7 01 01 04 00 00 00 01 02 02 fb 21 00")
+        var decoder = BinaryFrameDecoder()
+        _ = try decoder.decode(full)
+        let json = try decoder.decode(delta)
+        #expect(json.objectValue?["seq"] == 300 && json.objectValue?["base"] == 299 && json.objectValue?["time"] == 5850.1)
+        // Read again, it is based on 299 while the decoder holds 300: a wrong base.
+        #expect(throws: BinaryFrameDecoder.Failure.self) { _ = try decoder.decode(delta) }
+        #expect(throws: BinaryFrameDecoder.Failure.self) { var fresh = BinaryFrameDecoder(); _ = try fresh.decode(delta) }
     }
 
     @Test func viewersAtTheSameBaseShareBytesAndLaterOnesGetTheStringsInBetween() {
@@ -79,7 +98,7 @@ import NavKit
         let second = encoder.encode(LayerTree(layers: [root, clock, label(3, x: 165), label(4, x: 26)], viewport: Self.viewport), seq: 3, time: 0)
         // INSERT id 4 (+4, 08) under 1 (06) at index 2 like 3 (09 = 2 × 4 + 1; 4 − 3, zig-zag 02):
         // mask 02, x 26 alone.
-        #expect(Self.hex(second) == "02 03 00 02 03 00 00 01 08 06 09 02 02 d0 28 00 00")
+        #expect(Self.hex(second) == "02 03 00 01 03 00 00 01 08 06 09 02 02 d0 28 00 00")
     }
 
     @Test func bodyTextTakesNoFontOrAlignmentAndNeighbouringIdsOneByteEach() throws {

@@ -129,32 +129,35 @@ test('varints: one byte below 128, several above, low bits first; ArrayBuffer, U
 
 test('zig-zag negatives and fixed point: hundredths, alpha thousandths, time tenths', () => {
   // x -21.74 = -2174 -> 4347 (0xFB 0x21); y -0.01 -> 1; w 0.01 -> 2; h -1 = -100 -> 199 (0xC7 0x01).
-  const bytes = [2, 5, 0xC9, 0x2D, 4, 1, 0, 0, 0, 1, 1, 0x1E, 0xFB, 0x21, 0x01, 0x02, 0xC7, 0x01, 0];
+  // Delta 5, 583.3 ms after its base, 5 − 1.
+  const bytes = [2, 5, 0xC9, 0x2D, 1, 1, 0, 0, 0, 1, 1, 0x1E, 0xFB, 0x21, 0x01, 0x02, 0xC7, 0x01, 0];
   const frame = new FrameDecoder();
   frame.strings = ['x'];
+  frame.last = { seq: 4, time: 0 };
   assert.deepEqual(frame.decode(Uint8Array.from(bytes)), {
     type: 'frame', seq: 5, time: 583.3, base: 4, set: [{ id: 1, frame: [-21.74, -0.01, 0.01, -1] }],
   });
-  const alpha = new Bytes().u8(2).v(6).v(1).v(5).strings(0, []).v(0).v(0).v(3)
+  const alpha = new Bytes().u8(2).v(6).v(1).v(1).strings(1, []).v(0).v(0).v(3)
     .v(54).fields([B.alpha], (b) => b.v(33))
     .v(55).fields([B.alpha, B.radius], (b) => b.v(1000).c(0))
     .v(56).fields([B.alpha], (b) => b.v(0))
     .v(0).bytes;
-  assert.deepEqual(new FrameDecoder().decode(alpha), {
-    type: 'frame', seq: 6, time: 0.1, base: 5,
+  assert.deepEqual(frame.decode(alpha), {
+    type: 'frame', seq: 6, time: 583.4, base: 5,
     set: [{ id: 54, alpha: 0.033 }, { id: 55, alpha: 1, radius: 0 }, { id: 56, alpha: 0 }],
   });
 });
 
 test('a patch of x alone leaves the other frame slots null, and the tree keeps them', () => {
   // §3.5's slide delta as the binary encoder writes it: only x changed on the pages.
-  const delta = new Bytes().u8(2).v(5).v(5833).v(4).strings(7, []).v(0).v(0).v(3)
+  const delta = new Bytes().u8(2).v(5).v(5833).v(1).strings(7, []).v(0).v(0).v(3)
     .v(1).fields([B.x], (b) => b.c(-21.74))
     .v(54).fields([B.alpha], (b) => b.v(33))
     .v(55).fields([B.x], (b) => b.c(324.78))
     .v(0).bytes;
   const decoder = new FrameDecoder();
   decoder.decode(fullExample());
+  decoder.last = { seq: 4, time: 0 }; // as if it had decoded the tree's delta 4 below
   const frame = decoder.decode(delta);
   assert.deepEqual(frame.set, [
     { id: 1, frame: [-21.74, null, null, null] }, { id: 54, alpha: 0.033 }, { id: 55, frame: [324.78, null, null, null] },
@@ -205,7 +208,7 @@ test('colours, kinds, aligns, shadow, border, font, clips and strings decode to 
 test('a delta\'s remove, insert (with index), set and order come out as JSON has them', () => {
   const decoder = new FrameDecoder();
   decoder.decode(fullExample());
-  const bytes = new Bytes().u8(2).v(9).v(12345).v(8).strings(7, ['Detail', 'vc3'])
+  const bytes = new Bytes().u8(2).v(2).v(12345).v(1).strings(7, ['Detail', 'vc3'])
     .v(2).v(3).v(40) // remove 3 and 40
     .list(2) // insert two
     .head(55, 35).v(4).fields([B.x, B.w, B.h, B.fill, B.role, B.name, B.vc], // index 1 (times 4)
@@ -215,7 +218,7 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
     .v(1).v(35).v(2).v(55).v(1) // order
     .bytes;
   assert.deepEqual(decoder.decode(bytes), {
-    type: 'frame', seq: 9, time: 1234.5, base: 8,
+    type: 'frame', seq: 2, time: 1234.5, base: 1,
     set: [{ id: 1, frame: [-130, null, null, null] }],
     insert: [
       { id: 55, parent: 35, index: 1, kind: 'rect', frame: [390, 0, 390, 844], fill: '#FFFFFF', role: 'page', name: 'Detail', vc: 'vc3' },
@@ -225,9 +228,9 @@ test('a delta\'s remove, insert (with index), set and order come out as JSON has
     remove: [3, 40],
     order: [{ id: 35, children: [55, 1] }],
   });
-  // Empty parts are left out, as in JSON.
-  const empty = new Bytes().u8(2).v(10).v(0).v(9).strings(9, []).v(0).v(0).v(0).v(0).bytes;
-  assert.deepEqual(decoder.decode(empty), { type: 'frame', seq: 10, time: 0, base: 9 });
+  // Empty parts are left out, as in JSON; the time counts from the frame just decoded.
+  const empty = new Bytes().u8(2).v(3).v(167).v(1).strings(9, []).v(0).v(0).v(0).v(0).bytes;
+  assert.deepEqual(decoder.decode(empty), { type: 'frame', seq: 3, time: 1251.2, base: 2 });
 });
 
 test('an insert written like a held layer, or one inserted before it, lists only what differs', () => {
@@ -292,9 +295,9 @@ test('a move is an INSERT of kind 2: its place alone, as JSON\'s {id, parent, in
   const insert = (kind) => new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, []).v(0)
     .list(1).head(4, 35).v(1 * 4 + kind) // id 4 under 35 at index 1
     .v(0).v(0).bytes;
-  assert.deepEqual(decoder.decode(insert(2)).insert, [{ id: 4, parent: 35, index: 1, move: true }]);
   // Kind 3 is none: the stream is not what we think.
   assert.throws(() => decoder.decode(insert(3)), (error) => error instanceof BinaryFrameError && error.code === 'value');
+  assert.deepEqual(decoder.decode(insert(2)).insert, [{ id: 4, parent: 35, index: 1, move: true }]);
   // Applied: the text (4) leaves its row for the scene, with its fields.
   const tree = new LayerTree();
   tree.apply(new FrameDecoder().decode(fullExample()));
@@ -331,7 +334,7 @@ test('the string table: a full frame replaces it, deltas append to it', () => {
   const full = (strings, textIndex) => new Bytes().u8(1).v(1).v(0).strings(0, strings).list(2)
     .layer(1, 0).fields([B.w, B.h], (b) => b.c(390).c(844))
     .layer(2, 1).fields([B.kind, B.text], (b) => b.u8(1).v(textIndex)).bytes;
-  const delta = (seq, first, strings, textIndex) => new Bytes().u8(2).v(seq).v(0).v(seq - 1).strings(first, strings)
+  const delta = (seq, first, strings, textIndex) => new Bytes().u8(2).v(seq).v(0).v(1).strings(first, strings)
     .v(0).v(0).v(1).v(2).fields([B.text], (b) => b.v(textIndex)).v(0).bytes;
 
   assert.equal(decoder.decode(full(['Home'], 0)).nodes[1].text, 'Home');
@@ -354,7 +357,21 @@ test('the string table: a full frame replaces it, deltas append to it', () => {
     (error) => error instanceof StringTableError, 'a full frame\'s first must be 0');
   assert.deepEqual(decoder.strings, ['Fresh'], 'refused frames leave the table as it was');
   decoder.reset();
-  assert.throws(() => decoder.decode(delta(2, 1, [], 0)), StringTableError);
+  assert.throws(() => decoder.decode(delta(2, 0, [], 0)), (error) => error instanceof BinaryFrameError && error.code === 'base');
+});
+
+test('a delta\'s header counts back from the frame held: seq − base, then time since the base\'s', () => {
+  const decoder = new FrameDecoder();
+  decoder.decode(new Bytes().u8(1).v(299).v(58334).strings(0, []).list(1).layer(1, 0).fields([]).bytes);
+  // Delta 300 (ac 02), 16.7 ms after its base (167 tenths: a7 01), based on 300 − 1.
+  const header = [2, 0xAC, 0x02, 0xA7, 0x01, 0x01];
+  const delta = Uint8Array.from([...header, 0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(decoder.decode(delta), { type: 'frame', seq: 300, time: 5850.1, base: 299 });
+  // The same bytes again are based on 299, which is no longer the frame held: a wrong base.
+  assert.throws(() => decoder.decode(delta), (error) => error instanceof BinaryFrameError && error.code === 'base' &&
+    error.resync === true && /delta 300 is based on 299, we hold 300/.test(error.message));
+  assert.throws(() => new FrameDecoder().decode(delta), (error) => error.code === 'base' && /we hold nothing/.test(error.message));
+  assert.deepEqual(decoder.last, { seq: 300, time: 5850.1 }, 'a refused frame leaves the frame held as it was');
 });
 
 test('a frame that throws half way leaves the string table untouched', () => {

@@ -152,7 +152,8 @@ test('binary frames go through the decoder into the tree; the byte count is the 
 });
 
 test('an undecodable binary frame or a wrong base resyncs: a new socket, hello without lastSeq', async () => {
-  for (const bad of [Uint8Array.from([2, 2, 0, 1, 5, 0]).buffer, Uint8Array.from([9]).buffer, Uint8Array.from([2, 2, 0, 7, 1, 0, 0, 0, 0, 0]).buffer]) {
+  // A table out of step, an unknown type, and delta 9 based on 9 − 1 while we hold 1.
+  for (const bad of [Uint8Array.from([2, 2, 0, 1, 5, 0]).buffer, Uint8Array.from([9]).buffer, Uint8Array.from([2, 9, 0, 1, 1, 0, 0, 0, 0, 0]).buffer]) {
     const { connection, socket } = connect('binary');
     const first = socket();
     first.open();
@@ -161,6 +162,7 @@ test('an undecodable binary frame or a wrong base resyncs: a new socket, hello w
     first.receive(bad);
     assert.equal(first.closedWith, 4000, 'closed as out of step');
     assert.deepEqual(connection.decoder.strings, [], 'the string table is dropped with the picture');
+    assert.equal(connection.decoder.last, null, 'and so is the frame a delta counts from');
     await nextTick();
     const second = socket();
     assert.notEqual(second, first);
@@ -173,7 +175,7 @@ test('an undecodable binary frame or a wrong base resyncs: a new socket, hello w
 });
 
 test('a dropped connection resumes with lastSeq and keeps the string table for the resumed delta', async () => {
-  const { connection, model, socket } = connect('binary');
+  const { connection, model, events, socket } = connect('binary');
   const first = socket();
   first.open();
   first.receive(WELCOME);
@@ -186,8 +188,11 @@ test('a dropped connection resumes with lastSeq and keeps the string table for t
   second.open();
   assert.equal(second.hello().lastSeq, 1);
   second.receive(WELCOME);
-  // A delta continuing the table of 1 with "x", naming layer 2 by it (string 1, mask bit 17).
-  second.receive(Uint8Array.from([2, 2, 0, 1, 1, 1, 1, 0x78, 0, 0, 1, 2, 0x80, 0x80, 0x08, 1, 0]).buffer);
+  // Delta 2, 16.7 ms after its base 2 − 1, continuing the table of 1 with "x", naming layer 2
+  // by it (string 1, mask bit 17).
+  second.receive(Uint8Array.from([2, 2, 0xA7, 0x01, 1, 1, 1, 1, 0x78, 0, 0, 1, 2, 0x80, 0x80, 0x08, 1, 0]).buffer);
+  const { frame } = events.findLast((event) => event.type === 'frame');
+  assert.deepEqual([frame.seq, frame.time, frame.base], [2, 16.7, 1]);
   assert.equal(model.seq, 2);
   assert.equal(model.layer(2).name, 'x');
   assert.equal(model.layer(2).role, 'page');

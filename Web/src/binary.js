@@ -6,6 +6,9 @@
 //   session and a delta's `first` is the table size at its base, so the table must survive a
 //   reconnect that resumes with `lastSeq`. The connection keeps one decoder for as long as it
 //   keeps its model, and resets both together.
+// - A delta's header is relative to its base (seq − base, time since the base's time), so the
+//   decoder also keeps the seq and time of the frame it decoded last, which is the frame the
+//   client holds: a delta based on another frame is refused here (code `base`), as tree.js would.
 // - A frame is decoded whole before the table changes: a frame that throws half way leaves the
 //   table as it was.
 // - A PATCH may change only some of x, y, w, h (one bit each). JSON always sends the whole
@@ -53,7 +56,7 @@ export class BinaryFrameError extends Error {
   /**
    * @param {string} message what was wrong, for the status line and logs.
    * @param {string} code `truncated`, `type`, `id`, `mask`, `string`, `value`, `varint`, `utf8`,
-   *   `trailing`, `input`, `like` or `table`.
+   *   `trailing`, `input`, `like`, `base` or `table`.
    */
   constructor(message, code) {
     super(message);
@@ -82,16 +85,19 @@ export class FrameDecoder {
   constructor() {
     /** @type {string[]} the table the next delta continues. */
     this.strings = [];
+    /** @type {{seq: number, time: number}|null} the frame a delta's header is relative to. */
+    this.last = null;
   }
 
-  /** Forgets the table: only a full frame can be decoded next. */
+  /** Forgets the table and the frame held: only a full frame can be decoded next. */
   reset() {
     this.strings = [];
+    this.last = null;
   }
 
   /**
    * Decodes one binary frame. A full frame replaces the string table, a delta appends to it;
-   * the table changes only when the whole frame decoded.
+   * the table and the frame held change only when the whole frame decoded.
    * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
    * @returns {object} `{type:'frame',seq,time,full:true,nodes}` or
    *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
@@ -100,8 +106,9 @@ export class FrameDecoder {
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
   decode(data, held = () => undefined) {
-    const { frame, strings } = decodeFrame(data, this.strings, held);
+    const { frame, strings } = decodeFrame(data, this.strings, held, this.last);
     this.strings = strings;
+    this.last = { seq: frame.seq, time: frame.time };
     return frame;
   }
 }
@@ -111,17 +118,26 @@ export class FrameDecoder {
  * @param {ArrayBuffer|ArrayBufferView} data the message.
  * @param {string[]} table the strings held before this frame.
  * @param {(id: number) => object|undefined} held the client's layers before this frame.
+ * @param {{seq: number, time: number}|null} last the seq and time (ms, as JSON) of the frame the
+ *   client holds, which a delta's header counts from; null before any.
  * @returns {{frame: object, strings: string[]}} the frame (as FrameDecoder.decode) and the table
  *   to hold after it.
  * @throws {BinaryFrameError}
  */
-export function decodeFrame(data, table, held = () => undefined) {
+export function decodeFrame(data, table, held = () => undefined, last = null) {
   const reader = new Reader(toBytes(data));
   const type = reader.u8();
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${type}`, 'type');
   const seq = reader.varint();
-  const time = reader.varint() / 10;
-  const base = type === DELTA ? reader.varint() : null;
+  // A full frame's time is absolute; a delta's counts from its base's, which must be the frame held.
+  let tenths = reader.varint();
+  let base = null;
+  if (type === DELTA) {
+    base = seq - reader.varint();
+    if (base !== last?.seq) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
+    tenths += Math.round(last.time * 10);
+  }
+  const time = tenths / 10;
 
   const first = reader.varint();
   const expected = type === FULL ? 0 : table.length;

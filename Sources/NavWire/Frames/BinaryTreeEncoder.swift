@@ -69,14 +69,27 @@ public enum BinaryTreeEncoder {
         var out = BinaryWriter(capacity: body.bytes.count + 16)
         out.byte(delta == nil ? fullType : deltaType)
         out.varint(frame.seq)
-        // Tenths of a millisecond, rounded exactly as JSON rounds its milliseconds.
-        out.varint(Int((FrameEncoder.round(frame.time * 1000, to: 10) * 10).rounded()))
-        if let (base, _) = delta { out.varint(base.seq) }
+        if let (base, _) = delta {
+            // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
+            // its time 167 tenths after its base's, a byte and two instead of two and three or four.
+            let elapsed = tenths(frame.time) - tenths(base.time)
+            precondition(elapsed >= 0, "delta \(frame.seq) is timed before its base \(base.seq): §3.6 sends the difference unsigned")
+            out.varint(elapsed)
+            out.varint(frame.seq - base.seq)
+        } else {
+            out.varint(tenths(frame.time))
+        }
         out.varint(first)
         out.varint(end - first)
         for index in first..<end { out.string(strings.strings[index]) }
         out.append(body)
         return out.bytes
+    }
+
+    /// Session time `seconds` in tenths of a millisecond, rounded exactly as JSON rounds its
+    /// milliseconds, so a client adding a delta's elapsed time to its base's gets the JSON time.
+    private static func tenths(_ seconds: Double) -> Int {
+        Int((FrameEncoder.round(seconds * 1000, to: 10) * 10).rounded())
     }
 
     /// The shortest of `write`'s encodings of a layer from the defaults (nil) and like each of

@@ -3,13 +3,16 @@ import NavKit
 
 /// An independent reader of v2 binary frames, written from docs/protocol.md §3.6: turns each
 /// frame into the JSON a v2 JSON frame would be, so both encodings can be applied by the same
-/// `TreeViewer` and compared. Keeps the string table across frames, as a client does.
+/// `TreeViewer` and compared. Keeps the string table, and the seq and time of the frame it
+/// decoded last (a delta's header counts back from them), across frames, as a client does.
 struct BinaryFrameDecoder {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     private(set) var strings: [String] = []
+    /// The frame held: its seq and time in tenths of a millisecond.
+    private(set) var last: (seq: Int, tenths: Int)?
     private var bytes: [UInt8] = []
     private var at = 0
 
@@ -25,9 +28,16 @@ struct BinaryFrameDecoder {
         if type == 2 { self.held = held }
         var object = JSONObject()
         object["type"] = "frame"
-        object["seq"] = .number(Double(try varint()))
-        object["time"] = .number(Double(try varint()) / 10)
-        if type == 2 { object["base"] = .number(Double(try varint())) }
+        let seq = try varint()
+        var tenths = try varint()
+        if type == 2 {
+            let base = seq - (try varint())
+            guard let last, last.seq == base else { throw Failure(description: "delta \(seq) is based on \(base), we hold \(last.map { "\($0.seq)" } ?? "nothing")") }
+            tenths += last.tenths
+            object["base"] = .number(Double(base))
+        }
+        object["seq"] = .number(Double(seq))
+        object["time"] = .number(Double(tenths) / 10)
         let first = try varint()
         if type == 1 { strings = [] }
         guard first == strings.count else { throw Failure(description: "strings start at \(first), table holds \(strings.count)") }
@@ -61,6 +71,7 @@ struct BinaryFrameDecoder {
             if !orders.isEmpty { object["order"] = .array(orders) }
         }
         guard at == bytes.count else { throw Failure(description: "\(bytes.count - at) bytes left over") }
+        last = (seq, tenths)
         return .object(object)
     }
 

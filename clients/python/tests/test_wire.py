@@ -29,7 +29,19 @@ def test_binary_frames_draw_the_spec_example():
     display.receive_binary(DOC_DELTA)
     assert [(n["id"], n.get("role"), n.get("text"), n["frame"]) for n in display.flatten()] == [
         (2, "page", None, [-21.74, 0, 390, 844]), (3, None, "Home", [98.26, 47, 150, 44])]
-    assert decode_frame(DOC_DELTA, display.strings)[0]["set"] == [{"id": 2, "frame": [-21.74, None, None, None]}]
+    assert decode_frame(DOC_DELTA, display.strings, (1, 0))[0]["set"] == [{"id": 2, "frame": [-21.74, None, None, None]}]
+
+
+def test_a_delta_header_counts_back_from_the_frame_held():
+    # Full frame 299 at 5833.4 ms: seq ab 02, time 58334 tenths de c7 03, no strings, one layer.
+    full, table, _ = decode_frame(bytes.fromhex("01 ab 02 de c7 03 00 00 01 02 00 00"))
+    assert (full["seq"], full["time"]) == (299, 5833.4)
+    # Delta 300 (ac 02), 16.7 ms after its base (167 tenths: a7 01), based on 300 - 1; nothing changed.
+    delta = bytes.fromhex("02 ac 02 a7 01 01 00 00 00 00 00 00")
+    assert decode_frame(delta, table, (299, 5833.4))[0] == {"type": "frame", "seq": 300, "time": 5850.1, "base": 299}
+    for held in ((300, 5850.1), None):
+        with pytest.raises(WireError, match="wrong base"):
+            decode_frame(delta, table, held)
 
 
 def rows_frame(second_row_like="04"):
@@ -82,7 +94,7 @@ def test_a_move_keeps_the_layer_and_its_subtree_even_out_of_a_parent_removed_wit
     assert [(n["id"], n.get("text"), n["frame"]) for n in display.flatten()] == [(3, "Home", [120, 47, 150, 44])]
     assert display.tree.layers[3]["parent"] == 1 and 2 not in display.tree.layers
     with pytest.raises(WireError, match="is of kind 3"):
-        decode_frame(bytes.fromhex("02 03 00 02 04 00  00  01 06 04 03  00 00"), display.strings)
+        decode_frame(bytes.fromhex("02 03 00 01 04 00  00  01 06 04 03  00 00"), display.strings, (display.seq, display.tree.time))
 
 
 def test_a_move_that_does_not_fit_changes_nothing():

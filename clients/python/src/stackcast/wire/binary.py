@@ -1,7 +1,8 @@
 """Protocol v2's binary encoding (docs/protocol.md §3.6): one frame of bytes -> the dict the same
 frame parses to as JSON v2. Everything that knows the byte layout lives in this module.
 
-`decode_frame(data, strings)` returns `(frame, table, info)`. A binary PATCH names the frame's x,
+`decode_frame(data, strings, held)` returns `(frame, table, info)`; `held` is the (seq, time) of the
+frame the client holds, which a delta's header counts back from. A binary PATCH names the frame's x,
 y, w and h separately, so it may change x alone, while a JSON patch carries `x` and/or `y` when only
 those changed and otherwise the whole `frame`: `decode_frame` writes the components a patch does
 not carry as None (`[-21.74, None, None, None]`), and `resolve_patches(frame, layers)` turns them
@@ -119,8 +120,11 @@ def varint_encode(n: int) -> bytes:
             return bytes(out)
 
 
-def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, Any], list[str], dict[str, int]]:
-    """Decodes one binary v2 frame for a client whose string table is `strings`.
+def decode_frame(data: bytes, strings: Sequence[str] = (),
+                 held: tuple[int, float] | None = None) -> tuple[dict[str, Any], list[str], dict[str, int]]:
+    """Decodes one binary v2 frame for a client whose string table is `strings` and which holds the
+    frame whose seq and time (ms, as JSON) are `held` (None before any frame). A delta's header is
+    seq − base and the time since the base's, so a delta whose base is not `held` is a wrong base.
 
     Returns (frame, table, info): `frame` is the JSON v2 dict (patch frames may hold None for the
     components the patch does not carry; see the module doc), `table` the string table after this
@@ -133,7 +137,12 @@ def decode_frame(data: bytes, strings: Sequence[str] = ()) -> tuple[dict[str, An
     full = kind_byte == 1
     seq = reader.varint("seq")
     time_tenths = reader.varint("time")
-    base = None if full else reader.varint("base")
+    base = None
+    if not full:
+        base = seq - reader.varint("base")
+        if held is None or base != held[0]:
+            raise WireError(f"delta {seq} has base {base}, but the client holds {held and held[0]}: wrong base")
+        time_tenths += round(held[1] * 10)
     first = reader.varint("strings.first")
     count = reader.varint("strings.count")
     if full and first != 0:

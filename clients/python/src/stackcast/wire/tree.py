@@ -378,10 +378,9 @@ class TreeDisplay:
 
     def receive_binary(self, data: bytes) -> Frame:
         """Decodes and applies one binary frame; returns the JSON-equivalent frame."""
-        frame, table, info = decode_frame(data, self.strings)
+        held = None if self.tree.seq is None else (self.tree.seq, self.tree.time)
+        frame, table, info = decode_frame(data, self.strings, held)
         if not frame.get("full"):
-            if self.tree.seq is None or frame["base"] != self.tree.seq:
-                raise WireError(f"delta {frame['seq']} has base {frame['base']}, but the tree is at {self.tree.seq}: wrong base")
             resolve_likes(frame, self.tree.layers)
             resolve_patches(frame, self.tree.layers)
         self.tree.apply(frame)
