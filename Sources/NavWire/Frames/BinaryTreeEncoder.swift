@@ -32,7 +32,10 @@ public enum BinaryTreeEncoder {
         var body = BinaryWriter(capacity: base == nil ? 64 + tree.layers.count * 24 : 64)
         var scratch = BinaryWriter(capacity: 64)
         let delta: (base: WireFrame, old: LayerTreeSnapshot)?
-        if let base, let old = base.tree, let mark = base.strings, mark.generation == strings.generation, old.rootID == tree.rootID {
+        // A delta carries its time as the (unsigned) tenths since its base's: a frame timed before
+        // its base, which a session's forward-running clock never makes, goes as a full frame.
+        if let base, let old = base.tree, let mark = base.strings, mark.generation == strings.generation, old.rootID == tree.rootID,
+            tenths(frame.time) >= tenths(base.time) {
             delta = (base, old)
         } else {
             delta = nil
@@ -72,9 +75,7 @@ public enum BinaryTreeEncoder {
         if let (base, _) = delta {
             // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
             // its time 167 tenths after its base's, a byte and two instead of two and three or four.
-            let elapsed = tenths(frame.time) - tenths(base.time)
-            precondition(elapsed >= 0, "delta \(frame.seq) is timed before its base \(base.seq): §3.6 sends the difference unsigned")
-            out.varint(elapsed)
+            out.varint(tenths(frame.time) - tenths(base.time))
             out.varint(frame.seq - base.seq)
         } else {
             out.varint(tenths(frame.time))
