@@ -6,6 +6,7 @@ frame hashes and names the first frame that differs, `configure` `record` and
 import json
 import re
 import subprocess
+import time
 import urllib.request
 
 from conftest import ROOT
@@ -53,6 +54,19 @@ def only_recording(folder):
     files = sorted(folder.glob("*.jsonl"))
     assert len(files) == 1, files
     return files[0]
+
+
+def written_out(file, quiet=0.3, timeout=5):
+    """Waits until `file` stops growing: the recordings' writer thread appends a session's last
+    lines (its viewer leaving) after the client has closed, later still on a busy machine."""
+    deadline = time.monotonic() + timeout
+    size, since = file.stat().st_size, time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, f"{file} still growing after {timeout} s"
+        time.sleep(0.05)
+        if file.stat().st_size != size:
+            size, since = file.stat().st_size, time.monotonic()
+    return file
 
 
 def stack_names(state):
@@ -168,7 +182,7 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))
     run(push_drag_push(server.ws_url))
-    file = only_recording(folder)
+    file = written_out(only_recording(folder))
     name = file.stem
     status, headers, body = get(server, "/recordings")
     assert status == 200 and json.loads(body) == {"recordings": [{"name": name, "bytes": file.stat().st_size}]}
