@@ -95,7 +95,7 @@ public final class NavigationBar {
         let labelX = closes ? NavigationBar.margin : NavigationBar.backLabelX
         let label = closes ? "Close" : backLabelText(width: width)
         let labelWidth = label.map { TextMetrics.width($0, font: .body).rounded(.up) } ?? 0
-        if backLabel.text != label { backLabel.text = label }
+        backLabel.text = label
         let backWidth = backButton.isHidden ? 0 : min(labelX + labelWidth + 8, width / 3)
         backButton.frame = Rect(x: 0, y: safeTop, width: backWidth, height: height)
         backIcon.frame = Rect(x: 8, y: (height - 22) / 2, width: 14, height: 22)
@@ -103,7 +103,7 @@ public final class NavigationBar {
         let box = titleBox(width: width, leading: backWidth > 0 ? backWidth + NavigationBar.titleGap : NavigationBar.margin)
         titleNode.frame = Rect(x: box.x, y: safeTop, width: box.width, height: height)
         let text = TextMetrics.truncated(title, font: .title, width: box.width)
-        if titleNode.text != text { titleNode.text = text }
+        titleNode.text = text
         rest = (titleNode.frame.x, backLabel.frame.x, titleTravel)
     }
 

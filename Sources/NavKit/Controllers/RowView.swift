@@ -75,10 +75,10 @@ enum RowView {
             switch child.name {
             case "title":
                 child.frame = Rect(x: margin, y: 0, width: titleWidth, height: height)
-                setText(TextMetrics.truncated(spec.title, font: .body, width: titleWidth), of: child)
+                child.text = TextMetrics.truncated(spec.title, font: .body, width: titleWidth)
             case "detail":
                 child.frame = Rect(x: width - trailing - detailWidth, y: 0, width: detailWidth, height: height)
-                setText(TextMetrics.truncated(spec.detail ?? "", font: .body, width: detailWidth), of: child)
+                child.text = TextMetrics.truncated(spec.detail ?? "", font: .body, width: detailWidth)
             case "highlight":
                 child.frame = Rect(x: 0, y: position == .first ? height / 2 : 0, width: width, height: height / 2)
             case "disclosure":
@@ -90,18 +90,11 @@ enum RowView {
         }
     }
 
-    /// Restyling copies a style the last picture holds: only when the text changes.
-    private static func setText(_ text: String, of label: Node) {
-        if label.text != text { label.text = text }
-    }
-
     /// Shows or clears the pressed (or selected) state: the row's fill, rounded as the section
     /// at its ends.
     static func setHighlighted(_ row: Node, _ highlighted: Bool, palette: ListPalette, position: Position) {
-        let fill = highlighted ? palette.highlight : nil
-        if row.fill != fill { row.fill = fill }
-        let radius = highlighted && position != .middle ? ScreenController.sectionCornerRadius : 0
-        if row.cornerRadius != radius { row.cornerRadius = radius }
+        row.fill = highlighted ? palette.highlight : nil
+        row.cornerRadius = highlighted && position != .middle ? ScreenController.sectionCornerRadius : 0
         for child in row.children where child.name == "highlight" { child.isHidden = !highlighted }
     }
 

@@ -65,8 +65,7 @@ final class StatusBar {
 
     /// Colours the time (`timeColor`) and the icons (`iconColor`).
     func tint(time timeColor: Color, icons iconColor: Color) {
-        // Restyling copies a style the last picture holds: only when the colours change.
-        if timeLabel.textColor != timeColor { timeLabel.textColor = timeColor }
-        for icon in icons where icon.textColor != iconColor { icon.textColor = iconColor }
+        timeLabel.textColor = timeColor
+        for icon in icons { icon.textColor = iconColor }
     }
 }

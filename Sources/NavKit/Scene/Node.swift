@@ -107,7 +107,7 @@ public final class Node {
     /// The selected item of a tab bar or side bar (only ever true on a `tab`).
     public var isSelected: Bool {
         get { displayStyle.style.selected }
-        set { if newValue != isSelected { restyle { $0.selected = newValue } } }
+        set { if newValue != displayStyle.style.selected { restyle { $0.selected = newValue } } }
     }
 
     /// Applies `change` to the style, then derives what follows from it (kind, and for text the

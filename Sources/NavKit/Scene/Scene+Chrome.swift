@@ -26,8 +26,7 @@ extension Scene {
             icons: chromeColor(over: Point(x: icons.x, y: bar.midY))
         )
         let pill = homeIndicator.node.frame
-        let pillColor = chromeColor(over: Point(x: pill.midX, y: pill.midY))
-        if homeIndicator.node.fill != pillColor { homeIndicator.node.fill = pillColor }
+        homeIndicator.node.fill = chromeColor(over: Point(x: pill.midX, y: pill.midY))
     }
 
     /// Black on a light fill (or on nothing: the viewer's white), white on a dark one.

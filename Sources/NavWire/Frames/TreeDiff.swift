@@ -94,7 +94,9 @@ struct TreeDiff {
         heldOld = held
     }
 
-    /// `==` on two layers but for their ids and parents, read in place.
+    /// `==` on two layers but for their ids and parents, field by field in place: `==` on the
+    /// pointees copies each item (a retain and release of its style), which doubled the diff's
+    /// instructions.
     private static func sameOnTheWire(_ old: UnsafePointer<Layer>, _ new: UnsafePointer<Layer>) -> Bool {
         old.pointee.item.frame == new.pointee.item.frame && old.pointee.item.alpha == new.pointee.item.alpha
             && old.pointee.item.scale == new.pointee.item.scale && old.pointee.clips == new.pointee.clips
