@@ -789,8 +789,12 @@ def test_tablet_split_drag_and_wheel(start_server, watch_session, driver, artifa
     assert [page["frame"][0] for page in split["stack"]] == \
         [SIDEBAR_WIDTH, SIDEBAR_WIDTH + 3, SIDEBAR_WIDTH + HALF_PAGE], f"not stacked at the left edge: {split}"
     assert split["stack"][0]["dim"] > 0, f"the stacked Library page is not dimmed: {split['stack'][0]}"
-    album = watcher.find("page")[-1]
-    assert album["name"] == split["stack"][-1]["screen"] and album["frame"][0] == SIDEBAR_WIDTH + HALF_PAGE, album
+    # The state answers at once; the watcher's frame of the split at rest may still be on its way.
+    def album_at_rest():
+        album = watcher.find("page")[-1]
+        return album if album["frame"][0] == SIDEBAR_WIDTH + HALF_PAGE else None
+    album = wait_until(album_at_rest, 3, lambda: f"the album page at rest in the watcher's frame: {watcher.find('page')[-1]}")
+    assert album["name"] == split["stack"][-1]["screen"], album
     shots("stacked")
 
     # Press on the album page below its rows, move 300 px to the right and hold: the offset
