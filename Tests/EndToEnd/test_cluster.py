@@ -200,7 +200,10 @@ def test_the_blocking_python_client_reconnects_on_1012_and_goes_on(start_cluster
         before = client.command("query", what="state")
         os.kill(cluster.nodes[node_of(client.token)][0], signal.SIGTERM)
         wait_until(lambda: client._reading(lambda core: core.reconnects == 1 and core.welcome.migrated), 30,
-                   "the client reconnected to a node that took the session over")
+                   lambda: "the client reconnected to a node that took the session over; the client saw "
+                           + client._reading(lambda core: f"closes {core.closes}, reconnects {core.reconnects}, "
+                                                          f"welcome {core.welcome}, resume failed {core.resume_failed}")
+                           + "; the cluster printed:\n" + "\n".join(cluster.lines[-12:]))
         assert client.command("query", what="state") == before
         client.pop()
         client.settle()

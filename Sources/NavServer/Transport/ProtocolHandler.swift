@@ -147,7 +147,7 @@ final class ProtocolHandler {
         {
             return refuse(wsi, 400, because: "subprotocol must be \(configuration.subprotocol)", detail: offered)
         }
-        if server.isDraining {
+        if server.isStopping {
             return refuse(wsi, 503, because: "server shutting down", detail: nil)
         }
         if server.sharedPort.openConnections >= configuration.maxConnections {

@@ -6,11 +6,20 @@ import Synchronization
 /// whichever server answers it. A server alone on its port has one of its own. Any thread.
 public final class SharedPort: Sendable {
     private let connections = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
     private let servers = Locked<[Locked<TransportMetrics>]>([])
     /// Open WebSockets by peer address (`maxConnectionsPerPeer`); peers with none are left out.
     private let peers = Locked<[String: Int]>([:])
 
     public init() {}
+
+    /// True once any server on the port was asked to stop. Every server refuses new WebSockets
+    /// from then on, even before its own service thread has taken the stop in: otherwise a viewer
+    /// closed with 1012 by one thread could reconnect at once through another, be welcomed
+    /// there, and be closed again a moment later.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    func stopRequested() { stopping.store(true, ordering: .releasing) }
 
     /// The WebSockets open on the port now.
     public var openConnections: Int { connections.load(ordering: .relaxed) }

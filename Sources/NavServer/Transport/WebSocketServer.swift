@@ -44,8 +44,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Does nothing but wake `lws_service` at the drain deadline.
     private lazy var drainTimer = ServiceTimer {}
     private var drainDeadline: Double?
-    /// True once `stop()` has begun closing connections; new WebSockets are refused from then on.
-    var isDraining: Bool { drainDeadline != nil }
+    /// True once a stop was asked for, of this server or another on its port: new WebSockets are
+    /// refused from then on. Service thread only.
+    var isStopping: Bool { drainDeadline != nil || sharedPort.isStopping }
     /// How often `lws_service` returned: lets tests check that an idle server sleeps.
     private(set) var serviceWakeUps = 0
 
@@ -184,6 +185,7 @@ public final class WebSocketServer: @unchecked Sendable {
     func requestStop(close: CloseStatus = CloseStatus(code: 1001, reason: "server shutting down")) {
         shared.withLock { shared in
             guard let context = shared.context else { return }
+            sharedPort.stopRequested()
             shared.stopRequested = shared.stopRequested ?? close
             lws_cancel_service(context.pointer)
         }

@@ -25,6 +25,33 @@ import Testing
         harness.server.waitUntilStopped()
     }
 
+    /// Servers sharing a port stop one after another, each on its own thread. Once the first was
+    /// asked to stop, the others already refuse new WebSockets: a viewer closed with 1012 by one
+    /// thread must not be welcomed by another and closed again a moment later.
+    @Test func serversOfAPortRefuseNewWebSocketsOnceOneWasAskedToStop() throws {
+        let port = SharedPort()
+        let delegate = RecordingDelegate()
+        func server() -> WebSocketServer {
+            var configuration = WebSocketServerConfiguration(port: 0)
+            configuration.sharesPort = true
+            return WebSocketServer(configuration: configuration, delegate: delegate, logger: Logger(label: "test"), sharing: port)
+        }
+        let (first, second) = (server(), server())
+        try first.start()
+        try second.start(joiningPort: true, port: first.port)
+        defer { second.stop() }
+
+        first.stop()
+        // Every connection now reaches the second server, which nobody asked to stop yet.
+        for _ in 0..<3 {
+            let refusal = #expect(throws: WebSocketClient.HandshakeRefused.self) {
+                _ = try WebSocketClient.connect(port: second.port)
+            }
+            #expect(refusal?.status == 503)
+        }
+        #expect(delegate.record.withLock { $0.opened.count } == 0)
+    }
+
     @Test func stopGivesUpOnPeersThatNeverAnswerTheClose() throws {
         let harness = try TestServer()
         let silent = try ClientSocket(port: harness.port)

@@ -4,8 +4,10 @@ import asyncio
 import socket
 
 import pytest
+from websockets.exceptions import ConnectionClosedError
 
 import stackcast
+from stackcast.transport import connect_error
 
 
 def free_port():
@@ -71,3 +73,10 @@ def test_a_closed_session_says_so(url):
     s.close()
     with pytest.raises(stackcast.ConnectionClosedError, match=r"closed \(code 1000"):
         s.push("Late")
+
+
+def test_a_connection_reset_during_the_handshake_reads_as_a_connect_error():
+    # What `websockets` raises when a restarting server resets the connection mid-handshake.
+    error = connect_error("ws://127.0.0.1:9/ws", ConnectionClosedError(None, None), 10)
+    assert isinstance(error, stackcast.ConnectError)
+    assert "closed during the WebSocket handshake" in str(error)

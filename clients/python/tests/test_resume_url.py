@@ -26,6 +26,9 @@ def test_the_hello_after_a_restart_resumes_and_fails_the_commands_left_waiting()
     hello = core.resume_hello()
     assert hello == {"type": "hello", "viewport": {"width": 390, "height": 844}, "role": "control", "protocol": 1,
                      "session": "s1.ab"}
+    # Nothing is given up until the hello went out on a connection that took it.
+    assert core.reconnects == 0 and core.answer(command_id) == (False, None)
+    core.reopened()
     assert core.reconnects == 1
     with pytest.raises(CommandError, match="connection_lost"):
         core.answer(command_id)

@@ -132,12 +132,12 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
         while not self._closing and time.monotonic() < deadline:
             try:
                 ws = await self._reconnect(token)
+                await ws.send(json.dumps(self._core.resume_hello()))
             except CONNECT_FAILURES:
                 await asyncio.sleep(0.1)
                 continue
-            hello = self._core.resume_hello()
+            self._core.reopened()
             self._ws = ws
-            await ws.send(json.dumps(hello))
             await self._notify()
             return True
         return False

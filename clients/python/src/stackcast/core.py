@@ -80,20 +80,23 @@ class Core:
 
     def resume_hello(self) -> Message:
         """The hello that resumes the session on a new connection after the server closed the
-        old one with 1012 (restarting): the same fields, the session's token, a full frame. The
-        commands still waiting for an answer get an error, as theirs was lost with the old
-        connection (send them again if still wanted)."""
+        old one with 1012 (restarting): the same fields, the session's token, a full frame. Call
+        `reopened()` once it went out on the new connection."""
         assert self.welcome is not None
+        fields = {k: v for k, v in self.hello_fields.items() if k not in ("type", "lastSeq", "app", "session")}
+        return self.hello(**fields, session=self.welcome.session)
+
+    def reopened(self) -> None:
+        """The resume hello went out on a new connection. The commands still waiting for an answer
+        get an error, as theirs was lost with the old connection (send them again if still
+        wanted), and frames are ignored until the full frame that answers the resume."""
         for command_id in list(self.pending):
             if command_id not in self.answers:
                 self.answers[command_id] = {
                     "type": "error", "id": command_id, "code": "connection_lost",
                     "message": "the server restarted before answering; the session was resumed, send it again if still wanted"}
         self.reconnects += 1
-        fields = {k: v for k, v in self.hello_fields.items() if k not in ("type", "lastSeq", "app", "session")}
-        message = self.hello(**fields, session=self.welcome.session)
-        self.resyncing = True                    # a full frame comes first
-        return message
+        self.resyncing = True
 
     def command(self, op: str, fields: Mapping[str, Any]) -> tuple[str, Message]:
         """A `command` message with a fresh id; its answer shows in `answer(id)`."""

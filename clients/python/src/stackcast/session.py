@@ -48,21 +48,27 @@ def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 39
     url, session = resume_target(url, session)
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
                           role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
-    if "legacy" in inspect.signature(ws_connect).parameters:
-        websocket.setdefault("legacy", True)    # a connection kept open, not a context manager
     try:
-        ws = ws_connect(url, open_timeout=open_timeout, **websocket_options(websocket))
+        ws = open_websocket(url, open_timeout, websocket)
     except CONNECT_FAILURES as error:
         raise connect_error(url, error, open_timeout) from None
     client = Session(ws, Core(strict=strict), timeout=timeout,
-                     reconnect=lambda token: ws_connect(with_session(url, token), open_timeout=open_timeout,
-                                                        **websocket_options(websocket)))
+                     reconnect=lambda token: open_websocket(with_session(url, token), open_timeout, websocket))
     try:
         client._hello(fields, wait_frame=last_seq is None)
     except BaseException:
         client.close()
         raise
     return client
+
+
+def open_websocket(url: str, open_timeout: float, options: Mapping[str, Any]) -> ClientConnection:
+    """`websockets`' sync `connect` with our options (`options`, the caller's, win), as a
+    connection kept open rather than a context manager. Raises what `CONNECT_FAILURES` lists."""
+    options = dict(options)
+    if "legacy" in inspect.signature(ws_connect).parameters:
+        options.setdefault("legacy", True)
+    return ws_connect(url, open_timeout=open_timeout, **websocket_options(options))
 
 
 class Session(Api[Any, None]):
@@ -134,14 +140,16 @@ class Session(Api[Any, None]):
         while not self._closing and time.monotonic() < deadline:
             try:
                 ws = self._reconnect(token)
+                with self._changed:
+                    hello = self._core.resume_hello()
+                ws.send(json.dumps(hello))
             except CONNECT_FAILURES:
                 time.sleep(0.1)
                 continue
             with self._changed:
-                hello = self._core.resume_hello()
+                self._core.reopened()
                 self._ws = ws
                 self._changed.notify_all()
-            ws.send(json.dumps(hello))
             return True
         return False
 

@@ -8,7 +8,7 @@ import ssl
 from typing import Any, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from .core import SUBPROTOCOL
 from .errors import ConnectError, StackcastError, Timeout
@@ -88,9 +88,13 @@ def connect_error(url: str, error: BaseException, open_timeout: float | None) ->
         if status:
             return ConnectError(url, f"the server refused the WebSocket handshake: HTTP {status.group(1)}{status.group(2)}")
         return ConnectError(url, f"the WebSocket handshake failed: {error}")
+    if isinstance(error, ConnectionClosed):
+        return ConnectError(url, "the connection closed during the WebSocket handshake (is the server restarting?)")
     if isinstance(error, OSError):
         return ConnectError(url, error.strerror or str(error))
     return ConnectError(url, str(error))
 
 
-CONNECT_FAILURES = (OSError, InvalidHandshake, InvalidURI, TimeoutError)
+CONNECT_FAILURES = (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed)
+"""What opening a WebSocket may raise when it fails; `ConnectionClosed` is a connection reset
+while the handshake is sent, as a server that is restarting does."""

@@ -1,0 +1,76 @@
+"""After a 1012 (the server restarting) both clients reconnect with the session's token and go on,
+even when an attempt fails the way a restarting server makes it fail: the connection reset while
+the handshake is sent, which `websockets` reports as `ConnectionClosedError`, not as a refused
+connection (the reader thread used to die of it and leave the session hanging)."""
+
+import asyncio
+
+import pytest
+import websockets.asyncio.client
+from websockets.exceptions import ConnectionClosedError
+
+import stackcast
+import stackcast.aio
+from stackcast.session import open_websocket
+from stackcast.transport import websocket_options, with_session
+from stackcast_testing import ServerProcess, wait_until
+
+
+@pytest.fixture
+def two_servers(tmp_path):
+    """Two servers sharing one state folder: the first is stopped (SIGTERM: 1012), the second takes
+    its session over."""
+    args = ["--state-dir", str(tmp_path / "state"), "--app", "stack"]
+    servers = [ServerProcess(args, tmp_path / "first.log"), ServerProcess(args, tmp_path / "second.log")]
+    yield servers
+    assert [server.terminate() for server in servers] == [0, 0]
+
+
+def test_the_blocking_client_goes_on_after_a_reset_reconnection(two_servers):
+    first, second = two_servers
+    attempts = []
+
+    def reconnect(token):
+        attempts.append(token)
+        if len(attempts) == 1:
+            raise ConnectionClosedError(None, None)
+        return open_websocket(with_session(second.ws_url, token), 10, {})
+
+    with stackcast.connect(first.ws_url, app="stack", protocol=2) as client:
+        client.push(screen={"name": "Detail", "title": "Detail"})
+        client.settle()
+        before = client.command("query", what="state")
+        client._reconnect = reconnect
+        assert first.terminate() == 0
+        wait_until(lambda: client._reading(lambda core: core.reconnects == 1 and core.welcome.migrated), 20,
+                   lambda: f"a resume on the second server; attempts {len(attempts)}, closes "
+                           f"{client._reading(lambda core: core.closes)}")
+        assert attempts == [client._reading(lambda core: core.welcome.session)] * 2
+        assert client.command("query", what="state") == before
+
+
+def test_the_asyncio_client_goes_on_after_a_reset_reconnection(two_servers):
+    first, second = two_servers
+    attempts = []
+
+    async def reconnect(token):
+        attempts.append(token)
+        if len(attempts) == 1:
+            raise ConnectionClosedError(None, None)
+        return await websockets.asyncio.client.connect(with_session(second.ws_url, token), **websocket_options({}))
+
+    async def body():
+        async with await stackcast.aio.connect(first.ws_url, app="stack", protocol=2) as client:
+            await client.push(screen={"name": "Detail", "title": "Detail"})
+            await client.settle()
+            before = await client.command("query", what="state")
+            client._reconnect = reconnect
+            await asyncio.to_thread(first.terminate)
+            for _ in range(200):
+                if client.core.reconnects == 1 and client.core.welcome.migrated:
+                    break
+                await asyncio.sleep(0.1)
+            assert (client.core.reconnects, client.core.welcome.migrated, len(attempts)) == (1, True, 2), client.core.closes
+            assert await client.command("query", what="state") == before
+
+    asyncio.run(body())
