@@ -84,22 +84,42 @@ public struct LayerTree: Equatable, Sendable {
     ///   - ids: the scene's id counter.
     ///   - styles: where kept nodes keep their styles, shared with other scenes (`StyleTable`).
     ///   - capacity: how many layers to make room for at first (the last tree's count is a good guess).
-    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96) -> LayerTree {
+    ///   - cache: what the last build of this tree left (nil: walk every node); replaced by what
+    ///     this one leaves for the next.
+    public static func build(
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, cache: inout Cache?
+    ) -> LayerTree {
+        build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, cache: &cache, leavesCache: true)
+    }
+
+    /// A build that clears the nodes' `layersChanged` marks must leave a cache, and the next
+    /// build of the tree must start from it: a mark cleared by any other walk would let a changed
+    /// subtree be copied as it was.
+    private static func build(
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable?, capacity: Int, cache: inout Cache?, leavesCache: Bool
+    ) -> LayerTree {
         // The walk holds nodes unretained: the tree under `root` is not changed while it runs, so
         // every node stays alive, and a retain and release per node visited was a fifth of a frame.
         withExtendedLifetime(root) {
-            var builder = Builder(styles: styles, capacity: capacity)
+            // A tree for another viewport is culled differently everywhere: walked afresh.
+            var builder = Builder(
+                styles: styles, capacity: capacity, previous: cache.flatMap { $0.viewport == viewport ? $0 : nil }, leavesCache: leavesCache)
+            cache = nil
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
-            if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds) {
+            let rootBefore = builder.previous.flatMap { $0.layers.first?.item.id == root.id ? 0 : nil }
+            if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds, before: rootBefore).kept {
                 // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
-                builder.append(unmanagedRoot, parent: -1)
+                builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds)
+                builder.placements[0].end = 1
             }
             // Ids are only known to be needed once a node's subtree has been seen, so they are
-            // handed out afterwards, still in pre-order.
+            // handed out afterwards, still in pre-order. Copied layers have theirs, and their parents'.
             let nodes = builder.nodes, parents = builder.parents
             builder.layers.withUnsafeMutableBufferPointer { layers in
                 for index in layers.indices {
+                    let parent = parents[index]
+                    if parent == Builder.copied { continue }
                     let id = nodes[index]._withUnsafeGuaranteedRef { node in
                         if node.id == 0 {
                             ids += 1
@@ -108,80 +128,250 @@ public struct LayerTree: Equatable, Sendable {
                         return node.id
                     }
                     layers[index].item.id = id
-                    let parent = parents[index]
                     layers[index].parent = parent < 0 ? nil : layers[parent].item.id
                 }
+            }
+            if leavesCache {
+                cache = Cache(layers: builder.layers, placements: builder.placements, viewport: viewport, copiedLayers: builder.copiedLayers)
             }
             return LayerTree(layers: builder.layers, viewport: viewport)
         }
     }
 
-    /// The pre-order walk: three parallel arrays, so a culled subtree is undone by truncating them.
+    /// `build(root:viewport:ids:styles:capacity:cache:)` walking every node and leaving no cache:
+    /// the nodes' `layersChanged` marks are left for the builds that keep one.
+    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96) -> LayerTree {
+        var cache: Cache?
+        return build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, cache: &cache, leavesCache: false)
+    }
+
+    /// What one build leaves for the next: its layers and where each was placed, so that a
+    /// subtree in which nothing changed (`Node.layersChanged`) is copied instead of walked, when
+    /// it is placed as before or only moved (a sliding page's content) by less than would change
+    /// what is culled in it.
+    public struct Cache: Sendable {
+        fileprivate let layers: [Layer]
+        fileprivate let placements: [Placement]
+        fileprivate let viewport: Size
+        /// How many of the layers the build that left this copied from the one before.
+        let copiedLayers: Int
+    }
+
+    /// How a layer's node was placed in a build.
+    fileprivate struct Placement: Sendable {
+        /// One past the last layer of its subtree.
+        var end: Int
+        /// Its parent's absolute origin and scale, and the clip it was culled against.
+        var offset: Point
+        var scale: Double
+        var clip: Rect
+        /// The moves of the whole subtree (its offset changing, the clip staying) that keep or
+        /// cull every node in it as this build did.
+        var slack: Slack
+    }
+
+    /// A set of moves (dx, dy) in absolute points: the open box between the bounds.
+    fileprivate struct Slack: Sendable {
+        var minX, maxX, minY, maxY: Double
+
+        static let any = Slack(minX: -.infinity, maxX: .infinity, minY: -.infinity, maxY: .infinity)
+        /// Only the move (0, 0), which `allows` does not need to be asked about.
+        static let none = Slack(minX: 0, maxX: 0, minY: 0, maxY: 0)
+        /// How far inside its bounds a move must stay: absolute frames after a move are sums
+        /// rounded differently from the old ones plus the move.
+        static let margin = 1e-6
+
+        /// The moves that keep a node with absolute `frame` on the same side of culling against
+        /// `clip` (`Rect.intersects`). A culled one keeps to its side of one edge: the edge it is
+        /// farthest past.
+        init(frame: Rect, clip: Rect, visible: Bool) {
+            let m = Self.margin
+            if visible {
+                self.init(
+                    minX: clip.minX - frame.maxX + m, maxX: clip.maxX - frame.minX - m,
+                    minY: clip.minY - frame.maxY + m, maxY: clip.maxY - frame.minY - m)
+                return
+            }
+            // How far the node is past each edge (>= 0 for the edges it is past).
+            let right = frame.minX - clip.maxX, left = clip.minX - frame.maxX
+            let below = frame.minY - clip.maxY, above = clip.minY - frame.maxY
+            self = .any
+            switch max(right, left, below, above) {
+            case right: minX = -right + m
+            case left: maxX = left - m
+            case below: minY = -below + m
+            default: maxY = above - m
+            }
+        }
+
+        init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
+            (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+        }
+
+        func allows(dx: Double, dy: Double) -> Bool {
+            minX < dx && dx < maxX && minY < dy && dy < maxY
+        }
+
+        mutating func formIntersection(_ other: Slack) {
+            minX = max(minX, other.minX)
+            maxX = min(maxX, other.maxX)
+            minY = max(minY, other.minY)
+            maxY = min(maxY, other.maxY)
+        }
+
+        func moved(dx: Double, dy: Double) -> Slack {
+            Slack(minX: minX - dx, maxX: maxX - dx, minY: minY - dy, maxY: maxY - dy)
+        }
+    }
+
+    /// The pre-order walk: parallel arrays, so a culled subtree is undone by truncating them.
     private struct Builder {
         var layers: [Layer] = []
-        /// The node of each layer, unretained (the tree keeps them alive during the walk).
+        /// The node of each layer, unretained (the tree keeps them alive during the walk); for a
+        /// copied layer below the copied subtree's root, that root's.
         var nodes: [Unmanaged<Node>] = []
-        /// Index of each layer's parent in `layers`, -1 for the root.
+        /// Index of each layer's parent in `layers`, -1 for the root, `copied` for a layer copied
+        /// below a copied subtree's root (its id and parent are already in it).
         var parents: [Int] = []
+        var placements: [Placement] = []
         let styles: StyleTable?
+        private(set) var previous: Cache?
+        private(set) var copiedLayers = 0
+        /// The build leaves a cache: it clears the marks of the nodes it walks.
+        let leavesCache: Bool
 
-        init(styles: StyleTable?, capacity: Int) {
+        static let copied = -2
+
+        init(styles: StyleTable?, capacity: Int, previous: Cache?, leavesCache: Bool) {
             self.styles = styles
+            self.previous = leavesCache ? previous : nil
+            self.leavesCache = leavesCache
             layers.reserveCapacity(capacity)
             nodes.reserveCapacity(capacity)
             parents.reserveCapacity(capacity)
+            placements.reserveCapacity(capacity)
         }
 
-        mutating func append(_ node: Unmanaged<Node>, parent: Int) {
+        mutating func append(_ node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect) {
             node._withUnsafeGuaranteedRef { node in
                 if let styles { node.shareStyle(in: styles) }
                 layers.append(node.layer())
             }
             nodes.append(node)
             parents.append(parent)
+            placements.append(Placement(end: 0, offset: offset, scale: scale, clip: clip, slack: .none))
         }
 
-        /// Appends `node` and its kept descendants; false (and nothing appended) when the whole
-        /// subtree is culled. The rules are `DisplayList.append`'s, so the layers that draw or have
-        /// a role are exactly the display list's items.
-        mutating func visit(_ unmanaged: Unmanaged<Node>, parent: Int, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect) -> Bool {
+        /// Appends `node` and its kept descendants; `kept` false (and nothing appended) when the
+        /// whole subtree is culled. `before` is the node's index in the previous build, if it was
+        /// there. `slack`: the moves of the subtree that would keep and cull as now. The rules are
+        /// `DisplayList.append`'s, so the layers that draw or have a role are exactly the display
+        /// list's items.
+        mutating func visit(
+            _ unmanaged: Unmanaged<Node>, parent: Int, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect,
+            before: Int?
+        ) -> (kept: Bool, slack: Slack) {
             let node = unmanaged.takeUnretainedValue()
-            if node.isHidden { return false }
+            // Neither depends on where the subtree is.
+            if node.isHidden { return (false, .any) }
             let alpha = parentAlpha * node.alpha
-            if alpha <= 0 { return false }
+            if alpha <= 0 { return (false, .any) }
+            if let before, !node.layersChanged, let copied = copy(before, node: unmanaged, parent: parent, offset: offset, scale: parentScale, clip: clip) {
+                return (true, copied)
+            }
+            if leavesCache { node.layersChanged = false }
             let frame = node.frame.placed(at: offset, parentScale: parentScale, scale: node.scale)
             let scale = parentScale * node.scale
             let visible = frame.intersects(clip)
+            // A clipping node's descendants are culled against a clip that moves with it, which
+            // the slack does not model: its subtree is only copied where it did not move.
+            var slack = node.clipsToBounds ? Slack.none : Slack(frame: frame, clip: clip, visible: visible)
             let index = layers.count
-            append(unmanaged, parent: parent)
+            append(unmanaged, parent: parent, offset: offset, scale: parentScale, clip: clip)
             var keepsChild = false
             // A clipping node that is off screen cannot show any child.
             if node.drawsChildren && !node.children.isEmpty && (visible || !node.clipsToBounds) {
                 let childClip = node.clipsToBounds ? clip.intersection(frame) : clip
+                // The previous build's children of this node, in order, to find each child's.
+                var next = before.map { $0 + 1 }
+                let end = before.map { previous!.placements[$0].end } ?? 0
                 node.children.withUnsafeBufferPointer { children in
                     for position in children.indices {
                         let child = Unmanaged.passUnretained(children[position])
-                        if visit(child, parent: index, offset: frame.origin, alpha: alpha, scale: scale, clip: childClip) { keepsChild = true }
+                        let childBefore = previousIndex(of: child, from: &next, to: end)
+                        let result = visit(child, parent: index, offset: frame.origin, alpha: alpha, scale: scale, clip: childClip, before: childBefore)
+                        if result.kept { keepsChild = true }
+                        slack.formIntersection(result.slack)
                     }
                 }
             }
+            placements[index].slack = slack
+            placements[index].end = layers.count
             if node.isOnStandby {
                 // On the wire but not drawn: the whole subtree as it is laid out.
                 layers[index].standby = true
-                return true
+                return (true, slack)
             }
-            if visible && (node.draws || node.role != nil) { return true }
+            if visible && (node.draws || node.role != nil) { return (true, slack) }
             if keepsChild {
                 // Kept only to place its children: v1 does not draw it, so a v2 viewer must not
                 // either, and the viewer never has to decide what is on screen itself.
                 layers[index].item.storage = node.strippedDisplayStyle
-                return true
+                return (true, slack)
             }
             // Culled children have already removed themselves, so only this node is left to undo.
             layers.removeLast()
             nodes.removeLast()
             parents.removeLast()
-            return false
+            placements.removeLast()
+            return (false, slack)
+        }
+
+        /// The index in the previous build of `child`, looked for among the previous children
+        /// from `next` up to `end`; `next` moves past it when found.
+        private func previousIndex(of child: Unmanaged<Node>, from next: inout Int?, to end: Int) -> Int? {
+            guard let previous, var index = next else { return nil }
+            let id = child._withUnsafeGuaranteedRef { $0.id }
+            guard id != 0 else { return nil }
+            while index < end {
+                let following = previous.placements[index].end
+                if previous.layers[index].item.id == id {
+                    next = following
+                    return index
+                }
+                index = following
+            }
+            return nil
+        }
+
+        /// Copies the subtree that was at `before` in the previous build, when it was placed as
+        /// now or moved within its slack; returns its slack as now, or nil when it must be walked.
+        private mutating func copy(_ before: Int, node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect) -> Slack? {
+            guard let previous else { return nil }
+            let placement = previous.placements[before]
+            guard placement.scale == scale, placement.clip == clip else { return nil }
+            let dx = offset.x - placement.offset.x, dy = offset.y - placement.offset.y
+            let moved = dx != 0 || dy != 0
+            guard !moved || placement.slack.allows(dx: dx, dy: dy) else { return nil }
+            let start = layers.count
+            let range = before..<placement.end
+            layers.append(contentsOf: previous.layers[range])
+            nodes.append(contentsOf: repeatElement(node, count: range.count))
+            parents.append(parent)
+            parents.append(contentsOf: repeatElement(Self.copied, count: range.count - 1))
+            let shift = start - before
+            copiedLayers += range.count
+            for index in range {
+                var copy = previous.placements[index]
+                copy.end += shift
+                if moved {
+                    copy.offset.x += dx
+                    copy.offset.y += dy
+                    copy.slack = copy.slack.moved(dx: dx, dy: dy)
+                }
+                placements.append(copy)
+            }
+            return placements[start].slack
         }
     }
 }

@@ -12,18 +12,18 @@
 public final class Node {
     /// Stable identity on the wire; 0 until the node is first drawn.
     @exclusivity(unchecked) public internal(set) var id: Int = 0
-    @exclusivity(unchecked) public var frame: Rect
-    @exclusivity(unchecked) public var alpha: Double = 1
+    @exclusivity(unchecked) public var frame: Rect { didSet { if frame != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { invalidateLayers() } } }
     /// The node and its subtree are drawn this many times their size, about the frame's top-left
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
-    @exclusivity(unchecked) public var scale: Double = 1
-    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public var scale: Double = 1 { didSet { if scale != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { invalidateLayers() } } }
     /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
     /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
     /// lists and hit testing treat it as hidden.
-    @exclusivity(unchecked) public var isOnStandby = false
+    @exclusivity(unchecked) public var isOnStandby = false { didSet { if isOnStandby != oldValue { invalidateLayers() } } }
     /// Children are clipped to this node's frame.
-    @exclusivity(unchecked) public var clipsToBounds = false
+    @exclusivity(unchecked) public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { invalidateLayers() } } }
     /// The font text is set in; nil for the body font.
     @exclusivity(unchecked) public var font: Font? { didSet { restyle { _ in } } }
     /// How text is aligned; nil for left.
@@ -32,7 +32,7 @@ public final class Node {
     @exclusivity(unchecked) public internal(set) weak var owner: Controller?
     /// False leaves the children out of display lists and hit testing while the node itself is
     /// drawn: for a page wholly covered by the pages in front of it but for a sliver of its fill.
-    @exclusivity(unchecked) public var drawsChildren = true
+    @exclusivity(unchecked) public var drawsChildren = true { didSet { if drawsChildren != oldValue { invalidateLayers() } } }
     /// False makes hit testing pass through this node and its children.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
@@ -53,6 +53,11 @@ public final class Node {
     /// pointer is safe because a parent clears it in its children when it goes (`deinit`) and a
     /// child clears it when it leaves.
     @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Node?
+    /// Something that shows in this node's layers (its own, its descendants', which children it
+    /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
+    /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
+    /// node and every ancestor by each change; cleared by the walk.
+    @exclusivity(unchecked) var layersChanged = true
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
@@ -113,6 +118,7 @@ public final class Node {
     /// Applies `change` to the style, then derives what follows from it (kind, and for text the
     /// font and alignment with their defaults). In place when no item holds the style.
     private func restyle(_ change: (inout DisplayStyle) -> Void) {
+        invalidateLayers()
         strippedStyle = nil
         styleIsShared = false
         if !isKnownUniquelyReferenced(&displayStyle) { displayStyle = DisplayStyle.Storage(displayStyle.style) }
@@ -145,11 +151,28 @@ public final class Node {
         for child in children where child.parent === self { child.parent = nil }
     }
 
+    /// Marks this node and its ancestors changed for the next layer tree. It goes all the way up
+    /// even past an ancestor already marked: a walk that culls a subtree clears its root without
+    /// reaching the nodes inside, so a marked node does not mean its ancestors are.
+    func invalidateLayers() {
+        // Unretained: every frame moves nodes, and a retain and release per ancestor showed.
+        var node = Unmanaged.passUnretained(self)
+        while true {
+            let parent = node._withUnsafeGuaranteedRef { node -> Unmanaged<Node>? in
+                node.layersChanged = true
+                return node.parent.map(Unmanaged.passUnretained)
+            }
+            guard let parent else { return }
+            node = parent
+        }
+    }
+
     /// Adds `child` in front of the existing children, moving it from its old parent if needed.
     public func addChild(_ child: Node) {
         child.removeFromParent()
         child.parent = self
         children.append(child)
+        invalidateLayers()
     }
 
     /// Inserts `child` at `index` in paint order (0 = backmost).
@@ -157,6 +180,7 @@ public final class Node {
         child.removeFromParent()
         child.parent = self
         children.insert(child, at: min(max(index, 0), children.count))
+        invalidateLayers()
     }
 
     /// Inserts `child` directly behind `sibling`, which must be a child of this node.
@@ -165,11 +189,13 @@ public final class Node {
         let index = children.firstIndex { $0 === sibling } ?? children.count
         child.parent = self
         children.insert(child, at: index)
+        invalidateLayers()
     }
 
     /// Detaches this node from its parent. Cheap for the frontmost child (the common case of a pop).
     public func removeFromParent() {
         guard let parent else { return }
+        parent.invalidateLayers()
         if parent.children.last === self {
             parent.children.removeLast()
         } else {
@@ -182,6 +208,7 @@ public final class Node {
     public func removeAllChildren() {
         for child in children { child.parent = nil }
         children.removeAll()
+        invalidateLayers()
     }
 
     /// The first node in this subtree (depth first, this node included) that satisfies `predicate`.

@@ -5,8 +5,13 @@ extension Scene {
     /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
     /// their ids in the same order as a v1-only session would, and structural layers after them.
     public func layerTree() -> LayerTree {
-        let tree = LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8)
+        var cache = layerCache
+        layerCache = nil
+        let tree = LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8, cache: &cache)
         lastLayerCount = tree.layers.count
+        // Only a scene that will draw again soon keeps what the next tree copies from: an idle
+        // session keeps no second copy of its layers.
+        if needsTick { layerCache = cache }
         return tree
     }
 }

@@ -37,6 +37,9 @@ public final class Scene {
     /// How many layers the last layer tree had: the next one reserves that much room, so its
     /// arrays are not regrown (and every layer copied) part way through.
     var lastLayerCount = 0
+    /// What the last layer tree left for the next to copy unchanged subtrees from; kept only
+    /// while the scene animates.
+    var layerCache: LayerTree.Cache?
     private var controllerIDs = 0
     var needsDisplay = true
     private var lastList: DisplayList?

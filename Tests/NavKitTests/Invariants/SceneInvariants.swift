@@ -124,6 +124,13 @@ struct SceneInvariants {
             if let clip = item.clip, !isFinite(clip) || clip.width < 0 || clip.height < 0 { return "\(what): clip \(clip)" }
         }
         let tree = scene.layerTree()
+        // Subtrees copied from the last tree (`LayerTree.Cache`) must be what walking them makes.
+        var scratchIDs = scene.nodeIDs
+        let walked = LayerTree.build(root: scene.rootNode, viewport: scene.viewport.size, ids: &scratchIDs)
+        if walked != tree {
+            let differing = zip(tree.layers, walked.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "\(tree.layers.count) layers against \(walked.layers.count)"
+            return "the layer tree made with the last one's cache differs from a full walk: \(differing)"
+        }
         guard let root = tree.layers.first, root.parent == nil else { return "the layer tree does not start with its root" }
         var placed = Set<Int>()
         for layer in tree.layers {

@@ -1,0 +1,122 @@
+import Testing
+@testable import NavKit
+
+/// `LayerTree.Cache`: a tree built from the last one's cache, copying the subtrees in which
+/// nothing changed (moved or not), is exactly the tree a full walk makes.
+@Suite struct LayerTreeCacheTests {
+    private static let viewport = Size(width: 100, height: 100)
+
+    /// A root (clipping, as a scene's) holding `count` nodes placed at random, each under a random
+    /// earlier one: some clip, some scale, some draw and some only group, some start off screen.
+    private func randomTree(_ random: inout SplitMix64, count: Int) -> (root: Node, nodes: [Node]) {
+        let root = Node(frame: Rect(x: 0, y: 0, width: Self.viewport.width, height: Self.viewport.height), name: "root")
+        root.clipsToBounds = true
+        var nodes = [root]
+        for index in 1..<count {
+            let node = Node(frame: randomFrame(&random), name: "n\(index)")
+            if random.chance(0.6) { node.fill = Color(red: 1, green: 0, blue: 0) }
+            if random.chance(0.15) { node.clipsToBounds = true }
+            if random.chance(0.05) { node.scale = 0.5 }
+            random.pick(nodes).addChild(node)
+            nodes.append(node)
+        }
+        return (root, nodes)
+    }
+
+    private func randomFrame(_ random: inout SplitMix64) -> Rect {
+        Rect(x: random.double(-80...150), y: random.double(-80...150), width: random.double(0...90), height: random.double(0...90))
+    }
+
+    /// One change of the kind a frame makes, to a random node.
+    private func change(_ random: inout SplitMix64, _ nodes: [Node]) {
+        let node = random.pick(Array(nodes.dropFirst()))
+        switch random.int(0...9) {
+        case 0...3:
+            // A slide, of a node holding others: small moves mostly, now and then far enough to
+            // cross an edge.
+            let holders = nodes.dropFirst().filter { !$0.children.isEmpty }
+            let node = holders.isEmpty ? node : random.pick(Array(holders))
+            let step = random.chance(0.8) ? random.double(-6...6) : random.double(-60...60)
+            if random.chance(0.5) { node.frame.origin.x += step } else { node.frame.origin.y += step }
+        case 4: node.frame = randomFrame(&random)
+        case 5: node.alpha = random.pick([0, 0.5, 1])
+        case 6: node.isHidden.toggle()
+        case 7: node.clipsToBounds.toggle()
+        case 8: node.fill = random.chance(0.5) ? nil : Color(red: 0, green: 0, blue: 1)
+        default:
+            // Moved under another node that is not inside it.
+            let parent = random.pick(nodes)
+            if parent.ancestor(where: { $0 === node }) == nil { parent.addChild(node) }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func copiedTreesAreWhatAFullWalkMakes(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let (root, nodes) = randomTree(&random, count: 40)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        var copiedLayers = 0
+        for step in 0..<300 {
+            for _ in 0..<random.int(0...3) { change(&random, nodes) }
+            let copied = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+            var scratch = ids
+            let walked = LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch)
+            guard copied == walked else {
+                Issue.record("seed \(seed), step \(step): \(copied.layers.count) layers against \(walked.layers.count); first difference: \(zip(copied.layers, walked.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "none")")
+                return
+            }
+            copiedLayers += cache?.copiedLayers ?? 0
+        }
+        // The comparison means something only if subtrees were copied.
+        #expect(copiedLayers > 100, "seed \(seed): \(copiedLayers) layers copied in 300 builds")
+    }
+
+    /// A page sliding by whole points: its content is copied every frame, not walked, and is
+    /// walked again as soon as something in it changes.
+    @Test func aSlidingPagesContentIsCopiedUntilItChanges() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
+        root.clipsToBounds = true
+        let page = Node(frame: Rect(x: 300, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
+        let content = Node(frame: Rect(x: 0, y: 44, width: 390, height: 800), name: "content")
+        let row = Node(frame: Rect(x: 16, y: 10, width: 358, height: 44), role: .row, name: "row", fill: .white)
+        root.addChild(page)
+        page.addChild(content)
+        content.addChild(row)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        for x in stride(from: 280.0, through: 0, by: -20) {
+            page.frame.origin.x = x
+            let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+            #expect(tree.layers.map(\.name) == ["scene", "page", "content", "row"])
+            #expect(tree.layer(id: page.id)?.frame.minX == x)
+            // Walked: the scene and the page, which moved. Copied: its content and row.
+            #expect(cache?.copiedLayers == 2)
+        }
+        row.text = "Changed"
+        #expect(content.layersChanged && page.layersChanged && root.layersChanged)
+        let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(tree.layer(id: row.id)?.text == "Changed")
+        #expect(cache?.copiedLayers == 0)
+        #expect(!row.layersChanged)
+    }
+
+    /// A walk that keeps no cache (a tool's, a test's) must not clear the marks the scene's next
+    /// tree relies on: that tree would copy the changed subtree as it was.
+    @Test func aWalkWithoutACacheLeavesTheMarks() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
+        let page = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
+        let label = Node(frame: Rect(x: 16, y: 10, width: 200, height: 44), name: "label")
+        label.text = "Before"
+        root.addChild(page)
+        page.addChild(label)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        label.text = "After"
+        _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids)
+        let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(tree.layer(id: label.id)?.text == "After")
+    }
+}
