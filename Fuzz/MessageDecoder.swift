@@ -2,8 +2,9 @@ import NavWire
 
 /// libFuzzer target: any text → `MessageDecoder.decode`, the server's only entry point for client
 /// messages. It must return a message or a typed `DecodeFailure` (never crash or hang), the same
-/// one every time, and the error the server would send back must itself be valid JSON (error
-/// messages quote what the client sent).
+/// one every time (a pointer message read by the byte scan the same as by the full decoder), and
+/// the error the server would send back must itself be valid JSON (error messages quote what the
+/// client sent).
 ///
 /// Bytes that are not UTF-8 never reach the decoder in the server (libwebsockets closes the
 /// connection with 1007 first), so they are rejected here (-1: not kept in the corpus) rather
@@ -13,6 +14,10 @@ public func fuzzMessageDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     guard let text = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self) else { return -1 }
     let decoded = MessageDecoder.decode(text)
     precondition(MessageDecoder.decode(text) == decoded, "decoding the same text twice gave two answers")
+    // The pointer scan takes what it can read and must read it as the full decoder does.
+    if case .success(.pointer) = decoded {
+        precondition(MessageDecoder.decodeInFull(text) == decoded, "the pointer scan read \(decoded), the full decoder \(MessageDecoder.decodeInFull(text))")
+    }
     switch decoded {
     case .success(.command(let id, _)):
         precondition(id.stringValue != nil || id.numberValue != nil, "a command decoded with id \(id)")

@@ -15,6 +15,13 @@ public enum MessageDecoder {
     public static let eventGroups = ["lifecycle", "transition", "gesture", "page"]
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
+        // Pointer moves spelled as viewers spell them are read by a scan of their bytes.
+        if let event = PointerMessageScanner.event(in: text) { return .success(.pointer(event)) }
+        return decodeInFull(text)
+    }
+
+    /// `decode(_:)` without the pointer scan: what the scan must agree with.
+    public static func decodeInFull(_ text: String) -> Result<ClientMessage, DecodeFailure> {
         do {
             return decode(try JSONValue.parse(text))
         } catch {
