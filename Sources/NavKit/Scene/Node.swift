@@ -48,11 +48,14 @@ public final class Node {
     @exclusivity(unchecked) private var styleIsShared = false
 
     @exclusivity(unchecked) public private(set) var children: [Node] = []
-    /// Not `weak`: a weak reference gives every node a side table, which puts each retain and
-    /// release of a node (every child visited by every frame) on the runtime's slow path. The
-    /// pointer is safe because a parent clears it in its children when it goes (`deinit`) and a
-    /// child clears it when it leaves.
-    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Node?
+    /// The node this one is a child of. Kept unretained, neither `weak` nor `unowned`: a weak
+    /// reference gives every node a side table, which puts each retain and release of a node
+    /// (every child visited by every frame) on the runtime's slow path, and walking up
+    /// (`invalidateLayers`, on every move of every node) must not retain each ancestor. The link
+    /// is safe because a parent clears it in its children when it goes (`deinit`) and a child
+    /// clears it when it leaves.
+    public var parent: Node? { parentLink?.takeUnretainedValue() }
+    @exclusivity(unchecked) private var parentLink: Unmanaged<Node>?
     /// Something that shows in this node's layers (its own, its descendants', which children it
     /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
     /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
@@ -148,7 +151,7 @@ public final class Node {
     }
 
     deinit {
-        for child in children where child.parent === self { child.parent = nil }
+        for child in children where child.parentLink?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { child.parentLink = nil }
     }
 
     /// Marks this node and its ancestors changed for the next layer tree. It goes all the way up
@@ -160,7 +163,7 @@ public final class Node {
         while true {
             let parent = node._withUnsafeGuaranteedRef { node -> Unmanaged<Node>? in
                 node.layersChanged = true
-                return node.parent.map(Unmanaged.passUnretained)
+                return node.parentLink
             }
             guard let parent else { return }
             node = parent
@@ -170,7 +173,7 @@ public final class Node {
     /// Adds `child` in front of the existing children, moving it from its old parent if needed.
     public func addChild(_ child: Node) {
         child.removeFromParent()
-        child.parent = self
+        child.parentLink = Unmanaged.passUnretained(self)
         children.append(child)
         invalidateLayers()
     }
@@ -178,7 +181,7 @@ public final class Node {
     /// Inserts `child` at `index` in paint order (0 = backmost).
     public func insertChild(_ child: Node, at index: Int) {
         child.removeFromParent()
-        child.parent = self
+        child.parentLink = Unmanaged.passUnretained(self)
         children.insert(child, at: min(max(index, 0), children.count))
         invalidateLayers()
     }
@@ -187,7 +190,7 @@ public final class Node {
     public func insertChild(_ child: Node, below sibling: Node) {
         child.removeFromParent()
         let index = children.firstIndex { $0 === sibling } ?? children.count
-        child.parent = self
+        child.parentLink = Unmanaged.passUnretained(self)
         children.insert(child, at: index)
         invalidateLayers()
     }
@@ -201,12 +204,12 @@ public final class Node {
         } else {
             parent.children.removeAll { $0 === self }
         }
-        self.parent = nil
+        parentLink = nil
     }
 
     /// Removes every child.
     public func removeAllChildren() {
-        for child in children { child.parent = nil }
+        for child in children { child.parentLink = nil }
         children.removeAll()
         invalidateLayers()
     }
