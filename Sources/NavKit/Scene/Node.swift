@@ -151,7 +151,8 @@ public final class Node {
     }
 
     deinit {
-        for child in children where child.parentLink?.toOpaque() == Unmanaged.passUnretained(self).toOpaque() { child.parentLink = nil }
+        let link = Unmanaged.passUnretained(self).toOpaque()
+        for child in children where child.parentLink?.toOpaque() == link { child.parentLink = nil }
     }
 
     /// Marks this node and its ancestors changed for the next layer tree. It goes all the way up
