@@ -2,7 +2,7 @@ import NavWire
 
 /// libFuzzer target: any text → `MessageDecoder.decode`, the server's only entry point for client
 /// messages. It must return a message or a typed `DecodeFailure` (never crash or hang), the same
-/// one every time (a pointer message read by the byte scan the same as by the full decoder), and
+/// one every time (an ack or pointer message read by the byte scan the same as by the full decoder), and
 /// the error the server would send back must itself be valid JSON (error messages quote what the
 /// client sent).
 ///
@@ -14,9 +14,12 @@ public func fuzzMessageDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     guard let text = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self) else { return -1 }
     let decoded = MessageDecoder.decode(text)
     precondition(MessageDecoder.decode(text) == decoded, "decoding the same text twice gave two answers")
-    // The pointer scan takes what it can read and must read it as the full decoder does.
+    // The scans take what they can read and must read it as the full decoder does.
     if case .success(.pointer) = decoded {
         precondition(MessageDecoder.decodeInFull(text) == decoded, "the pointer scan read \(decoded), the full decoder \(MessageDecoder.decodeInFull(text))")
+    }
+    if let seq = MessageDecoder.ackSeq(in: text) {
+        precondition(MessageDecoder.decodeInFull(text) == .success(.ack(seq: seq)), "the ack scan read \(seq), the full decoder \(MessageDecoder.decodeInFull(text))")
     }
     switch decoded {
     case .success(.command(let id, _)):

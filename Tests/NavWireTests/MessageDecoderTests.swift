@@ -52,9 +52,14 @@ import NavKit
         for other in [
             #"{"type":"ack","seq":}"#, #"{"type":"ack","seq":-1}"#, #"{"type":"ack","seq":4.5}"#, #"{"type":"ack","seq":42 }"#,
             #"{"seq":42,"type":"ack"}"#, #"{"type":"ack","seq":1234567890123456}"#, #"{"type":"ack","seq":42}x"#,
+            #"{"type":"ack","seq":007}"#,
         ] {
             #expect(MessageDecoder.ackSeq(in: other) == nil, "\(other)")
         }
+        // What it reads, the full decoder reads the same; a leading zero is not JSON.
+        #expect(MessageDecoder.decodeInFull(#"{"type":"ack","seq":123456789012345}"#) == .success(.ack(seq: 123_456_789_012_345)))
+        #expect(MessageDecoder.ackSeq(in: #"{"type":"ack","seq":123456789012345}"#) == 123_456_789_012_345)
+        #expect(failure(#"{"type":"ack","seq":007}"#)?.error.code == .badJSON)
     }
 
     @Test func pointerWithSamplesInSeconds() {

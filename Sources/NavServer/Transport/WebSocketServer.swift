@@ -44,9 +44,10 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Does nothing but wake `lws_service` at the drain deadline.
     private lazy var drainTimer = ServiceTimer {}
     private var drainDeadline: Double?
-    /// True once a stop was asked for, of this server or another on its port: new WebSockets are
-    /// refused from then on. Service thread only.
-    var isStopping: Bool { drainDeadline != nil || sharedPort.isStopping }
+    /// True once a stop was asked for, of this server or another on its port (`requestStop` marks
+    /// the port before this server's loop takes the stop in): new WebSockets are refused from then
+    /// on. Any thread.
+    var isStopping: Bool { sharedPort.isStopping }
     /// How often `lws_service` returned: lets tests check that an idle server sleeps.
     private(set) var serviceWakeUps = 0
 

@@ -16,7 +16,7 @@ public enum MessageDecoder {
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
         // Pointer moves spelled as viewers spell them are read by a scan of their bytes.
-        if let event = PointerMessageScanner.event(in: text) { return .success(.pointer(event)) }
+        if let event = MessageScanner.pointerEvent(in: text) { return .success(.pointer(event)) }
         return decodeInFull(text)
     }
 
@@ -44,18 +44,9 @@ public enum MessageDecoder {
 
     /// The seq of `text` when it is an ack spelled exactly `{"type":"ack","seq":N}` (what the
     /// viewer and the clients send, once per frame); nil for anything else, which `decode` reads.
-    /// A scan of the bytes, no decoder: acks are the most frequent message a client sends.
+    /// A scan of the bytes (`MessageScanner`): acks are the most frequent message a client sends.
     public static func ackSeq(in text: String) -> Int? {
-        let prefix = #"{"type":"ack","seq":"#.utf8
-        var bytes = text.utf8[...]
-        guard bytes.count > prefix.count + 1, bytes.count <= prefix.count + 16, bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") else { return nil }
-        bytes = bytes.dropFirst(prefix.count).dropLast()
-        var seq = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            seq = seq * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return seq
+        MessageScanner.ackSeq(in: text)
     }
 
     private struct CommandHeader: Decodable {

@@ -2,9 +2,9 @@ import Testing
 import NavKit
 @testable import NavWire
 
-/// The byte scan of pointer messages (`PointerMessageScanner`): it reads the spellings viewers and
-/// clients send exactly as the full decoder does, and leaves everything else to it.
-@Suite struct PointerMessageScannerTests {
+/// The byte scan of acks and pointer messages (`MessageScanner`): it reads the spellings viewers
+/// and clients send exactly as the full decoder does, and leaves everything else to it.
+@Suite struct MessageScannerTests {
     /// Messages the scan must read, each compared with the full decoder's reading.
     static let scanned = [
         #"{"type":"pointer","phase":"move","id":1,"x":120.5,"y":400,"t":1234.56}"#,
@@ -17,7 +17,7 @@ import NavKit
 
     @Test(arguments: scanned)
     func readsWhatTheFullDecoderReads(_ text: String) throws {
-        let event = try #require(PointerMessageScanner.event(in: text))
+        let event = try #require(MessageScanner.pointerEvent(in: text))
         #expect(MessageDecoder.decodeInFull(text) == .success(.pointer(event)))
         #expect(MessageDecoder.decode(text) == .success(.pointer(event)))
     }
@@ -44,7 +44,7 @@ import NavKit
         #"{"phase":"move","type":"pointer","x":1,"y":0,"t":0}"#,
     ])
     func leavesOtherSpellingsToTheFullDecoder(_ text: String) {
-        #expect(PointerMessageScanner.event(in: text) == nil)
+        #expect(MessageScanner.pointerEvent(in: text) == nil)
         #expect(MessageDecoder.decode(text) == MessageDecoder.decodeInFull(text))
     }
 
@@ -62,7 +62,7 @@ import NavKit
             let y = Double(next() % 100_000) / 7
             let t = Double(next() % 1_000_000_000) / 1000
             let text = #"{"type":"pointer","phase":"move","id":1,"x":\#(plain(x)),"y":\#(plain(y)),"t":\#(plain(t))}"#
-            guard let event = PointerMessageScanner.event(in: text) else {
+            guard let event = MessageScanner.pointerEvent(in: text) else {
                 Issue.record("not scanned: \(text)")
                 return
             }
