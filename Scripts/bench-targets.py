@@ -49,8 +49,10 @@ def main():
     target("stalled reader's queued bytes (window 16)", bench.get("server.stalled_reader_window_16_queued_bytes"), 65536, "B")
     target("stalled reader's catch-up frames", bench.get("server.stalled_reader_catch_up_frames"), 1, "frames")
     if sweep:
-        most = max((run["sessions"] for run in sweep if run.get("fps_p5", 0) >= 58), default=0)
-        target("most sessions animating at ≥ 58 fps each (p5)", most, 1000, "sessions", at_most=False)
+        # While animating: a push/pop loop's own pauses between transitions are not frames the
+        # server failed to draw (stackcast load's AnimatingFrameRate).
+        most = max((run["sessions"] for run in sweep if run.get("fps_animating_p5", 0) >= 58), default=0)
+        target("most sessions animating at ≥ 58 fps each (p5, while animating)", most, 1000, "sessions", at_most=False)
     else:
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
 
@@ -59,10 +61,11 @@ def main():
     for row in rows:
         print(f"  {row[0]:<{width[0]}}  {row[1]:>{width[1]}}  target {row[2]:<{width[2]}}  {row[3]}")
     if sweep:
-        print("  load sweep (stackcast load, pushpop, generator in its own process; a push/pop loop shows")
-        print("  about 58 fps even unloaded, as each transition's first frame waits for its command):")
+        print("  load sweep (stackcast load, pushpop, generator in its own process; fps while animating, then")
+        print("  over the whole window, which counts each session's own pauses between transitions):")
         for run in sweep:
-            print(f"    {run['sessions']:>5} sessions ({run['app']}): fps p50 {run['fps_p50']:.1f} (p5 {run['fps_p5']:.1f}), "
+            print(f"    {run['sessions']:>5} sessions ({run['app']}): fps while animating p50 {run['fps_animating_p50']:.1f} "
+                  f"(p5 {run['fps_animating_p5']:.1f}), over the window {run['fps_p50']:.1f} (p5 {run['fps_p5']:.1f}), "
                   f"input -> frame p50 {run['latency_ms_p50']:.1f} ms, p99 {run['latency_ms_p99']:.1f} ms, "
                   f"{run['frames_per_second']:.0f} frames/s, generator {run['generator_cpu_percent']:.0f} % of a core")
 

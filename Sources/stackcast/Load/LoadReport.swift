@@ -22,6 +22,8 @@ struct LoadReport {
 
     /// Frames per second of each session that came up, over the window, sorted.
     let fps: [Double]
+    /// Each such session's frame rate while it animated (`AnimatingFrameRate`), sorted.
+    let animatingFPS: [Double]
     let frames: Int
     let bytes: Int
     let latencyMilliseconds: (p50: Double?, p90: Double?, p99: Double?, max: Double?)
@@ -55,9 +57,14 @@ struct LoadReport {
     var cpuPercent: Double { seconds > 0 ? cpu.totalSeconds / seconds * 100 : 0 }
 
     /// The fraction `p` of the sessions' fps (nearest rank), 0 when no session came up.
-    func fpsPercentile(_ p: Double) -> Double {
-        guard !fps.isEmpty else { return 0 }
-        return fps[max(0, min(fps.count - 1, Int((p * Double(fps.count)).rounded(.up)) - 1))]
+    func fpsPercentile(_ p: Double) -> Double { Self.percentile(p, of: fps) }
+
+    /// The same of the sessions' frame rates while animating.
+    func animatingFPSPercentile(_ p: Double) -> Double { Self.percentile(p, of: animatingFPS) }
+
+    private static func percentile(_ p: Double, of sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
     // MARK: - Output
@@ -72,7 +79,8 @@ struct LoadReport {
                 + "\(String(format: "%.1f", rampSeconds)) s ramp, \(url)",
             "  frames     \(frames) in all, \(Int(perSecond.rounded())) per second; per session fps p50 "
                 + "\(String(format: "%.1f", fpsPercentile(0.5))), p5 \(String(format: "%.1f", fpsPercentile(0.05))), "
-                + "min \(String(format: "%.1f", fps.first ?? 0))",
+                + "min \(String(format: "%.1f", fps.first ?? 0)); while animating p50 "
+                + "\(String(format: "%.1f", animatingFPSPercentile(0.5))), p5 \(String(format: "%.1f", animatingFPSPercentile(0.05)))",
             "  latency    input → next frame: p50 \(ms(latencyMilliseconds.p50)), p90 \(ms(latencyMilliseconds.p90)), "
                 + "p99 \(ms(latencyMilliseconds.p99)), max \(ms(latencyMilliseconds.max)) (\(latencySamples) samples)",
             "  size       bytes per frame: median \(bytesPerFrame.median.map(String.init) ?? "–"), "
@@ -107,6 +115,7 @@ struct LoadReport {
             "sessions": sessions, "sessions_requested": sessionsRequested, "sessions_lost": sessionsLost,
             "seconds": number(seconds), "ramp_seconds": number(rampSeconds),
             "fps_p50": number(fpsPercentile(0.5)), "fps_p5": number(fpsPercentile(0.05)),
+            "fps_animating_p50": number(animatingFPSPercentile(0.5)), "fps_animating_p5": number(animatingFPSPercentile(0.05)),
             "fps_min": number(fps.first ?? 0), "fps_mean": number(fps.isEmpty ? 0 : fps.reduce(0, +) / Double(fps.count)),
             "frames_total": frames, "bytes_total": bytes,
             "frames_per_second": number(seconds > 0 ? Double(frames) / seconds : 0),

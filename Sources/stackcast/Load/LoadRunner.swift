@@ -169,13 +169,14 @@ final class LoadRunner {
         progress.finish()
 
         let seconds = Double(windowEnd - windowStart) / 1e9
-        let fps = sessions.filter(\.wasUp).map { Double($0.windowFrames) / max(seconds, 1e-9) }.sorted()
+        let up = sessions.filter(\.wasUp)
+        let fps = up.map { Double($0.windowFrames) / max(seconds, 1e-9) }.sorted()
         func ms(_ micros: UInt64?) -> Double? { micros.map { Double($0) / 1000 } }
         return LoadReport(
             url: "ws://\(plan.target.hostHeader)\(plan.target.path)", mode: plan.mode, wire: plan.wire, app: plan.app,
             sessionsRequested: plan.sessions, sessions: statistics.sessionsUp, sessionsLost: statistics.sessionsLost,
             seconds: seconds, rampSeconds: Double(windowStart - origin) / 1e9,
-            fps: fps, frames: statistics.frames, bytes: statistics.bytes,
+            fps: fps, animatingFPS: up.map(\.animatingRate.framesPerSecond).sorted(), frames: statistics.frames, bytes: statistics.bytes,
             latencyMilliseconds: (
                 ms(statistics.latency.percentile(0.5)), ms(statistics.latency.percentile(0.9)),
                 ms(statistics.latency.percentile(0.99)), statistics.latency.count > 0 ? ms(statistics.latency.maximum) : nil

@@ -27,6 +27,8 @@ final class LoadSession {
     private(set) var stage = Stage.waiting
     /// Frames received inside the measured window.
     private(set) var windowFrames = 0
+    /// The frame rate while animating, inside the measured window.
+    private(set) var animatingRate = AnimatingFrameRate()
     /// The session got its `welcome`.
     private(set) var wasUp = false
     /// The session runs its steady script (push/pop: from `welcome`; drag: from the first
@@ -326,7 +328,10 @@ final class LoadSession {
             return
         }
         statistics.frameReceived(bytes: bytes)
-        if statistics.measuring { windowFrames += 1 }
+        if statistics.measuring {
+            windowFrames += 1
+            animatingRate.frame(at: now)
+        }
         for sent in pendingInputs { statistics.latencyMeasured(nanoseconds: now > sent ? now - sent : 0) }
         pendingInputs.removeAll(keepingCapacity: true)
     }
@@ -358,6 +363,7 @@ final class LoadSession {
             sendCommand(push: !pagePushed)
         case .drag where pagePushed:
             dragStep = 1
+            animatingRate.endRun()
             settle()
             drag(DragPath.step(0), scheduled: scheduled)
         case .drag:
@@ -370,6 +376,7 @@ final class LoadSession {
         nextCommandID += 1
         awaitedCommand = id
         awaitedIsPush = push
+        animatingRate.endRun()
         send(push ? ClientMessages.push(id: id) : ClientMessages.pop(id: id))
         statistics.commandSent()
         startInputClock()
