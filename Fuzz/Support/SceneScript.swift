@@ -1,11 +1,13 @@
-import NavKit
 import NavApps
+import NavKit
+import NavWire
 
 /// A tiny byte-code for scripted sessions: the fuzz bytes of the `FrameRoundTrip` target, read
 /// by this one interpreter both in the fuzzer and in the replay runner that hands the same frames
 /// to the Python and JavaScript viewers.
 ///
-/// The first byte picks the app (`phone`, `tablet`, `stack`, by `AppCatalog.names`). Then each
+/// The first byte picks the app (`phone`, `tablet`, `stack`, by `AppCatalog.names`) and whether
+/// the scene builds its layer trees at the wire's precision (the next bit up). Then each
 /// step is an opcode byte (taken modulo the number of opcodes) followed by its operand bytes;
 /// a script that ends mid-step reads zeros. After every step the scene is ticked one 60 Hz
 /// frame (`tick` steps: several) and every picture goes to `frame`. At the end the input is
@@ -50,6 +52,9 @@ struct SceneScript {
         app = AppCatalog.names[Int(bytes.first ?? 0) % AppCatalog.names.count]
         at = 1
         scene = Scene(viewport: AppCatalog.defaultViewport(for: app))
+        // Half the scripts build their trees at the wire's precision, as a server's scenes do
+        // (frames take those layers as they are), half exact (frames round them).
+        if Int(bytes.first ?? 0) / AppCatalog.names.count % 2 == 0 { scene.layerPrecision = .wire }
         // The built-in apps always build; a failure here is a finding, not a bad script.
         scene.setRoot(try! AppCatalog.root(named: app)!.makeController(scene))
     }

@@ -50,8 +50,12 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
-    func copiedTreesAreWhatAFullWalkMakes(seed: UInt64) {
+    /// Coarse enough that random frames, alphas and scales all round: copied layers must be the
+    /// rounded ones.
+    static let coarse = LayerPrecision(geometry: 4, alpha: 10, scale: 100)
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64], [nil, coarse] as [LayerPrecision?])
+    func copiedTreesAreWhatAFullWalkMakes(seed: UInt64, precision: LayerPrecision?) {
         var random = SplitMix64(seed: seed)
         let (root, nodes) = randomTree(&random, count: 40)
         var ids = 0
@@ -59,9 +63,9 @@ import Testing
         var copiedLayers = 0
         for step in 0..<300 {
             for _ in 0..<random.int(0...3) { change(&random, nodes) }
-            let copied = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+            let copied = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, precision: precision, cache: &cache)
             var scratch = ids
-            let walked = LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch)
+            let walked = LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch, precision: precision)
             guard copied == walked else {
                 Issue.record("seed \(seed), step \(step): \(copied.layers.count) layers against \(walked.layers.count); first difference: \(zip(copied.layers, walked.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "none")")
                 return
@@ -118,5 +122,29 @@ import Testing
         _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids)
         let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
         #expect(tree.layer(id: label.id)?.text == "After")
+    }
+
+    /// A tree built at a precision is the exact tree with every layer rounded to it (culling
+    /// decided on the exact geometry), and a cache left at one precision is not copied from at
+    /// another.
+    @Test func aTreeAtAPrecisionIsTheExactTreeRounded() {
+        var random = SplitMix64(seed: 42)
+        let (root, nodes) = randomTree(&random, count: 40)
+        for _ in 0..<20 { change(&random, nodes) }
+        var ids = 0
+        let exact = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids)
+        var cache: LayerTree.Cache?
+        let rounded = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, precision: Self.coarse, cache: &cache)
+        let expected = exact.layers.map { layer in
+            var layer = layer
+            layer.item.round(to: Self.coarse)
+            return layer
+        }
+        #expect(rounded.layers == expected)
+        #expect(rounded.precision == Self.coarse && exact.precision == nil)
+        #expect(rounded.layers != exact.layers, "the random frames must round to something else")
+        let again = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+        #expect(again == exact)
+        #expect(cache?.copiedLayers == 0)
     }
 }

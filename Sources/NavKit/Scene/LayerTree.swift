@@ -51,10 +51,13 @@ public struct LayerTree: Equatable, Sendable {
     public var layers: [Layer]
     /// The viewport the tree was made for.
     public var viewport: Size
+    /// What the layers' numbers were rounded to as they were built; nil: exact.
+    public var precision: LayerPrecision?
 
-    public init(layers: [Layer], viewport: Size) {
+    public init(layers: [Layer], viewport: Size, precision: LayerPrecision? = nil) {
         self.layers = layers
         self.viewport = viewport
+        self.precision = precision
     }
 
     /// The first layer with `role` (and `name`, when given), in pre-order.
@@ -84,26 +87,32 @@ public struct LayerTree: Equatable, Sendable {
     ///   - ids: the scene's id counter.
     ///   - styles: where kept nodes keep their styles, shared with other scenes (`StyleTable`).
     ///   - capacity: how many layers to make room for at first (the last tree's count is a good guess).
+    ///   - precision: what to round the layers' numbers to (nil: keep them exact). Culling is
+    ///     decided on the exact geometry either way.
     ///   - cache: what the last build of this tree left (nil: walk every node); replaced by what
     ///     this one leaves for the next.
     public static func build(
-        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, cache: inout Cache?
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, precision: LayerPrecision? = nil,
+        cache: inout Cache?
     ) -> LayerTree {
-        build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, cache: &cache, leavesCache: true)
+        build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, precision: precision, cache: &cache, leavesCache: true)
     }
 
     /// A build that clears the nodes' `layersChanged` marks must leave a cache, and the next
     /// build of the tree must start from it: a mark cleared by any other walk would let a changed
     /// subtree be copied as it was.
     private static func build(
-        root: Node, viewport: Size, ids: inout Int, styles: StyleTable?, capacity: Int, cache: inout Cache?, leavesCache: Bool
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable?, capacity: Int, precision: LayerPrecision?, cache: inout Cache?,
+        leavesCache: Bool
     ) -> LayerTree {
         // The walk holds nodes unretained: the tree under `root` is not changed while it runs, so
         // every node stays alive, and a retain and release per node visited was a fifth of a frame.
         withExtendedLifetime(root) {
-            // A tree for another viewport is culled differently everywhere: walked afresh.
+            // A tree for another viewport is culled differently everywhere, and one at another
+            // precision has other numbers: walked afresh.
             var builder = Builder(
-                styles: styles, capacity: capacity, previous: cache.flatMap { $0.viewport == viewport ? $0 : nil }, leavesCache: leavesCache)
+                styles: styles, capacity: capacity,
+                previous: cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }, leavesCache: leavesCache)
             cache = nil
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
@@ -129,20 +138,28 @@ public struct LayerTree: Equatable, Sendable {
                     }
                     layers[index].item.id = id
                     layers[index].parent = parent < 0 ? nil : layers[parent].item.id
+                    // Copied layers were rounded when first built: the cache keeps what the tree has.
+                    if let precision { layers[index].item.round(to: precision) }
                 }
             }
             if leavesCache {
-                cache = Cache(layers: builder.layers, placements: builder.placements, viewport: viewport, copiedLayers: builder.copiedLayers)
+                cache = Cache(
+                    layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
+                    copiedLayers: builder.copiedLayers)
             }
-            return LayerTree(layers: builder.layers, viewport: viewport)
+            return LayerTree(layers: builder.layers, viewport: viewport, precision: precision)
         }
     }
 
-    /// `build(root:viewport:ids:styles:capacity:cache:)` walking every node and leaving no cache:
+    /// `build(root:viewport:ids:styles:capacity:precision:cache:)` walking every node and leaving no cache:
     /// the nodes' `layersChanged` marks are left for the builds that keep one.
-    public static func build(root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96) -> LayerTree {
+    public static func build(
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, precision: LayerPrecision? = nil
+    ) -> LayerTree {
         var cache: Cache?
-        return build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, cache: &cache, leavesCache: false)
+        return build(
+            root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, precision: precision, cache: &cache,
+            leavesCache: false)
     }
 
     /// What one build leaves for the next: its layers and where each was placed, so that a
@@ -153,6 +170,7 @@ public struct LayerTree: Equatable, Sendable {
         fileprivate let layers: [Layer]
         fileprivate let placements: [Placement]
         fileprivate let viewport: Size
+        fileprivate let precision: LayerPrecision?
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
     }

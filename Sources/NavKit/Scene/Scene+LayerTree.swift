@@ -1,5 +1,6 @@
 extension Scene {
-    /// The layer tree as things are now: what protocol v2 sends (built afresh each call).
+    /// The layer tree as things are now: what protocol v2 sends (built afresh each call), at
+    /// `layerPrecision`.
     ///
     /// It draws ids from the scene's own counter, shared with `tick` and `displayList()`, so a
     /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
@@ -7,7 +8,9 @@ extension Scene {
     public func layerTree() -> LayerTree {
         var cache = layerCache
         layerCache = nil
-        let tree = LayerTree.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8, cache: &cache)
+        let tree = LayerTree.build(
+            root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8, precision: layerPrecision,
+            cache: &cache)
         lastLayerCount = tree.layers.count
         // Only a scene that will draw again soon keeps what the next tree copies from: an idle
         // session keeps no second copy of its layers.

@@ -40,6 +40,11 @@ public final class Scene {
     /// What the last layer tree left for the next to copy unchanged subtrees from; kept only
     /// while the scene animates.
     var layerCache: LayerTree.Cache?
+    /// What `layerTree()` rounds its layers to (nil: exact). A server sets the wire's, so a
+    /// frame takes the scene's layers as they are instead of rounding a copy of them.
+    public var layerPrecision: LayerPrecision? {
+        didSet { if layerPrecision != oldValue { layerCache = nil } }
+    }
     private var controllerIDs = 0
     var needsDisplay = true
     private var lastList: DisplayList?

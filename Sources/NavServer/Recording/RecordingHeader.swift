@@ -92,6 +92,7 @@ public struct SceneLimits: Equatable, Sendable {
     func makeScene(root: RootSpec, viewport: Viewport, styles: StyleTable? = nil) throws(NavError) -> Scene {
         let scene = Scene(viewport: viewport)
         scene.styles = styles
+        scene.layerPrecision = .wire
         scene.settings.maxStackDepth = maxStackDepth
         scene.settings.maxQueuedCommands = maxQueuedCommands
         scene.settings.maxQueuedBytes = maxQueuedBytes

@@ -90,7 +90,7 @@ public enum BinaryTreeEncoder {
     /// Session time `seconds` in tenths of a millisecond, rounded exactly as JSON rounds its
     /// milliseconds, so a client adding a delta's elapsed time to its base's gets the JSON time.
     private static func tenths(_ seconds: Double) -> Int {
-        Int((FrameEncoder.round(seconds * 1000, to: 10) * 10).rounded())
+        Int((LayerPrecision.round(seconds * 1000, to: 10) * 10).rounded())
     }
 
     /// The shortest of `write`'s encodings of a layer from the defaults (nil) and like each of

@@ -14,7 +14,7 @@ public struct DisplayListSnapshot: Sendable {
         var index: [Int: Int] = [:]
         index.reserveCapacity(items.count)
         for position in items.indices {
-            items[position].roundToWirePrecision()
+            items[position].round(to: .wire)
             index[items[position].id] = position
         }
         self.items = items

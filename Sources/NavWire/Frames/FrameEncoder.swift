@@ -83,12 +83,4 @@ public enum FrameEncoder {
         return new.items[position...].allSatisfy { old.index[$0.id] == nil }
     }
 
-    static func round(_ rect: Rect) -> Rect {
-        Rect(x: round(rect.x, to: 100), y: round(rect.y, to: 100), width: round(rect.width, to: 100), height: round(rect.height, to: 100))
-    }
-
-    /// Rounds to a multiple of 1/`divisions`: sub-pixel noise costs bytes and is invisible.
-    static func round(_ value: Double, to divisions: Double) -> Double {
-        (value * divisions).rounded() / divisions
-    }
 }

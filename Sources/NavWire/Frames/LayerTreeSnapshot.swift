@@ -26,11 +26,15 @@ public struct LayerTreeSnapshot {
         var structure: Structure?
     }
 
-    public init(_ exact: consuming LayerTree) {
-        var layers = exact.layers
-        exact.layers = []  // so the rounding below writes in place instead of copying
-        layers.withUnsafeMutableBufferPointer { layers in
-            for position in layers.indices { layers[position].item.roundToWirePrecision() }
+    /// Takes `tree`'s layers as they are when it was built at wire precision (a server scene's,
+    /// whose buffer its cache shares: no copy), else rounds them.
+    public init(_ tree: consuming LayerTree) {
+        var layers = tree.layers
+        if tree.precision != .wire {
+            tree.layers = []  // so the rounding below writes in place instead of copying
+            layers.withUnsafeMutableBufferPointer { layers in
+                for position in layers.indices { layers[position].item.round(to: .wire) }
+            }
         }
         self.layers = layers
     }

@@ -16,11 +16,12 @@ public final class WireFrame {
     public let tree: LayerTreeSnapshot?
     /// The string table once this frame's strings are in it: set by its first binary encoding.
     var strings: StringTable.Mark?
-    /// The last tree diff made to this frame, and the frame it was made from: the session's
-    /// same-picture check and both v2 encodings ask for the diff from the previous frame, so it
-    /// is made once per frame instead of once per asker.
-    private weak var diffBase: WireFrame?
-    private var diff: TreeDiff?
+    /// The last tree diff made to this frame, and the layers of the frame it was made from: the
+    /// session's same-picture check and both v2 encodings ask for the diff from the previous
+    /// frame, so it is made once per frame instead of once per asker. The base is known by its
+    /// layers' buffer, held here so that no other array can take its address; a weak reference
+    /// to the base frame would give every frame a side table, a malloc and free more per frame.
+    private var diff: (baseLayers: [Layer], diff: TreeDiff)?
 
     /// Rounds `picture` to wire precision (in place when the caller gives up its only copy).
     public init(seq: Int, time: Double, picture: consuming ScenePicture) {
@@ -42,11 +43,17 @@ public final class WireFrame {
     /// What changed in the tree since `base`'s; nil unless both frames have a tree.
     func treeDiff(from base: WireFrame) -> TreeDiff? {
         guard let old = base.tree, let new = tree else { return nil }
-        if let diff, diffBase === base { return diff }
+        if let diff, Self.isSameBuffer(diff.baseLayers, old.layers) { return diff.diff }
         let made = TreeDiff(from: old, to: new)
-        diff = made
-        diffBase = base
+        diff = (old.layers, made)
         return made
+    }
+
+    /// Both arrays are one buffer (so they hold the same layers and the diff from them is the same).
+    private static func isSameBuffer(_ a: [Layer], _ b: [Layer]) -> Bool {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+        }
     }
 
     /// The forms this frame has.

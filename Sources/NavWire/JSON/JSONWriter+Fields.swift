@@ -4,7 +4,7 @@ import NavKit
 extension JSONWriter {
     /// Writes a node's style fields that differ from `old` (every one that is set when there is no
     /// `old`): fill, radius, clip, clipRadius (v1 only; 0 is left out), shadow, border, text, font, color, align, icon, role, name, vc.
-    /// The item is already at wire precision (`DisplayItem.roundToWirePrecision`).
+    /// The item is already at wire precision (`LayerPrecision.wire`).
     static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
         let isPatch = old != nil
         // Items of a node whose style did not change share its storage: only the clip can differ.
@@ -67,7 +67,7 @@ extension JSONWriter {
         out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
         appendNumber(Double(seq), into: &out)
         out.append(contentsOf: #","time":"#.utf8)
-        appendNumber(FrameEncoder.round(time * 1000, to: 10), into: &out)
+        appendNumber(LayerPrecision.round(time * 1000, to: 10), into: &out)
     }
 
     /// Writes `[x,y,w,h]` (already at wire precision).

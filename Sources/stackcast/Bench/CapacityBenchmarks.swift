@@ -36,6 +36,7 @@ struct CapacityBenchmarks {
         init(styles: StyleTable) {
             scene = Scene(viewport: AppCatalog.defaultViewport(for: "phone"))
             scene.styles = styles
+            scene.layerPrecision = .wire
             // The built-in app is valid by construction.
             scene.setRoot(try! AppCatalog.root(named: "phone")!.makeController(scene))
         }

@@ -145,6 +145,7 @@ struct ServerBenchmarks {
     private func pointerToFrameInProcess(into report: inout BenchReport) {
         for format in [WireFormat.v1, .v2Binary] {
             let scene = Scene(viewport: .phone)
+            scene.layerPrecision = .wire
             scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
             // A page that slid in can be dragged back.
             scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }

@@ -126,7 +126,7 @@ struct SceneInvariants {
         let tree = scene.layerTree()
         // Subtrees copied from the last tree (`LayerTree.Cache`) must be what walking them makes.
         var scratchIDs = scene.nodeIDs
-        let walked = LayerTree.build(root: scene.rootNode, viewport: scene.viewport.size, ids: &scratchIDs)
+        let walked = LayerTree.build(root: scene.rootNode, viewport: scene.viewport.size, ids: &scratchIDs, precision: scene.layerPrecision)
         if walked != tree {
             let differing = zip(tree.layers, walked.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "\(tree.layers.count) layers against \(walked.layers.count)"
             return "the layer tree made with the last one's cache differs from a full walk: \(differing)"
