@@ -41,4 +41,19 @@ import NavKit
         #expect(snapshot.layers == LayerTreeSnapshot(LayerTree(layers: layers(), viewport: viewport)).layers)
         #expect(address(snapshot.layers) == address(cached), "no copy of the cache's layers")
     }
+
+    /// A session keeps its frames for resumes: a buffer with room to spare (a tree built into
+    /// more capacity than it filled) is copied into one that fits.
+    @Test func aFrameKeepsNoSpareRoom() {
+        var roomy = layers().map { layer in
+            var layer = layer
+            layer.item.round(to: .wire)
+            return layer
+        }
+        roomy.reserveCapacity(64)
+        let snapshot = LayerTreeSnapshot(LayerTree(layers: roomy, viewport: viewport, precision: .wire))
+        #expect(snapshot.layers == roomy)
+        #expect(snapshot.layers.capacity <= roomy.count + LayerTreeSnapshot.maxSpareLayers)
+        #expect(address(snapshot.layers) != address(roomy))
+    }
 }

@@ -8,13 +8,18 @@ extension Scene {
     public func layerTree() -> LayerTree {
         var cache = layerCache
         layerCache = nil
+        let capacity = lastLayerCount > 0 ? lastLayerCount + Self.spareLayers : 96
         let tree = LayerTree.build(
-            root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: lastLayerCount + 8, precision: layerPrecision,
-            cache: &cache)
+            root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: capacity, precision: layerPrecision, cache: &cache)
         lastLayerCount = tree.layers.count
         // Only a scene that will draw again soon keeps what the next tree copies from: an idle
         // session keeps no second copy of its layers.
         if needsTick { layerCache = cache }
         return tree
     }
+
+    /// Room for this many more layers than the last tree had: a row coming on screen does not
+    /// regrow the arrays (a copy of every layer), and a frame that keeps the tree's buffer keeps
+    /// little room to spare (`LayerTreeSnapshot` copies a buffer with much more).
+    static let spareLayers = 4
 }

@@ -34,8 +34,8 @@ public final class Scene {
     /// The pointer being followed, if any (one gesture, one pointer).
     var pointer: PointerGesture?
     var nodeIDs = 0
-    /// How many layers the last layer tree had: the next one reserves that much room, so its
-    /// arrays are not regrown (and every layer copied) part way through.
+    /// How many layers the last layer tree had: the next one reserves a little more room
+    /// (`spareLayers`), so its arrays are not regrown (and every layer copied) part way through.
     var lastLayerCount = 0
     /// What the last layer tree left for the next to copy unchanged subtrees from; kept only
     /// while the scene animates.

@@ -27,7 +27,9 @@ public struct LayerTreeSnapshot {
     }
 
     /// Takes `tree`'s layers as they are when it was built at wire precision (a server scene's,
-    /// whose buffer its cache shares: no copy), else rounds them.
+    /// whose buffer its cache shares: no copy), else rounds them. Either way a buffer with more
+    /// than `maxSpareLayers` of room to spare is copied to one without: a session keeps its last
+    /// 32 frames for resumes.
     public init(_ tree: consuming LayerTree) {
         var layers = tree.layers
         if tree.precision != .wire {
@@ -36,8 +38,20 @@ public struct LayerTreeSnapshot {
                 for position in layers.indices { layers[position].item.round(to: .wire) }
             }
         }
+        if layers.capacity - layers.count > Self.maxSpareLayers {
+            // Array(layers[...]) would hand back the same buffer.
+            let spare = layers
+            layers = Array(unsafeUninitializedCapacity: spare.count) { buffer, count in
+                count = spare.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+            }
+        }
         self.layers = layers
     }
+
+    /// Room for this many more layers is kept rather than copied away: twice what a scene
+    /// reserves over its last tree's count (`Scene.spareLayers`), so only a tree that shrank by
+    /// more than that, or outgrew its room, is copied (a fifth of a slide's frames).
+    static let maxSpareLayers = 8
 
     /// The root layer's id.
     var rootID: Int? { layers.first?.id }
