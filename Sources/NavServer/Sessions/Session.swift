@@ -154,14 +154,6 @@ final class Session {
     /// The scene's time at server time `now`.
     func sceneTime(_ now: Double) -> Double { now - epoch }
 
-    /// Every viewer is still to be sent the newest frame, and may be sent it once its socket
-    /// can take it (none waits for an ack); false without viewers.
-    var isWaitingForSockets: Bool {
-        guard !viewers.isEmpty else { return false }
-        let newest = seq
-        return viewers.allSatisfy { viewer in (viewer.base?.seq ?? 0) < newest && viewer.flow?.isFull != true }
-    }
-
     /// Adds `viewer`; when its wire format needs a form the pictures are not made in yet, a new
     /// frame is made at once with it.
     func attach(_ viewer: Viewer, now: Double) {

@@ -99,18 +99,8 @@ final class SessionShard: @unchecked Sendable {
         let started = transport.now
         var animating = false
         for session in sessions.values where session.scene.needsTick {
-            if session.isWaitingForSockets {
-                // The newest frame has not gone to any viewer yet (a server behind with its
-                // writes): a newer picture now would be made for nothing. The scene keeps time
-                // (results and events go out on time); the picture is made when the first viewer
-                // can take it, fresher.
-                session.advance(now: now)
-                requestRender(session)
-                animating = true
-            } else {
-                render(session, now: now)
-                animating = animating || session.scene.needsTick
-            }
+            render(session, now: now)
+            animating = animating || session.scene.needsTick
         }
         let seconds = transport.now - started
         metrics.withLock { $0.recordTick(seconds: seconds) }

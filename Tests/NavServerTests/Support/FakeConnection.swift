@@ -55,13 +55,8 @@ final class FakeConnection: ShardConnection {
         output.append(.close(code: code, reason: reason))
     }
 
-    /// The kernel's buffer is full (a server behind with its writes, a slow peer): write
-    /// requests wait until it is not.
-    var isBackedUp = false
-
     /// The socket can take a frame: clears the request, and true when there was one.
     func takeWriteRequest() -> Bool {
-        guard !isBackedUp else { return false }
         defer { wantsWrite = false }
         return wantsWrite && isOpen
     }
