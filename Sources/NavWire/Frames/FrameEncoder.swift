@@ -82,5 +82,4 @@ public enum FrameEncoder {
         }
         return new.items[position...].allSatisfy { old.index[$0.id] == nil }
     }
-
 }
