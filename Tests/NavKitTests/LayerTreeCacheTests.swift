@@ -128,11 +128,19 @@ import Testing
     /// decided on the exact geometry), and a cache left at one precision is not copied from at
     /// another.
     @Test func aTreeAtAPrecisionIsTheExactTreeRounded() {
-        var random = SplitMix64(seed: 42)
-        let (root, nodes) = randomTree(&random, count: 40)
-        for _ in 0..<20 { change(&random, nodes) }
+        // A page part way through a slide holding rows at fractional places, some half faded.
+        let root = Node(frame: Rect(x: 0, y: 0, width: Self.viewport.width, height: Self.viewport.height), name: "root")
+        root.clipsToBounds = true
+        let page = Node(frame: Rect(x: 10.123, y: 0, width: 100, height: 100), role: .page, name: "page", fill: .white)
+        root.addChild(page)
+        for index in 0..<12 {
+            let row = Node(frame: Rect(x: 0.37, y: Double(index) * 8.61, width: 90.05, height: 8.3), name: "row \(index)", fill: .black)
+            if index % 3 == 0 { row.alpha = 0.3333 }
+            page.addChild(row)
+        }
         var ids = 0
         let exact = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids)
+        #expect(exact.layers.count == 14)
         var cache: LayerTree.Cache?
         let rounded = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, precision: Self.coarse, cache: &cache)
         let expected = exact.layers.map { layer in
@@ -142,7 +150,7 @@ import Testing
         }
         #expect(rounded.layers == expected)
         #expect(rounded.precision == Self.coarse && exact.precision == nil)
-        #expect(rounded.layers != exact.layers, "the random frames must round to something else")
+        #expect(rounded.layers != exact.layers, "the fractional frames and alphas must round to something else")
         let again = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
         #expect(again == exact)
         #expect(cache?.copiedLayers == 0)

@@ -16,6 +16,15 @@ import NavKit
         ]
     }
 
+    /// `layers()` as a scene building at wire precision makes them.
+    private func wireLayers() -> [Layer] {
+        layers().map { layer in
+            var layer = layer
+            layer.item.round(to: .wire)
+            return layer
+        }
+    }
+
     private func address(_ layers: [Layer]) -> UnsafePointer<Layer>? {
         layers.withUnsafeBufferPointer(\.baseAddress)
     }
@@ -30,11 +39,7 @@ import NavKit
     }
 
     @Test func aTreeBuiltAtWirePrecisionIsTakenAsItIs() {
-        let rounded = layers().map { layer in
-            var layer = layer
-            layer.item.round(to: .wire)
-            return layer
-        }
+        let rounded = wireLayers()
         // What a scene's cache holds: the same buffer as the tree it handed out.
         let cached = rounded
         let snapshot = LayerTreeSnapshot(LayerTree(layers: rounded, viewport: viewport, precision: .wire))
@@ -45,11 +50,7 @@ import NavKit
     /// A session keeps its frames for resumes: a buffer with room to spare (a tree built into
     /// more capacity than it filled) is copied into one that fits.
     @Test func aFrameKeepsNoSpareRoom() {
-        var roomy = layers().map { layer in
-            var layer = layer
-            layer.item.round(to: .wire)
-            return layer
-        }
+        var roomy = wireLayers()
         roomy.reserveCapacity(64)
         let snapshot = LayerTreeSnapshot(LayerTree(layers: roomy, viewport: viewport, precision: .wire))
         #expect(snapshot.layers == roomy)

@@ -60,6 +60,10 @@ public struct LayerTree: Equatable, Sendable {
         self.precision = precision
     }
 
+    /// Room a build makes for layers when nothing better is known: a phone screen's tree, so a
+    /// first build seldom regrows its arrays (copying every layer) part way through.
+    public static let firstCapacity = 96
+
     /// The first layer with `role` (and `name`, when given), in pre-order.
     public func first(role: NodeRole, name: String? = nil) -> Layer? {
         layers.first { $0.role == role && (name == nil || $0.name == name) }
@@ -92,8 +96,8 @@ public struct LayerTree: Equatable, Sendable {
     ///   - cache: what the last build of this tree left (nil: walk every node); replaced by what
     ///     this one leaves for the next.
     public static func build(
-        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, precision: LayerPrecision? = nil,
-        cache: inout Cache?
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = LayerTree.firstCapacity,
+        precision: LayerPrecision? = nil, cache: inout Cache?
     ) -> LayerTree {
         build(root: root, viewport: viewport, ids: &ids, styles: styles, capacity: capacity, precision: precision, cache: &cache, leavesCache: true)
     }
@@ -154,7 +158,8 @@ public struct LayerTree: Equatable, Sendable {
     /// `build(root:viewport:ids:styles:capacity:precision:cache:)` walking every node and leaving no cache:
     /// the nodes' `layersChanged` marks are left for the builds that keep one.
     public static func build(
-        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = 96, precision: LayerPrecision? = nil
+        root: Node, viewport: Size, ids: inout Int, styles: StyleTable? = nil, capacity: Int = LayerTree.firstCapacity,
+        precision: LayerPrecision? = nil
     ) -> LayerTree {
         var cache: Cache?
         return build(

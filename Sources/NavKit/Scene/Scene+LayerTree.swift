@@ -8,7 +8,7 @@ extension Scene {
     public func layerTree() -> LayerTree {
         var cache = layerCache
         layerCache = nil
-        let capacity = lastLayerCount > 0 ? lastLayerCount + Self.spareLayers : 96
+        let capacity = lastLayerCount > 0 ? lastLayerCount + Self.spareLayers : LayerTree.firstCapacity
         let tree = LayerTree.build(
             root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: capacity, precision: layerPrecision, cache: &cache)
         lastLayerCount = tree.layers.count
