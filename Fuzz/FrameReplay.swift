@@ -5,7 +5,7 @@ import NavKit
 /// input's `SceneScript` through the same `FrameCheck` and writes OUT_DIR/<n>.jsonl for the
 /// Python and JavaScript viewers (Fuzz/check_frames.py, Fuzz/check_frames.mjs):
 ///
-///     {"input":"path"}
+///     {"input":"path","templates":true}      (templates: the binary viewer asked for them)
 ///     {"format":"v1","frame":{…}}            every frame sent, in order (v1 and v2 JSON as JSON)
 ///     {"format":"v2binary","hex":"01…"}      (binary as hex)
 ///     {"expect":"v1","frame":{…}}            a full frame of the last picture, in each protocol
@@ -23,15 +23,16 @@ struct FrameReplay {
         var failed = 0
         for (number, path) in arguments.dropFirst().enumerated() {
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            var lines = #"{"input":"# + quoted(path) + "}\n"
-            var check = FrameCheck()
+            let script = SceneScript(bytes)
+            var lines = #"{"input":"# + quoted(path) + #","templates":"# + (script.templates ? "true" : "false") + "}\n"
+            var check = FrameCheck(templates: script.templates)
             check.record = { format, frame in
                 switch format {
                 case .v1, .v2json: lines += #"{"format":""# + format.rawValue + #"","frame":"# + String(decoding: frame, as: UTF8.self) + "}\n"
                 case .v2binary: lines += #"{"format":"v2binary","hex":""# + hex(frame) + "\"}\n"
                 }
             }
-            if let failure = check.run(SceneScript(bytes)) {
+            if let failure = check.run(script) {
                 print("FrameReplay: \(path): \(failure)")
                 failed += 1
             }

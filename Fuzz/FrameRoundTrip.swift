@@ -6,8 +6,9 @@ import NavKit
 /// (`FrameCheck`). A mismatch traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrameRoundTrip(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    var check = FrameCheck()
-    if let failure = check.run(SceneScript(Array(UnsafeBufferPointer(start: data, count: size)))) {
+    let script = SceneScript(Array(UnsafeBufferPointer(start: data, count: size)))
+    var check = FrameCheck(templates: script.templates)
+    if let failure = check.run(script) {
         fatalError("FrameRoundTrip: \(failure)")
     }
     return 0

@@ -49,6 +49,7 @@ function check(text) {
       else if (record.format === 'v2json') result = tree.apply(record.frame);
       else if (record.format === 'v2binary') result = binaryTree.apply(decoder.decode(Buffer.from(record.hex, 'hex'), (id) => binaryTree.layer(id)));
       else if (record.expect) expected[record.expect] = record.frame;
+      else if ('input' in record) decoder.withTemplates = record.templates === true;
     } catch (error) {
       return `line ${number + 1}: ${error.message}`;
     }

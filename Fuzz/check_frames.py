@@ -25,6 +25,7 @@ def check(path):
         try:
             if "input" in record:
                 source = record["input"]
+                binary_viewer = TreeDisplay(binary=True, templates=record.get("templates", False))
             elif record.get("format") == "v2json":
                 json_viewer.apply(record["frame"])
             elif record.get("format") == "v2binary":

@@ -12,8 +12,8 @@ struct FrameCheck {
     /// The three wire formats, as the replay records name them.
     enum Format: String { case v1, v2json, v2binary }
 
-    private var v1 = WireEncoder(.v1), v2 = WireEncoder(.v2JSON), binary = WireEncoder(.v2Binary)
-    private var binaryDecoder = BinaryFrameDecoder()
+    private var v1 = WireEncoder(.v1), v2 = WireEncoder(.v2JSON), binary: WireEncoder
+    private var binaryDecoder: BinaryFrameDecoder
     private var list = ListModel(), tree = TreeModel(), binaryTree = TreeModel()
     /// Gets every frame sent, in order, for the replay.
     var record: ((Format, [UInt8]) -> Void)?
@@ -23,6 +23,12 @@ struct FrameCheck {
     /// The last picture sent, with its seq and time.
     private var last: (picture: ScenePicture, seq: Int, time: Double)?
     private var verified: Int?
+
+    /// With `templates` the binary viewer asked for layer templates (feature `templates`).
+    init(templates: Bool) {
+        binary = WireEncoder(.v2Binary, templates: templates)
+        binaryDecoder = BinaryFrameDecoder(templates: templates)
+    }
 
     /// Runs `script`, sending each of its pictures to the viewers and checking them after each step
     /// (every 8th frame within a step, and the last); returns the first thing that went wrong.
@@ -75,16 +81,16 @@ struct FrameCheck {
         guard let (picture, seq, time) = last, seq >= (verified ?? 0) + frames else { return nil }
         verified = seq
         let reference = WireFrame(seq: seq, time: time, picture: picture)
-        var freshStrings = StringTable()
+        var freshTables = BinaryTables()
         let fullV1 = FrameEncoder.encode(reference, from: nil)!
         let fullV2 = TreeEncoder.encode(reference, from: nil)!
-        let fullBinary = BinaryTreeEncoder.encode(reference, from: nil, strings: &freshStrings)!
+        let fullBinary = BinaryTreeEncoder.encode(reference, from: nil, tables: &freshTables, templates: binary.templates)!
         lastFull = (fullV1, fullV2)
         do {
             var expectedList = ListModel(), expectedTree = TreeModel(), expectedBinary = TreeModel()
             try expectedList.apply(try parse(fullV1))
             try expectedTree.apply(try parse(fullV2))
-            var decoder = BinaryFrameDecoder()
+            var decoder = BinaryFrameDecoder(templates: binary.templates)
             try expectedBinary.apply(try decoder.decode(fullBinary))
             if list != expectedList { return "frame \(seq): v1 deltas give \(difference(list.nodes, expectedList.nodes))" }
             if tree != expectedTree {

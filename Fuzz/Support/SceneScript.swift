@@ -6,8 +6,9 @@ import NavWire
 /// by this one interpreter both in the fuzzer and in the replay runner that hands the same frames
 /// to the Python and JavaScript viewers.
 ///
-/// The first byte picks the app (`phone`, `tablet`, `stack`, by `AppCatalog.names`) and whether
-/// the scene builds its layer trees at the wire's precision (the next bit up). Then each
+/// The first byte picks the app (`phone`, `tablet`, `stack`, by `AppCatalog.names`), whether
+/// the scene builds its layer trees at the wire's precision (the next bit up) and whether the
+/// binary viewer asked for layer templates (the bit after). Then each
 /// step is an opcode byte (taken modulo the number of opcodes) followed by its operand bytes;
 /// a script that ends mid-step reads zeros. After every step the scene is ticked one 60 Hz
 /// frame (`tick` steps: several) and every picture goes to `frame`. At the end the input is
@@ -42,6 +43,8 @@ struct SceneScript {
     private let bytes: [UInt8]
     private var at = 0
     let app: String
+    /// The binary viewer asked for layer templates (feature `templates`), as the browser's does.
+    let templates: Bool
     let scene: Scene
     /// Pictures made so far (the next one's seq is this plus one).
     private(set) var frames = 0
@@ -50,6 +53,7 @@ struct SceneScript {
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         app = AppCatalog.names[Int(bytes.first ?? 0) % AppCatalog.names.count]
+        templates = Int(bytes.first ?? 0) / AppCatalog.names.count / 2 % 2 == 0
         at = 1
         scene = Scene(viewport: AppCatalog.defaultViewport(for: app))
         // Half the scripts build their trees at the wire's precision, as a server's scenes do

@@ -64,13 +64,13 @@ import NavKit
     }
 
     @Test func viewersAtTheSameBaseShareBytesAndLaterOnesGetTheStringsInBetween() {
-        var strings = StringTable()
+        var tables = BinaryTables()
         let frames = (1...3).map { WireFrame(seq: $0, time: 0, picture: ScenePicture(tree: Self.tree(pageX: 0, title: "T\($0)"))) }
-        let full = BinaryTreeEncoder.encode(frames[0], from: nil, strings: &strings)
-        let second = BinaryTreeEncoder.encode(frames[1], from: frames[0], strings: &strings)
-        #expect(BinaryTreeEncoder.encode(frames[1], from: frames[0], strings: &strings) == second, "same base, same bytes")
+        let full = BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables)
+        let second = BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables)
+        #expect(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables) == second, "same base, same bytes")
         // A viewer still at frame 1 when frame 3 comes gets T2 and T3: the table as of frame 3.
-        let third = BinaryTreeEncoder.encode(frames[2], from: frames[0], strings: &strings)
+        let third = BinaryTreeEncoder.encode(frames[2], from: frames[0], tables: &tables)
         var decoder = BinaryFrameDecoder()
         _ = try? decoder.decode(full ?? [])
         #expect(throws: Never.self) { _ = try decoder.decode(third ?? []) }

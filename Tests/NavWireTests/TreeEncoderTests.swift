@@ -74,7 +74,7 @@ import NavKit
         s.measuring = true
         s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
         let v1 = median(s.v1Deltas), v2 = median(s.v2Deltas)
-        let packed = median(s.binaryDeltas)
+        let packed = median(s.binary.deltas)
         print("slide push, 8 rows: median delta v1 \(v1) B, v2 JSON \(v2) B, v2 binary \(packed) B")
         #expect(packed * 3 < v2, "binary \(packed) B, JSON \(v2) B")
         // Two pages, the dim and the bar's moving titles, back label and chevron (UIKit's bar
@@ -86,8 +86,35 @@ import NavKit
         drag.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
         drag.measuring = true
         drag.drag(from: Point(x: 20, y: 400), to: Point(x: 200, y: 400), steps: 20, lift: false)
-        print("drag: median delta v1 \(median(drag.v1Deltas)) B, v2 JSON \(median(drag.v2Deltas)) B, v2 binary \(median(drag.binaryDeltas)) B")
+        print("drag: median delta v1 \(median(drag.v1Deltas)) B, v2 JSON \(median(drag.v2Deltas)) B, v2 binary \(median(drag.binary.deltas)) B")
         #expect(median(drag.v2Deltas) * 4 < median(drag.v1Deltas))
+    }
+
+    /// Layer templates: a page pushed again is written like the layers its pop removed. Every
+    /// frame of three rounds decodes to the JSON viewer's tree (the harness checks each), the
+    /// first push costs what it costs without templates, and the pushes after it far less.
+    @Test func aPagePushedAgainIsWrittenLikeTheLayersItsPopRemoved() throws {
+        let s = try Session(Self.stack)
+        s.measuring = true
+        var firstDeltas: [(plain: Int, templated: Int)] = []
+        for _ in 0..<3 {
+            let start = s.binary.deltas.count
+            s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+            firstDeltas.append((s.binary.deltas[start], s.templated.deltas[start]))
+            s.run(.pop())
+        }
+        #expect(s.failures.isEmpty, "\(s.failures.prefix(3))")
+        #expect(firstDeltas[0].templated == firstDeltas[0].plain, "nothing to be like yet: \(firstDeltas)")
+        for again in firstDeltas.dropFirst() {
+            #expect(again.templated * 10 < again.plain * 6, "\(firstDeltas)")
+        }
+        // Entries are added once per distinct layer: a later round adds only its page, whose
+        // view controller (`vc`) is a new one each push.
+        let entries = try #require(s.templated.decoder.templates?.count)
+        #expect(entries > 20)
+        s.run(.push(ScreenSpec(name: "List", rows: Self.rows)))
+        s.run(.pop())
+        #expect(s.templated.decoder.templates?.count == entries + 1, "a fourth round adds its page's entry only")
     }
 
     @Test func aSlideFrameMovesThePagesNotTheirRows() throws {
@@ -204,9 +231,9 @@ import NavKit
 final class Session {
     let scene: Scene
     var v1 = WireEncoder(.v1), v2 = WireEncoder(.v2JSON), viewer = TreeViewer()
-    /// The same frames in the binary encoding, decoded independently and applied by their own viewer.
-    var binary = WireEncoder(.v2Binary), binaryDecoder = BinaryFrameDecoder(), binaryViewer = TreeViewer()
-    var binaryDeltas: [Int] = []
+    /// The same frames in the binary encoding, decoded independently and applied by their own
+    /// viewer; and again with layer templates, as the browser viewer asks for them.
+    var binary = BinaryPath(templates: false), templated = BinaryPath(templates: true)
     var measuring = false, keepFrames = false, keepBytes = false
     var v1Deltas: [Int] = [], v2Deltas: [Int] = [], frames: [(JSONValue, TreeViewer)] = [], bytes: [[UInt8]] = []
     var failures: [String] = []
@@ -261,18 +288,22 @@ final class Session {
         let isDelta = v2.baseSeq != nil
         let frame = WireFrame(seq: seq, time: scene.now, picture: ScenePicture(list: list, tree: tree))
         let one = v1.encode(frame)
-        let packed = binary.encode(frame)
+        // Each binary encoder has its own tables, and a frame notes how far the tables that first
+        // encoded it reached: the second gets a frame of its own.
+        let packed = [binary.encoder.encode(frame), templated.encoder.encode(WireFrame(seq: seq, time: scene.now, picture: ScenePicture(tree: tree)))]
         guard let two = v2.encode(frame) else {
             if one != nil { failures.append("frame \(seq): v1 changed, v2 sent nothing") }
-            if packed != nil { failures.append("frame \(seq): v2 JSON sent nothing, binary did") }
+            if packed.contains(where: { $0 != nil }) { failures.append("frame \(seq): v2 JSON sent nothing, binary did") }
             return
         }
         if measuring && isDelta {
             v2Deltas.append(two.count)
             if let one { v1Deltas.append(one.count) }
-            if let packed { binaryDeltas.append(packed.count) }
+            binary.deltas.append(packed[0]?.count ?? 0)
+            templated.deltas.append(packed[1]?.count ?? 0)
         }
-        applyBinary(packed)
+        applyBinary(packed[0], to: &binary)
+        applyBinary(packed[1], to: &templated)
         if keepBytes { bytes.append(two) }
         do {
             let json = try JSONValue.parse(String(decoding: two, as: UTF8.self))
@@ -282,18 +313,30 @@ final class Session {
             failures.append("frame \(seq): \(error)")
         }
         compare(list)
-        if binaryViewer.fields != viewer.fields || binaryViewer.children != viewer.children {
-            failures.append("frame \(seq): the binary viewer holds another tree than the JSON one")
+        for path in [binary, templated] where path.viewer.fields != viewer.fields || path.viewer.children != viewer.children {
+            failures.append("frame \(seq): the binary viewer\(path.templates ? " with templates" : "") holds another tree than the JSON one")
         }
     }
 
-    /// Decodes and applies the binary frame; its viewer must then hold exactly what the JSON one does.
-    private func applyBinary(_ packed: [UInt8]?) {
+    /// One binary viewer: its encoder, decoder and tree, and the sizes of its deltas while measuring.
+    struct BinaryPath {
+        var encoder: WireEncoder, decoder: BinaryFrameDecoder, viewer = TreeViewer()
+        var deltas: [Int] = []
+        var templates: Bool { encoder.templates }
+
+        init(templates: Bool) {
+            encoder = WireEncoder(.v2Binary, templates: templates)
+            decoder = BinaryFrameDecoder(templates: templates)
+        }
+    }
+
+    /// Decodes and applies a binary frame; its viewer must then hold exactly what the JSON one does.
+    private func applyBinary(_ packed: [UInt8]?, to path: inout BinaryPath) {
         guard let packed else { return failures.append("frame \(seq): v2 JSON changed, binary sent nothing") }
         do {
-            let held = binaryViewer.fields
-            let json = try binaryDecoder.decode(packed, held: { held[$0] })
-            if let error = binaryViewer.apply(json) { failures.append("binary frame \(seq): \(error)") }
+            let held = path.viewer.fields
+            let json = try path.decoder.decode(packed, held: { held[$0] })
+            if let error = path.viewer.apply(json) { failures.append("binary frame \(seq): \(error)") }
         } catch {
             failures.append("binary frame \(seq): \(error)")
         }

@@ -1,9 +1,9 @@
 // Protocol v2 binary frames (docs/protocol.md §3.6), assembled by hand byte by byte: varints,
 // zig-zag, fixed point, colours, field masks and the cleared mask, the string table across full
-// frames and deltas, and every way a frame is refused.
+// frames and deltas, the template table (feature `templates`), and every way a frame is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BinaryFrameError, FrameDecoder, StringTableError, decodeFrame } from '../../Web/src/binary.js';
+import { BinaryFrameError, FrameDecoder, StringTableError, TemplateTableError, decodeFrame } from '../../Web/src/binary.js';
 import { LayerTree } from '../../Web/src/tree.js';
 
 /** Assembles a frame. Each method appends and returns `this`. */
@@ -53,6 +53,17 @@ class Bytes {
     }
     return this;
   }
+  /**
+   * TEMPLATES (feature `templates`): `first`, then each entry as [from, bits, values, cleared],
+   * `from` being 0 (the defaults), 2n − 1 (the entry n before) or 2 × id (a held layer).
+   */
+  /** A TEMPLATES part; the frame's type (the first byte) then says one follows (+ 4). */
+  templates(first, entries) {
+    this.out[0] |= 4;
+    this.v(first).v(entries.length);
+    for (const [from, ...fields] of entries) this.v(from).fields(...fields);
+    return this;
+  }
   /** FIELDS: a mask from bit numbers, a cleared mask when given, then the values written by `values`. */
   fields(bits, values = () => {}, cleared = []) {
     let mask = bits.reduce((sum, bit) => sum + 2 ** bit, 0);
@@ -83,8 +94,11 @@ const FULL_JSON = `{"type":"frame","seq":1,"time":0,"full":true,"nodes":[
 const STRINGS = ['scene', 'page', 'Home', 'vc1', 'content', 'row', 'General'];
 const S = Object.fromEntries(STRINGS.map((text, index) => [text, index]));
 
-function fullExample() {
-  return new Bytes().u8(1).v(1).v(0).strings(0, STRINGS).list(5)
+/** §3.5's full frame; `templates` writes a TEMPLATES part after the strings (feature `templates`). */
+function fullExample(templates) {
+  const bytes = new Bytes().u8(1).v(1).v(0).strings(0, STRINGS);
+  templates?.(bytes);
+  return bytes.list(5)
     .layer(35, 0).fields([B.w, B.h, B.clips, B.name], (b) => b.c(390).c(844).u8(1).v(S.scene))
     .layer(1, 35).fields([B.w, B.h, B.fill, B.role, B.name, B.vc],
       (b) => b.c(390).c(844).rgba(255, 255, 255).v(S.page).v(S.Home).v(S.vc1))
@@ -432,4 +446,131 @@ test('unknown types, mask bits above 22, bad bytes and leftovers are refused', (
   refused([1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], 'varint'); // 11 bytes
   refused([1, 1, 0, 0, 0, 200], 'truncated'); // a count larger than what is left
   assert.throws(() => new FrameDecoder().decode('text'), (error) => error.code === 'input');
+});
+
+// Templates (feature `templates`): a TEMPLATES part after the strings, and INSERTs of kind 3.
+
+/** A decoder that reads TEMPLATES, holding §3.5's full frame (with an empty table), and the tree it drew. */
+function withTemplates() {
+  const decoder = new FrameDecoder();
+  decoder.withTemplates = true;
+  const tree = new LayerTree();
+  assert.equal(tree.apply(decoder.decode(fullExample((b) => b.templates(0, [])))).ok, true);
+  return { decoder, tree, held: (id) => tree.layer(id) };
+}
+
+/** Delta 2 on §3.5's full frame: TEMPLATES `first` and `entries`, no removes, then what `inserts` writes (a list). */
+function templateDelta(first, entries, inserts = (b) => b.list(0)) {
+  return inserts(new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, []).templates(first, entries).v(0)).v(0).v(0).bytes;
+}
+
+test('templates: entries like a held layer, the defaults or an earlier entry; an insert of kind 3 is the whole layer', () => {
+  const { decoder, tree, held } = withTemplates();
+  // Delta 2 pops the page (1) and keeps its layers as entries, as the server does.
+  const pop = new Bytes().u8(2).v(2).v(167).v(1).strings(STRINGS.length, ['chevron.right', 'Detail']) // strings 7, 8
+    .templates(0, [
+      [2 * 1, []], // 0: the page as held (before this delta's remove), nothing changed
+      [2 * 4, [B.x], (b) => b.c(20)], // 1: its label, 20 from the left
+      [0, [B.kind, B.w, B.h, B.icon], (b) => b.u8(2).c(8).c(14).v(7)], // 2: a chevron, from the defaults
+      [1, [B.x], (b) => b.c(350)], // 3: like the entry just before (2), at x 350
+      [7, [B.name], (b) => b.v(8)], // 4: like the entry 4 before this one (0), named Detail
+    ])
+    .v(1).v(1) // remove the page
+    .v(0).v(0).v(0).bytes;
+  const popped = decoder.decode(pop, held);
+  assert.deepEqual(popped, { type: 'frame', seq: 2, time: 16.7, base: 1, remove: [1] }, 'entries are no part of the JSON form');
+  const page = { kind: 'rect', frame: [0, 0, 390, 844], fill: '#FFFFFF', role: 'page', name: 'Home', vc: 'vc1' };
+  const label = { kind: 'text', frame: [20, 0, 338, 44], text: 'General', font: { size: 17, weight: 400 }, color: '#000000', align: 'left' };
+  const chevron = { kind: 'icon', frame: [0, 0, 8, 14], icon: 'chevron.right' };
+  assert.deepEqual(decoder.templates, [page, label, chevron, { ...chevron, frame: [350, 0, 8, 14] }, { ...page, name: 'Detail' }],
+    'entries are layers without a place: no id, parent or index');
+  assert.equal(tree.apply(popped).ok, true);
+
+  // Delta 3 pushes the page again from the table: what differs from each entry, nothing else.
+  const push = new Bytes().u8(2).v(3).v(167).v(1).strings(9, []).templates(5, [])
+    .v(0) // no removes
+    .list(3)
+    .head(60, 35).v(0 * 4 + 3).v(0).fields([B.x], (b) => b.c(390)) // like entry 0, coming in from the right
+    .head(61, 60).v(0 * 4 + 3).v(1).fields([]) // like entry 1 as it is
+    .head(62, 60).v(1 * 4 + 3).v(3).fields([B.y], (b) => b.c(15)) // like entry 3, 15 down
+    .v(0).v(0).bytes;
+  const pushed = decoder.decode(push, held);
+  // The same insert as JSON (§3.5): each layer whole, defaults left out.
+  const json = JSON.parse(`{"type":"frame","seq":3,"time":33.4,"base":2,"insert":[
+    {"id":60,"parent":35,"index":0,"kind":"rect","frame":[390,0,390,844],"fill":"#FFFFFF","role":"page","name":"Home","vc":"vc1"},
+    {"id":61,"parent":60,"index":0,"kind":"text","frame":[20,0,338,44],"text":"General","font":{"size":17,"weight":400},"color":"#000000","align":"left"},
+    {"id":62,"parent":60,"index":1,"kind":"icon","frame":[350,15,8,14],"icon":"chevron.right"}]}`);
+  assert.deepEqual(pushed, json);
+  assert.equal(decoder.templates.length, 5, 'inserts leave the table as it is');
+  assert.equal(tree.apply(pushed).ok, true);
+  assert.deepEqual(tree.childIds(35), [60]);
+  assert.deepEqual(tree.layer(61), { id: 61, parent: 60, ...label });
+});
+
+test('templates: a full frame\'s entries (first 0) are the whole table, a delta\'s are appended, a reset forgets them', () => {
+  const { decoder, held } = withTemplates();
+  decoder.decode(templateDelta(0, [[2 * 3, []]]), held);
+  assert.deepEqual(decoder.templates, [{ kind: 'rect', frame: [0, 20, 390, 44], fill: '#FFFFFF', role: 'row', name: 'General' }]);
+  // A text from the defaults starts with the body font, left-aligned; the second is like it.
+  const full = fullExample((b) => b.templates(0, [
+    [0, [B.kind, B.w, B.text], (v) => v.u8(1).c(100).v(S.Home)],
+    [1, [B.text, B.align], (v) => v.v(S.General).u8(1)],
+  ]));
+  decoder.decode(full, held);
+  const text = { kind: 'text', frame: [0, 0, 100, 0], text: 'Home', font: { size: 17, weight: 400 }, align: 'left' };
+  const centred = { ...text, text: 'General', align: 'center' };
+  assert.deepEqual(decoder.templates, [text, centred], 'the row entry is gone');
+  // The next delta continues the new table of two, and may insert like an entry it adds itself.
+  const next = decoder.decode(templateDelta(2, [[3, [B.font], (v) => v.c(13).v(600)]], (b) => b.list(2)
+    .head(9, 35).v(1 * 4 + 3).v(1).fields([])
+    .head(10, 35).v(2 * 4 + 3).v(2).fields([B.y], (v) => v.c(44))), held);
+  assert.deepEqual(next.insert, [
+    { id: 9, parent: 35, index: 1, ...centred },
+    { id: 10, parent: 35, index: 2, ...text, frame: [0, 44, 100, 0], font: { size: 13, weight: 600 } },
+  ]);
+  assert.equal(decoder.templates.length, 3);
+  // A delta that adds no entry has no TEMPLATES part (type 2) and keeps the table; a full frame
+  // without one (type 1) empties it.
+  const plainDelta = new Bytes().u8(2).v(3).v(0).v(1).strings(STRINGS.length, []).v(0).list(1)
+    .head(11, 35).v(3 * 4 + 3).v(0).fields([]).v(0).v(0).bytes;
+  assert.deepEqual(decoder.decode(plainDelta, held).insert, [{ id: 11, parent: 35, index: 3, ...text }]);
+  assert.equal(decoder.templates.length, 3);
+  decoder.decode(fullExample(), held);
+  assert.deepEqual(decoder.templates, []);
+  decoder.reset();
+  assert.deepEqual([decoder.templates, decoder.withTemplates], [[], true], 'the tables go with the picture; the feature stays');
+});
+
+test('templates: a table out of step, kind 3 without the feature, an entry or a template that is not there are refused', () => {
+  const { decoder, held } = withTemplates();
+  const refused = (bytes, code, pattern, message) => assert.throws(() => decoder.decode(bytes, held),
+    (error) => error instanceof BinaryFrameError && error.resync === true && error.code === code && pattern.test(error.message), message);
+  // Out of step, like a wrong base: a delta that continues another table, a full frame not starting one.
+  refused(templateDelta(1, []), 'table', /its templates continue a table of 1, we hold 0/, 'a delta\'s first');
+  assert.throws(() => decoder.decode(templateDelta(1, []), held), TemplateTableError);
+  refused(fullExample((b) => b.templates(1, [])), 'table', /its template table starts at 1, not 0/, 'a full frame\'s first');
+  // The index counts this frame's entries, and nothing past them.
+  const insertLike = (index) => (b) => b.list(1).head(9, 35).v(3).v(index).fields([]);
+  refused(templateDelta(0, [[0, []]], insertLike(1)), 'template', /template 1, outside the table of 1/, 'an index past the table');
+  refused(templateDelta(0, [], insertLike(0)), 'template', /outside the table of 0/, 'an empty table');
+  // An entry like something that is not there.
+  refused(fullExample((b) => b.templates(0, [[2 * 35, []]])), 'template', /a full frame has no base/, 'an even from in a full frame');
+  refused(templateDelta(0, [[2 * 99, []]]), 'like', /template 0 is written like layer 99, which is not held/, 'a layer not held');
+  refused(templateDelta(0, [[0, []], [3, []]]), 'template', /the entry 2 before it, and the table holds 1/, 'an entry not there');
+  refused(templateDelta(0, [[2 * 1, [], undefined, [B.w]]]), 'mask', /a template clears its frame/, 'a template without a frame');
+  assert.deepEqual([decoder.templates, decoder.last.seq], [[], 1], 'refused frames leave the table as it was');
+  // Every cut of a frame with templates is a frame that ends early.
+  const whole = templateDelta(0, [[2 * 4, [B.x], (v) => v.c(20)], [1, []]], insertLike(1));
+  for (let length = 0; length < whole.length; length++) {
+    refused(whole.subarray(0, length), 'truncated', /ends early/, `cut at ${length}`);
+  }
+  assert.equal(decoder.decode(whole, held).insert[0].frame[0], 20);
+
+  // Without the feature the same bytes have no TEMPLATES part, and kind 3 is none.
+  const plain = new FrameDecoder();
+  plain.decode(fullExample());
+  const kind3 = new Bytes().u8(2).v(2).v(0).v(1).strings(STRINGS.length, []).v(0).list(1).head(9, 35).v(3).v(0).fields([]).v(0).v(0).bytes;
+  assert.throws(() => plain.decode(kind3, held), (error) => error instanceof BinaryFrameError && error.code === 'value' &&
+    /insert 9 of kind 3, which needs the feature templates/.test(error.message));
+  assert.throws(() => plain.decode(fullExample((b) => b.templates(0, []))), BinaryFrameError, 'a TEMPLATES part is misread as the body');
 });

@@ -102,10 +102,14 @@ function connect(wire, options = {}) {
 const nextTick = () => new Promise((resolve) => setTimeout(resolve, 5));
 const WELCOME = { type: 'welcome', protocol: 2, encoding: 'binary', session: 'abc', role: 'control', features: [] };
 
-/** A binary full frame: the root, and a page layer under it whose role is string 0 of `strings`. */
-function binaryFull(seq, strings) {
+/**
+ * A binary full frame: the root, and a page layer under it whose role is string 0 of `strings`.
+ * `templates`: the bytes of a TEMPLATES part, written after the strings (feature `templates`).
+ */
+function binaryFull(seq, strings, templates = []) {
   const text = strings.flatMap((s) => [s.length, ...new TextEncoder().encode(s)]);
-  return Uint8Array.from([1, seq, 0, 0, strings.length, ...text, 2,
+  // Type 1, full; 5 when a TEMPLATES part follows the strings.
+  return Uint8Array.from([templates.length ? 5 : 1, seq, 0, 0, strings.length, ...text, ...templates, 2,
     // id 1 (zig-zag 2), the root (0), mask w|h, w 390, h 844
     2, 0, 0x18, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A,
     // id 2 (one more: 2), parent one back (zig-zag 2, doubled: 4, not written like layer 1),
@@ -113,7 +117,7 @@ function binaryFull(seq, strings) {
     2, 4, 0x98, 0x80, 0x04, 0xB0, 0xE1, 0x04, 0xE0, 0xA6, 0x0A, 0]).buffer;
 }
 
-test('hello asks for protocol 2, binary by default, with arraybuffer binaries and session updates', () => {
+test('hello asks for protocol 2, binary by default, with arraybuffer binaries, session updates and templates', () => {
   const { connection, socket } = connect('binary');
   assert.equal(socket().binaryType, 'arraybuffer');
   assert.equal(socket().protocol, 'stackcast.v1');
@@ -121,8 +125,9 @@ test('hello asks for protocol 2, binary by default, with arraybuffer binaries an
   const hello = socket().hello();
   assert.equal(hello.protocol, 2);
   assert.equal(hello.encoding, 'binary');
-  assert.deepEqual(hello.features, ['sessionUpdates'], 'the move feature is gone');
+  assert.deepEqual(hello.features, ['sessionUpdates', 'templates'], 'the move feature is gone');
   connection.stop('done');
+  // Templates are binary v2's only: the other wires do not ask for them.
   for (const [wire, expected] of [['json', { protocol: 2, encoding: 'json', features: ['sessionUpdates'] }], ['v1', { features: ['sessionUpdates'] }]]) {
     const other = connect(wire);
     other.socket().open();
@@ -172,6 +177,32 @@ test('an undecodable binary frame or a wrong base resyncs: a new socket, hello w
     assert.equal('lastSeq' in hello, false, 'a full frame is asked for');
     connection.stop('done');
   }
+});
+
+test('frames carry templates only when the welcome lists them, so a server that did not accept them still works', () => {
+  const { connection, model, socket } = connect('binary');
+  socket().open();
+  socket().receive({ ...WELCOME, features: ['sessionUpdates', 'templates'] });
+  assert.equal(connection.decoder.withTemplates, true);
+  // TEMPLATES: first 0, one entry from the defaults (from 0), mask w (bit 3), w 1.00 (zig-zag 200).
+  socket().receive(binaryFull(1, ['page'], [0, 1, 0, 0x08, 0xC8, 0x01]));
+  assert.equal(model.seq, 1);
+  assert.deepEqual(connection.decoder.templates, [{ kind: 'rect', frame: [0, 0, 1, 0] }]);
+  // Delta 2 after 2 − 1, no entries (type 2, no TEMPLATES part): strings from 1, none new; no
+  // removes; one insert, id 3 (zig-zag 6) under 2 (3 − 1: 2), at index 0 of kind 3 (03) like
+  // entry 0, an empty mask; no sets, no orders.
+  socket().receive(Uint8Array.from([2, 2, 0, 1, 1, 0, 0, 1, 6, 2, 3, 0, 0, 0, 0]).buffer);
+  assert.equal(model.seq, 2);
+  assert.deepEqual(model.layer(3), { id: 3, parent: 2, kind: 'rect', frame: [0, 0, 1, 0] });
+  connection.stop('done');
+
+  const older = connect('binary');
+  older.socket().open();
+  older.socket().receive(WELCOME); // features: [], the feature not accepted
+  assert.equal(older.connection.decoder.withTemplates, false);
+  older.socket().receive(binaryFull(1, ['page']));
+  assert.equal(older.model.seq, 1, 'a frame without the part decodes');
+  older.connection.stop('done');
 });
 
 test('a dropped connection resumes with lastSeq and keeps the string table for the resumed delta', async () => {

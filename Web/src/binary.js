@@ -5,19 +5,23 @@
 // - The string table belongs to the picture, not to the socket: the server keeps one table per
 //   session and a delta's `first` is the table size at its base, so the table must survive a
 //   reconnect that resumes with `lastSeq`. The connection keeps one decoder for as long as it
-//   keeps its model, and resets both together.
+//   keeps its model, and resets both together. The template table (feature `templates`) works the
+//   same way and lives beside it; whether frames carry it is the connection's welcome's to say.
 // - A delta's header is relative to its base (seq − base, time since the base's time), so the
 //   decoder also keeps the seq and time of the frame it decoded last, which is the frame the
 //   client holds: a delta based on another frame is refused here (code `base`), as tree.js would.
-// - A frame is decoded whole before the table changes: a frame that throws half way leaves the
-//   table as it was.
+// - A frame is decoded whole before the tables change: a frame that throws half way leaves them
+//   as they were.
 // - A PATCH may change only some of x, y, w, h (one bit each). JSON always sends the whole
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0, bytes left over after the body, an INSERT of kind 3, a full
-//   frame's LAYER that is its own parent or is written like a layer the frame has not sent before
-//   it, a `kind`, `clips`, `standby`,
+//   frame whose `first` is not 0 (of either table), bytes left over after the body, an INSERT of
+//   kind 3 without the feature `templates`, a full frame's LAYER that is its own parent or is
+//   written like a layer the frame has not sent before it, a template written like an entry or a
+//   held layer that is not there (or like a held layer in a full frame, which has no base), an
+//   INSERT naming a template outside the table, a LAYER, INSERT or template that clears its
+//   frame, a `kind`, `clips`, `standby`,
 //   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
@@ -25,11 +29,14 @@
 /** Frame types: the first byte. */
 const FULL = 1;
 const DELTA = 2;
+/** Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only): most frames add no entry. */
+const TEMPLATES_FOLLOW = 4;
 
 /** What follows an INSERT's index: the low two bits of its `at` (§3.6). */
 const INSERT_NEW = 0;
 const INSERT_LIKE = 1;
 const INSERT_MOVE = 2;
+const INSERT_TEMPLATE = 3;
 
 /** Field bits in the mask, in the order their values follow it. */
 const BIT = {
@@ -45,6 +52,8 @@ const ALIGNS = ['left', 'center', 'right'];
 /** Fields a `cleared` bit turns into null (the frame's four bits are handled apart). */
 const CLEARABLE = ['kind', 'alpha', 'clips', 'fill', 'radius', 'shadow', 'border', 'text', 'font',
   'color', 'align', 'icon', 'role', 'name', 'vc'];
+/** A layer's place in the tree: what a layer written like another does not take from it. */
+const PLACE = new Set(['id', 'parent', 'index']);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -56,7 +65,7 @@ export class BinaryFrameError extends Error {
   /**
    * @param {string} message what was wrong, for the status line and logs.
    * @param {string} code `truncated`, `type`, `id`, `mask`, `string`, `value`, `varint`, `utf8`,
-   *   `trailing`, `input`, `like`, `base` or `table`.
+   *   `trailing`, `input`, `like`, `template`, `base` or `table`.
    */
   constructor(message, code) {
     super(message);
@@ -78,56 +87,81 @@ export class StringTableError extends BinaryFrameError {
   }
 }
 
+/** The same for the template table (feature `templates`): its `first` does not continue ours. */
+export class TemplateTableError extends BinaryFrameError {
+  constructor(message) {
+    super(message, 'table');
+    this.name = 'TemplateTableError';
+  }
+}
+
 /**
- * Decodes the binary frames of one stream, keeping its string table between frames.
+ * Decodes the binary frames of one stream, keeping its string and template tables between frames.
  */
 export class FrameDecoder {
   constructor() {
     /** @type {string[]} the table the next delta continues. */
     this.strings = [];
+    /**
+     * Whether frames carry a TEMPLATES part: the welcome lists the feature `templates`. A server
+     * that did not accept it sends none, so this is the welcome's to set, not the hello's.
+     */
+    this.withTemplates = false;
+    /** @type {object[]} the template table the next delta continues (layers without a place). */
+    this.templates = [];
     /** @type {{seq: number, time: number}|null} the frame a delta's header is relative to. */
     this.last = null;
   }
 
-  /** Forgets the table and the frame held: only a full frame can be decoded next. */
+  /**
+   * Forgets the tables and the frame held: only a full frame can be decoded next. Whether frames
+   * carry templates stays: the connection's welcome said so, not the picture.
+   */
   reset() {
     this.strings = [];
+    this.templates = [];
     this.last = null;
   }
 
   /**
-   * Decodes one binary frame. A full frame replaces the string table, a delta appends to it;
-   * the table and the frame held change only when the whole frame decoded.
+   * Decodes one binary frame. A full frame replaces the tables, a delta appends to them; the
+   * tables and the frame held change only when the whole frame decoded.
    * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
    * @returns {object} `{type:'frame',seq,time,full:true,nodes}` or
    *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
    * @param {(id: number) => object|undefined} held the layers the client holds (its tree before
-   *   this frame), which an INSERT may be written like.
+   *   this frame), which an INSERT or a template may be written like.
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
   decode(data, held = () => undefined) {
-    const { frame, strings } = decodeFrame(data, this.strings, held, this.last);
+    const { frame, strings, templates } =
+      decodeFrame(data, this.strings, held, this.last, this.withTemplates ? this.templates : null);
     this.strings = strings;
+    if (templates) this.templates = templates;
     this.last = { seq: frame.seq, time: frame.time };
     return frame;
   }
 }
 
 /**
- * Decodes one binary frame against a string table, without changing it.
+ * Decodes one binary frame against a string table (and a template table), without changing them.
  * @param {ArrayBuffer|ArrayBufferView} data the message.
  * @param {string[]} table the strings held before this frame.
  * @param {(id: number) => object|undefined} held the client's layers before this frame.
  * @param {{seq: number, time: number}|null} last the seq and time (ms, as JSON) of the frame the
  *   client holds, which a delta's header counts from; null before any.
- * @returns {{frame: object, strings: string[]}} the frame (as FrameDecoder.decode) and the table
- *   to hold after it.
+ * @param {object[]|null} templateTable the templates held before this frame, or null without the
+ *   feature `templates` (no TEMPLATES part, and an INSERT of kind 3 is refused).
+ * @returns {{frame: object, strings: string[], templates: object[]|null}} the frame (as
+ *   FrameDecoder.decode) and the tables to hold after it (templates null without the feature).
  * @throws {BinaryFrameError}
  */
-export function decodeFrame(data, table, held = () => undefined, last = null) {
+export function decodeFrame(data, table, held = () => undefined, last = null, templateTable = null) {
   const reader = new Reader(toBytes(data));
-  const type = reader.u8();
-  if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${type}`, 'type');
+  const first = reader.u8();
+  const withEntries = templateTable !== null && (first & TEMPLATES_FOLLOW) !== 0;
+  const type = withEntries ? first - TEMPLATES_FOLLOW : first;
+  if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${first}`, 'type');
   const seq = reader.varint();
   // A full frame's time is absolute; a delta's counts from its base's, which must be the frame held.
   let tenths = reader.varint();
@@ -139,17 +173,18 @@ export function decodeFrame(data, table, held = () => undefined, last = null) {
   }
   const time = tenths / 10;
 
-  const first = reader.varint();
-  const expected = type === FULL ? 0 : table.length;
-  if (first !== expected) {
-    throw new StringTableError(type === FULL
-      ? `full frame ${seq}: its string table starts at ${first}, not 0`
-      : `delta ${seq}: its strings continue a table of ${first}, we hold ${table.length}`);
-  }
-  const added = reader.count();
-  const strings = type === FULL ? [] : table.slice();
-  for (let i = 0; i < added; i++) strings.push(reader.string());
+  const strings = continueTable(reader, type, seq, table, 'string', StringTableError);
+  for (let n = reader.count(); n > 0; n--) strings.push(reader.string());
   const fields = new FieldReader(reader, strings);
+  // Without entries a full frame empties the table and a delta keeps it.
+  const templates = withEntries ? continueTable(reader, type, seq, templateTable, 'template', TemplateTableError)
+    : templateTable && (type === FULL ? [] : templateTable.slice());
+  if (withEntries) {
+    for (let n = reader.count(); n > 0; n--) {
+      const from = reader.varint();
+      templates.push(from === 0 ? fields.layer({}) : fields.like({}, entryModel(from, templates, type === FULL ? null : held)));
+    }
+  }
 
   let frame;
   if (type === FULL) {
@@ -179,7 +214,8 @@ export function decodeFrame(data, table, held = () => undefined, last = null) {
     for (let n = reader.count(); n > 0; n--) {
       const layer = ids.next();
       // The index times 4, plus the kind of insert: 0 a new layer, 1 a new layer written like one
-      // the client holds, 2 a held layer moved here (nothing follows), 3 none yet.
+      // the client holds, 2 a held layer moved here (nothing follows), 3 a new layer written like
+      // a template (with the feature only).
       const at = reader.varint();
       const kind = at % 4;
       layer.index = Math.floor(at / 4);
@@ -196,8 +232,13 @@ export function decodeFrame(data, table, held = () => undefined, last = null) {
         insert.push(fields.like(layer, model));
       } else if (kind === INSERT_NEW) {
         insert.push(fields.layer(layer));
+      } else if (kind === INSERT_TEMPLATE && templates) {
+        // The entry's index in the table as it stands after this frame's entries.
+        const index = reader.varint();
+        if (index >= templates.length) throw new BinaryFrameError(`insert ${layer.id} is written like template ${index}, outside the table of ${templates.length}`, 'template');
+        insert.push(fields.like(layer, templates[index]));
       } else {
-        throw new BinaryFrameError(`insert ${layer.id} of kind ${kind}, which is none`, 'value');
+        throw new BinaryFrameError(`insert ${layer.id} of kind ${kind}, which needs the feature templates`, 'value');
       }
       inserted.set(layer.id, insert.at(-1));
     }
@@ -219,7 +260,48 @@ export function decodeFrame(data, table, held = () => undefined, last = null) {
   if (!reader.atEnd()) {
     throw new BinaryFrameError(`frame ${seq}: ${reader.remaining()} bytes after the end of the frame`, 'trailing');
   }
-  return { frame, strings };
+  return { frame, strings, templates };
+}
+
+/**
+ * What a template entry's FIELDS start from when its `from` is not 0 (the defaults): odd 2n − 1
+ * the entry n before it (entries of this frame count), even 2 × id the layer id as the base frame
+ * has it (the tree before this delta's removes, inserts and patches).
+ * @param {object[]} templates the table so far, this frame's entries included.
+ * @param {((id: number) => object|undefined)|null} held the client's layers; null in a full
+ *   frame, which has no base.
+ */
+function entryModel(from, templates, held) {
+  const entry = templates.length;
+  if (from % 2 === 1) {
+    const back = (from + 1) / 2;
+    const model = templates[entry - back];
+    if (!model) throw new BinaryFrameError(`template ${entry} is written like the entry ${back} before it, and the table holds ${entry}`, 'template');
+    return model;
+  }
+  const id = from / 2;
+  if (!held) throw new BinaryFrameError(`template ${entry} is written like layer ${id}, and a full frame has no base to hold it`, 'template');
+  const model = held(id);
+  if (!model) throw new BinaryFrameError(`template ${entry} is written like layer ${id}, which is not held`, 'like');
+  return model;
+}
+
+/**
+ * Reads a table's `first` (STRINGS, TEMPLATES) and returns the table the frame's entries go on: a
+ * full frame starts a new one (its `first` is 0), a delta a copy of ours, which its `first` must
+ * name the size of, or we are out of step.
+ * @param {string} noun what the table holds, for the message.
+ * @param {typeof BinaryFrameError} OutOfStep the error to throw.
+ */
+function continueTable(reader, type, seq, table, noun, OutOfStep) {
+  const first = reader.varint();
+  const expected = type === FULL ? 0 : table.length;
+  if (first !== expected) {
+    throw new OutOfStep(type === FULL
+      ? `full frame ${seq}: its ${noun} table starts at ${first}, not 0`
+      : `delta ${seq}: its ${noun}s continue a table of ${first}, we hold ${table.length}`);
+  }
+  return type === FULL ? [] : table.slice();
 }
 
 /** The bytes of a WebSocket binary message as a Uint8Array (no copy). */
@@ -371,16 +453,16 @@ class FieldReader {
   }
 
   /**
-   * A LAYER or INSERT: fields over the defaults. `kind` and `frame` are always written out, as
-   * JSON does, and a text layer's `font` and `align`; alpha, clips and radius only when the mask
-   * carries them.
+   * A LAYER, INSERT or template (`layer` then has no id): fields over the defaults. `kind` and
+   * `frame` are always written out, as JSON does, and a text layer's `font` and `align`; alpha,
+   * clips and radius only when the mask carries them.
    */
   layer(layer) {
-    const fields = this.fields();
+    const fields = this.whole(layer);
     // The defaults first, so the keys come in JSON's order (id, parent, index, kind, frame, …).
     const out = Object.assign(layer, { kind: 'rect', frame: null }, fields);
-    // Components the mask left out are the default 0; a cleared frame stays null (refused later).
-    out.frame = fields.frame === undefined ? [0, 0, 0, 0] : fields.frame && fields.frame.map((v) => v ?? 0);
+    // Components the mask left out are the default 0.
+    out.frame = fields.frame === undefined ? [0, 0, 0, 0] : fields.frame.map((v) => v ?? 0);
     // Text layers start from the body font, left-aligned (every text node has both).
     if (out.kind === 'text') {
       if (out.font === undefined) out.font = { size: 17, weight: 400 };
@@ -390,15 +472,15 @@ class FieldReader {
   }
 
   /**
-   * A LAYER or INSERT written like `model`: the model's fields (not its place in the tree), then
-   * what the mask changes or clears. Defaults are left out, as JSON leaves them out.
+   * A LAYER, INSERT or template written like `model` (a layer or a template): the model's fields
+   * (not its place in the tree), then what the mask changes or clears. Defaults are left out, as
+   * JSON leaves them out.
    */
   like(layer, model) {
-    const fields = this.fields();
-    if (fields.frame === null) throw new BinaryFrameError(`layer ${layer.id} clears its frame`, 'mask');
+    const fields = this.whole(layer);
     const out = Object.assign(layer, { kind: model.kind, frame: [...model.frame] });
     for (const [key, value] of Object.entries(model)) {
-      if (!(key in out) && key !== 'index') out[key] = value;
+      if (!(key in out) && !PLACE.has(key)) out[key] = value;
     }
     for (const [key, value] of Object.entries(fields)) {
       if (key === 'frame') value.forEach((component, i) => { if (component !== null) out.frame[i] = component; });
@@ -411,6 +493,18 @@ class FieldReader {
     if (out.clips === false) delete out.clips;
     if (out.standby === false) delete out.standby;
     return out;
+  }
+
+  /**
+   * The FIELDS of a whole layer, which cannot clear its frame: a layer has one, and a template
+   * without one would break every insert written like it.
+   */
+  whole(layer) {
+    const fields = this.fields();
+    if (fields.frame === null) {
+      throw new BinaryFrameError(`${layer.id === undefined ? 'a template' : `layer ${layer.id}`} clears its frame`, 'mask');
+    }
+    return fields;
   }
 
   /** A PATCH: only the fields its mask names (`null` for the cleared ones). */

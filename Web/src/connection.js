@@ -39,6 +39,11 @@ const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
 const TAKEOVER_REASON = 'took control';
 /** The protocol extension that tells this viewer the session's viewport and settings. */
 const SESSION_UPDATES = 'sessionUpdates';
+/**
+ * The extension that lets binary frames write a re-pushed page like layers the viewer dropped
+ * (docs/protocol.md §3.6 "Templates"). Binary v2 only: other wires are not asked for it.
+ */
+const TEMPLATES = 'templates';
 
 const CLOSE_WORDS = {
   1000: 'The server closed the connection.',
@@ -137,8 +142,9 @@ export class Connection extends EventTarget {
     this.viewport = viewport;
     this.model = model;
     this.wire = wire;
-    // The binary string table belongs with the model, not with one socket: the server's table is
-    // the session's and a resumed delta continues it (binary.js). Reset together with the model.
+    // The binary string and template tables belong with the model, not with one socket: the
+    // server's tables are the session's and a resumed delta continues them (binary.js). Reset
+    // together with the model.
     this.decoder = new FrameDecoder();
     this.socket = null;
     /** Whether the current socket opened: a close before that means the server is unreachable. */
@@ -232,7 +238,8 @@ export class Connection extends EventTarget {
   }
 
   sendHello() {
-    const hello = { type: 'hello', role: this.role, features: [SESSION_UPDATES], window: FLOW_WINDOW };
+    const features = this.wire === 'binary' ? [SESSION_UPDATES, TEMPLATES] : [SESSION_UPDATES];
+    const hello = { type: 'hello', role: this.role, features, window: FLOW_WINDOW };
     if (this.app) hello.app = this.app;
     const viewport = this.viewport();
     if (viewport) hello.viewport = viewport;
@@ -275,6 +282,9 @@ export class Connection extends EventTarget {
     }
     this.welcomed = true;
     this.attempt = 0;
+    // Frames carry templates only if the server accepted them: one that did not (an older build)
+    // sends frames without the part, which must still decode.
+    this.decoder.withTemplates = Array.isArray(message.features) && message.features.includes(TEMPLATES);
     this.session = message.session;
     this.role = message.role ?? this.role;
     if (this.role === 'control') this.storage.setItem(SESSION_KEY, message.session);

@@ -32,10 +32,10 @@ final class Session {
     /// The forms pictures are made in: what the viewers' wire formats need (kept while none is
     /// connected, so a resume finds its form).
     private var kinds: ScenePicture.Kinds
-    /// The string table of the binary v2 stream.
-    private var strings = StringTable()
-    /// Encodings of the newest frame by format and base seq (0: a full frame); nil values mean
-    /// "nothing changed on the wire". Emptied whenever a new frame is recorded.
+    /// The string and template tables of the binary v2 stream.
+    private var tables = BinaryTables()
+    /// Encodings of the newest frame by format, templates and base seq (0: a full frame); nil
+    /// values mean "nothing changed on the wire". Emptied whenever a new frame is recorded.
     private var encoded: [EncodingKey: [UInt8]?] = [:]
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
@@ -54,6 +54,7 @@ final class Session {
 
     private struct EncodingKey: Hashable {
         let format: WireFormat
+        let templates: Bool
         let base: Int
     }
 
@@ -215,12 +216,13 @@ final class Session {
         history.last { $0.seq == seq }
     }
 
-    /// The newest frame in `format` for a viewer that holds `base`: made once per base and
-    /// format, then shared. Nil when that viewer already shows it.
-    func encodedLatest(_ format: WireFormat, from base: WireFrame?) -> [UInt8]? {
-        let key = EncodingKey(format: format, base: base?.seq ?? 0)
+    /// The newest frame in `format` (binary with layer templates when `templates`) for a viewer
+    /// that holds `base`: made once per base and format, then shared. Nil when that viewer
+    /// already shows it.
+    func encodedLatest(_ format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8]? {
+        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0)
         if let shared = encoded[key] { return shared }
-        let bytes = WireEncoder.encode(latest, from: base, as: format, strings: &strings)
+        let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, tables: &tables)
         encoded[key] = .some(bytes)
         return bytes
     }

@@ -4,12 +4,16 @@ import NavKit
 /// `TreeEncoder` writes as JSON, as varints, fixed-point hundredths, field masks and a string
 /// table, in a WebSocket binary message.
 ///
-/// Stateless apart from the session's `StringTable`, so viewers at the same frame get the same
-/// bytes: the strings a delta carries are those between its base's mark and its own.
+/// Stateless apart from the session's `BinaryTables`, so viewers at the same frame get the same
+/// bytes: the strings and template entries a delta carries are those between its base's mark
+/// and its own.
 public enum BinaryTreeEncoder {
     /// Frame types (the first byte).
     static let fullType: UInt8 = 1
     static let deltaType: UInt8 = 2
+    /// Added to the type when a TEMPLATES part follows STRINGS (feature `templates`): most frames
+    /// add no entry, and a flag costs them nothing where two counts would cost two bytes.
+    static let templatesFollow: UInt8 = 4
 
     /// What follows an INSERT's index (the low two bits of its `at`, docs/protocol.md §3.6).
     enum InsertKind: Int {
@@ -19,33 +23,56 @@ public enum BinaryTreeEncoder {
         case like = 1
         /// A held layer that changed parent: nothing follows.
         case move = 2
+        /// A new layer written like a template (feature `templates`): the entry's index, then
+        /// FIELDS over the entry's.
+        case template = 3
+    }
+
+    /// What a layer, an insert or a template entry may be written like besides the defaults.
+    enum Model {
+        /// A layer the client holds (or, in a full frame, one written before it).
+        case held(Layer)
+        /// The template entry at `index`.
+        case template(index: Int, Layer)
+
+        var layer: Layer {
+            switch self {
+            case .held(let layer), .template(_, let layer): layer
+            }
+        }
     }
 
     /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
-    /// has nothing, the root changed or the string table started afresh since `base`, else a
-    /// delta; nil when the viewer already shows exactly this tree.
-    public static func encode(_ frame: WireFrame, from base: WireFrame?, strings: inout StringTable) -> [UInt8]? {
+    /// has nothing, the root changed or the tables started afresh since `base`, else a delta; nil
+    /// when the viewer already shows exactly this tree. With `templates` (the viewer asked for
+    /// the feature) the frame carries the template entries since `base` and its inserts may be
+    /// written like them; viewers with and without the feature share `tables`.
+    public static func encode(_ frame: WireFrame, from base: WireFrame?, tables: inout BinaryTables, templates: Bool = false) -> [UInt8]? {
         guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
-        // Only a frame nobody has been sent yet may start a new table: marks already handed out
-        // must stay true.
-        if frame.strings == nil { _ = strings.renewIfFull() }
+        // Only a frame nobody has been sent yet may start new tables, or add entries to them:
+        // marks already handed out must stay true.
+        let first = frame.tables == nil
+        if first { _ = tables.renewIfFull() }
         var body = BinaryWriter(capacity: base == nil ? 64 + tree.layers.count * 24 : 64)
         var scratch = BinaryWriter(capacity: 64)
-        let delta: (base: WireFrame, old: LayerTreeSnapshot)?
+        let delta: (base: WireFrame, old: LayerTreeSnapshot, mark: BinaryTables.Mark)?
         // A delta carries its time as the (unsigned) tenths since its base's: a frame timed before
         // its base, which a session's forward-running clock never makes, goes as a full frame.
-        if let base, let old = base.tree, let mark = base.strings, mark.generation == strings.generation, old.rootID == tree.rootID,
+        if let base, let old = base.tree, let mark = base.tables, mark.generation == tables.generation, old.rootID == tree.rootID,
             tenths(frame.time) >= tenths(base.time) {
-            delta = (base, old)
+            delta = (base, old, mark)
         } else {
             delta = nil
         }
-        if let (base, old) = delta, let diff = frame.treeDiff(from: base) {
+        if let (base, old, _) = delta, let diff = frame.treeDiff(from: base) {
             if diff.isEmpty {
-                if frame.strings == nil { frame.strings = strings.mark }
+                if first { frame.tables = tables.mark }
                 return nil
             }
-            writeDiff(diff, from: old, to: tree, strings: &strings, scratch: &scratch, into: &body)
+            // What this delta removes, as the client held it, may come back (a page pushed again).
+            if templates && first && !diff.removed.isEmpty { tables.templates.addRemoved(from: old.layers, held: diff.heldOld) }
+            let end = frame.tables?.templates ?? tables.templates.count
+            writeDiff(diff, from: old, to: tree, templates: templates ? (tables.templates, end) : nil, strings: &tables.strings, scratch: &scratch, into: &body)
         } else {
             body.varint(tree.layers.count)
             var previousID = 0
@@ -53,26 +80,34 @@ public enum BinaryTreeEncoder {
             for layer in tree.layers {
                 // A layer like an earlier one of this frame (a row like the row above, its
                 // chevron like that row's) lists only how it differs. The root is like nothing.
-                let candidates = layer.parent == nil ? [] : models.candidates(for: layer)
+                let candidates = layer.parent == nil ? [] : models.candidates(for: layer).map(Model.held)
                 let previous = previousID
                 body.append(shortest(like: candidates) { model in
                     var written = BinaryWriter(capacity: 32), previousID = previous
-                    writeIDs(layer, like: model, previousID: &previousID, into: &written)
-                    writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &written)
+                    writeIDs(layer, like: model?.layer, previousID: &previousID, into: &written)
+                    writeFields(layer, changedFrom: model?.layer, strings: &tables.strings, scratch: &scratch, into: &written)
                     return written
                 })
                 previousID = layer.id
                 models.add(layer)
             }
         }
-        if frame.strings == nil { frame.strings = strings.mark }
-        let end = frame.strings!.count
-        let first = delta?.base.strings?.count ?? 0
+        // Written before the mark is taken, so that any string an entry names is in it.
+        var entries: BinaryWriter?
+        let table = tables.templates
+        if templates, case let range = (delta?.mark.templates ?? 0)..<(frame.tables?.templates ?? table.count), !range.isEmpty {
+            var written = BinaryWriter(capacity: 8 + range.count * 4)
+            writeEntries(range, of: table, base: delta?.old, strings: &tables.strings, scratch: &scratch, into: &written)
+            entries = written
+        }
+        if first { frame.tables = tables.mark }
+        let end = frame.tables!.strings
+        let firstString = delta?.mark.strings ?? 0
 
-        var out = BinaryWriter(capacity: body.bytes.count + 16)
-        out.byte(delta == nil ? fullType : deltaType)
+        var out = BinaryWriter(capacity: body.bytes.count + (entries?.bytes.count ?? 0) + 16)
+        out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow))
         out.varint(frame.seq)
-        if let (base, _) = delta {
+        if let (base, _, _) = delta {
             // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
             // its time 167 tenths after its base's, a byte and two instead of two and three or four.
             out.varint(tenths(frame.time) - tenths(base.time))
@@ -80,9 +115,10 @@ public enum BinaryTreeEncoder {
         } else {
             out.varint(tenths(frame.time))
         }
-        out.varint(first)
-        out.varint(end - first)
-        for index in first..<end { out.string(strings.strings[index]) }
+        out.varint(firstString)
+        out.varint(end - firstString)
+        for index in firstString..<end { out.string(tables.strings.strings[index]) }
+        if let entries { out.append(entries) }
         out.append(body)
         return out.bytes
     }
@@ -97,7 +133,7 @@ public enum BinaryTreeEncoder {
     /// `candidates`: a back label has little in common with the status bar's clock, the newest
     /// text without a role. (Writing from the defaults learns no string that another way would
     /// not: a string a layer shares with its model is in the table already.)
-    private static func shortest(like candidates: [Layer], _ write: (Layer?) -> BinaryWriter) -> BinaryWriter {
+    private static func shortest(like candidates: [Model], _ write: (Model?) -> BinaryWriter) -> BinaryWriter {
         var shortest = write(nil)
         for model in candidates {
             let other = write(model)
@@ -106,8 +142,39 @@ public enum BinaryTreeEncoder {
         return shortest
     }
 
+    /// Writes a frame's TEMPLATES part: template entries `range` of `table`, each from the
+    /// defaults, like the newest entry before it with its kind, role and name, or (in a delta)
+    /// like the layer it was made from as the base frame holds it, whichever is shortest. The
+    /// usual entry is a layer the delta removes: `from` and an empty mask.
+    private static func writeEntries(
+        _ range: Range<Int>, of table: TemplateTable, base old: LayerTreeSnapshot?, strings: inout StringTable,
+        scratch: inout BinaryWriter, into out: inout BinaryWriter
+    ) {
+        out.varint(range.lowerBound)
+        out.varint(range.count)
+        for index in range {
+            let entry = table.entries[index]
+            var candidates: [Model] = []
+            if let old, let held = old.structure.index[entry.id] { candidates.append(.held(old.layers[held])) }
+            if let previous = table.previous(before: index) { candidates.append(.template(index: previous, table.entries[previous])) }
+            out.append(shortest(like: candidates) { model in
+                var written = BinaryWriter(capacity: 32)
+                switch model {
+                case nil: written.varint(0)
+                case .held(let layer): written.varint(layer.id * 2)
+                case .template(let previous, _): written.varint((index - previous) * 2 - 1)
+                }
+                writeFields(entry, changedFrom: model?.layer, strings: &strings, scratch: &scratch, into: &written)
+                return written
+            })
+        }
+    }
+
+    /// Writes a delta's BODY. With `templates` (the session's table, and how many of its
+    /// entries the client holds once it has read this frame's), an insert may be written like
+    /// an entry.
     private static func writeDiff(
-        _ diff: TreeDiff, from old: LayerTreeSnapshot, to new: LayerTreeSnapshot,
+        _ diff: TreeDiff, from old: LayerTreeSnapshot, to new: LayerTreeSnapshot, templates: (table: TemplateTable, end: Int)?,
         strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
     ) {
         out.varint(diff.removed.count)
@@ -123,13 +190,26 @@ public enum BinaryTreeEncoder {
                 out.varint(insert.position << 2 | InsertKind.move.rawValue)
                 continue
             }
-            // An insert like a layer the client holds (a row like the row before it) lists only
-            // how it differs from that layer.
-            out.append(shortest(like: models.candidates(for: layer)) { model in
+            // An insert like a layer the client holds (a row like the row before it), or like a
+            // template (the page popped a moment ago), lists only how it differs from it.
+            var candidates = models.candidates(for: layer).map(Model.held)
+            if let templates {
+                for index in templates.table.candidates(for: layer) where index < templates.end {
+                    candidates.append(.template(index: index, templates.table.entries[index]))
+                }
+            }
+            out.append(shortest(like: candidates) { model in
                 var written = BinaryWriter(capacity: 32)
-                written.varint(insert.position << 2 | (model == nil ? InsertKind.new : .like).rawValue)
-                if let model { written.zigzag(Int64(layer.id - model.id)) }
-                writeFields(layer, changedFrom: model, strings: &strings, scratch: &scratch, into: &written)
+                switch model {
+                case nil: written.varint(insert.position << 2 | InsertKind.new.rawValue)
+                case .held(let model):
+                    written.varint(insert.position << 2 | InsertKind.like.rawValue)
+                    written.zigzag(Int64(layer.id - model.id))
+                case .template(let index, _):
+                    written.varint(insert.position << 2 | InsertKind.template.rawValue)
+                    written.varint(index)
+                }
+                writeFields(layer, changedFrom: model?.layer, strings: &strings, scratch: &scratch, into: &written)
                 return written
             })
             models.add(layer)

@@ -1,18 +1,24 @@
 import NavKit
 
 /// The frames one viewer gets in one wire format, for code that serves a single viewer (tests,
-/// benchmarks, tools): it remembers the frame the viewer holds and, for binary, the string table.
+/// benchmarks, tools): it remembers the frame the viewer holds and, for binary, the tables.
 ///
 /// The server does not use it: it shares each encoded frame among the viewers of a session that
 /// hold the same base (`FrameEncoder`, `TreeEncoder` and `BinaryTreeEncoder` directly).
+///
+/// A binary frame notes on the `WireFrame` how far the tables that encoded it first had grown, so
+/// a `WireFrame` goes to one binary `WireEncoder` only (several v1 and JSON ones may share it).
 public struct WireEncoder {
     public let format: WireFormat
+    /// The viewer asked for binary layer templates (feature `templates`).
+    public let templates: Bool
     /// The frame the viewer holds, nil before the first.
     public private(set) var base: WireFrame?
-    private var strings = StringTable()
+    private var tables = BinaryTables()
 
-    public init(_ format: WireFormat) {
+    public init(_ format: WireFormat, templates: Bool = false) {
         self.format = format
+        self.templates = templates
     }
 
     /// The seq of the frame the viewer holds (the next delta's `base`).
@@ -23,7 +29,7 @@ public struct WireEncoder {
 
     /// The frame taking the viewer to `frame` (which it then holds); nil when it already shows it.
     public mutating func encode(_ frame: WireFrame) -> [UInt8]? {
-        guard let bytes = WireEncoder.encode(frame, from: base, as: format, strings: &strings) else { return nil }
+        guard let bytes = WireEncoder.encode(frame, from: base, as: format, templates: templates, tables: &tables) else { return nil }
         base = frame
         return bytes
     }
@@ -48,12 +54,15 @@ public struct WireEncoder {
         base = frame
     }
 
-    /// One frame in `format`: the one place that picks the encoder for a format.
-    public static func encode(_ frame: WireFrame, from base: WireFrame?, as format: WireFormat, strings: inout StringTable) -> [UInt8]? {
+    /// One frame in `format` (binary with layer templates when `templates`): the one place that
+    /// picks the encoder for a format.
+    public static func encode(
+        _ frame: WireFrame, from base: WireFrame?, as format: WireFormat, templates: Bool = false, tables: inout BinaryTables
+    ) -> [UInt8]? {
         switch format {
         case .v1: FrameEncoder.encode(frame, from: base)
         case .v2JSON: TreeEncoder.encode(frame, from: base)
-        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, strings: &strings)
+        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, tables: &tables, templates: templates)
         }
     }
 }

@@ -5,7 +5,7 @@ import NavKit
 ///
 /// Rounded and indexed once when it is made, then shared: every viewer's delta to it, and from it,
 /// reuses the same snapshot. A reference type because the binary encoding notes on it how far
-/// the session's string table reached once its strings were in.
+/// the session's tables reached once its strings and template entries were in.
 ///
 /// Service thread only.
 public final class WireFrame {
@@ -14,8 +14,8 @@ public final class WireFrame {
     public let time: Double
     public let list: DisplayListSnapshot?
     public let tree: LayerTreeSnapshot?
-    /// The string table once this frame's strings are in it: set by its first binary encoding.
-    var strings: StringTable.Mark?
+    /// The binary tables once this frame's entries are in them: set by its first binary encoding.
+    var tables: BinaryTables.Mark?
     /// The last tree diff made to this frame, and the layers of the frame it was made from: the
     /// session's same-picture check and both v2 encodings ask for the diff from the previous
     /// frame, so it is made once per frame instead of once per asker. The base is known by its

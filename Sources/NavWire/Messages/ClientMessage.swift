@@ -59,13 +59,15 @@ public struct Hello: Equatable, Sendable {
 
     /// The extensions this server offers: `sessionUpdates` sends the viewer `viewport` and
     /// `settings` messages when the session's change, so that every viewer shows what the
-    /// controller set. (The v1 `move` extension is gone: protocol v2 moves a page by patching one
-    /// layer.)
-    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates]
+    /// controller set; `templates` (binary v2 only) lets binary frames write a new layer like one
+    /// the session removed earlier. (The v1 `move` extension is gone: protocol v2 moves a page
+    /// by patching one layer.)
+    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates, Feature.templates]
 
     /// The names of the extensions (`features`).
     public enum Feature {
         public static let sessionUpdates = "sessionUpdates"
+        public static let templates = "templates"
     }
 }
 

@@ -107,9 +107,13 @@ public enum MessageDecoder {
             }
             features.insert(feature)
         }
+        let wire = try wireFormat(message)
+        var accepted = features.intersection(Hello.supportedFeatures)
+        // Templates are a part of binary frames: JSON and v1 frames have nothing to put them in.
+        if wire != .v2Binary { accepted.remove(Hello.Feature.templates) }
         return Hello(
             app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq,
-            features: features.intersection(Hello.supportedFeatures), wire: try wireFormat(message), window: try window(message)
+            features: accepted, wire: wire, window: try window(message)
         )
     }
 

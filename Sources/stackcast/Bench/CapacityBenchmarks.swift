@@ -28,7 +28,7 @@ struct CapacityBenchmarks {
     /// One session: its scene, its viewer's encoder and the frames it keeps.
     private final class Session {
         let scene: Scene
-        var encoder = WireEncoder(.v2Binary)
+        var encoder = WireEncoder(.v2Binary, templates: true)
         var history: [WireFrame] = []
         var seq = 0
         var pushes = true

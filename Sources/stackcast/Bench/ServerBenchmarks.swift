@@ -77,10 +77,12 @@ struct ServerBenchmarks {
 
     /// Bytes of the full frame and of each delta during slide pushes and pops, in each wire
     /// format, and the bytes of one whole slide transition (all its frames) against GTK Broadway's
-    /// 17.7 KB for a similar 340 ms GtkStack slide (measured on this machine, issue 11).
+    /// 17.7 KB for a similar 340 ms GtkStack slide (measured on this machine, issue 11). Binary as
+    /// the viewer asks for it (with layer templates), and without them, to show what they save.
     private func frameBytes(port: Int, into report: inout BenchReport) throws {
-        for wire in WireFormat.allCases {
-            let client = try Session(port: port, wire: wire)
+        let wires = WireFormat.allCases.map { ($0.rawValue, $0, true) } + [("v2BinaryWithoutTemplates", .v2Binary, false)]
+        for (name, wire, templates) in wires {
+            let client = try Session(port: port, wire: wire, templates: templates)
             var deltas: [Double] = []
             var transitions: [Double] = []
             for index in 0..<20 {
@@ -89,7 +91,6 @@ struct ServerBenchmarks {
                 deltas += frames.map(Double.init)
                 transitions.append(Double(frames.reduce(0, +)))
             }
-            let name = wire.rawValue
             report.add("server.\(name).full_frame_bytes", Double(client.fullFrameBytes), "B")
             report.add("server.\(name).delta_bytes_median", Stats(deltas).median, "B")
             report.add("server.\(name).delta_bytes_p99", Stats(deltas).p99, "B")
@@ -204,11 +205,13 @@ extension ServerBenchmarks {
         /// The session's watch token, from `welcome`.
         private(set) var watchToken = ""
 
-        /// Says hello with `fields` (more JSON members: a session to watch, a window).
-        init(port: Int, wire: WireFormat = .v1, app: String = "phone", fields: String = "") throws {
+        /// Says hello with `fields` (more JSON members: a session to watch, a window). A binary
+        /// session asks for layer templates, as the viewer does, unless `templates` is false.
+        init(port: Int, wire: WireFormat = .v1, app: String = "phone", fields: String = "", templates: Bool = true) throws {
             client = try WebSocketClient.connect(port: port)
             self.wire = wire
-            let format = wire == .v1 ? "" : #","protocol":2,"encoding":"\#(wire.encoding)""#
+            let features = wire == .v2Binary && templates ? #","features":["templates"]"# : ""
+            let format = wire == .v1 ? "" : #","protocol":2,"encoding":"\#(wire.encoding)""# + features
             try client.sendText(#"{"type":"hello","app":"\#(app)"\#(format)\#(fields)}"#)
             let welcome = try nextText { $0.contains(#""type":"welcome""#) }
             if let range = welcome.range(of: #""watchToken":""#), let end = welcome[range.upperBound...].firstIndex(of: "\"") {

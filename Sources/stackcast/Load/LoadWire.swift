@@ -2,7 +2,8 @@ import ArgumentParser
 
 /// The frame format the sessions ask for in `hello` (docs/protocol.md §3, §3.5, §3.6).
 enum LoadWire: String, CaseIterable, ExpressibleByArgument {
-    /// Protocol 2, frames as WebSocket binary messages.
+    /// Protocol 2, frames as WebSocket binary messages, with layer templates as the browser
+    /// viewer asks for them.
     case binary
     /// Protocol 2, frames as JSON text (the layer tree).
     case json
@@ -12,7 +13,7 @@ enum LoadWire: String, CaseIterable, ExpressibleByArgument {
     /// The `hello` fields that ask for this format, each with its leading comma.
     var helloFields: String {
         switch self {
-        case .binary: #","protocol":2,"encoding":"binary""#
+        case .binary: #","protocol":2,"encoding":"binary","features":["templates"]"#
         case .json: #","protocol":2,"encoding":"json""#
         case .v1: ""
         }

@@ -3,14 +3,21 @@ import NavKit
 
 /// An independent reader of v2 binary frames, written from docs/protocol.md §3.6: turns each
 /// frame into the JSON a v2 JSON frame would be, so both encodings can be applied by the same
-/// `TreeViewer` and compared. Keeps the string table, and the seq and time of the frame it
-/// decoded last (a delta's header counts back from them), across frames, as a client does.
+/// `TreeViewer` and compared. Keeps the string table (and, with the feature `templates`, the
+/// template table), and the seq and time of the frame it decoded last (a delta's header counts
+/// back from them), across frames, as a client does.
 struct BinaryFrameDecoder {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     private(set) var strings: [String] = []
+    /// The template entries (layers without a place); nil without the feature.
+    private(set) var templates: [JSONObject]?
+
+    init(templates: Bool = false) {
+        self.templates = templates ? [] : nil
+    }
     /// The frame held: its seq and time in tenths of a millisecond.
     private(set) var last: (seq: Int, tenths: Int)?
     private var bytes: [UInt8] = []
@@ -23,7 +30,10 @@ struct BinaryFrameDecoder {
         written = [:]
         bytes = frame
         at = 0
-        let type = try byte()
+        var type = try byte()
+        // With the feature, 4 more says a TEMPLATES part follows the strings.
+        let withEntries = templates != nil && type & 4 != 0
+        if withEntries { type -= 4 }
         guard type == 1 || type == 2 else { throw Failure(description: "type \(type)") }
         if type == 2 { self.held = held }
         var object = JSONObject()
@@ -46,6 +56,11 @@ struct BinaryFrameDecoder {
             guard at + length <= bytes.count else { throw Failure(description: "string past the end") }
             strings.append(String(decoding: bytes[at..<(at + length)], as: UTF8.self))
             at += length
+        }
+        if withEntries {
+            try readTemplates(full: type == 1)
+        } else if type == 1, templates != nil {
+            templates = []
         }
         previousID = 0
         if type == 1 {
@@ -106,9 +121,21 @@ struct BinaryFrameDecoder {
             case 2:
                 object["move"] = true
                 return .object(object)
-            default: throw Failure(description: "insert \(id) of kind 3")
+            default:
+                guard let templates else { throw Failure(description: "insert \(id) of kind 3") }
+                let index = try varint()
+                guard index < templates.count else { throw Failure(description: "template \(index) of \(templates.count)") }
+                return try like(object, model: templates[index])
             }
         }
+        let layer = try layerFields(object)
+        written[id] = layer.objectValue
+        return layer
+    }
+
+    /// FIELDS over the defaults, added to `object`.
+    private mutating func layerFields(_ object: JSONObject = JSONObject()) throws -> JSONValue {
+        var object = object
         // JSON layers always carry kind and frame; binary ones leave out defaults.
         object["kind"] = "rect"
         var frame = [0.0, 0, 0, 0]
@@ -119,29 +146,60 @@ struct BinaryFrameDecoder {
             if object["font"] == nil { object["font"] = ["size": 17, "weight": 400] }
             if object["align"] == nil { object["align"] = "left" }
         }
-        written[id] = object
         return .object(object)
     }
 
-    /// A LAYER or INSERT written like layer `model`: the model's fields, then the ones the mask
-    /// changes or clears; defaults left out, as JSON leaves them out.
+    /// A LAYER or INSERT written like layer `model`.
     private mutating func like(_ place: JSONObject, model: Int) throws -> JSONValue {
         guard let held = written[model] ?? held(model) else { throw Failure(description: "like \(model), which is not held") }
+        return try like(place, model: held)
+    }
+
+    /// A LAYER, INSERT or template entry written like `model`: the model's fields, then the ones
+    /// the mask changes or clears; defaults left out, as JSON leaves them out.
+    private mutating func like(_ place: JSONObject, model held: JSONObject) throws -> JSONValue {
         var object = held
         // A model's place is its own: a full frame's layer has no index, and the root no parent.
         object["index"] = nil
         object["parent"] = nil
         for (key, value) in place.members { object[key] = value }
         var frame = (held["frame"]?.arrayValue ?? []).compactMap(\.numberValue)
-        guard frame.count == 4 else { throw Failure(description: "model \(model) has no frame") }
+        guard frame.count == 4 else { throw Failure(description: "model \(held["id"] ?? .null) has no frame") }
         try fields(into: &object, frame: &frame)
         object["frame"] = .array(frame.map(JSONValue.number))
         for (key, value) in object.members where value == .null { object[key] = nil }
         for (key, value) in [("alpha", JSONValue.number(1)), ("scale", .number(1)), ("radius", .number(0)), ("clips", .bool(false)), ("standby", .bool(false))] where object[key] == value {
             object[key] = nil
         }
-        if let id = object["id"]?.numberValue { written[Int(id)] = object }
+        // An entry has no place: it is no layer of the frame.
+        if let id = place["id"]?.numberValue { written[Int(id)] = object }
         return .object(object)
+    }
+
+    /// Reads a TEMPLATES part: each entry from the defaults (from 0), like the entry n before it
+    /// (2n − 1), or like the base's layer id (2 × id, deltas only).
+    private mutating func readTemplates(full: Bool) throws {
+        var table = full ? [] : templates ?? []
+        let first = try varint()
+        guard first == table.count else { throw Failure(description: "templates start at \(first), table holds \(table.count)") }
+        for _ in 0..<(try varint()) {
+            let from = try varint()
+            let entry: JSONValue
+            if from == 0 {
+                entry = try layerFields()
+            } else if from & 1 == 1 {
+                let back = (from + 1) / 2
+                guard back <= table.count else { throw Failure(description: "entry \(back) back of \(table.count)") }
+                entry = try like(JSONObject(), model: table[table.count - back])
+            } else {
+                guard !full, let model = held(from / 2) else { throw Failure(description: "entry like layer \(from / 2), which is not held") }
+                entry = try like(JSONObject(), model: model)
+            }
+            guard case .object(var object) = entry else { throw Failure(description: "entry is no object") }
+            for key in ["id", "parent", "index"] { object[key] = nil }
+            table.append(object)
+        }
+        templates = table
     }
 
     private mutating func signed() throws -> Int {

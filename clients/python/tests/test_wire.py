@@ -7,7 +7,8 @@ import pytest
 from stackcast import ProtocolError, WireError
 from stackcast.core import Core, motion
 from stackcast.gestures import stroke, tap
-from stackcast.wire import DisplayList, TreeDisplay, decode_frame
+from stackcast.transport import hello_fields
+from stackcast.wire import DisplayList, TreeDisplay, decode_frame, varint_encode, zigzag_encode
 
 # docs/protocol.md §3.6's example: a scene, a page and its title; then the page slides 21.74 pt.
 DOC_FULL = bytes.fromhex(
@@ -130,6 +131,175 @@ def test_v1_deltas_patch_remove_and_order_and_a_wrong_base_changes_nothing():
     with pytest.raises(WireError, match="removes id 9"):
         display.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": [{"id": 2, "alpha": 0.5}], "remove": [9]})
     assert display.seq == 3 and display.order == [4, 3, 2] and "alpha" not in display.nodes[2]
+
+
+# MARK: - templates (§3.6 "Templates")
+
+
+def uv(*numbers):
+    """Varints (v)."""
+    return b"".join(varint_encode(n) for n in numbers)
+
+
+def zz(*numbers):
+    """Zig-zag varints (z); hundredths are the caller's."""
+    return b"".join(varint_encode(zigzag_encode(n)) for n in numbers)
+
+
+def bits(*numbers):
+    """A FIELDS mask with these bits."""
+    return uv(sum(1 << n for n in numbers))
+
+
+# The spec's full frame with an (empty) TEMPLATES part right after STRINGS (its 25 bytes of
+# header and strings), which its type says: 1 + 4.
+DOC_FULL_T = bytes([5]) + DOC_FULL[1:25] + uv(0, 0) + DOC_FULL[25:]
+PAGE = {"kind": "rect", "frame": [0, 0, 390, 844], "fill": "#FFFFFF", "role": "page", "name": "Home", "vc": "vc1"}
+TITLE = {"kind": "text", "frame": [120, 47, 150, 44], "text": "Home", "font": {"size": 17, "weight": 600},
+         "color": "#000000", "align": "center"}
+BODY_TEXT = {"kind": "text", "frame": [0, 0, 0, 0], "text": "Home", "font": {"size": 17, "weight": 400}, "align": "left"}
+
+
+def delta(seq, templates, body, strings=4):
+    """A delta 16.7 ms after the frame before it (back 1), no new strings, then TEMPLATES (type 6:
+    2 + 4) and BODY, or BODY alone (type 2) when `templates` is empty."""
+    return uv(6 if templates else 2, seq, 167, 1, strings, 0) + templates + body
+
+
+NOTHING = uv(0, 0, 0, 0)  # no removes, inserts, patches or orders
+# The page (2) is popped: the delta removes it and adds its layers to the table, like the held
+# page and title (from 2 x id), and three more: a text from the defaults (from 0), that text with
+# x 5 (from 1: the entry just before), and the held title again (from 5: 3 entries back).
+POP = delta(2, uv(0, 5) + uv(4) + bits() + uv(6) + bits()
+            + uv(0) + bits(0, 11) + b"\x01" + uv(2)
+            + uv(1) + bits(1) + zz(500)
+            + uv(5) + bits(),
+            uv(1, 2) + uv(0, 0, 0))
+# Pushed again: the page as id 10 at x 100 (kind 3, entry 0), its title (entry 1, nothing
+# differs), then a layer written like the new page (kind 1) with another name.
+PUSH = delta(3, uv(5, 0),
+             uv(0) + uv(3)
+             + zz(10, 9) + uv(0 * 4 + 3) + uv(0) + bits(1) + zz(10000)
+             + zz(1, 1) + uv(0 * 4 + 3) + uv(1) + bits()
+             + zz(1, 11) + uv(1 * 4 + 1) + zz(2) + bits(17) + uv(1)
+             + uv(0, 0))
+
+
+def templated():
+    display = TreeDisplay(binary=True, templates=True)
+    display.receive_binary(DOC_FULL_T)
+    display.receive_binary(POP)
+    return display
+
+
+def test_a_delta_adds_templates_from_held_layers_the_defaults_and_earlier_entries():
+    display = TreeDisplay(binary=True, templates=True)
+    display.receive_binary(DOC_FULL_T)
+    assert display.templates == [] and display.string_info[1] == {
+        "first": 0, "count": 4, "size": 85, "template_first": 0, "template_count": 0}
+    assert display.receive_binary(POP) == {"type": "frame", "seq": 2, "time": 16.7, "base": 1, "remove": [2]}
+    assert display.templates == [PAGE, TITLE, BODY_TEXT, {**BODY_TEXT, "frame": [5, 0, 0, 0]}, TITLE]
+    assert display.string_info[2]["template_first"] == 0 and display.string_info[2]["template_count"] == 5
+    assert 2 not in display.tree.layers     # the entries were read from the base, before the remove
+
+
+def test_an_insert_like_a_template_is_the_whole_layer_json_v2_sends():
+    display = templated()
+    inserted = display.receive_binary(PUSH)["insert"]
+    assert inserted == [{"id": 10, "parent": 1, "index": 0, **PAGE, "frame": [100, 0, 390, 844]},
+                        {"id": 11, "parent": 10, "index": 0, **TITLE},
+                        {"id": 12, "parent": 1, "index": 1, **PAGE, "frame": [100, 0, 390, 844], "name": "page"}]
+    # The same frames as JSON v2 give the same tree and picture.
+    json_display = TreeDisplay()
+    json_display.apply(decode_frame(DOC_FULL)[0])
+    json_display.apply({"type": "frame", "seq": 2, "time": 16.7, "base": 1, "remove": [2]})
+    json_display.apply({"type": "frame", "seq": 3, "time": 33.4, "base": 2, "insert": inserted})
+    assert display.tree.canonical() == json_display.tree.canonical()
+    assert display.flatten() == json_display.flatten() and [n["id"] for n in display.flatten()] == [10, 11, 12]
+    assert len(display.templates) == 5     # kind-3 inserts add nothing to the table
+
+
+def test_a_full_frame_replaces_the_template_table_and_deltas_continue_it():
+    display = templated()
+    # Full frame 4 (time 100 ms): strings "scene"; one entry from the defaults named "scene"; one layer.
+    display.receive_binary(uv(5, 4, 1000) + uv(0, 1, 5) + b"scene" + uv(0, 1) + uv(0) + bits(17) + uv(0)
+                           + uv(1) + zz(1) + uv(0) + bits(3, 4) + zz(39000, 84400))
+    assert display.templates == [{"kind": "rect", "frame": [0, 0, 0, 0], "name": "scene"}] and display.strings == ["scene"]
+    # The next delta's entries come after that one: from 1 is the entry just before, 2 the root.
+    display.receive_binary(delta(5, uv(1, 2) + uv(1) + bits(3) + zz(100) + uv(2) + bits(17) + uv(0), NOTHING, strings=1))
+    assert display.templates == [{"kind": "rect", "frame": [0, 0, 0, 0], "name": "scene"},
+                                 {"kind": "rect", "frame": [0, 0, 1, 0], "name": "scene"},
+                                 {"kind": "rect", "frame": [0, 0, 390, 844], "name": "scene"}]
+    # A delta without a TEMPLATES part keeps it; a full frame without one empties it.
+    display.receive_binary(delta(6, b"", NOTHING, strings=1))
+    assert len(display.templates) == 3
+    display.receive_binary(DOC_FULL)
+    assert display.templates == []
+
+
+def test_templates_that_do_not_fit_change_nothing():
+    display = templated()
+    before = (display.seq, list(display.templates), list(display.strings))
+    cases = [
+        (delta(3, uv(4, 0), NOTHING), "its templates start at 4 but the client holds 5: out of step"),
+        (delta(3, uv(6, 0), NOTHING), "its templates start at 6 but the client holds 5: out of step"),
+        (delta(3, uv(5, 1) + uv(11) + bits(), NOTHING), "template 5 is written like the entry 6 before it; the table has 5"),
+        (delta(3, uv(5, 1) + uv(4) + bits(), NOTHING), "template 5 is written like layer 2, which the client does not hold"),
+        (delta(3, uv(5, 0), uv(0, 1) + zz(10, 9) + uv(3) + uv(5) + bits() + uv(0, 0)),
+         "insert 10 is written like template 5, the table has 5"),
+        # A template entry with FIELDS that end early.
+        (delta(3, uv(5, 1) + uv(0) + bits(17), NOTHING), "frame ends early"),
+        # Full frames: the table starts at 0, and there is no held layer to be like.
+        (uv(5, 3, 0) + uv(0, 0) + uv(1, 0) + uv(0, 0), "full frame 3: templates start at 1"),
+        (uv(5, 3, 0) + uv(0, 0) + uv(0, 1) + uv(2) + bits() + uv(0), "template 0 is written like layer 1; a full frame has no held layers"),
+        (uv(5, 3, 0) + uv(0, 0) + uv(0, 1) + uv(1) + bits() + uv(0), "template 0 is written like the entry 1 before it; the table has 0"),
+    ]
+    for data, error in cases:
+        with pytest.raises(WireError, match=error):
+            display.receive_binary(data)
+        assert (display.seq, display.templates, display.strings) == before
+
+
+def test_kind_3_and_the_templates_part_need_the_feature():
+    display = TreeDisplay(binary=True)
+    display.receive_binary(DOC_FULL)
+    insert = uv(2, 2, 167, 1, 4, 0) + uv(0, 1) + zz(10, 9) + uv(3) + uv(0) + bits() + uv(0, 0)
+    with pytest.raises(WireError, match="insert 10 is of kind 3, which is none without the feature templates"):
+        display.receive_binary(insert)
+    # Without the feature a type that says TEMPLATES follow is none; with it, a frame may have none.
+    with pytest.raises(WireError, match="unknown frame type 5; expected 1 \\(full\\) or 2 \\(delta\\)$"):
+        TreeDisplay(binary=True).receive_binary(DOC_FULL_T)
+    with_feature = TreeDisplay(binary=True, templates=True)
+    with_feature.receive_binary(DOC_FULL)
+    assert with_feature.templates == [] and [n["id"] for n in with_feature.flatten()] == [2, 3]
+
+
+def test_the_hello_asks_for_templates_on_binary_and_the_welcome_decides():
+    def fields(protocol, encoding):
+        return hello_fields(app="phone", width=390, height=844, scale=None, safe_area=None, session=None,
+                            role="control", protocol=protocol, encoding=encoding, last_seq=None)
+    assert fields(2, "binary")["features"] == ["templates"]
+    assert fields(2, "json")["features"] is None and fields(1, "json")["features"] is None
+    core = Core()
+    hello = core.hello(**fields(2, "json"))
+    assert "features" not in hello
+    hello = core.hello(**fields(2, "binary"))
+    assert hello["features"] == ["templates"] and hello["encoding"] == "binary"
+    welcome = {**WELCOME, "protocol": 2, "encoding": "binary"}
+    core.receive(json.dumps({**welcome, "features": ["templates"]}), 0.0)
+    assert core.v2.templates_enabled
+    core.receive(DOC_FULL_T, 0.1)
+    core.receive(POP, 0.2)
+    assert core.violation is None and core.resyncs == 0 and len(core.v2.templates) == 5
+    # A server that does not grant it sends frames without templates; the same picture goes on.
+    core.receive(json.dumps({**welcome, "features": []}), 0.3)
+    assert not core.v2.templates_enabled
+    core.receive(DOC_FULL, 0.4)
+    assert core.violation is None and core.resyncs == 0 and core.v2.templates == []
+    assert [n.name for n in core.nodes(role="page")] == ["Home"]
+    # The hello a resync says again asks for it too.
+    core.receive(DOC_DELTA[:1] + b"\x09" + DOC_DELTA[2:], 0.5)   # delta 9 based on 8: a wrong base
+    assert core.resyncs == 1 and [json.loads(m)["features"] for m in core.take_outbox()] == [["templates"]]
 
 
 def test_a_frame_that_does_not_fit_asks_for_a_full_frame_and_deltas_wait_for_it():

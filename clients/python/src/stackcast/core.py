@@ -189,6 +189,10 @@ class Core:
             binary = message.get("encoding") == "binary"
             if self.v2 is None or self.v2.binary != binary:
                 self.v2 = TreeDisplay(binary=binary, keep_snapshots=self.display.keep_snapshots)
+            # Features belong to the connection and are in force only when the welcome lists them
+            # (§2): a server that does not know `templates`, or a JSON wire, sends frames without.
+            features = message.get("features")
+            self.v2.templates_enabled = binary and isinstance(features, list) and "templates" in features
         try:
             self.welcome = Welcome.from_dict(message)
         except KeyError:

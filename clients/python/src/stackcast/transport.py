@@ -52,7 +52,10 @@ def websocket_options(options: Mapping[str, Any]) -> dict[str, Any]:
 def hello_fields(*, app: str | None, width: float, height: float, scale: float | None,
                  safe_area: Mapping[str, float] | None, session: str | None, role: str, protocol: int,
                  encoding: str, last_seq: int | None) -> dict[str, Any]:
-    """The fields of `hello` (docs/protocol.md §2); `encoding` is v2's only."""
+    """The fields of `hello` (docs/protocol.md §2); `encoding` is v2's only. A binary v2 hello asks
+    for the feature `templates` (§3.6: a page pushed again is written like the one popped, in
+    about half the bytes); the client decodes frames with or without it, as the welcome says, so
+    a server that does not grant it costs nothing."""
     if protocol not in (1, 2):
         raise ValueError(f"protocol must be 1 or 2, got {protocol!r}")
     if encoding not in ("json", "binary"):
@@ -62,8 +65,10 @@ def hello_fields(*, app: str | None, width: float, height: float, scale: float |
         viewport["scale"] = scale
     if safe_area is not None:
         viewport["safeArea"] = dict(safe_area)
+    binary = protocol == 2 and encoding == "binary"
     return {"app": app, "viewport": viewport, "session": session, "role": role, "protocol": protocol,
-            "encoding": encoding if protocol == 2 else None, "lastSeq": last_seq}
+            "encoding": encoding if protocol == 2 else None, "lastSeq": last_seq,
+            "features": ["templates"] if binary else None}
 
 
 def connect_error(url: str, error: BaseException, open_timeout: float | None) -> StackcastError:

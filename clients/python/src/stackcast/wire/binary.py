@@ -7,6 +7,12 @@ y, w and h separately, so it may change x alone, while a JSON patch carries `x` 
 those changed and otherwise the whole `frame`: `decode_frame` writes the components a patch does
 not carry as None (`[-21.74, None, None, None]`), and `resolve_patches(frame, layers)` turns them
 into the JSON form, filling in from the layers the client holds, which gives exactly the JSON frame.
+
+With the feature `templates` (§3.6 "Templates") the caller also passes its template table and the
+layers it holds (`templates=`, `layers=`): the frame then carries a TEMPLATES part, and an insert
+written like an entry comes out as the whole layer at once (entries are whole layers already, so
+unlike an insert written like a held layer nothing is left for `resolve_likes`);
+`info["templates"]` is the table after the frame.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from ..errors import WireError
 KINDS = ("rect", "text", "icon")
 ALIGNS = ("left", "center", "right")
 FRAME_TYPES = {1: "full", 2: "delta"}
+# Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only, §3.6).
+TEMPLATES_FOLLOW = 4
 
 # Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`.
 BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
@@ -29,8 +37,9 @@ BIT_CLEARED = 19
 BIT_STANDBY = 20
 BIT_SCALE = 21
 BIT_SELECTED = 22
-# What follows an INSERT's index: the low two bits of its `at` (§3.6).
-INSERT_NEW, INSERT_LIKE, INSERT_MOVE = 0, 1, 2
+# What follows an INSERT's index: the low two bits of its `at` (§3.6). Kind 3 exists only with
+# the feature `templates`.
+INSERT_NEW, INSERT_LIKE, INSERT_MOVE, INSERT_TEMPLATE = 0, 1, 2, 3
 FIELD_NAMES = {
     BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
     BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
@@ -121,19 +130,32 @@ def varint_encode(n: int) -> bytes:
 
 
 def decode_frame(data: bytes, strings: Sequence[str] = (),
-                 held: tuple[int, float] | None = None) -> tuple[dict[str, Any], list[str], dict[str, int]]:
+                 held: tuple[int, float] | None = None, *,
+                 templates: Sequence[Mapping[str, Any]] | None = None,
+                 layers: Mapping[int, Mapping[str, Any]] | None = None) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
     """Decodes one binary v2 frame for a client whose string table is `strings` and which holds the
     frame whose seq and time (ms, as JSON) are `held` (None before any frame). A delta's header is
     seq − base and the time since the base's, so a delta whose base is not `held` is a wrong base.
 
+    `templates` is None without the feature `templates`; with it, the client's template table (the
+    entries are layers without id, parent and index), and `layers` the layers it holds at the base
+    (a delta's entries may be written like one of them).
+
     Returns (frame, table, info): `frame` is the JSON v2 dict (patch frames may hold None for the
     components the patch does not carry; see the module doc), `table` the string table after this
     frame (a new list; `strings` is never changed), and `info` a dict with `first`, `count` (the
-    frame's new strings) and `size` (bytes)."""
+    frame's new strings) and `size` (bytes); with the feature also `template_first`,
+    `template_count` (the frame's new entries) and `templates`, the template table after this frame
+    (a new list; `templates` is never changed)."""
     reader = ByteReader(data)
     kind_byte = reader.u8("type")
+    # Only a frame that adds template entries says so (type + 4): most add none.
+    with_entries = templates is not None and kind_byte & TEMPLATES_FOLLOW != 0
+    if with_entries:
+        kind_byte -= TEMPLATES_FOLLOW
     if kind_byte not in FRAME_TYPES:
-        raise WireError(f"unknown frame type {kind_byte}; expected 1 (full) or 2 (delta)")
+        expected = "1 (full) or 2 (delta), plus 4 with template entries" if templates is not None else "1 (full) or 2 (delta)"
+        raise WireError(f"unknown frame type {data[0]}; expected {expected}")
     full = kind_byte == 1
     seq = reader.varint("seq")
     time_tenths = reader.varint("time")
@@ -158,6 +180,16 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         except UnicodeDecodeError as error:
             raise WireError(f"string {first + index} is not UTF-8: {error}") from None
     table = new_strings if full else list(strings) + new_strings
+    info: dict[str, Any] = {"first": first, "count": count, "size": len(reader.data)}
+    entries: list[Mapping[str, Any]] | None = None
+    if with_entries:
+        entries, info["template_first"], info["template_count"] = _read_templates(
+            reader, table, templates, layers or {}, full, seq)
+        info["templates"] = entries
+    elif templates is not None:
+        # No entries: a full frame empties the table, a delta keeps it.
+        entries = [] if full else list(templates)
+        info["template_first"], info["template_count"], info["templates"] = len(entries), 0, entries
 
     frame: dict[str, Any] = {"type": "frame", "seq": seq, "time": time_tenths / 10}
     if full:
@@ -191,7 +223,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
             if not parent:
                 raise WireError(f"insert {layer_id} has no parent")
             # The index times 4, plus the kind of insert (§3.6): 0 new, 1 new and written like a
-            # held layer, 2 a held layer moved here (nothing follows).
+            # held layer, 2 a held layer moved here (nothing follows), 3 new and written like a
+            # template (feature `templates` only).
             at = reader.varint(f"index of insert {layer_id}")
             kind, index = at % 4, at // 4
             if kind == INSERT_MOVE:
@@ -203,8 +236,19 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
                 layer["like"] = like  # resolve_likes makes it the whole layer
             elif kind == INSERT_NEW:
                 layer = _read_fields(reader, table, layer_id, new=True)
+            elif kind == INSERT_TEMPLATE and entries is not None:
+                # The table is complete (a frame's entries come before its body), so the insert
+                # becomes the whole layer here, as JSON sends it: a later kind-1 insert written
+                # like it then finds it whole, as `resolve_likes` expects of earlier inserts.
+                entry = reader.varint(f"template of insert {layer_id}")
+                if entry >= len(entries):
+                    raise WireError(f"insert {layer_id} is written like template {entry}, the table has {len(entries)}")
+                fields = _read_fields(reader, table, layer_id, new=False)
+                inserted.append(_like(entries[entry], {"id": layer_id, "parent": parent, "index": index}, fields))
+                continue
             else:
-                raise WireError(f"insert {layer_id} is of kind {kind}, which is none (§3.6)")
+                raise WireError(f"insert {layer_id} is of kind {kind}, which is none without the feature "
+                                f"templates (§3.6)")
             layer["parent"] = parent
             layer["index"] = index
             inserted.append(layer)
@@ -223,7 +267,48 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
                 frame[key] = part
     if not reader.at_end():
         raise WireError(f"frame {seq}: {len(reader.data) - reader.pos} byte(s) after the end of the frame")
-    return frame, table, {"first": first, "count": count, "size": len(reader.data)}
+    return frame, table, info
+
+
+def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any]],
+                    layers: Mapping[int, Mapping[str, Any]], full: bool,
+                    seq: int) -> tuple[list[Mapping[str, Any]], int, int]:
+    """The TEMPLATES part (§3.6 "Templates"): returns (the table after it, first, count). It works
+    as the string table does: a full frame's entries replace the table, a delta's are appended to
+    the `first` entries the client must hold. Each ENTRY's FIELDS start from what its `from` names:
+    0 the defaults (as a new layer), odd 2n − 1 the entry n before it (this frame's count), even
+    2 × id the layer `id` as held at the base (deltas only: a full frame has no base). An entry is
+    a layer without its place, so `_like` with no place makes it whole, as for an insert."""
+    first = reader.varint("templates.first")
+    count = reader.varint("templates.count")
+    if full and first != 0:
+        raise WireError(f"full frame {seq}: templates start at {first}, a full frame's start at 0")
+    if not full and first != len(templates):
+        raise WireError(f"delta {seq}: its templates start at {first} but the client holds {len(templates)}: out of step")
+    # Entries are never changed once made, so the new table may share them with the old one.
+    entries: list[Mapping[str, Any]] = [] if full else list(templates)
+    for _ in range(count):
+        what = f"template {len(entries)}"
+        written = reader.varint(f"from of {what}")
+        if written == 0:
+            entry = _read_fields(reader, table, None, new=True, what=what)
+        else:
+            model: Mapping[str, Any] | None
+            if written & 1:
+                back = (written + 1) // 2
+                if back > len(entries):
+                    raise WireError(f"{what} is written like the entry {back} before it; the table has {len(entries)}")
+                model = entries[-back]
+            else:
+                if full:
+                    raise WireError(f"full frame {seq}: {what} is written like layer {written // 2}; "
+                                    f"a full frame has no held layers")
+                model = layers.get(written // 2)
+                if model is None:
+                    raise WireError(f"delta {seq}: {what} is written like layer {written // 2}, which the client does not hold")
+            entry = _like(model, {}, _read_fields(reader, table, None, new=False, what=what))
+        entries.append(entry)
+    return entries, first, count
 
 
 def _read_id(reader: ByteReader, previous: int, what: str) -> int:
@@ -255,11 +340,13 @@ def _read_layer_parent(reader: ByteReader, layer_id: int) -> tuple[int | None, i
     return layer_id - back, like
 
 
-def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: bool) -> dict[str, Any]:
-    """FIELDS of one LAYER/INSERT (`new`: starts from the defaults) or PATCH."""
+def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int | None, new: bool,
+                 what: str | None = None) -> dict[str, Any]:
+    """FIELDS of one LAYER/INSERT (`new`: starts from the defaults) or PATCH, with its `id`; of a
+    template ENTRY (`layer_id` None, `what` naming it in errors), without one."""
     if layer_id == 0:
         raise WireError("layer id 0 (ids start at 1)")
-    what = f"layer {layer_id}"
+    what = what or f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
     if mask >> (BIT_SELECTED + 1):
         raise WireError(f"{what}: mask {mask:#x} has a bit above 22")
@@ -272,7 +359,7 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int, new: b
             raise WireError(f"{what}: cleared mask {cleared:#x} has a bit above 18")
         if cleared & mask:
             raise WireError(f"{what}: fields both set and cleared ({cleared & mask:#x})")
-    layer: dict[str, Any] = {"id": layer_id}
+    layer: dict[str, Any] = {} if layer_id is None else {"id": layer_id}
     if new:
         layer["kind"] = "rect"
         layer["frame"] = [0, 0, 0, 0]

@@ -1,6 +1,7 @@
 """Protocol v2's layer tree (docs/protocol.md §3.5) on the client side: `LayerTree` applies full
 frames and deltas (JSON, or binary ones decoded by `binary.decode_frame`) and draws itself as v1's
-flat display list (`flatten`); `TreeDisplay` adds the string table a binary connection keeps.
+flat display list (`flatten`); `TreeDisplay` adds the string table a binary connection keeps, and
+its template table when the connection has the feature `templates` (§3.6).
 
 Rules read from the spec where it leaves something open:
 - A full frame lists layers in pre-order: the first is the root (no `parent`), every other layer's
@@ -17,7 +18,7 @@ Rules read from the spec where it leaves something open:
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Mapping
 
 from ..errors import WireError
 from .binary import KINDS, decode_frame, resolve_likes, resolve_patches
@@ -353,19 +354,29 @@ class LayerTree:
 
 
 class TreeDisplay:
-    """What a v2 viewer holds: the layer tree and, for binary frames, the string table. Frames go
-    in as parsed JSON (`apply`) or as bytes (`receive_binary`, which returns the JSON-equivalent
-    dict). `keep_snapshots` keeps the flattened picture after every frame, by seq."""
+    """What a v2 viewer holds: the layer tree and, for binary frames, the string table and (with
+    the feature `templates`) the template table. Frames go in as parsed JSON (`apply`) or as bytes
+    (`receive_binary`, which returns the JSON-equivalent dict). `keep_snapshots` keeps the
+    flattened picture after every frame, by seq.
 
-    def __init__(self, binary: bool = False, keep_snapshots: bool = False) -> None:
+    `templates_enabled` says whether binary frames carry a TEMPLATES part: the welcome decides it
+    (`welcome.features`), not the hello, so the client that reads the welcome sets it. Turning it
+    on or off keeps the table: a delta whose `first` does not match it is out of step anyway, and
+    the full frame asked for then starts a new one."""
+
+    def __init__(self, binary: bool = False, keep_snapshots: bool = False, templates: bool = False) -> None:
         self.binary = binary
         self.tree = LayerTree()
         self.strings: list[str] = []
+        self.templates_enabled = templates
+        self.templates: list[Mapping[str, Any]] = []     # entries: layers without id, parent, index
         self.keep_snapshots = keep_snapshots
         self.snapshots: dict[int, list[Layer]] = {}        # seq -> flatten()
         self.trees: dict[int, list[Layer]] = {}            # seq -> canonical() (with keep_snapshots)
         self.sizes: dict[int, int] = {}            # seq -> bytes of the binary frame (binary only)
-        self.string_info: dict[int, dict[str, int]] = {}      # seq -> {"first", "count", "size"} (binary only)
+        # seq -> {"first", "count", "size"}, and "template_first", "template_count" with the
+        # feature (binary only)
+        self.string_info: dict[int, dict[str, int]] = {}
 
     @property
     def seq(self) -> int | None:
@@ -379,12 +390,19 @@ class TreeDisplay:
     def receive_binary(self, data: bytes) -> Frame:
         """Decodes and applies one binary frame; returns the JSON-equivalent frame."""
         held = None if self.tree.seq is None else (self.tree.seq, self.tree.time)
-        frame, table, info = decode_frame(data, self.strings, held)
+        frame, table, info = decode_frame(data, self.strings, held,
+                                          templates=self.templates if self.templates_enabled else None,
+                                          layers=self.tree.layers)
         if not frame.get("full"):
             resolve_likes(frame, self.tree.layers)
             resolve_patches(frame, self.tree.layers)
         self.tree.apply(frame)
-        self.strings = table        # only once the frame is applied
+        # Only once the frame is applied. A full frame without the feature leaves no table: the
+        # server starts its own afresh with every full frame too.
+        self.strings = table
+        templates = info.pop("templates", None)
+        if templates is not None or frame.get("full"):
+            self.templates = templates or []
         self.sizes[frame["seq"]] = info["size"]
         self.string_info[frame["seq"]] = info
         self._after(frame)
@@ -405,8 +423,10 @@ class TreeDisplay:
                 if (role is None or n.get("role") == role) and (name is None or n.get("name") == name)]
 
     def clone(self) -> TreeDisplay:
-        """A copy to resume from (the tree and the string table a client keeps across a reconnect)."""
-        other = TreeDisplay(self.binary, self.keep_snapshots)
+        """A copy to resume from (the tree, the string and template tables a client keeps across a
+        reconnect)."""
+        other = TreeDisplay(self.binary, self.keep_snapshots, self.templates_enabled)
         other.tree = copy.deepcopy(self.tree)
         other.strings = list(self.strings)
+        other.templates = list(self.templates)      # entries are never changed once made
         return other
