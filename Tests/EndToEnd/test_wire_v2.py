@@ -215,6 +215,12 @@ def test_welcome_reports_the_wire_and_bad_choices_are_refused(server):
             kinds = {kind for _, _, kind, _ in client.wire_frames}
             assert kinds == (set() if wire[0] == 1 else {"binary" if wire[1] == "binary" else "text"}), (fields, kinds)
             await client.close()
+        # Layer templates are a part of binary frames: granted there only (§3.6 "Templates").
+        for fields, granted in [(V2_BINARY, ["templates"]), (V2_JSON, []), (V1, [])]:
+            client = await open_client(server.ws_url)
+            welcome = await client.hello(app="phone", viewport=PHONE, features=["templates"], **fields)
+            assert welcome["features"] == granted, (fields, welcome)
+            await client.close()
         refused = [
             ({"protocol": 3}, "protocol: this server speaks 1 or 2, got 3"),
             ({"protocol": 0}, "protocol: this server speaks 1 or 2, got 0"),

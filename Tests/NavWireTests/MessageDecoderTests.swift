@@ -30,6 +30,16 @@ import NavKit
         #expect(message(#"{"type":"hello","features":["move","teleport"]}"#) == .hello(Hello(features: [])), "move is gone; unknown features are dropped")
     }
 
+    /// Templates are a part of binary frames: granted on binary v2 only, dropped elsewhere like
+    /// an unknown feature.
+    @Test func templatesAreGrantedOnBinaryOnly() {
+        let features = #""features":["templates","sessionUpdates"]"#
+        #expect(message(#"{"type":"hello","protocol":2,"encoding":"binary",\#(features)}"#)
+            == .hello(Hello(features: ["templates", "sessionUpdates"], wire: .v2Binary)))
+        #expect(message(#"{"type":"hello","protocol":2,\#(features)}"#) == .hello(Hello(features: ["sessionUpdates"], wire: .v2JSON)))
+        #expect(message(#"{"type":"hello",\#(features)}"#) == .hello(Hello(features: ["sessionUpdates"], wire: .v1)))
+    }
+
     @Test func helloChoosesTheWireFormat() {
         #expect(message(#"{"type":"hello","protocol":1}"#) == .hello(Hello(wire: .v1)))
         #expect(message(#"{"type":"hello","protocol":2}"#) == .hello(Hello(wire: .v2JSON)))
