@@ -31,6 +31,24 @@ import NavKit
         #expect(Self.hex(delta) == "02 02 a6 01 01 04 00 00 00 01 02 02 fb 21 00")
     }
 
+    /// The templates example in docs/protocol.md §3.6: the page popped, then pushed again.
+    @Test func documentedTemplatesExample() {
+        var encoder = WireEncoder(.v2Binary, templates: true)
+        _ = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)
+        let scene = Self.tree(pageX: 0).layers[0]
+        let popped = encoder.encode(LayerTree(layers: [scene], viewport: Self.viewport), seq: 2, time: 0.0167)
+        // The same page again as new layers 4 and 5, coming in from the right.
+        let again = Self.tree(pageX: 390).layers.dropFirst().map { layer in
+            var layer = layer
+            layer.id += 2
+            if layer.parent == 2 { layer.parent = 4 }
+            return layer
+        }
+        let pushed = encoder.encode(LayerTree(layers: [scene] + again, viewport: Self.viewport), seq: 3, time: 0.0334)
+        #expect(Self.hex(popped) == "06 02 a7 01 01 04 00 00 02 04 00 06 00 01 02 00 00 00")
+        #expect(Self.hex(pushed) == "02 03 a7 01 01 04 00 00 02 08 06 03 00 02 b0 e1 04 02 02 03 01 00 00 00")
+    }
+
     @Test func clearedFieldsAndNewStrings() throws {
         var encoder = WireEncoder(.v2Binary)
         _ = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)
