@@ -49,6 +49,52 @@ import NavKit
         #expect(Self.hex(pushed) == "02 03 a7 01 01 04 00 00 02 08 06 03 00 02 b0 e1 04 02 02 03 01 00 00 00")
     }
 
+    /// A viewer that joins gets a full frame without the entries, its table starting at the
+    /// session's size; from then on no frame names an older entry, so the viewer that was there
+    /// all along and the one that joined share every delta and hold the same tree.
+    @Test func aJoiningViewersFullFrameStartsTheTemplatesAtTheTablesSize() throws {
+        func page(_ id: Int, x: Double) -> [Layer] {
+            Self.tree(pageX: x).layers.dropFirst().map { layer in
+                var layer = layer
+                layer.id += id - 2
+                if layer.parent == 2 { layer.parent = id }
+                return layer
+            }
+        }
+        let scene = Self.tree(pageX: 0).layers[0]
+        let trees = [[scene] + page(2, x: 0), [scene], [scene] + page(4, x: 390), [scene], [scene] + page(6, x: 390)]
+        let frames = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        var tables = BinaryTables()
+        var early = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
+        var joined = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
+        func apply(_ bytes: [UInt8]?, to viewer: inout (decoder: BinaryFrameDecoder, viewer: TreeViewer)) throws {
+            let held = viewer.viewer.fields
+            #expect(viewer.viewer.apply(try viewer.decoder.decode(try #require(bytes), held: { held[$0] })) == nil)
+        }
+        try apply(BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables, templates: true), to: &early)
+        try apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true), to: &early)
+        #expect(early.decoder.templates?.count == 2, "the pop kept the page and its title")
+        let full = try #require(BinaryTreeEncoder.encode(frames[1], from: nil, tables: &tables, templates: true))
+        // Full (1) with templates (+ 4), seq 2, time 0, the four strings (25 bytes in all); then
+        // TEMPLATES: first 2, none.
+        #expect(Self.hex(Array(full.prefix(5))) == "05 02 00 00 04")
+        #expect(Self.hex(Array(full[25..<27])) == "02 00")
+        try apply(full, to: &joined)
+        #expect(joined.decoder.templates?.count == 2 && joined.decoder.templates?.allSatisfy { $0 == nil } == true)
+        var sizes: [Int] = []
+        for index in 2..<frames.count {
+            let bytes = BinaryTreeEncoder.encode(frames[index], from: frames[index - 1], tables: &tables, templates: true)
+            sizes.append(bytes?.count ?? 0)
+            try apply(bytes, to: &early)
+            try apply(bytes, to: &joined)
+            #expect(early.viewer.fields == joined.viewer.fields)
+        }
+        // The push after the join could not be written like the entries below it; the one after
+        // the next pop is written like that pop's.
+        #expect(sizes[2] * 2 < sizes[0], "\(sizes)")
+        #expect(early.decoder.templates?.count == 4)
+    }
+
     @Test func clearedFieldsAndNewStrings() throws {
         var encoder = WireEncoder(.v2Binary)
         _ = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)

@@ -548,7 +548,16 @@ test('templates: a table out of step, kind 3 without the feature, an entry or a 
   // Out of step, like a wrong base: a delta that continues another table, a full frame not starting one.
   refused(templateDelta(1, []), 'table', /its templates continue a table of 1, we hold 0/, 'a delta\'s first');
   assert.throws(() => decoder.decode(templateDelta(1, []), held), TemplateTableError);
-  refused(fullExample((b) => b.templates(1, [])), 'table', /its template table starts at 1, not 0/, 'a full frame\'s first');
+  // A full frame's table may start past 0 (the server's, when we joined): nothing below is ours.
+  const joined = withTemplates();
+  joined.decoder.decode(fullExample((b) => b.templates(2, [])), joined.held);
+  assert.deepEqual(joined.decoder.templates, [null, null]);
+  assert.throws(() => joined.decoder.decode(templateDelta(2, [[1, []]]), joined.held),
+    (error) => error.code === 'template' && /the entry 1 before it/.test(error.message), 'an entry like one we were never sent');
+  assert.throws(() => joined.decoder.decode(templateDelta(2, [], (b) => b.list(1).head(9, 35).v(3).v(1).fields([])), joined.held),
+    (error) => error.code === 'template' && /template 1, which came before our full frame's/.test(error.message), 'an insert like one');
+  assert.equal(joined.decoder.decode(templateDelta(2, [[0, [B.w], (v) => v.c(5)]], (b) => b.list(1).head(9, 35).v(3).v(2).fields([])), joined.held)
+    .insert[0].frame[2], 5, 'entries after the first are ours');
   // The index counts this frame's entries, and nothing past them.
   const insertLike = (index) => (b) => b.list(1).head(9, 35).v(3).v(index).fields([]);
   refused(templateDelta(0, [[0, []]], insertLike(1)), 'template', /template 1, outside the table of 1/, 'an index past the table');

@@ -177,7 +177,7 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
   for (let n = reader.count(); n > 0; n--) strings.push(reader.string());
   const fields = new FieldReader(reader, strings);
   // Without entries a full frame empties the table and a delta keeps it.
-  const templates = withEntries ? continueTable(reader, type, seq, templateTable, 'template', TemplateTableError)
+  const templates = withEntries ? continueTable(reader, type, seq, templateTable, 'template', TemplateTableError, true)
     : templateTable && (type === FULL ? [] : templateTable.slice());
   if (withEntries) {
     for (let n = reader.count(); n > 0; n--) {
@@ -236,6 +236,7 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
         // The entry's index in the table as it stands after this frame's entries.
         const index = reader.varint();
         if (index >= templates.length) throw new BinaryFrameError(`insert ${layer.id} is written like template ${index}, outside the table of ${templates.length}`, 'template');
+        if (!templates[index]) throw new BinaryFrameError(`insert ${layer.id} is written like template ${index}, which came before our full frame's`, 'template');
         insert.push(fields.like(layer, templates[index]));
       } else {
         throw new BinaryFrameError(`insert ${layer.id} of kind ${kind}, which needs the feature templates`, 'value');
@@ -292,9 +293,12 @@ function entryModel(from, templates, held) {
  * name the size of, or we are out of step.
  * @param {string} noun what the table holds, for the message.
  * @param {typeof BinaryFrameError} OutOfStep the error to throw.
+ * @param {boolean} [startsAnywhere] a full frame's table may start past 0 (templates): the
+ *   entries below its `first` are unknown (null), and the server never names them to us.
  */
-function continueTable(reader, type, seq, table, noun, OutOfStep) {
+function continueTable(reader, type, seq, table, noun, OutOfStep, startsAnywhere = false) {
   const first = reader.varint();
+  if (type === FULL && startsAnywhere) return new Array(first).fill(null);
   const expected = type === FULL ? 0 : table.length;
   if (first !== expected) {
     throw new OutOfStep(type === FULL

@@ -92,16 +92,26 @@ public enum BinaryTreeEncoder {
                 models.add(layer)
             }
         }
-        // Written before the mark is taken, so that any string an entry names is in it.
+        // Written before the mark is taken, so that any string an entry names is in it. A full
+        // frame sends no entries: its table starts at the frame's mark (the floor, from then on).
         var entries: BinaryWriter?
         let table = tables.templates
-        if templates, case let range = (delta?.mark.templates ?? 0)..<(frame.tables?.templates ?? table.count), !range.isEmpty {
+        let templatesEnd = frame.tables?.templates ?? table.count
+        if templates, delta == nil {
+            tables.templates.raiseFloor(to: templatesEnd)
+            if templatesEnd > 0 {
+                var written = BinaryWriter(capacity: 8)
+                written.varint(templatesEnd)
+                written.varint(0)
+                entries = written
+            }
+        } else if templates, case let range = (delta?.mark.templates ?? 0)..<templatesEnd, !range.isEmpty {
             var written = BinaryWriter(capacity: 8 + range.count * 4)
             writeEntries(range, of: table, base: delta?.old, strings: &tables.strings, scratch: &scratch, into: &written)
             entries = written
         }
         if first { frame.tables = tables.mark }
-        let end = frame.tables!.strings
+        let endString = frame.tables!.strings
         let firstString = delta?.mark.strings ?? 0
 
         var out = BinaryWriter(capacity: body.bytes.count + (entries?.bytes.count ?? 0) + 16)
@@ -116,8 +126,8 @@ public enum BinaryTreeEncoder {
             out.varint(tenths(frame.time))
         }
         out.varint(firstString)
-        out.varint(end - firstString)
-        for index in firstString..<end { out.string(tables.strings.strings[index]) }
+        out.varint(endString - firstString)
+        for index in firstString..<endString { out.string(tables.strings.strings[index]) }
         if let entries { out.append(entries) }
         out.append(body)
         return out.bytes

@@ -8,6 +8,12 @@ import NavKit
 /// removes, as the client last held it, unless an entry has the same fields already: a page
 /// pushed and popped again and again adds entries once.
 ///
+/// A viewer that joins (or resyncs) gets a full frame without the entries: its table starts at
+/// the table's size then (`floor`), and from then on no frame names an entry below the floor to
+/// anyone, so that a viewer joining a session that has seen many pages does not download
+/// templates it may never use. Entries below the floor stay stored, for the deltas of viewers
+/// that hold fewer entries than it (they must get every entry after their own mark).
+///
 /// Part of the session's `BinaryTables`, which says how viewers keep in step with it. Service
 /// thread only.
 struct TemplateTable {
@@ -33,8 +39,11 @@ struct TemplateTable {
     /// The entries, oldest first; each keeps the id it had when it was made (an entry of a delta
     /// is written like the base frame's layer of that id when the client holds it).
     private(set) var entries: [Layer] = []
-    /// Indices of the entries by key, oldest first.
+    /// Indices of the entries at or above `floor` by key, oldest first.
     private var byKey: [Key: [Int]] = [:]
+    /// The first entry a frame may name (as a model or an insert's template); every viewer holds
+    /// the entries from here on.
+    private(set) var floor = 0
 
     var count: Int { entries.count }
 
@@ -44,7 +53,7 @@ struct TemplateTable {
         for index in old.indices where index < held.count && !held[index] { add(old[index]) }
     }
 
-    /// Adds `layer` unless an entry has the same fields.
+    /// Adds `layer` unless an entry at or above the floor has the same fields.
     mutating func add(_ layer: Layer) {
         let key = Key(layer)
         if let indices = byKey[key], indices.contains(where: { Self.sameFields(entries[$0], layer) }) { return }
@@ -59,15 +68,27 @@ struct TemplateTable {
         return indices.suffix(Self.candidatesPerKey)
     }
 
-    /// The newest entry before entry `index` with its kind, role and name, which it may be
-    /// written like.
+    /// The newest entry at or above the floor before entry `index` with its kind, role and name,
+    /// which it may be written like.
     func previous(before index: Int) -> Int? {
         byKey[Key(entries[index])]?.last { $0 < index }
+    }
+
+    /// A viewer got a full frame whose table starts at `mark` (the table's size when that frame
+    /// was made): no entry below it may be named again.
+    mutating func raiseFloor(to mark: Int) {
+        guard mark > floor else { return }
+        floor = mark
+        byKey = byKey.compactMapValues { indices in
+            let kept = indices.filter { $0 >= mark }
+            return kept.isEmpty ? nil : kept
+        }
     }
 
     mutating func removeAll() {
         entries.removeAll()
         byKey.removeAll()
+        floor = 0
     }
 
     /// Everything a binary LAYER's FIELDS carry is the same (not the id or the parent).

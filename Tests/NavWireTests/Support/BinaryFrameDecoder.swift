@@ -12,8 +12,9 @@ struct BinaryFrameDecoder {
     }
 
     private(set) var strings: [String] = []
-    /// The template entries (layers without a place); nil without the feature.
-    private(set) var templates: [JSONObject]?
+    /// The template entries (layers without a place; nil for those below a full frame's
+    /// `first`, which the client was never sent); nil without the feature.
+    private(set) var templates: [JSONObject?]?
 
     init(templates: Bool = false) {
         self.templates = templates ? [] : nil
@@ -124,8 +125,8 @@ struct BinaryFrameDecoder {
             default:
                 guard let templates else { throw Failure(description: "insert \(id) of kind 3") }
                 let index = try varint()
-                guard index < templates.count else { throw Failure(description: "template \(index) of \(templates.count)") }
-                return try like(object, model: templates[index])
+                guard index < templates.count, let model = templates[index] else { throw Failure(description: "template \(index) of \(templates.count), not held") }
+                return try like(object, model: model)
             }
         }
         let layer = try layerFields(object)
@@ -178,9 +179,10 @@ struct BinaryFrameDecoder {
 
     /// Reads a TEMPLATES part: each entry from the defaults (from 0), like the entry n before it
     /// (2n − 1), or like the base's layer id (2 × id, deltas only).
+    /// A full frame's `first` starts the table there, with nothing known below it.
     private mutating func readTemplates(full: Bool) throws {
-        var table = full ? [] : templates ?? []
         let first = try varint()
+        var table: [JSONObject?] = full ? Array(repeating: nil, count: first) : templates ?? []
         guard first == table.count else { throw Failure(description: "templates start at \(first), table holds \(table.count)") }
         for _ in 0..<(try varint()) {
             let from = try varint()
@@ -189,8 +191,8 @@ struct BinaryFrameDecoder {
                 entry = try layerFields()
             } else if from & 1 == 1 {
                 let back = (from + 1) / 2
-                guard back <= table.count else { throw Failure(description: "entry \(back) back of \(table.count)") }
-                entry = try like(JSONObject(), model: table[table.count - back])
+                guard back <= table.count, let model = table[table.count - back] else { throw Failure(description: "entry \(back) back of \(table.count), not held") }
+                entry = try like(JSONObject(), model: model)
             } else {
                 guard !full, let model = held(from / 2) else { throw Failure(description: "entry like layer \(from / 2), which is not held") }
                 entry = try like(JSONObject(), model: model)

@@ -237,6 +237,24 @@ def test_a_full_frame_replaces_the_template_table_and_deltas_continue_it():
     assert display.templates == []
 
 
+def test_a_full_frame_may_start_the_table_past_0_and_names_nothing_below():
+    # The server's full frame for a viewer that joins a session with 2 entries: the table starts
+    # there (type 5, first 2, none), with nothing known below.
+    display = TreeDisplay(binary=True, templates=True)
+    display.receive_binary(bytes([5]) + DOC_FULL[1:25] + uv(2, 0) + DOC_FULL[25:])
+    assert display.templates == [None, None]
+    for data, error in [
+        (delta(2, b"", uv(0, 1) + zz(10, 9) + uv(3) + uv(1) + bits() + uv(0, 0)), "template 1, which came before our full frame's"),
+        (delta(2, uv(2, 1) + uv(1) + bits(), NOTHING), "the entry 1 before it; the table has 2, and that one came before"),
+    ]:
+        with pytest.raises(WireError, match=error):
+            display.receive_binary(data)
+        assert display.templates == [None, None] and display.seq == 1
+    # Entries after it are the client's: an entry from the defaults, and an insert like it.
+    display.receive_binary(delta(2, uv(2, 1) + uv(0) + bits(3) + zz(500), uv(0, 1) + zz(10, 9) + uv(3) + uv(2) + bits() + uv(0, 0)))
+    assert display.templates[2] == {"kind": "rect", "frame": [0, 0, 5, 0]} and display.tree.layers[10]["frame"] == [0, 0, 5, 0]
+
+
 def test_templates_that_do_not_fit_change_nothing():
     display = templated()
     before = (display.seq, list(display.templates), list(display.strings))
@@ -250,7 +268,6 @@ def test_templates_that_do_not_fit_change_nothing():
         # A template entry with FIELDS that end early.
         (delta(3, uv(5, 1) + uv(0) + bits(17), NOTHING), "frame ends early"),
         # Full frames: the table starts at 0, and there is no held layer to be like.
-        (uv(5, 3, 0) + uv(0, 0) + uv(1, 0) + uv(0, 0), "full frame 3: templates start at 1"),
         (uv(5, 3, 0) + uv(0, 0) + uv(0, 1) + uv(2) + bits() + uv(0), "template 0 is written like layer 1; a full frame has no held layers"),
         (uv(5, 3, 0) + uv(0, 0) + uv(0, 1) + uv(1) + bits() + uv(0), "template 0 is written like the entry 1 before it; the table has 0"),
     ]

@@ -243,6 +243,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
                 entry = reader.varint(f"template of insert {layer_id}")
                 if entry >= len(entries):
                     raise WireError(f"insert {layer_id} is written like template {entry}, the table has {len(entries)}")
+                if entries[entry] is None:
+                    raise WireError(f"insert {layer_id} is written like template {entry}, which came before our full frame's")
                 fields = _read_fields(reader, table, layer_id, new=False)
                 inserted.append(_like(entries[entry], {"id": layer_id, "parent": parent, "index": index}, fields))
                 continue
@@ -270,23 +272,23 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     return frame, table, info
 
 
-def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any]],
+def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any] | None],
                     layers: Mapping[int, Mapping[str, Any]], full: bool,
-                    seq: int) -> tuple[list[Mapping[str, Any]], int, int]:
+                    seq: int) -> tuple[list[Mapping[str, Any] | None], int, int]:
     """The TEMPLATES part (§3.6 "Templates"): returns (the table after it, first, count). It works
     as the string table does: a full frame's entries replace the table, a delta's are appended to
-    the `first` entries the client must hold. Each ENTRY's FIELDS start from what its `from` names:
+    the `first` entries the client must hold. A full frame's table starts at its `first`: the
+    entries below it are unknown (None), and the server never names them to this client. Each
+    ENTRY's FIELDS start from what its `from` names:
     0 the defaults (as a new layer), odd 2n − 1 the entry n before it (this frame's count), even
     2 × id the layer `id` as held at the base (deltas only: a full frame has no base). An entry is
     a layer without its place, so `_like` with no place makes it whole, as for an insert."""
     first = reader.varint("templates.first")
     count = reader.varint("templates.count")
-    if full and first != 0:
-        raise WireError(f"full frame {seq}: templates start at {first}, a full frame's start at 0")
     if not full and first != len(templates):
         raise WireError(f"delta {seq}: its templates start at {first} but the client holds {len(templates)}: out of step")
     # Entries are never changed once made, so the new table may share them with the old one.
-    entries: list[Mapping[str, Any]] = [] if full else list(templates)
+    entries: list[Mapping[str, Any] | None] = [None] * first if full else list(templates)
     for _ in range(count):
         what = f"template {len(entries)}"
         written = reader.varint(f"from of {what}")
@@ -296,8 +298,9 @@ def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequenc
             model: Mapping[str, Any] | None
             if written & 1:
                 back = (written + 1) // 2
-                if back > len(entries):
-                    raise WireError(f"{what} is written like the entry {back} before it; the table has {len(entries)}")
+                if back > len(entries) or entries[-back] is None:
+                    raise WireError(f"{what} is written like the entry {back} before it; the table has {len(entries)}"
+                                    + ("" if back > len(entries) else ", and that one came before our full frame's"))
                 model = entries[-back]
             else:
                 if full:
