@@ -16,11 +16,12 @@
 //   `frame`, which the decoder cannot complete without the tree, so a partial frame comes out as
 //   `[x, null, null, h]`-style arrays; tree.js keeps the held value where a slot is null.
 // - Refused like a frame that ends early (they mean a corrupt or out-of-step stream): a full
-//   frame whose `first` is not 0 (of either table), bytes left over after the body, an INSERT of
+//   frame whose string table's `first` is not 0, bytes left over after the body, an INSERT of
 //   kind 3 without the feature `templates`, a full frame's LAYER that is its own parent or is
 //   written like a layer the frame has not sent before it, a template written like an entry or a
 //   held layer that is not there (or like a held layer in a full frame, which has no base), an
-//   INSERT naming a template outside the table, a LAYER, INSERT or template that clears its
+//   INSERT naming a template outside the table or below a full frame's `first` (the entries
+//   there were never sent to this client), a LAYER, INSERT or template that clears its
 //   frame, a `kind`, `clips`, `standby`,
 //   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints

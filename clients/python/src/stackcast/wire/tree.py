@@ -369,7 +369,8 @@ class TreeDisplay:
         self.tree = LayerTree()
         self.strings: list[str] = []
         self.templates_enabled = templates
-        self.templates: list[Mapping[str, Any]] = []     # entries: layers without id, parent, index
+        # entries: layers without id, parent, index; None for those before a full frame's `first`
+        self.templates: list[Mapping[str, Any] | None] = []
         self.keep_snapshots = keep_snapshots
         self.snapshots: dict[int, list[Layer]] = {}        # seq -> flatten()
         self.trees: dict[int, list[Layer]] = {}            # seq -> canonical() (with keep_snapshots)
@@ -397,8 +398,8 @@ class TreeDisplay:
             resolve_likes(frame, self.tree.layers)
             resolve_patches(frame, self.tree.layers)
         self.tree.apply(frame)
-        # Only once the frame is applied. A full frame without the feature leaves no table: the
-        # server starts its own afresh with every full frame too.
+        # Only once the frame is applied. A full frame starts a new template table (empty without
+        # the feature or a TEMPLATES part; else unknown entries up to its `first`).
         self.strings = table
         templates = info.pop("templates", None)
         if templates is not None or frame.get("full"):
