@@ -1053,6 +1053,20 @@ def test_v2_wires_draw_what_v1_draws(start_server, driver, artifacts, app):
         items = compare_at_rest(driver, "after the pop")
         assert not any(node.get("role") == "back" for node in items), "the page was not popped"
 
+        # The same row again: the binary viewer got the popped layers as templates (§3.6), and the
+        # page comes back written like them; it draws what v1 draws as it moves and at rest.
+        assert driver.execute_script("return window.stackcast.templates") > 0, "the pop sent no templates"
+        click_at(driver, x + w / 2, y + h / 2)
+        moving += compare_while(driver, 0.8)
+        items = compare_at_rest(driver, "after pushing the page again")
+        back = next(node for node in items if node.get("role") == "back")
+        bx, by, bw, bh = back["frame"]
+        click_at(driver, bx + bw / 2, by + bh / 2)
+        moving += compare_while(driver, 0.6)
+        items = compare_at_rest(driver, "after the second pop")
+        assert not any(node.get("role") == "back" for node in items), "the page was not popped again"
+        assert not driver.execute_script("return window.stackcast.resynced"), "the binary viewer had to resync"
+
         # The Search tab, and a wheel over its list: rows scrolled under the bars.
         tab = next(node for node in items if node.get("role") == "tab" and node.get("name") == "Search")
         x, y, w, h = tab["frame"]

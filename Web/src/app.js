@@ -299,6 +299,10 @@ function startLive() {
     get sessionViewport() { return structuredClone(sessionViewport); },
     get layout() { return structuredClone(layout); },
     get stats() { return stats.snapshot(performance.now()); },
+    /** The layer templates the binary stream has sent this viewer (feature `templates`). */
+    get templates() { return connection.decoder.templates.filter(Boolean).length; },
+    /** Whether the viewer ever had to start again from a full frame (a frame it could not place). */
+    get resynced() { return connection.lastResyncAt > -Infinity; },
     /** The display list in paint order (copies, so callers cannot change the picture). */
     nodes: () => structuredClone(model.nodes()),
     /** Page (client) coordinates of a viewport point, e.g. to click on a node. */
