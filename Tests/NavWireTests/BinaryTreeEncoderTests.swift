@@ -95,6 +95,47 @@ import NavKit
         #expect(early.decoder.templates?.count == 4)
     }
 
+    /// A session keeps at most `TemplateTable.liveLimit` entries: a pop of a 150-row page raises
+    /// the floor over the oldest, which no frame names again. A viewer that skipped that pop gets
+    /// them as empty entries, and both viewers hold the same tree after the page comes back.
+    @Test func theTableKeepsTheNewestEntriesAndALaggingViewerStaysInStep() throws {
+        let scene = Self.tree(pageX: 0).layers[0]
+        func page(from id: Int, x: Double) -> [Layer] {
+            [Layer(parent: 1, item: DisplayItem(id: id, kind: .rect, frame: Rect(x: x, y: 0, width: 390, height: 6000), fill: .white, role: .page, name: "Long"))]
+                + (1...150).map { row in
+                    Layer(parent: id, item: DisplayItem(id: id + row, kind: .rect, frame: Rect(x: 0, y: Double(row) * 40, width: 390, height: 40), fill: .white, role: .row, name: "Row \(row)"))
+                }
+        }
+        let trees = [[scene] + page(from: 2, x: 0), [scene], [scene] + page(from: 200, x: 390)]
+        let frames = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        var tables = BinaryTables()
+        var steady = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
+        var lagging = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
+        func apply(_ bytes: [UInt8]?, to viewer: inout (decoder: BinaryFrameDecoder, viewer: TreeViewer)) throws {
+            let held = viewer.viewer.fields
+            #expect(viewer.viewer.apply(try viewer.decoder.decode(try #require(bytes), held: { held[$0] })) == nil)
+        }
+        let full = BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables, templates: true)
+        try apply(full, to: &steady)
+        try apply(full, to: &lagging)
+        try apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true), to: &steady)
+        #expect(tables.templates.count == 151)
+        #expect(tables.templates.floor == 151 - TemplateTable.liveLimit / 2, "the oldest entries are no longer named")
+        #expect(tables.templates[tables.templates.floor - 1] == nil && tables.templates[tables.templates.floor] != nil)
+        let pushed = try #require(BinaryTreeEncoder.encode(frames[2], from: frames[1], tables: &tables, templates: true))
+        try apply(pushed, to: &steady)
+        try apply(BinaryTreeEncoder.encode(frames[2], from: frames[0], tables: &tables, templates: true), to: &lagging)
+        #expect(steady.viewer.fields == lagging.viewer.fields && steady.viewer.children == lagging.viewer.children)
+        #expect(lagging.decoder.templates?.count == 151)
+        // The kept rows come back written like their entries; the others as without templates.
+        var plainTables = BinaryTables()
+        let plain = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        _ = BinaryTreeEncoder.encode(plain[0], from: nil, tables: &plainTables)
+        _ = BinaryTreeEncoder.encode(plain[1], from: plain[0], tables: &plainTables)
+        let withoutTemplates = try #require(BinaryTreeEncoder.encode(plain[2], from: plain[1], tables: &plainTables))
+        #expect(pushed.count < withoutTemplates.count, "\(pushed.count) B with templates, \(withoutTemplates.count) B without")
+    }
+
     @Test func clearedFieldsAndNewStrings() throws {
         var encoder = WireEncoder(.v2Binary)
         _ = encoder.encode(Self.tree(pageX: 0), seq: 1, time: 0)

@@ -155,7 +155,8 @@ public enum BinaryTreeEncoder {
     /// Writes a frame's TEMPLATES part: template entries `range` of `table`, each from the
     /// defaults, like the newest entry before it with its kind, role and name, or (in a delta)
     /// like the layer it was made from as the base frame holds it, whichever is shortest. The
-    /// usual entry is a layer the delta removes: `from` and an empty mask.
+    /// usual entry is a layer the delta removes: `from` and an empty mask. An entry below the
+    /// table's floor, which no frame names again, goes as an empty one (`from` 0, no fields).
     private static func writeEntries(
         _ range: Range<Int>, of table: TemplateTable, base old: LayerTreeSnapshot?, strings: inout StringTable,
         scratch: inout BinaryWriter, into out: inout BinaryWriter
@@ -163,10 +164,14 @@ public enum BinaryTreeEncoder {
         out.varint(range.lowerBound)
         out.varint(range.count)
         for index in range {
-            let entry = table.entries[index]
+            guard let entry = table[index] else {
+                out.varint(0)
+                out.varint(0)
+                continue
+            }
             var candidates: [Model] = []
             if let old, let held = old.structure.index[entry.id] { candidates.append(.held(old.layers[held])) }
-            if let previous = table.previous(before: index) { candidates.append(.template(index: previous, table.entries[previous])) }
+            if let previous = table.previous(before: index), let model = table[previous] { candidates.append(.template(index: previous, model)) }
             out.append(shortest(like: candidates) { model in
                 var written = BinaryWriter(capacity: 32)
                 switch model {
@@ -205,7 +210,7 @@ public enum BinaryTreeEncoder {
             var candidates = models.candidates(for: layer).map(Model.held)
             if let templates {
                 for index in templates.table.candidates(for: layer) where index < templates.end {
-                    candidates.append(.template(index: index, templates.table.entries[index]))
+                    if let model = templates.table[index] { candidates.append(.template(index: index, model)) }
                 }
             }
             out.append(shortest(like: candidates) { model in

@@ -8,17 +8,22 @@ import NavKit
 /// removes, as the client last held it, unless an entry has the same fields already: a page
 /// pushed and popped again and again adds entries once.
 ///
-/// A viewer that joins (or resyncs) gets a full frame without the entries: its table starts at
-/// the table's size then (`floor`), and from then on no frame names an entry below the floor to
-/// anyone, so that a viewer joining a session that has seen many pages does not download
-/// templates it may never use. Entries below the floor stay stored, for the deltas of viewers
-/// that hold fewer entries than it (they must get every entry after their own mark).
+/// Entries below `floor` are never named again, to anyone, so they are not kept:
+/// - A viewer that joins (or resyncs) gets a full frame without the entries: its table starts at
+///   the table's size then, and the floor rises to it, so that a viewer joining a session that
+///   has seen many pages does not download templates it may never use.
+/// - At most `liveLimit` entries are kept; past that the floor rises over the oldest half, so a
+///   session that has seen many pages holds the templates of the last few, not of all.
+/// A viewer whose delta must still carry entries below the floor (its base is older than the
+/// rise) gets them as empty entries: it holds them only to keep its table in step.
 ///
 /// Part of the session's `BinaryTables`, which says how viewers keep in step with it. Service
 /// thread only.
 struct TemplateTable {
-    /// Entries at most, before the tables start afresh.
+    /// Entries at most (named or not), before the tables start afresh.
     static let limit = 1024
+    /// Entries kept at most: a few pages' worth (a page with its bar is 15 to 30 layers).
+    static let liveLimit = 128
     /// How many entries with a layer's kind, role and name are tried as its model, newest first:
     /// a page's rows share all three, and the row at the same place is among the newest.
     static let candidatesPerKey = 4
@@ -36,29 +41,36 @@ struct TemplateTable {
         }
     }
 
-    /// The entries, oldest first; each keeps the id it had when it was made (an entry of a delta
-    /// is written like the base frame's layer of that id when the client holds it).
-    private(set) var entries: [Layer] = []
-    /// Indices of the entries at or above `floor` by key, oldest first.
+    /// The entries from `floor` on, oldest first; each keeps the id it had when it was made (an
+    /// entry of a delta is written like the base frame's layer of that id when the client holds it).
+    private var live: [Layer] = []
+    /// Indices of the kept entries by key, oldest first.
     private var byKey: [Key: [Int]] = [:]
     /// The first entry a frame may name (as a model or an insert's template); every viewer holds
     /// the entries from here on.
     private(set) var floor = 0
 
-    var count: Int { entries.count }
+    /// Entries made so far (the next one's index).
+    var count: Int { floor + live.count }
+
+    /// Entry `index`; nil below the floor (it will never be named again).
+    subscript(index: Int) -> Layer? {
+        index >= floor ? live[index - floor] : nil
+    }
 
     /// Adds the layers of `old` that the client no longer holds after a delta (`held[i]` false),
     /// as it held them.
     mutating func addRemoved(from old: [Layer], held: [Bool]) {
         for index in old.indices where index < held.count && !held[index] { add(old[index]) }
+        if live.count > Self.liveLimit { raiseFloor(to: count - Self.liveLimit / 2) }
     }
 
-    /// Adds `layer` unless an entry at or above the floor has the same fields.
-    mutating func add(_ layer: Layer) {
+    /// Adds `layer` unless a kept entry has the same fields.
+    private mutating func add(_ layer: Layer) {
         let key = Key(layer)
-        if let indices = byKey[key], indices.contains(where: { Self.sameFields(entries[$0], layer) }) { return }
-        byKey[key, default: []].append(entries.count)
-        entries.append(layer)
+        if let indices = byKey[key], indices.contains(where: { Self.sameFields(live[$0 - floor], layer) }) { return }
+        byKey[key, default: []].append(count)
+        live.append(layer)
     }
 
     /// The newest entries (at most `candidatesPerKey`) with `layer`'s kind, role and name: the
@@ -68,16 +80,18 @@ struct TemplateTable {
         return indices.suffix(Self.candidatesPerKey)
     }
 
-    /// The newest entry at or above the floor before entry `index` with its kind, role and name,
-    /// which it may be written like.
+    /// The newest kept entry before entry `index` with its kind, role and name, which it may be
+    /// written like.
     func previous(before index: Int) -> Int? {
-        byKey[Key(entries[index])]?.last { $0 < index }
+        guard let entry = self[index] else { return nil }
+        return byKey[Key(entry)]?.last { $0 < index }
     }
 
-    /// A viewer got a full frame whose table starts at `mark` (the table's size when that frame
-    /// was made): no entry below it may be named again.
+    /// No entry below `mark` is named again (a viewer got a full frame whose table starts there,
+    /// or the table keeps too many): they are dropped.
     mutating func raiseFloor(to mark: Int) {
         guard mark > floor else { return }
+        live.removeFirst(min(mark - floor, live.count))
         floor = mark
         byKey = byKey.compactMapValues { indices in
             let kept = indices.filter { $0 >= mark }
@@ -86,7 +100,7 @@ struct TemplateTable {
     }
 
     mutating func removeAll() {
-        entries.removeAll()
+        live.removeAll()
         byKey.removeAll()
         floor = 0
     }
