@@ -15,7 +15,9 @@ import NavKit
 /// - At most `liveLimit` entries are kept; past that the floor rises over the oldest half, so a
 ///   session that has seen many pages holds the templates of the last few, not of all.
 /// A viewer whose delta must still carry entries below the floor (its base is older than the
-/// rise) gets them as empty entries: it holds them only to keep its table in step.
+/// rise) gets them as empty entries: it holds them only to keep its table in step. Every viewer
+/// holds every entry from the floor on because the floor only rises and a full frame is always
+/// of the session's newest frame: a viewer that joined did so at or below today's floor.
 ///
 /// Part of the session's `BinaryTables`, which says how viewers keep in step with it. Service
 /// thread only.
