@@ -18,6 +18,33 @@ import NavKit
         ], viewport: viewport)
     }
 
+    /// `tree(pageX:)`'s page and title as new layers `id` and `id + 1` (a page pushed again).
+    static func page(_ id: Int, x: Double) -> [Layer] {
+        tree(pageX: x).layers.dropFirst().map { layer in
+            var layer = layer
+            layer.id += id - 2
+            if layer.parent == 2 { layer.parent = id }
+            return layer
+        }
+    }
+
+    /// One frame per tree, seq 1 on, at time 0.
+    static func frames(_ trees: [[Layer]]) -> [WireFrame] {
+        trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: viewport))) }
+    }
+
+    /// A client with the feature `templates`: its decoder and the tree it holds.
+    struct TemplatesClient {
+        var decoder = BinaryFrameDecoder(templates: true)
+        var viewer = TreeViewer()
+
+        /// Decodes and applies a frame, which must fit.
+        mutating func apply(_ bytes: [UInt8]?) throws {
+            let held = viewer.fields
+            #expect(viewer.apply(try decoder.decode(try #require(bytes), held: { held[$0] })) == nil)
+        }
+    }
+
     static func hex(_ bytes: [UInt8]?) -> String {
         (bytes ?? []).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
     }
@@ -38,13 +65,7 @@ import NavKit
         let scene = Self.tree(pageX: 0).layers[0]
         let popped = encoder.encode(LayerTree(layers: [scene], viewport: Self.viewport), seq: 2, time: 0.0167)
         // The same page again as new layers 4 and 5, coming in from the right.
-        let again = Self.tree(pageX: 390).layers.dropFirst().map { layer in
-            var layer = layer
-            layer.id += 2
-            if layer.parent == 2 { layer.parent = 4 }
-            return layer
-        }
-        let pushed = encoder.encode(LayerTree(layers: [scene] + again, viewport: Self.viewport), seq: 3, time: 0.0334)
+        let pushed = encoder.encode(LayerTree(layers: [scene] + Self.page(4, x: 390), viewport: Self.viewport), seq: 3, time: 0.0334)
         #expect(Self.hex(popped) == "06 02 a7 01 01 04 00 00 02 04 00 06 00 01 02 00 00 00")
         #expect(Self.hex(pushed) == "02 03 a7 01 01 04 00 00 02 08 06 03 00 02 b0 e1 04 02 02 03 01 00 00 00")
     }
@@ -53,40 +74,26 @@ import NavKit
     /// session's size; from then on no frame names an older entry, so the viewer that was there
     /// all along and the one that joined share every delta and hold the same tree.
     @Test func aJoiningViewersFullFrameStartsTheTemplatesAtTheTablesSize() throws {
-        func page(_ id: Int, x: Double) -> [Layer] {
-            Self.tree(pageX: x).layers.dropFirst().map { layer in
-                var layer = layer
-                layer.id += id - 2
-                if layer.parent == 2 { layer.parent = id }
-                return layer
-            }
-        }
         let scene = Self.tree(pageX: 0).layers[0]
-        let trees = [[scene] + page(2, x: 0), [scene], [scene] + page(4, x: 390), [scene], [scene] + page(6, x: 390)]
-        let frames = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        let frames = Self.frames([[scene] + Self.page(2, x: 0), [scene], [scene] + Self.page(4, x: 390), [scene], [scene] + Self.page(6, x: 390)])
         var tables = BinaryTables()
-        var early = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
-        var joined = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
-        func apply(_ bytes: [UInt8]?, to viewer: inout (decoder: BinaryFrameDecoder, viewer: TreeViewer)) throws {
-            let held = viewer.viewer.fields
-            #expect(viewer.viewer.apply(try viewer.decoder.decode(try #require(bytes), held: { held[$0] })) == nil)
-        }
-        try apply(BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables, templates: true), to: &early)
-        try apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true), to: &early)
+        var early = TemplatesClient(), joined = TemplatesClient()
+        try early.apply(BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables, templates: true))
+        try early.apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true))
         #expect(early.decoder.templates?.count == 2, "the pop kept the page and its title")
         let full = try #require(BinaryTreeEncoder.encode(frames[1], from: nil, tables: &tables, templates: true))
         // Full (1) with templates (+ 4), seq 2, time 0, the four strings (25 bytes in all); then
         // TEMPLATES: first 2, none.
         #expect(Self.hex(Array(full.prefix(5))) == "05 02 00 00 04")
         #expect(Self.hex(Array(full[25..<27])) == "02 00")
-        try apply(full, to: &joined)
+        try joined.apply(full)
         #expect(joined.decoder.templates?.count == 2 && joined.decoder.templates?.allSatisfy { $0 == nil } == true)
         var sizes: [Int] = []
         for index in 2..<frames.count {
             let bytes = BinaryTreeEncoder.encode(frames[index], from: frames[index - 1], tables: &tables, templates: true)
             sizes.append(bytes?.count ?? 0)
-            try apply(bytes, to: &early)
-            try apply(bytes, to: &joined)
+            try early.apply(bytes)
+            try joined.apply(bytes)
             #expect(early.viewer.fields == joined.viewer.fields)
         }
         // The push after the join could not be written like the entries below it; the one after
@@ -107,29 +114,24 @@ import NavKit
                 }
         }
         let trees = [[scene] + page(from: 2, x: 0), [scene], [scene] + page(from: 200, x: 390)]
-        let frames = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        let frames = Self.frames(trees)
         var tables = BinaryTables()
-        var steady = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
-        var lagging = (decoder: BinaryFrameDecoder(templates: true), viewer: TreeViewer())
-        func apply(_ bytes: [UInt8]?, to viewer: inout (decoder: BinaryFrameDecoder, viewer: TreeViewer)) throws {
-            let held = viewer.viewer.fields
-            #expect(viewer.viewer.apply(try viewer.decoder.decode(try #require(bytes), held: { held[$0] })) == nil)
-        }
+        var steady = TemplatesClient(), lagging = TemplatesClient()
         let full = BinaryTreeEncoder.encode(frames[0], from: nil, tables: &tables, templates: true)
-        try apply(full, to: &steady)
-        try apply(full, to: &lagging)
-        try apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true), to: &steady)
+        try steady.apply(full)
+        try lagging.apply(full)
+        try steady.apply(BinaryTreeEncoder.encode(frames[1], from: frames[0], tables: &tables, templates: true))
         #expect(tables.templates.count == 151)
         #expect(tables.templates.floor == 151 - TemplateTable.liveLimit / 2, "the oldest entries are no longer named")
         #expect(tables.templates[tables.templates.floor - 1] == nil && tables.templates[tables.templates.floor] != nil)
         let pushed = try #require(BinaryTreeEncoder.encode(frames[2], from: frames[1], tables: &tables, templates: true))
-        try apply(pushed, to: &steady)
-        try apply(BinaryTreeEncoder.encode(frames[2], from: frames[0], tables: &tables, templates: true), to: &lagging)
+        try steady.apply(pushed)
+        try lagging.apply(BinaryTreeEncoder.encode(frames[2], from: frames[0], tables: &tables, templates: true))
         #expect(steady.viewer.fields == lagging.viewer.fields && steady.viewer.children == lagging.viewer.children)
         #expect(lagging.decoder.templates?.count == 151)
         // The kept rows come back written like their entries; the others as without templates.
         var plainTables = BinaryTables()
-        let plain = trees.enumerated().map { WireFrame(seq: $0 + 1, time: 0, picture: ScenePicture(tree: LayerTree(layers: $1, viewport: Self.viewport))) }
+        let plain = Self.frames(trees)
         _ = BinaryTreeEncoder.encode(plain[0], from: nil, tables: &plainTables)
         _ = BinaryTreeEncoder.encode(plain[1], from: plain[0], tables: &plainTables)
         let withoutTemplates = try #require(BinaryTreeEncoder.encode(plain[2], from: plain[1], tables: &plainTables))

@@ -21,7 +21,12 @@ final class Viewer {
     /// Frames sent and not yet acknowledged, when the viewer asked for flow control.
     var flow: FlowWindow?
     /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).
-    var features: Set<String> = []
+    var features: Set<String> = [] {
+        didSet { templates = features.contains(Hello.Feature.templates) }
+    }
+    /// `features` holds `templates` (granted on binary v2 only): asked once per frame sent, so
+    /// kept as a flag rather than hashing the name each time.
+    private(set) var templates = false
     /// Event groups to forward (`lifecycle`, `transition`, `gesture`).
     var subscriptions: Set<String> = []
     /// The connection's own message bucket.

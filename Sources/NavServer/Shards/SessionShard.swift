@@ -181,8 +181,7 @@ final class SessionShard: @unchecked Sendable {
         if session.needsRender { render(session, now: transport.now, writing: viewer) }
         let latest = session.latest
         if let base = viewer.base, base.seq >= latest.seq { return nil }
-        let templates = viewer.wire == .v2Binary && viewer.features.contains(Hello.Feature.templates)
-        guard let bytes = session.encodedLatest(viewer.wire, templates: templates, from: viewer.base) else { return nil }
+        guard let bytes = session.encodedLatest(viewer.wire, templates: viewer.templates, from: viewer.base) else { return nil }
         let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
         let isFull = viewer.base == nil
         let now = transport.now

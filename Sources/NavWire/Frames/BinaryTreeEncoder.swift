@@ -64,15 +64,21 @@ public enum BinaryTreeEncoder {
         } else {
             delta = nil
         }
-        if let (base, old, _) = delta, let diff = frame.treeDiff(from: base) {
-            if diff.isEmpty {
-                if first { frame.tables = tables.mark }
-                return nil
-            }
-            // What this delta removes, as the client held it, may come back (a page pushed again).
-            if templates && first && !diff.removed.isEmpty { tables.templates.addRemoved(from: old.layers, held: diff.heldOld) }
-            let end = frame.tables?.templates ?? tables.templates.count
-            writeDiff(diff, from: old, to: tree, templates: templates ? (tables.templates, end) : nil, strings: &tables.strings, scratch: &scratch, into: &body)
+        let diff = delta.flatMap { frame.treeDiff(from: $0.base) }
+        if let diff, diff.isEmpty {
+            if first { frame.tables = tables.mark }
+            return nil
+        }
+        // What a delta removes, as the client held it, may come back (a page pushed again).
+        if templates, first, let diff, let old = delta?.old, !diff.removed.isEmpty {
+            tables.templates.addRemoved(from: old.layers, held: diff.heldOld)
+        }
+        // How many entries the client holds once it has read this frame.
+        let templatesEnd = frame.tables?.templates ?? tables.templates.count
+        if let old = delta?.old, let diff {
+            writeDiff(
+                diff, from: old, to: tree, templates: templates ? (tables.templates, templatesEnd) : nil, strings: &tables.strings,
+                scratch: &scratch, into: &body)
         } else {
             body.varint(tree.layers.count)
             var previousID = 0
@@ -95,8 +101,6 @@ public enum BinaryTreeEncoder {
         // Written before the mark is taken, so that any string an entry names is in it. A full
         // frame sends no entries: its table starts at the frame's mark (the floor, from then on).
         var entries: BinaryWriter?
-        let table = tables.templates
-        let templatesEnd = frame.tables?.templates ?? table.count
         if templates, delta == nil {
             tables.templates.raiseFloor(to: templatesEnd)
             if templatesEnd > 0 {
@@ -107,6 +111,7 @@ public enum BinaryTreeEncoder {
             }
         } else if templates, case let range = (delta?.mark.templates ?? 0)..<templatesEnd, !range.isEmpty {
             var written = BinaryWriter(capacity: 8 + range.count * 4)
+            let table = tables.templates
             writeEntries(range, of: table, base: delta?.old, strings: &tables.strings, scratch: &scratch, into: &written)
             entries = written
         }
