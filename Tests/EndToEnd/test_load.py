@@ -16,7 +16,7 @@ REPORT_KEYS = {
     "sessions", "sessions_requested", "fps_p50", "fps_p5", "fps_animating_p50", "fps_animating_p5",
     "latency_ms_p50", "latency_ms_p99",
     "bytes_per_frame_median", "errors", "errors_by_kind", "frames_total", "bytes_total", "wire", "mode",
-    "seconds", "generator_cpu_percent", "loop_lag_ms_p99",
+    "seconds", "generator_cpu_percent", "loop_lag_ms_p99", "coalesce_us",
 }
 
 
@@ -57,6 +57,29 @@ def test_load_reports_frames_latency_and_no_errors(start_server, mode, wire):
                 "bytes_per_frame_median", "seconds"):
         assert positive_number(report[key]), (key, report)
     assert report["latency_ms_p50"] <= report["latency_ms_p99"], report
+    # A few sessions read every frame as it comes, so their latencies read exactly.
+    assert report["coalesce_us"] == 0, report
+
+
+def test_coalescing_reads_every_frame_and_says_so(start_server):
+    """Frames gathered for a moment before the loop reads them are all read: a run with
+    coalescing asked for gets frames from every session, no errors, and its report says how long
+    it let them gather."""
+    server = start_server()
+    done = run_load("--url", server.ws_url, "--sessions", "3", "--seconds", "2", "--mode", "drag", "--coalesce", "2000")
+    assert done.returncode == 0, f"exit {done.returncode}\nstderr:\n{done.stderr}"
+    assert "reads coalesced over 2000 µs" in done.stdout, done.stdout
+    report = load_report(server, "--sessions", "3", "--seconds", "2", "--mode", "drag", "--coalesce", "2000")
+    assert report["coalesce_us"] == 2000 and report["errors"] == 0, report
+    assert report["fps_p5"] > 0 and report["sessions"] == 3, report
+
+
+@pytest.mark.parametrize("value", ["-1", "100001", "soon"])
+def test_bad_coalesce_is_a_clear_error(value):
+    done = run_load("--url", "ws://127.0.0.1:8080/ws", "--coalesce", value)
+    assert done.returncode != 0, done
+    assert "--coalesce" in done.stderr, done.stderr
+    assert done.stdout == "", done.stdout
 
 
 def test_refused_sessions_are_counted_as_errors(start_server):

@@ -112,6 +112,16 @@ final class EventLoop {
         return count
     }
 
+    /// Sleeps until `time` (a `LoadClock` reading), counted as blocked like a wait: lets frames
+    /// gather so that the next `wait` reads them all at once.
+    func pause(until time: UInt64) {
+        let start = LoadClock.now()
+        guard time > start else { return }
+        var request = timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &request, nil) == EINTR {}
+        blockedNanoseconds += LoadClock.now() - start
+    }
+
     private func control(_ operation: Int32, fd: Int32, token: UInt64, writable: Bool) throws(LoadError) {
         var event = [UInt8](repeating: 0, count: Self.eventSize)
         let result = event.withUnsafeMutableBytes { bytes in

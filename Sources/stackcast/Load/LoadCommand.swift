@@ -58,6 +58,13 @@ struct LoadCommand: ParsableCommand {
     @Option(name: .customLong("handshake-timeout"), help: "Seconds a session may take from connect to welcome.")
     var handshakeTimeout: Double = 10
 
+    @Option(help: ArgumentHelp(
+        "Microseconds the loop lets frames gather after a wake-up that read any (0: read each frame as it comes).",
+        discussion: "Defaults to 500 from \(LoadPlan.coalescingSessions) sessions on, else 0. Latencies then read up to that much late; the CPU the generator saves goes to the server when both share a machine.",
+        valueName: "microseconds"
+    ))
+    var coalesce: Int?
+
     @Flag(help: "Print the result as one JSON object on stdout (the summary goes to stderr).")
     var json = false
 
@@ -66,6 +73,9 @@ struct LoadCommand: ParsableCommand {
         guard seconds > 0, seconds <= 86_400 else { throw ValidationError("--seconds must be more than 0 (and at most a day), got \(seconds)") }
         guard connectConcurrency >= 1 else { throw ValidationError("--connect-concurrency must be at least 1") }
         guard handshakeTimeout > 0 else { throw ValidationError("--handshake-timeout must be more than 0 seconds") }
+        if let coalesce, !(0...100_000).contains(coalesce) {
+            throw ValidationError("--coalesce must be from 0 to 100000 microseconds, got \(coalesce)")
+        }
         guard !app.isEmpty, app.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw ValidationError("--app must be an app name such as stack, phone or tablet, got \"\(app)\"")
         }
@@ -79,7 +89,8 @@ struct LoadCommand: ParsableCommand {
     func run() throws {
         let plan = LoadPlan(
             target: try LoadTarget(url: url), sessions: sessions, seconds: seconds, mode: mode, wire: wire, app: app,
-            connectConcurrency: connectConcurrency, handshakeTimeout: handshakeTimeout
+            connectConcurrency: connectConcurrency, handshakeTimeout: handshakeTimeout,
+            coalesceNanoseconds: UInt64(coalesce ?? LoadPlan.defaultCoalesceMicroseconds(sessions: sessions)) * 1000
         )
         let report = try LoadRunner(plan: plan).run()
         if json {

@@ -13,4 +13,16 @@ struct LoadPlan {
     let connectConcurrency: Int
     /// Seconds a session may take from connect to `welcome`.
     let handshakeTimeout: Double
+    /// After a wake-up that read any socket, how long the loop waits before it looks again, so
+    /// that it reads many frames per wake-up (0: every frame as it comes).
+    let coalesceNanoseconds: UInt64
+
+    /// The coalescing a run of `sessions` gets unless told otherwise: none for a few sessions,
+    /// whose latencies should read exactly, half a millisecond from `coalescingSessions` on.
+    static func defaultCoalesceMicroseconds(sessions: Int) -> Int {
+        sessions >= coalescingSessions ? 500 : 0
+    }
+
+    /// From this many sessions on, the loop coalesces its reads by default.
+    static let coalescingSessions = 100
 }

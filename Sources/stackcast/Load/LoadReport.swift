@@ -47,6 +47,9 @@ struct LoadReport {
     let loopWaitingFraction: Double?
     let loopLagMilliseconds: (p50: Double?, p99: Double?, max: Double?)
     let skippedSlots: Int
+    /// How long the loop let frames gather after a wake-up (`LoadPlan.coalesceNanoseconds`):
+    /// latencies read up to this much late.
+    let coalesceMicroseconds: Double
 
     /// Pointer messages each session sent per second (drag mode plans `DragPath.messagesPerSecond`).
     var inputsPerSessionPerSecond: Double {
@@ -100,7 +103,9 @@ struct LoadReport {
                 + "system \(String(format: "%.2f", cpu.systemSeconds)) s); event loop busy \(String(format: "%.0f", loopBusyFraction * 100)) %"
                 + (loopWaitingFraction.map { ", waiting for a core \(String(format: "%.0f", $0 * 100)) %" } ?? "") + ", "
                 + "tick lag p50 \(ms(loopLagMilliseconds.p50)), p99 \(ms(loopLagMilliseconds.p99)), max \(ms(loopLagMilliseconds.max))"
-                + (skippedSlots > 0 ? ", \(skippedSlots) tick slots skipped (the generator fell behind)" : ""))
+                + (skippedSlots > 0 ? ", \(skippedSlots) tick slots skipped (the generator fell behind)" : "")
+                + (coalesceMicroseconds > 0
+                    ? "; reads coalesced over \(String(format: "%.0f", coalesceMicroseconds)) µs (latencies read up to that late)" : ""))
         return lines.joined(separator: "\n")
     }
 
@@ -135,6 +140,7 @@ struct LoadReport {
             "loop_waiting_for_cpu_percent": number(loopWaitingFraction.map { $0 * 100 }, 10),
             "loop_lag_ms_p50": number(loopLagMilliseconds.p50), "loop_lag_ms_p99": number(loopLagMilliseconds.p99),
             "loop_lag_ms_max": number(loopLagMilliseconds.max), "loop_slots_skipped": skippedSlots,
+            "coalesce_us": number(coalesceMicroseconds, 1),
         ]
         // Only strings, numbers, arrays, dictionaries and NSNull: serialization cannot fail.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
