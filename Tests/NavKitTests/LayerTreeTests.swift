@@ -176,6 +176,24 @@ import Testing
         #expect(tree.layers[0].clips && !tree.layers[1].clips)
     }
 
+    /// A layer keeps no clip (a display item's `clip` and `clipRadius`): it is 80 bytes, where
+    /// one holding a whole item was 128. A layer made from an item with a clip drops it, and its
+    /// item reads back without one.
+    @Test func aLayerIsItsItemWithoutTheClip() {
+        #expect(MemoryLayout<Layer>.stride <= 80)
+        let item = DisplayItem(
+            id: 7, kind: .text, frame: Rect(x: 1, y: 2, width: 3, height: 4), alpha: 0.5, clip: Rect(x: 0, y: 0, width: 9, height: 9),
+            clipRadius: 4, scale: 2, text: "Hi")
+        let layer = Layer(parent: 3, clips: true, item: item)
+        #expect(layer.id == 7 && layer.frame == item.frame && layer.alpha == 0.5 && layer.scale == 2 && layer.text == "Hi")
+        #expect(layer.parent == 3 && layer.clips && !layer.standby)
+        #expect(layer.item.clip == nil && layer.item.clipRadius == 0 && layer.item.sharesStyle(with: item))
+        var renamed = layer
+        renamed.name = "title"
+        #expect(renamed.name == "title" && layer.name == nil && !renamed.sharesStyle(with: layer) && renamed != layer)
+        #expect(!renamed.sameFields(as: layer) && Layer(parent: 3, clips: true, item: item) == layer)
+    }
+
     @Test func idsAreHandedOutInPreOrderAndSharedWithTheDisplayList() {
         let (root, nodes) = scene()
         var ids = 0

@@ -5,25 +5,82 @@
 /// node itself holds, so moving a page changes one layer, not every layer under it. The style
 /// fields are the item's (`layer.fill`, `layer.text`, ... read through it), so both protocols
 /// describe a node with one type.
+///
+/// A layer keeps the item's fields itself, without the item's `clip` and `clipRadius` (a layer
+/// clips by `clips`): 80 bytes instead of 128. A server makes, compares and keeps a hundred of
+/// them per session frame, and with a thousand sessions animating their bytes, which no cache
+/// holds, were what a frame waited for.
 @dynamicMemberLookup
 public struct Layer: Equatable, Sendable {
+    public var id: Int
+    /// Relative to the parent's origin, in the parent's (unscaled) coordinates.
+    public var frame: Rect
+    /// The layer's own alpha (not its ancestors').
+    public var alpha: Double
+    /// The layer's own scale.
+    public var scale: Double
+    @usableFromInline var storage: DisplayStyle.Storage
     /// The parent layer's id; nil for the root.
     public var parent: Int?
-    /// Children are clipped to this layer's frame (the item's `clip` is always nil).
+    /// Children are clipped to this layer's frame.
     public var clips: Bool
     /// Kept on the wire but not drawn, with its subtree: a page on standby (`Node.isOnStandby`),
     /// so that uncovering it is one patch.
     public var standby: Bool
-    /// Id, kind and style as in a display list; `frame` relative to the parent, `alpha` the own.
-    public var item: DisplayItem
 
+    /// A layer with `item`'s id, frame, alpha, scale and style; the item's `clip` and
+    /// `clipRadius` are not kept.
     public init(parent: Int? = nil, clips: Bool = false, standby: Bool = false, item: DisplayItem) {
-        self.parent = parent
-        self.clips = clips
+        self.init(id: item.id, frame: item.frame, alpha: item.alpha, scale: item.scale, storage: item.storage, parent: parent, clips: clips)
         self.standby = standby
-        self.item = item
     }
 
+    init(id: Int, frame: Rect, alpha: Double, scale: Double, storage: DisplayStyle.Storage, parent: Int? = nil, clips: Bool) {
+        self.id = id
+        self.frame = frame
+        self.alpha = alpha
+        self.scale = scale
+        self.storage = storage
+        self.parent = parent
+        self.clips = clips
+        self.standby = false
+    }
+
+    /// The layer as a display item (its frame relative, its alpha and scale its own, no clip).
+    /// Setting it takes the item's id, frame, alpha, scale and style.
+    public var item: DisplayItem {
+        get { DisplayItem(id: id, frame: frame, alpha: alpha, clip: nil, scale: scale, storage: storage) }
+        set {
+            id = newValue.id
+            frame = newValue.frame
+            alpha = newValue.alpha
+            scale = newValue.scale
+            storage = newValue.storage
+        }
+    }
+
+    /// The node's style; setting it gives this layer storage of its own.
+    @inlinable public var style: DisplayStyle {
+        get { storage.style }
+        set { storage = DisplayStyle.Storage(newValue) }
+    }
+
+    // Read for every layer an insert or a template may be written like: straight from the
+    // storage, where the dynamic members below go through a whole item.
+    @inlinable public var kind: DisplayItem.Kind {
+        get { storage.style.kind }
+        set { style.kind = newValue }
+    }
+    @inlinable public var role: NodeRole? {
+        get { storage.style.role }
+        set { style.role = newValue }
+    }
+    @inlinable public var name: String? {
+        get { storage.style.name }
+        set { style.name = newValue }
+    }
+
+    /// The other fields of the item (`layer.fill`, `layer.text`, ...).
     public subscript<T>(dynamicMember keyPath: WritableKeyPath<DisplayItem, T>) -> T {
         get { item[keyPath: keyPath] }
         set { item[keyPath: keyPath] = newValue }
@@ -31,7 +88,38 @@ public struct Layer: Equatable, Sendable {
 
     /// True when the layer paints something of its own (as opposed to only grouping children).
     public var draws: Bool {
-        item.storage.style.draws
+        storage.style.draws
+    }
+
+    /// True when both layers share one style storage, so their styles are equal without a look.
+    /// False says nothing: equal styles may live in different storage.
+    @inlinable public func sharesStyle(with other: Layer) -> Bool {
+        storage === other.storage
+    }
+
+    /// Everything but the id and the parent is the same: what the wire says of a layer.
+    @inlinable public func sameFields(as other: Layer) -> Bool {
+        withUnsafePointer(to: self) { a in withUnsafePointer(to: other) { b in Self.sameFields(a, b) } }
+    }
+
+    /// `sameFields(as:)` of two layers in place. Diffs compare every layer of every frame this
+    /// way: passing layers by value copied each to the stack, which made the comparison three
+    /// times slower.
+    @inlinable public static func sameFields(_ a: UnsafePointer<Layer>, _ b: UnsafePointer<Layer>) -> Bool {
+        a.pointee.frame == b.pointee.frame && a.pointee.alpha == b.pointee.alpha && a.pointee.scale == b.pointee.scale
+            && a.pointee.clips == b.pointee.clips && a.pointee.standby == b.pointee.standby
+            && (a.pointee.storage === b.pointee.storage || a.pointee.storage.style == b.pointee.storage.style)
+    }
+
+    public static func == (lhs: Layer, rhs: Layer) -> Bool {
+        lhs.id == rhs.id && lhs.parent == rhs.parent && lhs.sameFields(as: rhs)
+    }
+
+    /// Rounds every number to `precision`, in place, as `DisplayItem.round(to:)` does.
+    public mutating func round(to precision: LayerPrecision) {
+        var item = self.item
+        item.round(to: precision)
+        self.item = item
     }
 }
 
@@ -120,7 +208,7 @@ public struct LayerTree: Equatable, Sendable {
             cache = nil
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
-            let rootBefore = builder.previous.flatMap { $0.layers.first?.item.id == root.id ? 0 : nil }
+            let rootBefore = builder.previous.flatMap { $0.layers.first?.id == root.id ? 0 : nil }
             if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds, before: rootBefore).kept {
                 // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
                 builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds)
@@ -140,10 +228,10 @@ public struct LayerTree: Equatable, Sendable {
                         }
                         return node.id
                     }
-                    layers[index].item.id = id
-                    layers[index].parent = parent < 0 ? nil : layers[parent].item.id
+                    layers[index].id = id
+                    layers[index].parent = parent < 0 ? nil : layers[parent].id
                     // Copied layers were rounded when first built: the cache keeps what the tree has.
-                    if let precision { layers[index].item.round(to: precision) }
+                    if let precision { layers[index].round(to: precision) }
                 }
             }
             if leavesCache {
@@ -339,7 +427,7 @@ public struct LayerTree: Equatable, Sendable {
             if keepsChild {
                 // Kept only to place its children: v1 does not draw it, so a v2 viewer must not
                 // either, and the viewer never has to decide what is on screen itself.
-                layers[index].item.storage = node.strippedDisplayStyle
+                layers[index].storage = node.strippedDisplayStyle
                 return (true, slack)
             }
             // Culled children have already removed themselves, so only this node is left to undo.
@@ -358,7 +446,7 @@ public struct LayerTree: Equatable, Sendable {
             guard id != 0 else { return nil }
             while index < end {
                 let following = previous.placements[index].end
-                if previous.layers[index].item.id == id {
+                if previous.layers[index].id == id {
                     next = following
                     return index
                 }
@@ -402,6 +490,6 @@ public struct LayerTree: Equatable, Sendable {
 extension Node {
     /// This node as a layer, id and parent left for the builder to fill in.
     func layer() -> Layer {
-        Layer(clips: clipsToBounds, item: displayItem(frame: frame, alpha: alpha, scale: scale, clip: nil, clipRadius: 0))
+        Layer(id: id, frame: frame, alpha: alpha, scale: scale, storage: displayStyle, clips: clipsToBounds)
     }
 }

@@ -57,30 +57,30 @@ extension BinaryTreeEncoder {
         _ layer: Layer, changedFrom old: Layer?, strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
     ) {
         let old = old ?? (layer.kind == .text ? textDefaults : defaults)
-        let item = layer.item, was = old.item
+        // Layers of a node whose style did not change share its storage: nothing of it can differ.
+        let styles = layer.sharesStyle(with: old) ? nil : (now: layer.style, was: old.style)
         var mask: UInt64 = 0
         var cleared: UInt64 = 0
         scratch.bytes.removeAll(keepingCapacity: true)
 
         func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
 
-        if item.kind != was.kind {
+        if let styles, styles.now.kind != styles.was.kind {
             mark(.kind)
-            scratch.byte(item.kind == .rect ? 0 : item.kind == .text ? 1 : 2)
+            scratch.byte(styles.now.kind == .rect ? 0 : styles.now.kind == .text ? 1 : 2)
         }
-        if item.frame.x != was.frame.x { mark(.x); scratch.hundredths(item.frame.x) }
-        if item.frame.y != was.frame.y { mark(.y); scratch.hundredths(item.frame.y) }
-        if item.frame.width != was.frame.width { mark(.width); scratch.hundredths(item.frame.width) }
-        if item.frame.height != was.frame.height { mark(.height); scratch.hundredths(item.frame.height) }
-        if item.alpha != was.alpha { mark(.alpha); scratch.varint(Int((item.alpha * 1000).rounded())) }
+        if layer.frame.x != old.frame.x { mark(.x); scratch.hundredths(layer.frame.x) }
+        if layer.frame.y != old.frame.y { mark(.y); scratch.hundredths(layer.frame.y) }
+        if layer.frame.width != old.frame.width { mark(.width); scratch.hundredths(layer.frame.width) }
+        if layer.frame.height != old.frame.height { mark(.height); scratch.hundredths(layer.frame.height) }
+        if layer.alpha != old.alpha { mark(.alpha); scratch.varint(Int((layer.alpha * 1000).rounded())) }
         if layer.clips != old.clips { mark(.clips); scratch.byte(layer.clips ? 1 : 0) }
-        // Layers of a node whose style did not change share its storage: nothing more can differ.
-        if !item.sharesStyle(with: was) {
-            writeStyle(item, changedFrom: was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
+        if let styles {
+            writeStyle(styles.now, changedFrom: styles.was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
         if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
-        if item.scale != was.scale { mark(.scale); scratch.varint(Int((item.scale * 100_000).rounded())) }
-        if item.selected != was.selected { mark(.selected); scratch.byte(item.selected ? 1 : 0) }
+        if layer.scale != old.scale { mark(.scale); scratch.varint(Int((layer.scale * 100_000).rounded())) }
+        if let styles, styles.now.selected != styles.was.selected { mark(.selected); scratch.byte(styles.now.selected ? 1 : 0) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)
@@ -88,10 +88,10 @@ extension BinaryTreeEncoder {
         out.append(scratch)
     }
 
-    /// Writes the style fields of `item` that differ from `was`, marking them in `mask` (or in
-    /// `cleared` when they went away).
+    /// Writes the style fields of `item` that differ from `was` (kind and selected apart, which
+    /// come elsewhere in bit order), marking them in `mask` (or in `cleared` when they went away).
     private static func writeStyle(
-        _ item: DisplayItem, changedFrom was: DisplayItem, strings: inout StringTable, scratch: inout BinaryWriter,
+        _ item: DisplayStyle, changedFrom was: DisplayStyle, strings: inout StringTable, scratch: inout BinaryWriter,
         mask: inout UInt64, cleared: inout UInt64
     ) {
         func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }

@@ -42,9 +42,9 @@ struct InsertModels {
         let kind = layer.kind, role = layer.role, name = layer.name
         var unnamed: Layer?
         func consider(_ candidate: UnsafePointer<Layer>) -> Bool {
-            guard candidate.pointee.item.kind == kind && candidate.pointee.item.role == role else { return false }
+            guard candidate.pointee.kind == kind && candidate.pointee.role == role else { return false }
             if unnamed == nil { unnamed = candidate.pointee }
-            return candidate.pointee.item.name == name
+            return candidate.pointee.name == name
         }
         let named: Layer? = inserted.withUnsafeBufferPointer { layers in
             var index = layers.count

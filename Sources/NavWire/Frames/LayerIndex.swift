@@ -20,7 +20,7 @@ struct LayerIndex {
         shift = UInt64(64 - bits)
         ids = [Int](repeating: 0, count: 1 << bits)
         positions = [Int32](repeating: 0, count: 1 << bits)
-        for position in layers.indices { insert(layers[position].item.id, at: position) }
+        for position in layers.indices { insert(layers[position].id, at: position) }
     }
 
     private func slot(of id: Int) -> Int {

@@ -35,7 +35,7 @@ public struct LayerTreeSnapshot {
         if tree.precision != .wire {
             tree.layers = []  // so the rounding below writes in place instead of copying
             layers.withUnsafeMutableBufferPointer { layers in
-                for position in layers.indices { layers[position].item.round(to: .wire) }
+                for position in layers.indices { layers[position].round(to: .wire) }
             }
         }
         if layers.capacity - layers.count > Self.maxSpareLayers {
@@ -71,7 +71,7 @@ public struct LayerTreeSnapshot {
                     path = [position]
                     continue
                 }
-                while let last = path.last, layers[last].item.id != parentID { path.removeLast() }
+                while let last = path.last, layers[last].id != parentID { path.removeLast() }
                 if let parent = path.last {
                     parents[position] = parent
                     positions[position] = childCounts[parent]

@@ -70,7 +70,7 @@ struct TemplateTable {
     /// Adds `layer` unless a kept entry has the same fields.
     private mutating func add(_ layer: Layer) {
         let key = Key(layer)
-        if let indices = byKey[key], indices.contains(where: { Self.sameFields(live[$0 - floor], layer) }) { return }
+        if let indices = byKey[key], indices.contains(where: { live[$0 - floor].sameFields(as: layer) }) { return }
         byKey[key, default: []].append(count)
         live.append(layer)
     }
@@ -105,13 +105,5 @@ struct TemplateTable {
         live.removeAll()
         byKey.removeAll()
         floor = 0
-    }
-
-    /// Everything a binary LAYER's FIELDS carry is the same (not the id or the parent).
-    private static func sameFields(_ a: Layer, _ b: Layer) -> Bool {
-        guard a.clips == b.clips && a.standby == b.standby else { return false }
-        var item = a.item
-        item.id = b.item.id
-        return item == b.item
     }
 }

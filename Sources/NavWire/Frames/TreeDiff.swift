@@ -38,7 +38,7 @@ struct TreeDiff {
                 guard o.count == n.count else { return false }
                 for index in n.indices where o[index].id != n[index].id || o[index].parent != n[index].parent { return false }
                 // Through pointers: a subscript would copy each layer (a retain and release of its style).
-                for index in n.indices where !Self.sameOnTheWire(o.baseAddress! + index, n.baseAddress! + index) {
+                for index in n.indices where !Layer.sameFields(o.baseAddress! + index, n.baseAddress! + index) {
                     patched.append((index, index))
                 }
                 return true
@@ -57,21 +57,21 @@ struct TreeDiff {
         old.layers.withUnsafeBufferPointer { o in
             new.layers.withUnsafeBufferPointer { n in
                 for index in o.indices {
-                    if let now = after.index[o[index].item.id] {
+                    if let now = after.index[o[index].id] {
                         held[index] = true
                         inPlace[index] = n[now].parent == o[index].parent
                     } else if before.parents[index] < 0 || held[before.parents[index]] {
-                        removed.append(o[index].item.id)
+                        removed.append(o[index].id)
                     }
                 }
                 for index in n.indices {
-                    guard let was = before.index[n[index].item.id] else {
+                    guard let was = before.index[n[index].id] else {
                         inserted.append(Insert(index: index, position: after.positions[index], moved: false))
                         continue
                     }
                     // A moved layer's new parent is in the move; only its fields make a patch.
                     if !inPlace[was] { inserted.append(Insert(index: index, position: after.positions[index], moved: true)) }
-                    if !Self.sameOnTheWire(o.baseAddress! + was, n.baseAddress! + index) { patched.append((index, was)) }
+                    if !Layer.sameFields(o.baseAddress! + was, n.baseAddress! + index) { patched.append((index, was)) }
                 }
             }
         }
@@ -83,7 +83,7 @@ struct TreeDiff {
         var isReordered = [Bool](repeating: false, count: new.layers.count)
         for index in new.layers.indices {
             let parent = after.parents[index]
-            guard parent >= 0, let was = before.index[new.layers[index].item.id], inPlace[was] else { continue }
+            guard parent >= 0, let was = before.index[new.layers[index].id], inPlace[was] else { continue }
             if was < lastInPlaceChild[parent] { isReordered[parent] = true }
             lastInPlaceChild[parent] = was
         }
@@ -92,16 +92,5 @@ struct TreeDiff {
             reordered.append((new.layers[parent].id, children))
         }
         heldOld = held
-    }
-
-    /// `==` on two layers but for their ids and parents, field by field in place: `==` on the
-    /// pointees copies each item (a retain and release of its style), which doubled the diff's
-    /// instructions.
-    private static func sameOnTheWire(_ old: UnsafePointer<Layer>, _ new: UnsafePointer<Layer>) -> Bool {
-        old.pointee.item.frame == new.pointee.item.frame && old.pointee.item.alpha == new.pointee.item.alpha
-            && old.pointee.item.scale == new.pointee.item.scale && old.pointee.clips == new.pointee.clips
-            && old.pointee.standby == new.pointee.standby && old.pointee.item.clip == new.pointee.item.clip
-            && old.pointee.item.clipRadius == new.pointee.item.clipRadius
-            && (old.pointee.item.sharesStyle(with: new.pointee.item) || old.pointee.item.style == new.pointee.item.style)
     }
 }
