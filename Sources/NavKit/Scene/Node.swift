@@ -12,12 +12,21 @@
 public final class Node {
     /// Stable identity on the wire; 0 until the node is first drawn.
     @exclusivity(unchecked) public internal(set) var id: Int = 0
-    @exclusivity(unchecked) public var frame: Rect { didSet { if frame != oldValue { invalidateLayers() } } }
     @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { invalidateLayers() } } }
+    /// Something that shows in this node's layers (its own, its descendants', which children it
+    /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
+    /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
+    /// node and every ancestor by each change; cleared by the walk.
+    @exclusivity(unchecked) var layersChanged = true
+    @exclusivity(unchecked) public private(set) var children: [Node] = []
+    // The five above come first, in the object's first 64 bytes: a layer tree reads them for
+    // every child of every node it walks, and with many sessions each node it reads is a cache
+    // miss; one line instead of three.
+    @exclusivity(unchecked) public var frame: Rect { didSet { if frame != oldValue { invalidateLayers() } } }
     /// The node and its subtree are drawn this many times their size, about the frame's top-left
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
     @exclusivity(unchecked) public var scale: Double = 1 { didSet { if scale != oldValue { invalidateLayers() } } }
-    @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { invalidateLayers() } } }
     /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
     /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
     /// lists and hit testing treat it as hidden.
@@ -47,7 +56,6 @@ public final class Node {
     /// `displayStyle` came from a `StyleTable` and has not changed since.
     @exclusivity(unchecked) private var styleIsShared = false
 
-    @exclusivity(unchecked) public private(set) var children: [Node] = []
     /// The node this one is a child of. Kept unretained, neither `weak` nor `unowned`: a weak
     /// reference gives every node a side table, which puts each retain and release of a node
     /// (every child visited by every frame) on the runtime's slow path, and walking up
@@ -56,11 +64,6 @@ public final class Node {
     /// clears it when it leaves.
     public var parent: Node? { parentLink?.takeUnretainedValue() }
     @exclusivity(unchecked) private var parentLink: Unmanaged<Node>?
-    /// Something that shows in this node's layers (its own, its descendants', which children it
-    /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
-    /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
-    /// node and every ancestor by each change; cleared by the walk.
-    @exclusivity(unchecked) var layersChanged = true
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
