@@ -3,8 +3,8 @@
 ///
 /// Unlike a display list's items, whose frames and alphas are absolute, a layer keeps what the
 /// node itself holds, so moving a page changes one layer, not every layer under it. The style
-/// fields are the item's (`layer.fill`, `layer.text`, ... read through it), so both protocols
-/// describe a node with one type.
+/// is the item's, shared with it (`layer.fill`, `layer.text`, ...), so both protocols describe a
+/// node's look with one type.
 ///
 /// A layer keeps the item's fields itself, without the item's `clip` and `clipRadius` (a layer
 /// clips by `clips`): 80 bytes instead of 128. A server makes, compares and keeps a hundred of
@@ -65,28 +65,11 @@ public struct Layer: Equatable, Sendable {
         set { storage = DisplayStyle.Storage(newValue) }
     }
 
-    // Read for every layer an insert or a template may be written like: straight from the
-    // storage, where the dynamic members below go through a whole item.
-    /// How the viewer draws it.
-    @inlinable public var kind: DisplayItem.Kind {
-        get { storage.style.kind }
-        set { style.kind = newValue }
-    }
-    /// What the node is for tools and tests (a page, a row, ...).
-    @inlinable public var role: NodeRole? {
-        get { storage.style.role }
-        set { style.role = newValue }
-    }
-    /// The name tools find the node by.
-    @inlinable public var name: String? {
-        get { storage.style.name }
-        set { style.name = newValue }
-    }
-
-    /// The other fields of the item (`layer.fill`, `layer.text`, ...).
-    public subscript<T>(dynamicMember keyPath: WritableKeyPath<DisplayItem, T>) -> T {
-        get { item[keyPath: keyPath] }
-        set { item[keyPath: keyPath] = newValue }
+    /// The style's fields (`layer.kind`, `layer.fill`, `layer.text`, ...), read straight from the
+    /// shared storage; setting one gives this layer storage of its own.
+    @inlinable public subscript<T>(dynamicMember keyPath: WritableKeyPath<DisplayStyle, T>) -> T {
+        get { storage.style[keyPath: keyPath] }
+        set { style[keyPath: keyPath] = newValue }
     }
 
     /// True when the layer paints something of its own (as opposed to only grouping children).
