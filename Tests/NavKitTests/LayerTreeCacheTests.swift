@@ -8,14 +8,14 @@ import Testing
 
     /// A root (clipping, as a scene's) holding `count` nodes placed at random, each under a random
     /// earlier one: some clip, some scale, some draw and some only group, some start off screen.
-    private func randomTree(_ random: inout SplitMix64, count: Int) -> (root: Node, nodes: [Node]) {
+    private func randomTree(_ random: inout SplitMix64, count: Int, clipChance: Double = 0.15) -> (root: Node, nodes: [Node]) {
         let root = Node(frame: Rect(x: 0, y: 0, width: Self.viewport.width, height: Self.viewport.height), name: "root")
         root.clipsToBounds = true
         var nodes = [root]
         for index in 1..<count {
             let node = Node(frame: randomFrame(&random), name: "n\(index)")
             if random.chance(0.6) { node.fill = Color(red: 1, green: 0, blue: 0) }
-            if random.chance(0.15) { node.clipsToBounds = true }
+            if random.chance(clipChance) { node.clipsToBounds = true }
             if random.chance(0.05) { node.scale = 0.5 }
             random.pick(nodes).addChild(node)
             nodes.append(node)
@@ -76,34 +76,106 @@ import Testing
         #expect(copiedLayers > 100, "seed \(seed): \(copiedLayers) layers copied in 300 builds")
     }
 
-    /// A page sliding by whole points: its content is copied every frame, not walked, and is
-    /// walked again as soon as something in it changes.
-    @Test func aSlidingPagesContentIsCopiedUntilItChanges() {
+    /// A move or a fade of a random node (one drawn before, mostly, and one that holds others
+    /// more often than not): small moves mostly, now and then far enough to change what is on
+    /// screen.
+    private func moveOrFade(_ random: inout SplitMix64, _ nodes: [Node]) {
+        // Mostly nodes that were in a tree (they have ids), as a slide's are.
+        let drawn = nodes.dropFirst().filter { $0.id != 0 && (random.chance(0.5) || !$0.children.isEmpty) }
+        let node = random.chance(0.8) && !drawn.isEmpty ? random.pick(Array(drawn)) : random.pick(Array(nodes.dropFirst()))
+        if random.chance(0.25) {
+            node.alpha = random.pick([0.2, 0.5, 0.9, 1])
+            return
+        }
+        let step = random.chance(0.8) ? random.double(-6...6) : random.double(-60...60)
+        if random.chance(0.5) { node.frame.origin.x += step } else { node.frame.origin.y += step }
+    }
+
+    /// Trees patched from the newest one (only moves and fades since) are exactly what a full
+    /// walk makes, through moves that cross an edge (which must walk) and other changes between.
+    @Test(arguments: [11, 12, 13, 14, 15, 16, 17, 18] as [UInt64], [nil, coarse] as [LayerPrecision?])
+    func patchedTreesAreWhatAFullWalkMakes(seed: UInt64, precision: LayerPrecision?) {
+        var random = SplitMix64(seed: seed)
+        // Fewer clipping nodes than `randomTree` makes by default: a move of a clipping node, or
+        // of one holding one, always walks.
+        let (root, nodes) = randomTree(&random, count: 40, clipChance: 0.04)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        var patched = 0, walked = 0
+        for step in 0..<300 {
+            if random.chance(0.05) { change(&random, nodes) }
+            for _ in 0..<random.int(1...2) { moveOrFade(&random, nodes) }
+            let built = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, precision: precision, cache: &cache)
+            var scratch = ids
+            let full = LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch, precision: precision)
+            guard built == full else {
+                Issue.record("seed \(seed), step \(step) (\(cache?.patched == true ? "patched" : "walked")): \(built.layers.count) layers against \(full.layers.count); first difference: \(zip(built.layers, full.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "none")")
+                return
+            }
+            if cache?.patched == true { patched += 1 } else { walked += 1 }
+        }
+        // Both ways must have been taken for the comparison to mean something.
+        #expect(patched >= 10 && walked >= 10, "seed \(seed): \(patched) trees patched, \(walked) walked")
+    }
+
+    /// A page sliding: while only it moves, each tree is the last one with its layer patched
+    /// (nothing walked); a change inside it walks again, copying what did not change.
+    @Test func aSlidingPageIsPatchedUntilSomethingElseChanges() {
         let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
         root.clipsToBounds = true
         let page = Node(frame: Rect(x: 300, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
         let content = Node(frame: Rect(x: 0, y: 44, width: 390, height: 800), name: "content")
         let row = Node(frame: Rect(x: 16, y: 10, width: 358, height: 44), role: .row, name: "row", fill: .white)
+        let other = Node(frame: Rect(x: 0, y: 0, width: 390, height: 20), role: .statusbar, name: "status", fill: .white)
         root.addChild(page)
         page.addChild(content)
         content.addChild(row)
+        root.addChild(other)
         var ids = 0
         var cache: LayerTree.Cache?
         _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == false)
         for x in stride(from: 280.0, through: 0, by: -20) {
             page.frame.origin.x = x
             let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
-            #expect(tree.layers.map(\.name) == ["scene", "page", "content", "row"])
+            #expect(tree.layers.map(\.name) == ["scene", "page", "content", "row", "status"])
             #expect(tree.layer(id: page.id)?.frame.minX == x)
-            // Walked: the scene and the page, which moved. Copied: its content and row.
-            #expect(cache?.copiedLayers == 2)
+            #expect(cache?.patched == true)
         }
+        // Something other than a move: the next tree walks the scene and the page (moved since
+        // the last walk), and copies the content and the row from that walk, 300 pt to the right.
+        other.fill = .black
+        let walked = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == false && cache?.copiedLayers == 2)
+        #expect(walked.layer(id: page.id)?.frame.minX == 0 && walked.layer(id: row.id)?.frame.minX == 16)
         row.text = "Changed"
         #expect(content.layersChanged && page.layersChanged && root.layersChanged)
         let tree = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
         #expect(tree.layer(id: row.id)?.text == "Changed")
-        #expect(cache?.copiedLayers == 0)
+        #expect(cache?.copiedLayers == 1)
         #expect(!row.layersChanged)
+    }
+
+    /// A move that brings a culled child on screen cannot be patched: the tree walks, and the
+    /// child is in it.
+    @Test func aMoveThatShowsACulledChildWalks() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
+        root.clipsToBounds = true
+        let page = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
+        let offscreen = Node(frame: Rect(x: 400, y: 10, width: 100, height: 44), role: .row, name: "far", fill: .white)
+        root.addChild(page)
+        page.addChild(offscreen)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        let before = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(before.first(role: .row) == nil)
+        page.frame.origin.x = -5
+        _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == true)
+        page.frame.origin.x = -50
+        let after = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == false)
+        #expect(after.first(role: .row)?.name == "far")
     }
 
     /// A walk that keeps no cache (a tool's, a test's) must not clear the marks the scene's next

@@ -77,16 +77,22 @@ public struct LayerTree: Equatable, Sendable {
         withExtendedLifetime(root) {
             // A tree for another viewport is culled differently everywhere, and one at another
             // precision has other numbers: walked afresh.
-            var builder = Builder(
-                styles: styles, capacity: capacity,
-                previous: cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }, leavesCache: leavesCache)
+            let previous = cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }
+            if leavesCache, let previous, let moved = root.movedSinceLayers, let tree = previous.patched(moving: moved) {
+                cache = previous
+                cache!.newest = tree.layers
+                cache!.patched = true
+                root.movedSinceLayers!.removeAll(keepingCapacity: true)
+                return tree
+            }
+            var builder = Builder(styles: styles, capacity: capacity, previous: previous, leavesCache: leavesCache)
             cache = nil
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
             let rootBefore = builder.previous.flatMap { $0.layers.first?.id == root.id ? 0 : nil }
             if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds, before: rootBefore).kept {
                 // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
-                builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds)
+                builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds, origin: root.frame.origin)
                 builder.placements[0].end = 1
             }
             // Ids are only known to be needed once a node's subtree has been seen, so they are
@@ -113,6 +119,8 @@ public struct LayerTree: Equatable, Sendable {
                 cache = Cache(
                     layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
                     copiedLayers: builder.copiedLayers)
+                // Moves from here on are the next tree's.
+                root.movedSinceLayers = []
             }
             return LayerTree(layers: builder.layers, viewport: viewport, precision: precision)
         }
@@ -130,10 +138,15 @@ public struct LayerTree: Equatable, Sendable {
             leavesCache: false)
     }
 
-    /// What one build leaves for the next: its layers and where each was placed, so that a
-    /// subtree in which nothing changed (`Node.layersChanged`) is copied instead of walked, when
-    /// it is placed as before or only moved (a sliding page's content) by less than would change
-    /// what is culled in it.
+    /// What one build leaves for the next: the layers of the last walk and where each was
+    /// placed, so that a subtree in which nothing changed (`Node.layersChanged`) is copied instead
+    /// of walked, when it is placed as before or only moved (a sliding page's content) by less
+    /// than would change what is culled in it.
+    ///
+    /// When nothing but some nodes' positions and alphas changed since the last tree (the root's
+    /// `movedSinceLayers`: a slide, a fade) and no move changes what is on screen, the next tree
+    /// is the newest one with those layers patched, and nothing is walked: the tree keeps its
+    /// shape, so the last walk's placements still say where every layer is.
     public struct Cache: Sendable {
         fileprivate let layers: [Layer]
         fileprivate let placements: [Placement]
@@ -141,6 +154,87 @@ public struct LayerTree: Equatable, Sendable {
         fileprivate let precision: LayerPrecision?
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
+        /// The newest tree's layers: `layers`, or a patched copy of them.
+        fileprivate var newest: [Layer]
+        /// The newest tree was patched, not walked.
+        var patched = false
+
+        fileprivate init(layers: [Layer], placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int) {
+            self.layers = layers
+            self.placements = placements
+            self.viewport = viewport
+            self.precision = precision
+            self.copiedLayers = copiedLayers
+            newest = layers
+        }
+
+        /// The newest tree with the layers of `moved` (nodes that only moved or faded since the
+        /// last walk) showing where they are now; nil when a node is not in the tree, or a move
+        /// would change what is culled: the node's placement in the last walk bounds the moves
+        /// of its whole subtree since then (its slack).
+        fileprivate func patched(moving moved: [Unmanaged<Node>]) -> LayerTree? {
+            var layers = newest
+            for unmanaged in moved {
+                // Unretained: a node in the list is in the tree (`Node.movedSinceLayers`).
+                let patch: Patch = unmanaged._withUnsafeGuaranteedRef { node in
+                    guard let index = index(of: node) else {
+                        // Not drawn: a move under a hidden node (a bar's button while the bar is
+                        // away) changes nothing; anywhere else it might show it.
+                        return node.isUnderHiddenNode ? .none : .walk
+                    }
+                    guard node.alpha > 0, isCulledAsBefore(node, placement: placements[index]) else { return .walk }
+                    guard let precision else { return .layer(index, node.frame, node.alpha) }
+                    // As `DisplayItem.round(to:)` rounds them.
+                    return .layer(index, precision.round(node.frame), node.alpha == 1 ? 1 : LayerPrecision.round(node.alpha, to: precision.alpha))
+                }
+                switch patch {
+                case .none: continue
+                case .walk: return nil
+                case .layer(let index, let frame, let alpha):
+                    layers[index].frame = frame
+                    layers[index].alpha = alpha
+                }
+            }
+            return LayerTree(layers: layers, viewport: viewport, precision: precision)
+        }
+
+        /// What a moved node's change makes of the newest tree.
+        private enum Patch {
+            /// Nothing: the node is not drawn, and cannot be.
+            case none
+            /// The layer at the index gets a new frame and alpha.
+            case layer(Int, Rect, Double)
+            /// The tree must be walked.
+            case walk
+        }
+
+        /// Where `node`'s layer is in the last walk's layers (and so in the newest tree's).
+        private func index(of node: Node) -> Int? {
+            let id = node.id, hint = node.layerIndex
+            guard id != 0 else { return nil }
+            return layers.withUnsafeBufferPointer { layers in
+                if layers.indices.contains(hint) && layers[hint].id == id { return hint }
+                return layers.indices.first { layers[$0].id == id }
+            }
+        }
+
+        /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node
+        /// of its subtree as then: its scale is the same and it moved within its slack.
+        private func isCulledAsBefore(_ node: Node, placement: Placement) -> Bool {
+            let (offset, scale) = node.parent.map(Self.placement(of:)) ?? (.zero, 1)
+            guard scale == placement.scale else { return false }
+            let origin = node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin
+            let dx = origin.x - placement.origin.x, dy = origin.y - placement.origin.y
+            return (dx == 0 && dy == 0) || placement.slack.allows(dx: dx, dy: dy)
+        }
+
+        /// `node`'s absolute origin and scale (its own times its ancestors'), worked out from the
+        /// root down as a walk does.
+        private static func placement(of node: Node) -> (origin: Point, scale: Double) {
+            guard let parent = node.parent else { return (node.frame.origin, node.scale) }
+            let (offset, scale) = placement(of: parent)
+            return (node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin, scale * node.scale)
+        }
     }
 
     /// How a layer's node was placed in a build.
@@ -151,6 +245,8 @@ public struct LayerTree: Equatable, Sendable {
         var offset: Point
         var scale: Double
         var clip: Rect
+        /// Its own absolute origin.
+        var origin: Point
         /// The moves of the whole subtree (its offset changing, the clip staying) that keep or
         /// cull every node in it as this build did.
         var slack: Slack
@@ -241,14 +337,15 @@ public struct LayerTree: Equatable, Sendable {
             placements.reserveCapacity(capacity)
         }
 
-        mutating func append(_ node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect) {
+        mutating func append(_ node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect, origin: Point) {
             node._withUnsafeGuaranteedRef { node in
                 if let styles { node.shareStyle(in: styles) }
+                node.layerIndex = layers.count
                 layers.append(node.layer())
             }
             nodes.append(node)
             parents.append(parent)
-            placements.append(Placement(end: 0, offset: offset, scale: scale, clip: clip, slack: .none))
+            placements.append(Placement(end: 0, offset: offset, scale: scale, clip: clip, origin: origin, slack: .none))
         }
 
         /// Appends `node` and its kept descendants; `kept` false (and nothing appended) when the
@@ -276,7 +373,7 @@ public struct LayerTree: Equatable, Sendable {
             // the slack does not model: its subtree is only copied where it did not move.
             var slack = node.clipsToBounds ? Slack.none : Slack(frame: frame, clip: clip, visible: visible)
             let index = layers.count
-            append(unmanaged, parent: parent, offset: offset, scale: parentScale, clip: clip)
+            append(unmanaged, parent: parent, offset: offset, scale: parentScale, clip: clip, origin: frame.origin)
             var keepsChild = false
             // A clipping node that is off screen cannot show any child.
             if node.drawsChildren && !node.children.isEmpty && (visible || !node.clipsToBounds) {
@@ -349,6 +446,7 @@ public struct LayerTree: Equatable, Sendable {
             let moved = dx != 0 || dy != 0
             guard !moved || placement.slack.allows(dx: dx, dy: dy) else { return nil }
             let start = layers.count
+            node._withUnsafeGuaranteedRef { $0.layerIndex = start }
             let range = before..<placement.end
             layers.append(contentsOf: previous.layers[range])
             nodes.append(contentsOf: repeatElement(node, count: range.count))
@@ -362,6 +460,8 @@ public struct LayerTree: Equatable, Sendable {
                 if moved {
                     copy.offset.x += dx
                     copy.offset.y += dy
+                    copy.origin.x += dx
+                    copy.origin.y += dy
                     copy.slack = copy.slack.moved(dx: dx, dy: dy)
                 }
                 placements.append(copy)

@@ -12,7 +12,9 @@
 public final class Node {
     /// Stable identity on the wire; 0 until the node is first drawn.
     @exclusivity(unchecked) public internal(set) var id: Int = 0
-    @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var alpha: Double = 1 {
+        didSet { if alpha != oldValue { invalidateLayers(alpha > 0 && oldValue > 0 ? .movedOrFaded : .other) } }
+    }
     @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { invalidateLayers() } } }
     /// Something that shows in this node's layers (its own, its descendants', which children it
     /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
@@ -23,7 +25,9 @@ public final class Node {
     // The five above come first, in the object's first 64 bytes: a layer tree reads them for
     // every child of every node it walks, and with many sessions each node it reads is a cache
     // miss; one line instead of three.
-    @exclusivity(unchecked) public var frame: Rect { didSet { if frame != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var frame: Rect {
+        didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
+    }
     /// The node and its subtree are drawn this many times their size, about the frame's top-left
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
     @exclusivity(unchecked) public var scale: Double = 1 { didSet { if scale != oldValue { invalidateLayers() } } }
@@ -64,6 +68,11 @@ public final class Node {
     /// clears it when it leaves.
     public var parent: Node? { parentLink?.takeUnretainedValue() }
     @exclusivity(unchecked) private var parentLink: Unmanaged<Node>?
+    /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id).
+    @exclusivity(unchecked) var layerIndex = -1
+    /// On a tree's root: the nodes of the tree that only moved or faded since a layer tree was
+    /// last built from it, or nil when anything else changed (`LayerTree.Cache`).
+    @exclusivity(unchecked) var movedSinceLayers: [Unmanaged<Node>]? = []
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
@@ -158,10 +167,20 @@ public final class Node {
         for child in children where child.parentLink?.toOpaque() == link { child.parentLink = nil }
     }
 
-    /// Marks this node and its ancestors changed for the next layer tree. It goes all the way up
-    /// even past an ancestor already marked: a walk that culls a subtree clears its root without
-    /// reaching the nodes inside, so a marked node does not mean its ancestors are.
-    func invalidateLayers() {
+    /// What changed in a node, as the next layer tree sees it.
+    enum LayerChange {
+        /// Its frame moved (same size) or its alpha changed (and is not 0): only its own
+        /// layer's fields can differ, unless the move changes what is on screen.
+        case movedOrFaded
+        /// Anything else: its children, its style, its size, what hides or clips it.
+        case other
+    }
+
+    /// Marks this node and its ancestors changed for the next layer tree, and tells the root
+    /// what changed. It goes all the way up even past an ancestor already marked: a walk that
+    /// culls a subtree clears its root without reaching the nodes inside, so a marked node does
+    /// not mean its ancestors are.
+    func invalidateLayers(_ change: LayerChange = .other) {
         // Unretained: every frame moves nodes, and a retain and release per ancestor showed.
         var node = Unmanaged.passUnretained(self)
         while true {
@@ -169,34 +188,65 @@ public final class Node {
                 node.layersChanged = true
                 return node.parentLink
             }
-            guard let parent else { return }
+            guard let parent else { break }
             node = parent
+        }
+        node._withUnsafeGuaranteedRef { root in
+            guard root.movedSinceLayers != nil else { return }
+            // The list holds nodes unretained: a node leaves the tree only through a change of
+            // its parent's children (`.other`), which drops the list first.
+            if change == .other || root.movedSinceLayers!.count >= Self.movesKept {
+                root.movedSinceLayers = nil
+            } else {
+                root.movedSinceLayers!.append(Unmanaged.passUnretained(self))
+            }
         }
     }
 
+    /// This node or an ancestor is hidden, transparent, or does not draw its children: nothing
+    /// in its subtree is drawn, wherever it is.
+    var isUnderHiddenNode: Bool {
+        if isHidden || alpha <= 0 { return true }
+        var node = self
+        while let parent = node.parent {
+            if parent.isHidden || parent.alpha <= 0 || !parent.drawsChildren { return true }
+            node = parent
+        }
+        return false
+    }
+
+    /// More moves than this since the last tree (or a tree nobody builds) walk again.
+    static let movesKept = 64
+
     /// Adds `child` in front of the existing children, moving it from its old parent if needed.
     public func addChild(_ child: Node) {
-        child.removeFromParent()
-        child.parentLink = Unmanaged.passUnretained(self)
+        adopt(child)
         children.append(child)
         invalidateLayers()
     }
 
     /// Inserts `child` at `index` in paint order (0 = backmost).
     public func insertChild(_ child: Node, at index: Int) {
-        child.removeFromParent()
-        child.parentLink = Unmanaged.passUnretained(self)
+        adopt(child)
         children.insert(child, at: min(max(index, 0), children.count))
         invalidateLayers()
     }
 
     /// Inserts `child` directly behind `sibling`, which must be a child of this node.
     public func insertChild(_ child: Node, below sibling: Node) {
-        child.removeFromParent()
+        adopt(child)
         let index = children.firstIndex { $0 === sibling } ?? children.count
-        child.parentLink = Unmanaged.passUnretained(self)
         children.insert(child, at: index)
         invalidateLayers()
+    }
+
+    /// Takes `child` from its old parent and links it to this one (the caller puts it among the
+    /// children). Its list of moves goes: from now on its tree's root keeps them, and a list left
+    /// on it could name nodes that leave while it is not a root.
+    private func adopt(_ child: Node) {
+        child.removeFromParent()
+        child.parentLink = Unmanaged.passUnretained(self)
+        child.movedSinceLayers = nil
     }
 
     /// Detaches this node from its parent. Cheap for the frontmost child (the common case of a pop).
