@@ -319,9 +319,6 @@ public struct LayerTree: Equatable, Sendable {
         let styles: StyleTable?
         private(set) var previous: Cache?
         private(set) var copiedLayers = 0
-        /// The sum of the ids of the children read ahead of their visits; kept so that the reads
-        /// are not optimised away.
-        private(set) var touchedIDs = 0
         /// The build leaves a cache: it clears the marks of the nodes it walks.
         let leavesCache: Bool
 
@@ -382,12 +379,6 @@ public struct LayerTree: Equatable, Sendable {
                 var next = before.map { $0 + 1 }
                 let end = before.map { previous!.placements[$0].end } ?? 0
                 node.children.withUnsafeBufferPointer { children in
-                    // Each child is read before any is visited: the reads do not wait on one
-                    // another, so with many sessions (every node a cache miss) the misses overlap
-                    // instead of coming one after the other. The ids are what the visits look for.
-                    var ids = 0
-                    for child in children { ids &+= child.id }
-                    touchedIDs &+= ids
                     for position in children.indices {
                         let child = Unmanaged.passUnretained(children[position])
                         let childBefore = previousIndex(of: child, from: &next, to: end)

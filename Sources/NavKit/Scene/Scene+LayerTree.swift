@@ -1,6 +1,7 @@
 extension Scene {
-    /// The layer tree as things are now: what protocol v2 sends (built afresh each call), at
-    /// `layerPrecision`.
+    /// The layer tree as things are now: what protocol v2 sends, at `layerPrecision`. While the
+    /// scene animates it is made from the last one (`LayerTree.Cache`: patched when only
+    /// positions and alphas changed, else walked, copying what did not change).
     ///
     /// It draws ids from the scene's own counter, shared with `tick` and `displayList()`, so a
     /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
