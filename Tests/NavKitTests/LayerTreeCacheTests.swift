@@ -220,7 +220,7 @@ import Testing
             layer.item.round(to: Self.coarse)
             return layer
         }
-        #expect(rounded.layers == expected)
+        #expect(Array(rounded.layers) == expected)
         #expect(rounded.precision == Self.coarse && exact.precision == nil)
         #expect(rounded.layers != exact.layers, "the fractional frames and alphas must round to something else")
         let again = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)

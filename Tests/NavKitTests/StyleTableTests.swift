@@ -13,7 +13,7 @@ import Testing
     }
 
     private func layers(_ scene: Scene) -> [Layer] {
-        scene.currentPicture(kinds: .tree).tree!.layers
+        Array(scene.currentPicture(kinds: .tree).tree!.layers)
     }
 
     @Test func equalStylesOfTwoScenesAreOneStorageOnceDrawn() {

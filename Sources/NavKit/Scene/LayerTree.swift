@@ -11,20 +11,25 @@
 /// The root is always kept. A node on standby (`Node.isOnStandby`) is kept with its subtree,
 /// marked `standby`: a viewer does not draw it.
 public struct LayerTree: Equatable, Sendable {
-    public var layers: [Layer]
+    /// Shared chunk by chunk with the trees it was patched from or copied to (`LayerList`).
+    public var layers: LayerList
     /// The viewport the tree was made for.
     public var viewport: Size
     /// What the layers' numbers were rounded to as they were built; nil: exact.
     public var precision: LayerPrecision?
 
-    public init(layers: [Layer], viewport: Size, precision: LayerPrecision? = nil) {
+    public init(layers: LayerList, viewport: Size, precision: LayerPrecision? = nil) {
         self.layers = layers
         self.viewport = viewport
         self.precision = precision
     }
 
+    public init(layers: [Layer], viewport: Size, precision: LayerPrecision? = nil) {
+        self.init(layers: LayerList(layers), viewport: viewport, precision: precision)
+    }
+
     /// Room a build makes for layers when nothing better is known: a phone screen's tree, so a
-    /// first build seldom regrows its arrays (copying every layer) part way through.
+    /// first build seldom regrows its arrays part way through.
     public static let firstCapacity = 96
 
     /// The first layer with `role` (and `name`, when given), in pre-order.
@@ -98,22 +103,21 @@ public struct LayerTree: Equatable, Sendable {
             // Ids are only known to be needed once a node's subtree has been seen, so they are
             // handed out afterwards, still in pre-order. Copied layers have theirs, and their parents'.
             let nodes = builder.nodes, parents = builder.parents
-            builder.layers.withUnsafeMutableBufferPointer { layers in
-                for index in layers.indices {
-                    let parent = parents[index]
-                    if parent == Builder.copied { continue }
-                    let id = nodes[index]._withUnsafeGuaranteedRef { node in
-                        if node.id == 0 {
-                            ids += 1
-                            node.id = ids
-                        }
-                        return node.id
+            for index in builder.layers.indices {
+                let parent = parents[index]
+                if parent == Builder.copied { continue }
+                let id = nodes[index]._withUnsafeGuaranteedRef { node in
+                    if node.id == 0 {
+                        ids += 1
+                        node.id = ids
                     }
-                    layers[index].id = id
-                    layers[index].parent = parent < 0 ? nil : layers[parent].id
-                    // Copied layers were rounded when first built: the cache keeps what the tree has.
-                    if let precision { layers[index].round(to: precision) }
+                    return node.id
                 }
+                let parentID = parent < 0 ? nil : builder.layers[parent].id
+                builder.layers[index].id = id
+                builder.layers[index].parent = parentID
+                // Copied layers were rounded when first built: the cache keeps what the tree has.
+                if let precision { builder.layers[index].round(to: precision) }
             }
             if leavesCache {
                 cache = Cache(
@@ -148,18 +152,18 @@ public struct LayerTree: Equatable, Sendable {
     /// is the newest one with those layers patched, and nothing is walked: the tree keeps its
     /// shape, so the last walk's placements still say where every layer is.
     public struct Cache: Sendable {
-        fileprivate let layers: [Layer]
+        fileprivate let layers: LayerList
         fileprivate let placements: [Placement]
         fileprivate let viewport: Size
         fileprivate let precision: LayerPrecision?
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
         /// The newest tree's layers: `layers`, or a patched copy of them.
-        fileprivate var newest: [Layer]
+        fileprivate var newest: LayerList
         /// The newest tree was patched, not walked.
         var patched = false
 
-        fileprivate init(layers: [Layer], placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int) {
+        fileprivate init(layers: LayerList, placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int) {
             self.layers = layers
             self.placements = placements
             self.viewport = viewport
@@ -212,10 +216,8 @@ public struct LayerTree: Equatable, Sendable {
         private func index(of node: Node) -> Int? {
             let id = node.id, hint = node.layerIndex
             guard id != 0 else { return nil }
-            return layers.withUnsafeBufferPointer { layers in
-                if layers.indices.contains(hint) && layers[hint].id == id { return hint }
-                return layers.indices.first { layers[$0].id == id }
-            }
+            if layers.indices.contains(hint) && layers[hint].id == id { return hint }
+            return layers.indices.first { layers[$0].id == id }
         }
 
         /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node
@@ -308,7 +310,7 @@ public struct LayerTree: Equatable, Sendable {
 
     /// The pre-order walk: parallel arrays, so a culled subtree is undone by truncating them.
     private struct Builder {
-        var layers: [Layer] = []
+        var layers = LayerList()
         /// The node of each layer, unretained (the tree keeps them alive during the walk); for a
         /// copied layer below the copied subtree's root, that root's.
         var nodes: [Unmanaged<Node>] = []
@@ -439,7 +441,7 @@ public struct LayerTree: Equatable, Sendable {
             let start = layers.count
             node._withUnsafeGuaranteedRef { $0.layerIndex = start }
             let range = before..<placement.end
-            layers.append(contentsOf: previous.layers[range])
+            layers.append(contentsOf: previous.layers, range)
             nodes.append(contentsOf: repeatElement(node, count: range.count))
             parents.append(parent)
             parents.append(contentsOf: repeatElement(Self.copied, count: range.count - 1))

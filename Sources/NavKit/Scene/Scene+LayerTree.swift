@@ -20,7 +20,6 @@ extension Scene {
     }
 
     /// Room for this many more layers than the last tree had: a row coming on screen does not
-    /// regrow the arrays (a copy of every layer), and a frame that keeps the tree's buffer keeps
-    /// little room to spare (`LayerTreeSnapshot` copies a buffer with much more).
+    /// regrow the walk's arrays part way through.
     static let spareLayers = 4
 }

@@ -35,7 +35,7 @@ public final class Scene {
     var pointer: PointerGesture?
     var nodeIDs = 0
     /// How many layers the last layer tree had: the next one reserves a little more room
-    /// (`spareLayers`), so its arrays are not regrown (and every layer copied) part way through.
+    /// (`spareLayers`), so its walk's arrays are not regrown part way through.
     var lastLayerCount = 0
     /// What the last layer tree left for the next to copy unchanged subtrees from; kept only
     /// while the scene animates.

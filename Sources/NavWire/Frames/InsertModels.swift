@@ -16,7 +16,7 @@ import NavKit
 /// Made only for full frames and for deltas that insert something. Service thread only.
 struct InsertModels {
     /// The base frame's layers (none for a full frame).
-    private let old: [Layer]
+    private let old: LayerList
     /// One flag per old layer: the client still holds it after the delta (kept or moved).
     private let held: [Bool]
     /// The layers inserted (or, in a full frame, written) so far in this frame, oldest first.
@@ -52,14 +52,12 @@ struct InsertModels {
                 index -= 1
                 if consider(layers.baseAddress! + index) { return layers[index] }
             }
-            return old.withUnsafeBufferPointer { layers in
-                var index = min(layers.count, held.count)
-                while index > 0 {
-                    index -= 1
-                    if held[index] && consider(layers.baseAddress! + index) { return layers[index] }
-                }
-                return nil
+            var heldIndex = min(old.count, held.count)
+            while heldIndex > 0 {
+                heldIndex -= 1
+                if held[heldIndex] && old.withUnsafeLayer(at: heldIndex, consider) { return old[heldIndex] }
             }
+            return nil
         }
         return [named, unnamed.flatMap { $0.id == named?.id ? nil : $0 }].compactMap { $0 }
     }

@@ -14,7 +14,7 @@ struct LayerIndex {
     private let shift: UInt64
 
     /// Indexes `layers` by id.
-    init(_ layers: [Layer]) {
+    init(_ layers: LayerList) {
         var bits = 4
         while 1 << bits < 2 * layers.count { bits += 1 }
         shift = UInt64(64 - bits)

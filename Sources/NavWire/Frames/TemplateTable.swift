@@ -62,7 +62,7 @@ struct TemplateTable {
 
     /// Adds the layers of `old` that the client no longer holds after a delta (`held[i]` false),
     /// as it held them.
-    mutating func addRemoved(from old: [Layer], held: [Bool]) {
+    mutating func addRemoved(from old: LayerList, held: [Bool]) {
         for index in old.indices where index < held.count && !held[index] { add(old[index]) }
         if live.count > Self.liveLimit { raiseFloor(to: count - Self.liveLimit / 2) }
     }

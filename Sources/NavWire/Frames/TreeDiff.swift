@@ -32,48 +32,36 @@ struct TreeDiff {
 
     init(from old: LayerTreeSnapshot, to new: LayerTreeSnapshot) {
         // Most frames (a slide, a drag, a scroll) move layers without adding, removing or
-        // reordering any: compare them pairwise, borrowed, with no lookups by id.
-        let sameShape = old.layers.withUnsafeBufferPointer { o in
-            new.layers.withUnsafeBufferPointer { n in
-                guard o.count == n.count else { return false }
-                for index in n.indices where o[index].id != n[index].id || o[index].parent != n[index].parent { return false }
-                // Through pointers: a subscript would copy each layer (a retain and release of its style).
-                for index in n.indices where !Layer.sameFields(o.baseAddress! + index, n.baseAddress! + index) {
-                    patched.append((index, index))
-                }
-                return true
-            }
-        }
-        if sameShape { return }
+        // reordering any: compare them pairwise, borrowed, with no lookups by id, and skip the
+        // chunks both trees share (a patched tree shares all but the few it changed).
+        if sameShape(old.layers, new.layers) { return }
         patched = []
         let before = old.structure, after = new.structure
         // A held layer stays held when its id is still in the tree: under the same parent it is
         // kept where it is, under another it moves with its subtree (a bar into the bar
         // transition's container and back). Only the topmost layer of each gone subtree is
         // listed; a layer that moves out of it is taken out before the subtree goes.
-        var held = [Bool](repeating: false, count: old.layers.count)
-        var inPlace = [Bool](repeating: false, count: old.layers.count)
-        // Layers are read through pointers, as in the pairwise case: no copies.
-        old.layers.withUnsafeBufferPointer { o in
-            new.layers.withUnsafeBufferPointer { n in
-                for index in o.indices {
-                    if let now = after.index[o[index].id] {
-                        held[index] = true
-                        inPlace[index] = n[now].parent == o[index].parent
-                    } else if before.parents[index] < 0 || held[before.parents[index]] {
-                        removed.append(o[index].id)
-                    }
-                }
-                for index in n.indices {
-                    guard let was = before.index[n[index].id] else {
-                        inserted.append(Insert(index: index, position: after.positions[index], moved: false))
-                        continue
-                    }
-                    // A moved layer's new parent is in the move; only its fields make a patch.
-                    if !inPlace[was] { inserted.append(Insert(index: index, position: after.positions[index], moved: true)) }
-                    if !Layer.sameFields(o.baseAddress! + was, n.baseAddress! + index) { patched.append((index, was)) }
-                }
+        let o = old.layers, n = new.layers
+        var held = [Bool](repeating: false, count: o.count)
+        var inPlace = [Bool](repeating: false, count: o.count)
+        // Layers are read in place, as in the pairwise case: no copies.
+        for index in o.indices {
+            if let now = after.index[o[index].id] {
+                held[index] = true
+                inPlace[index] = n[now].parent == o[index].parent
+            } else if before.parents[index] < 0 || held[before.parents[index]] {
+                removed.append(o[index].id)
             }
+        }
+        for index in n.indices {
+            guard let was = before.index[n[index].id] else {
+                inserted.append(Insert(index: index, position: after.positions[index], moved: false))
+                continue
+            }
+            // A moved layer's new parent is in the move; only its fields make a patch.
+            if !inPlace[was] { inserted.append(Insert(index: index, position: after.positions[index], moved: true)) }
+            let same = o.withUnsafeLayer(at: was) { a in n.withUnsafeLayer(at: index) { b in Layer.sameFields(a, b) } }
+            if !same { patched.append((index, was)) }
         }
         // Children that stay under the same parent keep their order unless something reordered
         // them (a page brought to front); inserts, moves and removes never need an `order`. Such
@@ -92,5 +80,28 @@ struct TreeDiff {
             reordered.append((new.layers[parent].id, children))
         }
         heldOld = held
+    }
+
+    /// True when both trees hold the same layers under the same parents in the same order; the
+    /// layers whose fields changed are then in `patched`.
+    private mutating func sameShape(_ o: LayerList, _ n: LayerList) -> Bool {
+        guard o.count == n.count else { return false }
+        var changed: [(new: Int, old: Int)] = []
+        for chunk in 0..<n.chunkCount where !n.sharesChunk(chunk, with: o) {
+            let first = LayerList.firstIndex(ofChunk: chunk)
+            // Through pointers: a subscript would copy each layer (a retain and release of its style).
+            let same = o.withUnsafeLayers(inChunk: chunk) { o in
+                n.withUnsafeLayers(inChunk: chunk) { n in
+                    for index in n.indices where o[index].id != n[index].id || o[index].parent != n[index].parent { return false }
+                    for index in n.indices where !Layer.sameFields(o.baseAddress! + index, n.baseAddress! + index) {
+                        changed.append((first + index, first + index))
+                    }
+                    return true
+                }
+            }
+            if !same { return false }
+        }
+        patched = changed
+        return true
     }
 }

@@ -19,9 +19,9 @@ public final class WireFrame {
     /// The last tree diff made to this frame, and the layers of the frame it was made from: the
     /// session's same-picture check and both v2 encodings ask for the diff from the previous
     /// frame, so it is made once per frame instead of once per asker. The base is known by its
-    /// layers' buffer, held here so that no other array can take its address; a weak reference
+    /// layers' spine, held here so that no other list can take its address; a weak reference
     /// to the base frame would give every frame a side table, a malloc and free more per frame.
-    private var diff: (baseLayers: [Layer], diff: TreeDiff)?
+    private var diff: (baseLayers: LayerList, diff: TreeDiff)?
 
     /// Rounds `picture` to wire precision (in place when the caller gives up its only copy).
     public init(seq: Int, time: Double, picture: consuming ScenePicture) {
@@ -43,17 +43,10 @@ public final class WireFrame {
     /// What changed in the tree since `base`'s; nil unless both frames have a tree.
     func treeDiff(from base: WireFrame) -> TreeDiff? {
         guard let old = base.tree, let new = tree else { return nil }
-        if let diff, Self.isSameBuffer(diff.baseLayers, old.layers) { return diff.diff }
+        if let diff, diff.baseLayers.isIdentical(to: old.layers) { return diff.diff }
         let made = TreeDiff(from: old, to: new)
         diff = (old.layers, made)
         return made
-    }
-
-    /// Both arrays are one buffer (so they hold the same layers and the diff from them is the same).
-    private static func isSameBuffer(_ a: [Layer], _ b: [Layer]) -> Bool {
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
-        }
     }
 
     /// The forms this frame has.

@@ -1,0 +1,79 @@
+import Testing
+@testable import NavKit
+
+/// `LayerList`: an array of layers whose chunks are shared between copies until one changes.
+@Suite struct LayerListTests {
+    private func layer(_ id: Int, x: Double = 0) -> Layer {
+        Layer(item: DisplayItem(id: id, kind: .rect, frame: Rect(x: x, y: 0, width: 10, height: 10), fill: .white))
+    }
+
+    private func list(_ count: Int) -> LayerList {
+        LayerList((0..<count).map { layer($0) })
+    }
+
+    @Test func itHoldsWhatAnArrayHolds() {
+        var layers = LayerList()
+        var array: [Layer] = []
+        for id in 0..<21 {
+            layers.append(layer(id, x: Double(id)))
+            array.append(layer(id, x: Double(id)))
+        }
+        #expect(Array(layers) == array)
+        #expect(layers.count == 21 && layers.chunkCount == 3)
+        layers[9].frame.origin.x = 90
+        array[9].frame.origin.x = 90
+        #expect(Array(layers) == array)
+        for _ in 0..<5 {
+            layers.removeLast()
+            array.removeLast()
+        }
+        #expect(Array(layers) == array)
+        #expect(layers.chunkCount == 2, "a chunk emptied by removeLast goes")
+        #expect(layers == LayerList(array))
+        #expect(layers != list(16))
+    }
+
+    @Test func changingALayerCopiesOnlyItsChunk() {
+        let old = list(20)
+        var new = old
+        new[10].alpha = 0.5
+        #expect(new.sharesChunk(0, with: old) && new.sharesChunk(2, with: old))
+        #expect(!new.sharesChunk(1, with: old))
+        #expect(old[10].alpha == 1, "the copy changed, not the original")
+        #expect(new[10].alpha == 0.5)
+        #expect(!new.isIdentical(to: old))
+        let copy = new
+        #expect(copy.isIdentical(to: new))
+    }
+
+    @Test func aChunkHeldByOneListIsChangedInPlace() {
+        var layers = list(8)
+        let address = layers.withUnsafeLayers(inChunk: 0) { $0.baseAddress }
+        layers[3].alpha = 0.25
+        #expect(address != nil)
+        #expect(layers.withUnsafeLayers(inChunk: 0) { $0.baseAddress } == address)
+        #expect(layers[3].alpha == 0.25)
+    }
+
+    /// A walk copies unchanged subtrees from the last tree: whole chunks that land on a chunk
+    /// boundary are shared, the rest copied layer by layer.
+    @Test func appendingARangeSharesTheWholeChunksThatLineUp() {
+        let source = list(30)
+        var aligned = LayerList()
+        aligned.append(contentsOf: source, 0..<20)
+        #expect(Array(aligned) == Array(source[0..<20]))
+        #expect(aligned.sharesChunk(0, with: source) && aligned.sharesChunk(1, with: source))
+        #expect(!aligned.sharesChunk(2, with: source))
+
+        var shifted = LayerList([layer(100)])
+        shifted.append(contentsOf: source, 0..<20)
+        #expect(Array(shifted) == [layer(100)] + Array(source[0..<20]))
+        #expect(!shifted.sharesChunk(0, with: source) && !shifted.sharesChunk(1, with: source))
+
+        // A shared chunk changed later is copied then, and the source keeps its layers.
+        aligned.append(layer(200))
+        aligned[3].alpha = 0
+        #expect(source[3].alpha == 1 && aligned[3].alpha == 0)
+        #expect(aligned.count == 21 && aligned[20] == layer(200))
+    }
+}
