@@ -156,6 +156,30 @@ import Testing
         #expect(!row.layersChanged)
     }
 
+    /// A patched tree copies only the chunks of layers it changed (`LayerList`): the frames a
+    /// server keeps share the rest.
+    @Test func aPatchedTreeSharesTheChunksItDidNotChange() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
+        root.clipsToBounds = true
+        let page = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
+        root.addChild(page)
+        for index in 0..<18 {
+            page.addChild(Node(frame: Rect(x: 16, y: 40 * Double(index), width: 358, height: 36), role: .row, name: "row\(index)", fill: .white))
+        }
+        let badge = Node(frame: Rect(x: 300, y: 800, width: 20, height: 20), name: "badge", fill: .black)
+        root.addChild(badge)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        let walked = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(walked.layers.count == 21 && walked.layers.chunkCount == 3)
+        badge.frame.origin.x = 280
+        let patched = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == true)
+        #expect(patched.layers[20].frame.minX == 280 && walked.layers[20].frame.minX == 300)
+        #expect(patched.layers.sharesChunk(0, with: walked.layers) && patched.layers.sharesChunk(1, with: walked.layers))
+        #expect(!patched.layers.sharesChunk(2, with: walked.layers))
+    }
+
     /// A move that brings a culled child on screen cannot be patched: the tree walks, and the
     /// child is in it.
     @Test func aMoveThatShowsACulledChildWalks() {
