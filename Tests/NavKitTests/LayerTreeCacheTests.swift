@@ -180,6 +180,38 @@ import Testing
         #expect(!patched.layers.sharesChunk(2, with: walked.layers))
     }
 
+    /// A walk copies a subtree in which nothing changed; whole chunks of it stay shared with the
+    /// last tree, its root's included (a copied layer is not written again).
+    @Test func aWalkSharesTheChunksOfSubtreesItCopies() {
+        let viewport = Size(width: 390, height: 844)
+        let root = Node(frame: Rect(origin: .zero, size: viewport), name: "scene")
+        root.clipsToBounds = true
+        let header = Node(frame: Rect(x: 0, y: 0, width: 390, height: 44), role: .navbar, name: "header", fill: .white)
+        root.addChild(header)
+        for index in 0..<6 {
+            header.addChild(Node(frame: Rect(x: 10 + 60 * Double(index), y: 4, width: 50, height: 36), name: "item\(index)", fill: .black))
+        }
+        let page = Node(frame: Rect(x: 0, y: 44, width: 390, height: 800), role: .page, name: "page", fill: .white)
+        root.addChild(page)
+        for index in 0..<12 {
+            page.addChild(Node(frame: Rect(x: 16, y: 40 * Double(index), width: 358, height: 36), role: .row, name: "row\(index)", fill: .white))
+        }
+        let badge = Node(frame: Rect(x: 300, y: 800, width: 20, height: 20), name: "badge", fill: .black)
+        root.addChild(badge)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        let first = LayerTree.build(root: root, viewport: viewport, ids: &ids, cache: &cache)
+        #expect(first.layers[8].name == "page", "the page's subtree starts a chunk")
+        badge.fill = .white
+        let walked = LayerTree.build(root: root, viewport: viewport, ids: &ids, cache: &cache)
+        #expect(cache?.patched == false && cache?.copiedLayers == 20)
+        #expect(walked.layers.last?.fill == .white)
+        #expect(walked.layers.sharesChunk(1, with: first.layers), "layers 8 to 15: the page and its first rows")
+        #expect(!walked.layers.sharesChunk(0, with: first.layers) && !walked.layers.sharesChunk(2, with: first.layers))
+        var scratch = ids
+        #expect(walked == LayerTree.build(root: root, viewport: viewport, ids: &scratch))
+    }
+
     /// A move that brings a culled child on screen cannot be patched: the tree walks, and the
     /// child is in it.
     @Test func aMoveThatShowsACulledChildWalks() {

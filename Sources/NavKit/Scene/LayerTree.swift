@@ -101,7 +101,9 @@ public struct LayerTree: Equatable, Sendable {
                 builder.placements[0].end = 1
             }
             // Ids are only known to be needed once a node's subtree has been seen, so they are
-            // handed out afterwards, still in pre-order. Copied layers have theirs, and their parents'.
+            // handed out afterwards, still in pre-order. Copied layers have theirs, and their
+            // parents', and were rounded when first built at this precision: they are left
+            // alone, so a chunk of them shared with the last tree stays shared.
             let nodes = builder.nodes, parents = builder.parents
             for index in builder.layers.indices {
                 let parent = parents[index]
@@ -114,10 +116,7 @@ public struct LayerTree: Equatable, Sendable {
                     return node.id
                 }
                 let parentID = parent < 0 ? nil : builder.layers[parent].id
-                builder.layers[index].id = id
-                builder.layers[index].parent = parentID
-                // Copied layers were rounded when first built: the cache keeps what the tree has.
-                if let precision { builder.layers[index].round(to: precision) }
+                Self.finish(&builder.layers[index], id: id, parent: parentID, precision: precision)
             }
             if leavesCache {
                 cache = Cache(
@@ -128,6 +127,13 @@ public struct LayerTree: Equatable, Sendable {
             }
             return LayerTree(layers: builder.layers, viewport: viewport, precision: precision)
         }
+    }
+
+    /// Gives a walked layer its id and parent and rounds it, in one access to the list.
+    private static func finish(_ layer: inout Layer, id: Int, parent: Int?, precision: LayerPrecision?) {
+        layer.id = id
+        layer.parent = parent
+        if let precision { layer.round(to: precision) }
     }
 
     /// `build(root:viewport:ids:styles:capacity:precision:cache:)` walking every node and leaving no cache:
@@ -312,10 +318,11 @@ public struct LayerTree: Equatable, Sendable {
     private struct Builder {
         var layers = LayerList()
         /// The node of each layer, unretained (the tree keeps them alive during the walk); for a
-        /// copied layer below the copied subtree's root, that root's.
+        /// copied layer, the copied subtree's root.
         var nodes: [Unmanaged<Node>] = []
-        /// Index of each layer's parent in `layers`, -1 for the root, `copied` for a layer copied
-        /// below a copied subtree's root (its id and parent are already in it).
+        /// Index of each layer's parent in `layers`, -1 for the root, `copied` for a copied layer
+        /// (its id and parent are already in it: a subtree is copied only from under the same
+        /// parent node, and a node keeps its id).
         var parents: [Int] = []
         var placements: [Placement] = []
         let styles: StyleTable?
@@ -361,7 +368,7 @@ public struct LayerTree: Equatable, Sendable {
             if node.isHidden { return (false, .any) }
             let alpha = parentAlpha * node.alpha
             if alpha <= 0 { return (false, .any) }
-            if let before, !node.layersChanged, let copied = copy(before, node: unmanaged, parent: parent, offset: offset, scale: parentScale, clip: clip) {
+            if let before, !node.layersChanged, let copied = copy(before, node: unmanaged, offset: offset, scale: parentScale, clip: clip) {
                 return (true, copied)
             }
             if leavesCache { node.layersChanged = false }
@@ -431,7 +438,7 @@ public struct LayerTree: Equatable, Sendable {
 
         /// Copies the subtree that was at `before` in the previous build, when it was placed as
         /// now or moved within its slack; returns its slack as now, or nil when it must be walked.
-        private mutating func copy(_ before: Int, node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect) -> Slack? {
+        private mutating func copy(_ before: Int, node: Unmanaged<Node>, offset: Point, scale: Double, clip: Rect) -> Slack? {
             guard let previous else { return nil }
             let placement = previous.placements[before]
             guard placement.scale == scale, placement.clip == clip else { return nil }
@@ -443,8 +450,7 @@ public struct LayerTree: Equatable, Sendable {
             let range = before..<placement.end
             layers.append(contentsOf: previous.layers, range)
             nodes.append(contentsOf: repeatElement(node, count: range.count))
-            parents.append(parent)
-            parents.append(contentsOf: repeatElement(Self.copied, count: range.count - 1))
+            parents.append(contentsOf: repeatElement(Self.copied, count: range.count))
             let shift = start - before
             copiedLayers += range.count
             for index in range {

@@ -35,7 +35,6 @@ struct TreeDiff {
         // reordering any: compare them pairwise, borrowed, with no lookups by id, and skip the
         // chunks both trees share (a patched tree shares all but the few it changed).
         if sameShape(old.layers, new.layers) { return }
-        patched = []
         let before = old.structure, after = new.structure
         // A held layer stays held when its id is still in the tree: under the same parent it is
         // kept where it is, under another it moves with its subtree (a bar into the bar
