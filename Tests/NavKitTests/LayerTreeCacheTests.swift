@@ -156,18 +156,32 @@ import Testing
         #expect(!row.layersChanged)
     }
 
-    /// A patched tree copies only the chunks of layers it changed (`LayerList`): the frames a
-    /// server keeps share the rest.
-    @Test func aPatchedTreeSharesTheChunksItDidNotChange() {
+    /// A phone-sized scene for the chunk tests: `headerItems` items in a header (none: no
+    /// header), then a page of `rows` rows, then a badge, each one layer.
+    private func scene(headerItems: Int, rows: Int) -> (root: Node, badge: Node) {
         let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
         root.clipsToBounds = true
-        let page = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
+        if headerItems > 0 {
+            let header = Node(frame: Rect(x: 0, y: 0, width: 390, height: 44), role: .navbar, name: "header", fill: .white)
+            root.addChild(header)
+            for index in 0..<headerItems {
+                header.addChild(Node(frame: Rect(x: 10 + 60 * Double(index), y: 4, width: 50, height: 36), name: "item\(index)", fill: .black))
+            }
+        }
+        let page = Node(frame: Rect(x: 0, y: 44, width: 390, height: 800), role: .page, name: "page", fill: .white)
         root.addChild(page)
-        for index in 0..<18 {
+        for index in 0..<rows {
             page.addChild(Node(frame: Rect(x: 16, y: 40 * Double(index), width: 358, height: 36), role: .row, name: "row\(index)", fill: .white))
         }
         let badge = Node(frame: Rect(x: 300, y: 800, width: 20, height: 20), name: "badge", fill: .black)
         root.addChild(badge)
+        return (root, badge)
+    }
+
+    /// A patched tree copies only the chunks of layers it changed (`LayerList`): the frames a
+    /// server keeps share the rest.
+    @Test func aPatchedTreeSharesTheChunksItDidNotChange() {
+        let (root, badge) = scene(headerItems: 0, rows: 18)
         var ids = 0
         var cache: LayerTree.Cache?
         let walked = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
@@ -184,20 +198,7 @@ import Testing
     /// last tree, its root's included (a copied layer is not written again).
     @Test func aWalkSharesTheChunksOfSubtreesItCopies() {
         let viewport = Size(width: 390, height: 844)
-        let root = Node(frame: Rect(origin: .zero, size: viewport), name: "scene")
-        root.clipsToBounds = true
-        let header = Node(frame: Rect(x: 0, y: 0, width: 390, height: 44), role: .navbar, name: "header", fill: .white)
-        root.addChild(header)
-        for index in 0..<6 {
-            header.addChild(Node(frame: Rect(x: 10 + 60 * Double(index), y: 4, width: 50, height: 36), name: "item\(index)", fill: .black))
-        }
-        let page = Node(frame: Rect(x: 0, y: 44, width: 390, height: 800), role: .page, name: "page", fill: .white)
-        root.addChild(page)
-        for index in 0..<12 {
-            page.addChild(Node(frame: Rect(x: 16, y: 40 * Double(index), width: 358, height: 36), role: .row, name: "row\(index)", fill: .white))
-        }
-        let badge = Node(frame: Rect(x: 300, y: 800, width: 20, height: 20), name: "badge", fill: .black)
-        root.addChild(badge)
+        let (root, badge) = scene(headerItems: 6, rows: 12)
         var ids = 0
         var cache: LayerTree.Cache?
         let first = LayerTree.build(root: root, viewport: viewport, ids: &ids, cache: &cache)
