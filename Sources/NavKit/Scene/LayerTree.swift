@@ -229,7 +229,7 @@ public struct LayerTree: Equatable, Sendable {
         /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node
         /// of its subtree as then: its scale is the same and it moved within its slack.
         private func isCulledAsBefore(_ node: Node, placement: Placement) -> Bool {
-            let (offset, scale) = node.parent.map(Self.placement(of:)) ?? (.zero, 1)
+            let (offset, scale) = node.parentLink.map(Self.placement(of:)) ?? (.zero, 1)
             guard scale == placement.scale else { return false }
             let origin = node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin
             let dx = origin.x - placement.origin.x, dy = origin.y - placement.origin.y
@@ -237,11 +237,14 @@ public struct LayerTree: Equatable, Sendable {
         }
 
         /// `node`'s absolute origin and scale (its own times its ancestors'), worked out from the
-        /// root down as a walk does.
-        private static func placement(of node: Node) -> (origin: Point, scale: Double) {
-            guard let parent = node.parent else { return (node.frame.origin, node.scale) }
-            let (offset, scale) = placement(of: parent)
-            return (node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin, scale * node.scale)
+        /// root down as a walk does. Unretained, like the walk: every moved node of every patched
+        /// frame climbs to the root here, and a retain and release per ancestor showed.
+        private static func placement(of node: Unmanaged<Node>) -> (origin: Point, scale: Double) {
+            node._withUnsafeGuaranteedRef { node in
+                guard let parent = node.parentLink else { return (node.frame.origin, node.scale) }
+                let (offset, scale) = placement(of: parent)
+                return (node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin, scale * node.scale)
+            }
         }
     }
 

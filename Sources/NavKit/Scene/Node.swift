@@ -67,7 +67,7 @@ public final class Node {
     /// is safe because a parent clears it in its children when it goes (`deinit`) and a child
     /// clears it when it leaves.
     public var parent: Node? { parentLink?.takeUnretainedValue() }
-    @exclusivity(unchecked) private var parentLink: Unmanaged<Node>?
+    @exclusivity(unchecked) private(set) var parentLink: Unmanaged<Node>?
     /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id).
     @exclusivity(unchecked) var layerIndex = -1
     /// On a tree's root: the nodes of the tree that only moved or faded since a layer tree was

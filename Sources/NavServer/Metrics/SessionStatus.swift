@@ -1,5 +1,5 @@
 /// One session as `/status` lists it: published by the shard that holds it (`SessionShard`
-/// `publishStatus`), read by whichever shard serves the page. It carries the watch token only:
+/// `publishStatus`, in the session's own cell), read by whichever shard serves the page. It carries the watch token only:
 /// the control token never leaves the shard.
 struct SessionStatus: Sendable, Equatable {
     var app: String

@@ -51,6 +51,11 @@ final class Session {
     var bytesSent = 0
     /// Server time of the last input that reached the scene, for `/status`.
     var lastInputAt: Double?
+    /// The session as `/status` lists it: written by the service thread (`SessionShard`
+    /// `publishStatus`), read by whichever shard serves the page. A cell of its own, listed on
+    /// its shard's board, so that a frame sent updates two counts under an uncontended lock
+    /// instead of rebuilding an entry of a shared dictionary.
+    let status: Locked<SessionStatus>
 
     private struct EncodingKey: Hashable {
         let format: WireFormat
@@ -78,6 +83,9 @@ final class Session {
         self.stateRecorder = stateRecorder
         recorders = [recorder, stateRecorder].compactMap { $0 }
         seq = previous?.seq ?? 0
+        status = Locked(SessionStatus(
+            app: app, viewers: 0, startedAt: epoch, frames: seq, bytesSent: 0, lastInputAt: nil, watchToken: watchToken,
+            recording: recorder.flatMap { $0.isWriting ? $0.name : nil }))
         if previous != nil { stateRecorder?.kinds(kinds, at: scene.now) } else { scene.advance(to: 0) }
         record(scene.currentPicture(kinds: kinds))
     }

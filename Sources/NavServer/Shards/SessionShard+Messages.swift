@@ -255,6 +255,7 @@ extension SessionShard {
         session.scene.onEvent = eventForwarder(for: session)
         sessions[session.token] = session
         watched[session.watchToken] = session
+        statusBoard.withLock { $0[session.watchToken] = session.status }
     }
 
     /// What a draining server answers a hello that would start or take over a session.
@@ -314,7 +315,7 @@ extension SessionShard {
         if viewer.isController { session.controllerLeaves(viewer, now: now) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }
-        if sessions[session.token] === session { publishStatus(session) }
+        publishStatus(session)
         // A session nobody resumes goes when its time is up, whether or not anything else happens.
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
         updateGauges()

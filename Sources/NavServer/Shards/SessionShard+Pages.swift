@@ -50,7 +50,7 @@ extension SessionShard {
         var sessions: [SessionStatus] = []
         var rate = FrameRate()
         for shard in shards {
-            sessions += shard.statusBoard.withLock { $0.values }
+            sessions += shard.statusBoard.withLock { Array($0.values) }.map { $0.withLock { $0 } }
             rate.add(shard.metrics.withLock { $0.frameRate }, endingAt: now)
         }
         let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recordings != nil)

@@ -38,10 +38,9 @@ final class SessionShard: @unchecked Sendable {
     var watched: [String: Session] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
-    /// This shard's sessions as `/status` lists them, by watch token: each entry is written by
-    /// the service thread when its session changes (`publishStatus`), and the board is read by
-    /// whichever shard serves the page.
-    let statusBoard = Locked<[String: SessionStatus]>([:])
+    /// This shard's sessions' `/status` cells (`Session.status`), by watch token: listed while
+    /// the shard holds the session, and read by whichever shard serves the page.
+    let statusBoard = Locked<[String: Locked<SessionStatus>]>([:])
     /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
     let recordings: RecordingStore?
     /// The state folder (`serve --state-dir DIR`), shared by every shard; nil: no failover.
@@ -159,7 +158,15 @@ final class SessionShard: @unchecked Sendable {
             app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
             bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
             recording: session.recordingName)
-        statusBoard.withLock { $0[session.watchToken] = status }
+        session.status.withLock { $0 = status }
+    }
+
+    /// Publishes what a frame sent changed of `session`'s status: its frame and byte counts.
+    func publishFrameCounts(_ session: Session) {
+        session.status.withLock { status in
+            status.frames = session.seq
+            status.bytesSent = session.bytesSent
+        }
     }
 
     /// Publishes this shard's session gauges for `GET /metrics` (after sessions come, go, or
@@ -195,7 +202,7 @@ final class SessionShard: @unchecked Sendable {
             metrics.frameRate.record(at: now)
             metrics.frameBytesSent += bytes.count
         }
-        publishStatus(session)
+        publishFrameCounts(session)
         return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 
