@@ -237,7 +237,8 @@ struct TreeModel: Equatable {
             for node in inserts {
                 if node["move"] == true { try move(node, seq: seq) } else { try insert(node, seq: seq, full: false) }
             }
-            for patch in frame["set"]?.arrayValue ?? [] {
+            guard let patches = TreeEncoder.patches(inSet: frame["set"]) else { throw Mismatch("delta \(seq): set is not id and value pairs by field") }
+            for patch in patches {
                 guard let fields = patch.objectValue, let id = fields["id"]?.numberValue.map(Int.init), layers[id] != nil else {
                     throw Mismatch("delta \(seq): patch \(JSONWriter.write(patch)) for a layer not held")
                 }

@@ -23,7 +23,7 @@ import json
 import pytest
 
 from stackcast_client import open_client, run, session
-from wire_v2 import (LayerTree, TreeDisplay, WireError, compare_pictures, decode_frame, varint_encode,
+from wire_v2 import (LayerTree, TreeDisplay, WireError, compare_pictures, decode_frame, patches_of, varint_encode,
                      zigzag_encode)
 
 PHONE = {"width": 390, "height": 844, "scale": 3, "safeArea": {"top": 47, "bottom": 34}}
@@ -361,8 +361,14 @@ class Trio:
 
 
 def frames_by_key(client):
-    """The frames a client applied, keyed by (seq, base): the JSON dicts (decoded for binary)."""
-    return {(m["seq"], m.get("base")): m for m in client.messages(type="frame")}
+    """The frames a client applied, keyed by (seq, base): the JSON dicts (decoded for binary), each
+    delta's `set` as one patch per layer in id order, so that JSON's lists by field and the
+    binary decoder's patches compare."""
+    def canonical(frame):
+        if "set" not in frame:
+            return frame
+        return {**frame, "set": sorted(patches_of(frame["set"], f"frame {frame['seq']}"), key=lambda patch: patch["id"])}
+    return {(m["seq"], m.get("base")): canonical(m) for m in client.messages(type="frame")}
 
 
 def test_one_session_three_wires_draw_the_same_picture(server):

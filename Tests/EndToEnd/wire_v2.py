@@ -10,9 +10,11 @@ compares two v1-shaped display lists.
 - `LayerTree`: the client's copy of the tree (`apply`, `flatten`, `canonical`, `unchanged`,
   `deviations`).
 - `TreeDisplay`: a `LayerTree` plus, for binary, the string table: what a v2 viewer holds.
+- `patches_of(set, where)`: a delta's `set` (JSON v2 lists it by field) as one patch per layer.
 """
 
 from stackcast.wire import LayerTree, TreeDisplay, WireError, decode_frame, varint_encode, zigzag_encode  # noqa: F401
+from stackcast.wire.tree import patches_of  # noqa: F401
 
 
 # MARK: - comparing pictures

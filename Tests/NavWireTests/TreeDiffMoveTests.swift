@@ -57,7 +57,7 @@ import NavKit
     @Test func aMoveWithAFieldChangePatchesTheMovedLayer() throws {
         let old: [Spec] = [(1, nil, 0), (2, 1, 0), (3, 1, 0), (4, 2, 5), (5, 4, 0)]
         let new: [Spec] = [(1, nil, 0), (2, 1, 0), (3, 1, 0), (4, 3, 7), (5, 4, 0)]
-        #expect(try Self.delta(old, new) == #"{"type":"frame","seq":2,"time":0,"base":1,"set":[{"id":4,"x":7}],"insert":[{"id":4,"parent":3,"index":0,"move":true}]}"#)
+        #expect(try Self.delta(old, new) == #"{"type":"frame","seq":2,"time":0,"base":1,"set":{"x":[4,7]},"insert":[{"id":4,"parent":3,"index":0,"move":true}]}"#)
     }
 
     /// A container inserted and a held layer moved into it, a descendant of that layer moved out

@@ -124,7 +124,7 @@ import NavKit
         s.run(.pop())
         // A frame from the middle of the slide, where nothing enters or leaves the screen.
         let (frame, viewer) = try #require(s.frames.dropFirst(3).first { $0.0["set"] != nil && $0.0["insert"] == nil && $0.0["remove"] == nil })
-        let set = try #require(frame["set"]?.arrayValue)
+        let set = try #require(TreeEncoder.patches(inSet: frame["set"]))
         let pages = viewer.ids { $0["role"] == "page" }
         let dims = viewer.ids { $0["role"] == "dim" }
         let shadowed = viewer.ids { $0["shadow"] != nil }
@@ -182,7 +182,39 @@ import NavKit
         #expect(full == ##"{"type":"frame","seq":1,"time":0,"full":true,"nodes":[{"id":1,"kind":"rect","frame":[0,0,100,100],"clips":true},{"id":2,"parent":1,"kind":"rect","frame":[10,0,10,10],"alpha":0.5,"fill":"#FFFFFF"}]}"##)
         #expect(encoder.encode(tree(10.004, 0.5002), seq: 2, time: 1) == nil)
         let delta = encoder.encode(tree(10.006, 1), seq: 3, time: 2).map { String(decoding: $0, as: UTF8.self) }
-        #expect(delta == #"{"type":"frame","seq":3,"time":2000,"base":1,"set":[{"id":2,"x":10.01,"alpha":1}]}"#)
+        #expect(delta == #"{"type":"frame","seq":3,"time":2000,"base":1,"set":{"x":[2,10.01],"alpha":[2,1]}}"#)
+    }
+
+    @Test func aDeltaSetListsIdAndValuePairsByFieldInTheOrderTheyFirstCome() throws {
+        var encoder = WireEncoder(.v2JSON)
+        let tree = { (page: Double, dim: Double, title: (x: Double, alpha: Double), text: String?) in
+            LayerTree(layers: [
+                Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 100, height: 100))),
+                Layer(parent: 1, item: DisplayItem(id: 2, kind: .rect, frame: Rect(x: page, y: 0, width: 100, height: 100), fill: .white)),
+                Layer(parent: 1, item: DisplayItem(id: 3, kind: .rect, frame: Rect(x: 0, y: 0, width: 100, height: 100), alpha: dim, fill: .black)),
+                Layer(parent: 1, item: DisplayItem(
+                    id: 4, kind: .text, frame: Rect(x: title.x, y: 0, width: 40, height: 20), alpha: title.alpha, text: text, font: .body)),
+            ], viewport: Size(width: 100, height: 100))
+        }
+        _ = encoder.encode(tree(100, 0, (30, 1), "Home"), seq: 1, time: 0)
+        let encoded = encoder.encode(tree(60.5, 0.04, (10, 0.6), nil), seq: 2, time: 0.0167)
+        let delta = try #require(encoded)
+        let text = String(decoding: delta, as: UTF8.self)
+        #expect(text == #"{"type":"frame","seq":2,"time":16.7,"base":1,"set":{"x":[2,60.5,4,10],"alpha":[3,0.04,4,0.6],"text":[4,null]}}"#)
+        // One patch per layer (in whatever order the parsed object lists the fields).
+        let patches = try #require(TreeEncoder.patches(inSet: try JSONValue.parse(text)["set"]))
+        let byID = Dictionary(uniqueKeysWithValues: patches.map { (Int($0["id"]?.numberValue ?? 0), $0) })
+        #expect(patches.count == 3)
+        #expect(byID == [2: ["id": 2, "x": 60.5], 3: ["id": 3, "alpha": 0.04], 4: ["id": 4, "x": 10, "alpha": 0.6, "text": nil]])
+    }
+
+    @Test func patchesInSetTakeAListAsItIsAndRefuseAnythingElse() throws {
+        let list: JSONValue = [["id": 3, "alpha": 0.5]]
+        #expect(TreeEncoder.patches(inSet: list) == list.arrayValue)
+        #expect(TreeEncoder.patches(inSet: nil) == [])
+        for bad: JSONValue in [["x": [3]], ["alpha": ["3", 0.5]], ["alpha": [3.5, 0.5]], ["id": [3, 4]], ["alpha": ["3": 0.5]], "x", 7] {
+            #expect(TreeEncoder.patches(inSet: bad) == nil, "\(bad)")
+        }
     }
 
     @Test func reorderedChildrenAreSentAsOrder() throws {
@@ -409,7 +441,8 @@ struct TreeViewer {
             for node in inserts {
                 if let error = node["move"] == true ? move(node) : insert(node) { return error }
             }
-            for patch in frame["set"]?.arrayValue ?? [] {
+            guard let patches = TreeEncoder.patches(inSet: frame["set"]) else { return "set: \(frame["set"]!) is not id and value pairs by field" }
+            for patch in patches {
                 guard let id = patch["id"]?.numberValue.map(Int.init), fields[id] != nil else { return "set: \(patch) not held" }
                 for (key, value) in patch.objectValue?.members ?? [] where key != "id" {
                     if key == "x" || key == "y" {

@@ -2,7 +2,7 @@
 // checks, refusals that leave the picture alone, and the flattening into v1 display items.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LayerTree } from '../../Web/src/tree.js';
+import { LayerTree, patchesOf } from '../../Web/src/tree.js';
 
 // §3.5's full frame, verbatim.
 const FULL_EXAMPLE = `{"type":"frame","seq":1,"time":0,"full":true,"nodes":[
@@ -61,9 +61,9 @@ test('§3.5 full frame: the tree as listed, drawn as v1 draws it', () => {
 
 test('§3.5 slide delta: one patch moves a page and everything on it', () => {
   const tree = pushing();
-  const result = tree.apply(JSON.parse(`{"type":"frame","seq":5,"time":583.3,"base":4,"set":[{"id":1,"x":-21.74},{"id":54,"alpha":0.033},{"id":55,"x":324.78}]}`));
+  const result = tree.apply(JSON.parse(`{"type":"frame","seq":5,"time":583.3,"base":4,"set":{"x":[1,-21.74,55,324.78],"alpha":[54,0.033]}}`));
   assert.equal(result.ok, true, result.reason);
-  assert.deepEqual(result.updated, [1, 54, 55]);
+  assert.deepEqual(result.updated, [1, 55, 54]);
   assert.deepEqual(result.added, []);
   assert.equal(tree.seq, 5);
   const byId = tree.byId;
@@ -195,6 +195,17 @@ test('moves into a layer inserted before them and out of a layer moved before th
   assert.equal(tree.layer(4).parent, 1);
 });
 
+test('set by field becomes one patch per layer, layers in the order they first come', () => {
+  assert.deepEqual(patchesOf({ x: [4, -5.72, 69, 159.89], alpha: [88, 0.004, 69, 0.956], text: [5, null] }), [
+    { id: 4, x: -5.72 }, { id: 69, x: 159.89, alpha: 0.956 }, { id: 88, alpha: 0.004 }, { id: 5, text: null },
+  ]);
+  const list = [{ id: 3, alpha: 0.5 }];
+  assert.equal(patchesOf(list), list, 'a list of patches (binary.js) is taken as it is');
+  assert.deepEqual(patchesOf(undefined), []);
+  assert.equal(patchesOf({ x: [3] }), null);
+  assert.equal(patchesOf(7), null);
+});
+
 test('set merges the fields given; null deletes one; alpha, clips and radius take their value', () => {
   const tree = pushing();
   assert.equal(tree.apply({ type: 'frame', seq: 5, base: 4, set: [{ id: 55, shadow: null, radius: 12, alpha: 0.5 }] }).ok, true);
@@ -238,6 +249,11 @@ test('deltas that do not fit the tree are refused and change nothing', () => {
     'set taking the kind': { set: [{ id: 3, kind: null }] },
     'set with an x that is not a number': { set: [{ id: 3, x: '12' }] },
     'set with a null y': { set: [{ id: 3, y: null }] },
+    'set by field with an odd list': { set: { x: [3, 1, 4] } },
+    'set by field with an id that is not a number': { set: { alpha: ['3', 0.5] } },
+    'set by field that is not a list': { set: { alpha: { 3: 0.5 } } },
+    'set by field naming id': { set: { id: [3, 4] } },
+    'set that is neither': { set: 'x' },
     'order missing a child': { order: [{ id: 35, children: [] }] },
     'order naming a stranger': { order: [{ id: 2, children: [3, 4] }] },
     'order naming a child twice': { order: [{ id: 2, children: [3, 3] }] },

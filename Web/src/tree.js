@@ -21,6 +21,9 @@
 // - A patch's `frame` may have null slots (binary.js: a binary patch may change x alone); the
 //   held value stays in those slots. A JSON patch of a layer that only moved carries `x` and/or
 //   `y` instead of `frame`.
+// - `set` comes by field: {"x": [id, value, id, value, …], "alpha": […], …}; patchesOf turns it
+//   into one patch per layer. A list of patches ({id, field: value, …}), which binary.js decodes
+//   to, is taken as it is. A column that is not a list of id and value pairs means resync.
 // - `parent` and `index` in a patch are ignored: a layer changes parent by a move.
 // Every check runs before anything changes, so a refused frame leaves the last good picture.
 //
@@ -155,10 +158,11 @@ export class LayerTree {
     if (base !== this.seq) return refuse(`delta ${seq} is based on ${base}, we hold ${this.seq}`);
     const removeIds = frame.remove ?? [];
     const inserts = frame.insert ?? [];
-    const patches = frame.set ?? [];
+    const patches = patchesOf(frame.set);
+    if (patches === null) return refuse(`delta ${seq}: set must list id and value pairs by field`);
     const orders = frame.order ?? [];
-    if (![removeIds, inserts, patches, orders].every(Array.isArray)) {
-      return refuse(`delta ${seq}: set, insert, remove and order must be arrays`);
+    if (![removeIds, inserts, orders].every(Array.isArray)) {
+      return refuse(`delta ${seq}: insert, remove and order must be arrays`);
     }
 
     // Check on a sketch first: the ids that go, and copies of the child lists that change.
@@ -385,6 +389,28 @@ function thousandths(value) {
 }
 
 /** Why a new layer (full frame or insert) cannot be taken, or null. */
+/**
+ * A delta's `set` as one patch per layer ({id, field: value, …}), in the order the layers first
+ * come: from JSON v2's columns ({"x": [id, value, …], …}), or a list of patches as it is. Null
+ * when it is neither.
+ */
+export function patchesOf(set) {
+  if (set == null) return [];
+  if (Array.isArray(set)) return set;
+  if (typeof set !== 'object') return null;
+  const byId = new Map();
+  for (const [key, pairs] of Object.entries(set)) {
+    if (key === 'id' || !Array.isArray(pairs) || pairs.length % 2 !== 0) return null;
+    for (let at = 0; at < pairs.length; at += 2) {
+      const id = pairs[at];
+      if (!Number.isInteger(id)) return null;
+      if (!byId.has(id)) byId.set(id, { id });
+      byId.get(id)[key] = pairs[at + 1];
+    }
+  }
+  return [...byId.values()];
+}
+
 function checkNew(node, holds) {
   if (!Number.isInteger(node?.id)) return 'a layer without an integer id';
   if (holds(node.id)) return `layer ${node.id} twice`;

@@ -6,14 +6,16 @@ extension FrameEncoder {
     static func appendItem(_ item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.appendNumber(Double(item.id), into: &out)
-        if old?.kind != item.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(item.kind.rawValue, into: &out) }
-        if old?.frame != item.frame { JSONWriter.appendKey("frame", &out); JSONWriter.appendRect(item.frame, &out) }
-        if old?.alpha != item.alpha { JSONWriter.appendKey("alpha", &out); JSONWriter.appendNumber(item.alpha, into: &out) }
-        if old.map({ $0.scale != item.scale }) ?? (item.scale != 1) {
-            JSONWriter.appendKey("scale", &out)
-            JSONWriter.appendNumber(item.scale, into: &out)
+        ObjectFields.appending(to: &out) { out in
+            if old?.kind != item.kind { out.key("kind"); JSONWriter.appendString(item.kind.rawValue, into: &out.bytes) }
+            if old?.frame != item.frame { out.key("frame"); JSONWriter.appendRect(item.frame, &out.bytes) }
+            if old?.alpha != item.alpha { out.key("alpha"); JSONWriter.appendNumber(item.alpha, into: &out.bytes) }
+            if old.map({ $0.scale != item.scale }) ?? (item.scale != 1) {
+                out.key("scale")
+                JSONWriter.appendNumber(item.scale, into: &out.bytes)
+            }
+            JSONWriter.appendStyle(of: item, changedFrom: old, into: &out)
         }
-        JSONWriter.appendStyle(of: item, changedFrom: old, into: &out)
         out.append(UInt8(ascii: "}"))
     }
 }

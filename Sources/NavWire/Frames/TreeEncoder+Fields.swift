@@ -1,7 +1,7 @@
 import NavKit
 
-/// Writing LAYERs and patches byte by byte, like `FrameEncoder+Fields`: this runs for every
-/// changed layer of every frame of every viewer, so it builds no `JSONValue` trees.
+/// Writing LAYERs and the fields of patches byte by byte, like `FrameEncoder+Fields`: this runs
+/// for every changed layer of every frame of every viewer, so it builds no `JSONValue` trees.
 extension TreeEncoder {
     /// Writes a whole LAYER: `id`, `parent` (left out on the root), `index` when given (inserts),
     /// then every field that differs from a layer's defaults: `alpha` and `scale` when not 1, `clips`
@@ -18,7 +18,7 @@ extension TreeEncoder {
             out.append(contentsOf: #","index":"#.utf8)
             JSONWriter.appendNumber(Double(index), into: &out)
         }
-        appendFields(layer, changedFrom: nil, into: &out)
+        ObjectFields.appending(to: &out) { appendFields(layer, changedFrom: nil, into: &$0) }
         out.append(UInt8(ascii: "}"))
     }
 
@@ -35,42 +35,34 @@ extension TreeEncoder {
         out.append(contentsOf: #","move":true}"#.utf8)
     }
 
-    /// Writes a patch: `id` plus every field whose wire value differs from `old` (`x` and `y`
-    /// instead of `frame` when only the origin changed); a field that went away is written as null, and `alpha`, `scale`, `clips`, `standby` and `radius` as their value even when it is
-    /// the default (the viewer holds the old value, not the default).
-    static func appendPatch(_ layer: Layer, from old: Layer, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":"#.utf8)
-        JSONWriter.appendNumber(Double(layer.id), into: &out)
-        appendFields(layer, changedFrom: old, into: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    private static func appendFields(_ layer: Layer, changedFrom old: Layer?, into out: inout [UInt8]) {
-        if old?.kind != layer.kind { JSONWriter.appendKey("kind", &out); JSONWriter.appendString(layer.kind.rawValue, into: &out) }
+    /// Writes `layer`'s fields that differ from `old`, or, with no `old`, those that differ from a
+    /// layer's defaults: a LAYER's in its object, a patch's by field (`appendSet`).
+    static func appendFields(_ layer: Layer, changedFrom old: Layer?, into out: inout some JSONFieldSink) {
+        if old?.kind != layer.kind { out.key("kind"); JSONWriter.appendString(layer.kind.rawValue, into: &out.bytes) }
         if let old, old.frame != layer.frame, old.frame.size == layer.frame.size {
             // A layer that only moved (a sliding page, a travelling title): its new x and y alone,
             // a third of a whole frame's bytes.
-            if old.frame.origin.x != layer.frame.origin.x { JSONWriter.appendKey("x", &out); JSONWriter.appendNumber(layer.frame.origin.x, into: &out) }
-            if old.frame.origin.y != layer.frame.origin.y { JSONWriter.appendKey("y", &out); JSONWriter.appendNumber(layer.frame.origin.y, into: &out) }
+            if old.frame.origin.x != layer.frame.origin.x { out.key("x"); JSONWriter.appendNumber(layer.frame.origin.x, into: &out.bytes) }
+            if old.frame.origin.y != layer.frame.origin.y { out.key("y"); JSONWriter.appendNumber(layer.frame.origin.y, into: &out.bytes) }
         } else if old?.frame != layer.frame {
-            JSONWriter.appendKey("frame", &out)
-            JSONWriter.appendRect(layer.frame, &out)
+            out.key("frame")
+            JSONWriter.appendRect(layer.frame, &out.bytes)
         }
         if old.map({ $0.alpha != layer.alpha }) ?? (layer.alpha != 1) {
-            JSONWriter.appendKey("alpha", &out)
-            JSONWriter.appendNumber(layer.alpha, into: &out)
+            out.key("alpha")
+            JSONWriter.appendNumber(layer.alpha, into: &out.bytes)
         }
         if old.map({ $0.scale != layer.scale }) ?? (layer.scale != 1) {
-            JSONWriter.appendKey("scale", &out)
-            JSONWriter.appendNumber(layer.scale, into: &out)
+            out.key("scale")
+            JSONWriter.appendNumber(layer.scale, into: &out.bytes)
         }
         if old.map({ $0.clips != layer.clips }) ?? layer.clips {
-            JSONWriter.appendKey("clips", &out)
-            out.append(contentsOf: layer.clips ? "true".utf8 : "false".utf8)
+            out.key("clips")
+            out.bytes.append(contentsOf: layer.clips ? "true".utf8 : "false".utf8)
         }
         if old.map({ $0.standby != layer.standby }) ?? layer.standby {
-            JSONWriter.appendKey("standby", &out)
-            out.append(contentsOf: layer.standby ? "true".utf8 : "false".utf8)
+            out.key("standby")
+            out.bytes.append(contentsOf: layer.standby ? "true".utf8 : "false".utf8)
         }
         JSONWriter.appendStyle(of: layer.item, changedFrom: old?.item, into: &out)
     }

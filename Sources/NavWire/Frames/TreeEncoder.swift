@@ -5,7 +5,7 @@ import NavKit
 ///
 /// A full frame is `{"type":"frame","seq","time","full":true,"nodes":[LAYER...]}` with every layer
 /// in pre-order (a parent before its children, children back to front). A delta is
-/// `{"type":"frame","seq","time","base","set":[...],"insert":[...],"remove":[...],"order":[...]}`,
+/// `{"type":"frame","seq","time","base","set":{...},"insert":[...],"remove":[...],"order":[...]}`,
 /// each part left out when empty (`TreeDiff` says what goes in each). A viewer takes the moved
 /// layers (`"move":true` in `insert`) out of their parents, applies `remove`, then `insert` in
 /// the order listed, then `set`, then `order`.
@@ -40,11 +40,7 @@ public enum TreeEncoder {
 
     /// Writes `set`, `insert`, `remove` and `order`, each only when it has something.
     private static func appendDiff(_ diff: TreeDiff, from old: LayerTreeSnapshot, to new: LayerTreeSnapshot, into out: inout [UInt8]) {
-        for (position, patch) in diff.patched.enumerated() {
-            out.append(contentsOf: position == 0 ? #","set":["#.utf8 : ",".utf8)
-            appendPatch(new.layers[patch.new], from: old.layers[patch.old], into: &out)
-        }
-        if !diff.patched.isEmpty { out.append(UInt8(ascii: "]")) }
+        if !diff.patched.isEmpty { appendSet(diff.patched, from: old, to: new, into: &out) }
         for (position, insert) in diff.inserted.enumerated() {
             out.append(contentsOf: position == 0 ? #","insert":["#.utf8 : ",".utf8)
             if insert.moved {

@@ -5,21 +5,21 @@ extension JSONWriter {
     /// Writes a node's style fields that differ from `old` (every one that is set when there is no
     /// `old`): fill, radius, clip, clipRadius (v1 only; 0 is left out), shadow, border, text, font, color, align, icon, role, name, vc.
     /// The item is already at wire precision (`LayerPrecision.wire`).
-    static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout [UInt8]) {
+    static func appendStyle(of item: DisplayItem, changedFrom old: DisplayItem?, into out: inout some JSONFieldSink) {
         let isPatch = old != nil
         // Items of a node whose style did not change share its storage: only the clip can differ.
         let sameStyle = old?.sharesStyle(with: item) ?? false
         if !sameStyle {
             appendField("fill", item.fill, old?.fill, isPatch, &out) { appendColor($0, &$1) }
             if old.map({ $0.radius != item.radius }) ?? (item.radius != 0) {
-                appendKey("radius", &out)
-                appendNumber(item.radius, into: &out)
+                out.key("radius")
+                appendNumber(item.radius, into: &out.bytes)
             }
         }
         appendField("clip", item.clip, old?.clip, isPatch, &out) { appendRect($0, &$1) }
         if old.map({ $0.clipRadius != item.clipRadius }) ?? (item.clipRadius != 0) {
-            appendKey("clipRadius", &out)
-            appendNumber(item.clipRadius, into: &out)
+            out.key("clipRadius")
+            appendNumber(item.clipRadius, into: &out.bytes)
         }
         if sameStyle { return }
         appendField("shadow", item.shadow, old?.shadow, isPatch, &out) { shadow, out in
@@ -57,8 +57,8 @@ extension JSONWriter {
         // `true` on the selected tab only; like any field that went away, null in a patch when it
         // stops being selected.
         if old.map({ $0.selected != item.selected }) ?? item.selected {
-            appendKey("selected", &out)
-            out.append(contentsOf: item.selected ? "true".utf8 : "null".utf8)
+            out.key("selected")
+            out.bytes.append(contentsOf: item.selected ? "true".utf8 : "null".utf8)
         }
     }
 
@@ -87,26 +87,18 @@ extension JSONWriter {
         appendString(color.hex, into: &out)
     }
 
-    /// Writes `,"key":value` for an optional field when it changed: its value, or `null` when it
-    /// went away (patches only; a new node simply leaves it out).
+    /// Writes field `key` of an optional value when it changed: its value, or `null` when it went
+    /// away (patches only; a new node simply leaves it out).
     static func appendField<T: Equatable>(
-        _ key: String, _ value: T?, _ old: T?, _ isPatch: Bool, _ out: inout [UInt8], _ write: (T, inout [UInt8]) -> Void
+        _ key: String, _ value: T?, _ old: T?, _ isPatch: Bool, _ out: inout some JSONFieldSink, _ write: (T, inout [UInt8]) -> Void
     ) {
         guard value != old else { return }
         if let value {
-            appendKey(key, &out)
-            write(value, &out)
+            out.key(key)
+            write(value, &out.bytes)
         } else if isPatch {
-            appendKey(key, &out)
-            out.append(contentsOf: "null".utf8)
+            out.key(key)
+            out.bytes.append(contentsOf: "null".utf8)
         }
-    }
-
-    /// Writes `,"key":`.
-    static func appendKey(_ key: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: key.utf8)
-        out.append(contentsOf: "\":".utf8)
     }
 }

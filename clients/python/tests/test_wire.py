@@ -9,6 +9,7 @@ from stackcast.core import Core, motion
 from stackcast.gestures import stroke, tap
 from stackcast.transport import hello_fields
 from stackcast.wire import DisplayList, TreeDisplay, decode_frame, varint_encode, zigzag_encode
+from stackcast.wire.tree import patches_of
 
 # docs/protocol.md §3.6's example: a scene, a page and its title; then the page slides 21.74 pt.
 DOC_FULL = bytes.fromhex(
@@ -77,12 +78,25 @@ def test_a_json_v2_patch_of_a_layer_that_only_moved_carries_x_or_y():
     display = TreeDisplay()
     display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
         {"id": 1, "kind": "rect", "frame": [0, 0, 100, 100]}, {"id": 2, "parent": 1, "kind": "rect", "frame": [5, 6, 10, 10], "fill": "#FFFFFF"}]})
-    display.apply({"type": "frame", "seq": 2, "time": 16.6, "base": 1, "set": [{"id": 2, "x": -3.5}]})
+    display.apply({"type": "frame", "seq": 2, "time": 16.6, "base": 1, "set": {"x": [2, -3.5]}})
     assert [n["frame"] for n in display.flatten()] == [[-3.5, 6, 10, 10]]
-    display.apply({"type": "frame", "seq": 3, "time": 33.3, "base": 2, "set": [{"id": 2, "y": 40}]})
+    display.apply({"type": "frame", "seq": 3, "time": 33.3, "base": 2, "set": {"y": [2, 40]}})
     assert [n["frame"] for n in display.flatten()] == [[-3.5, 40, 10, 10]]
     with pytest.raises(WireError, match="has x = '1'"):
-        display.tree.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": [{"id": 2, "x": "1"}]})
+        display.tree.apply({"type": "frame", "seq": 4, "time": 50, "base": 3, "set": {"x": [2, "1"]}})
+
+
+def test_a_json_v2_set_lists_id_and_value_pairs_by_field():
+    assert patches_of({"x": [4, -5.72, 69, 159.89], "alpha": [88, 0.004, 69, 0.956], "text": [5, None]}, "delta 9") == [
+        {"id": 4, "x": -5.72}, {"id": 69, "x": 159.89, "alpha": 0.956}, {"id": 88, "alpha": 0.004}, {"id": 5, "text": None}]
+    patches = [{"id": 3, "alpha": 0.5}]
+    assert patches_of(patches, "delta 9") is patches, "a list of patches (a decoded binary frame) is taken as it is"
+    assert patches_of(None, "delta 9") == []
+    for bad, message in [({"x": [3]}, "not a list of id and value pairs"), ({"alpha": {"3": 0.5}}, "not a list"),
+                         ({"id": [3, 4]}, "'id' is not"), ({"alpha": ["3", 0.5]}, "names '3', not a layer id"),
+                         ({"alpha": [True, 0.5]}, "not a layer id"), ("x", "neither")]:
+        with pytest.raises(WireError, match=message):
+            patches_of(bad, "delta 9")
 
 
 def test_a_move_keeps_the_layer_and_its_subtree_even_out_of_a_parent_removed_with_it():

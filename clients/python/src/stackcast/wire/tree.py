@@ -7,6 +7,8 @@ Rules read from the spec where it leaves something open:
 - A full frame lists layers in pre-order: the first is the root (no `parent`), every other layer's
   parent is on the path from the root to the layer listed just before it.
 - `order` must list exactly the parent's children (a rearrangement), after the inserts.
+- `set` comes by field (`{"x": [id, value, id, value, ...], ...}`); `patches_of` turns it into
+  one patch per layer. A list of patches, which binary frames decode to, is taken as it is.
 - A `remove` of an id the client does not hold, or of the root, is an error (the server names
   the roots of gone subtrees, which the client holds).
 - Flattening rounds absolute frames to hundredths and effective alpha to thousandths, as v1
@@ -31,6 +33,28 @@ Frame = dict[str, Any]
 STRUCTURAL = {"id", "parent", "index", "clips", "standby"}
 # What makes a layer draw something of its own (§3.5: with `role`, what gets it drawn).
 DRAWING_FIELDS = ("fill", "border", "shadow", "text", "icon")
+
+
+def patches_of(changes: Any, where: str) -> list[Layer]:
+    """A delta's `set` as one patch per layer (`{"id": N, field: value, ...}`), layers in the order
+    they first come: from JSON v2's columns (`{"x": [id, value, ...], ...}`), or a list of patches
+    (what `binary.decode_frame` makes) as it is."""
+    if changes is None:
+        return []
+    if isinstance(changes, list):
+        return changes
+    if not isinstance(changes, dict):
+        raise WireError(f"{where}: set is neither fields of id and value pairs nor a list of patches")
+    by_id: dict[int, Layer] = {}
+    for key, pairs in changes.items():
+        if key == "id" or not isinstance(pairs, list) or len(pairs) % 2:
+            raise WireError(f"{where}: set field {key!r} is not a list of id and value pairs")
+        for at in range(0, len(pairs), 2):
+            layer_id = pairs[at]
+            if not isinstance(layer_id, int) or isinstance(layer_id, bool):
+                raise WireError(f"{where}: set field {key!r} names {layer_id!r}, not a layer id")
+            by_id.setdefault(layer_id, {"id": layer_id})[key] = pairs[at + 1]
+    return list(by_id.values())
 
 
 def _check_new_layer(layer: Any, where: str) -> None:
@@ -114,7 +138,8 @@ class LayerTree:
             layers, children, root, unchanged = self._patched(frame, seq)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
             deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
-                           for patch in frame.get("set", []) for key in ("alpha", "scale", "clips", "standby", "radius")
+                           for patch in patches_of(frame.get("set"), f"delta {seq}")
+                           for key in ("alpha", "scale", "clips", "standby", "radius")
                            if key in patch and patch[key] is None]
         self.deviations += deviations
         self.layers, self.children, self.root = layers, children, root
@@ -203,7 +228,7 @@ class LayerTree:
             children[parent].insert(index, layer_id)
             children[layer_id] = []
             layers[layer_id] = {k: v for k, v in layer.items() if k != "index"}
-        for patch in frame.get("set", []):
+        for patch in patches_of(frame.get("set"), where):
             layer_id = patch.get("id") if isinstance(patch, dict) else None
             if layer_id not in layers:
                 raise WireError(f"{where} patches {layer_id}, which the client does not hold")
