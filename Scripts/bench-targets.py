@@ -40,6 +40,7 @@ def main():
     target("drag delta, binary v2, median", bench.get("server.drag_delta_v2_binary_bytes_median"), 48, "B")
     target("drag delta, binary v2, p99", bench.get("server.drag_delta_v2_binary_bytes_p99"), 128, "B")
     target("slide delta, JSON v2, median", bench.get("server.v2JSON.delta_bytes_median"), 160, "B")
+    target("drag delta, JSON v2, median", bench.get("server.drag_delta_v2_json_bytes_median"), 160, "B")
     target("slide delta, JSON v2 with permessage-deflate, median", bench.get("deflate.v2JSON_delta_compressed_bytes_median"), 160, "B")
     target("full frame, phone, binary v2", bench.get("server.v2Binary.full_frame_bytes"), 2048, "B")
     target("move -> frame ÷ ping, NavClient", bench.get("server.pointer_to_frame_vs_ping_median"), 1.5, "×")
@@ -48,10 +49,16 @@ def main():
     target("idle session (no viewer)", bench.get("server.idle_session_kib"), 48, "KiB")
     target("stalled reader's queued bytes (window 16)", bench.get("server.stalled_reader_window_16_queued_bytes"), 65536, "B")
     target("stalled reader's catch-up frames", bench.get("server.stalled_reader_catch_up_frames"), 1, "frames")
+    # A size run more than once (1,000 sessions) counts by its median run, by fps while animating (p5).
+    runs = {}
+    for run in sweep:
+        runs.setdefault(run["sessions"], []).append(run)
+    median = {size: sorted(group, key=lambda run: run.get("fps_animating_p5", 0))[(len(group) - 1) // 2]
+              for size, group in runs.items()}
     if sweep:
         # While animating: a push/pop loop's own pauses between transitions are not frames the
         # server failed to draw (stackcast load's AnimatingFrameRate).
-        most = max((run["sessions"] for run in sweep if run.get("fps_animating_p5", 0) >= 58), default=0)
+        most = max((size for size, run in median.items() if run.get("fps_animating_p5", 0) >= 58), default=0)
         target("most sessions animating at ≥ 58 fps each (p5, while animating)", most, 1000, "sessions", at_most=False)
     else:
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
@@ -63,11 +70,15 @@ def main():
     if sweep:
         print("  load sweep (stackcast load, pushpop, generator in its own process; fps while animating, then")
         print("  over the whole window, which counts each session's own pauses between transitions):")
-        for run in sweep:
-            print(f"    {run['sessions']:>5} sessions ({run['app']}): fps while animating p50 {run['fps_animating_p50']:.1f} "
+        for size, run in sorted(median.items()):
+            others = ""
+            if len(runs[size]) > 1:
+                all_p5 = ", ".join(f"{other['fps_animating_p5']:.1f}" for other in runs[size])
+                others = f"; median of {len(runs[size])} runs by p5 ({all_p5})"
+            print(f"    {size:>5} sessions ({run['app']}): fps while animating p50 {run['fps_animating_p50']:.1f} "
                   f"(p5 {run['fps_animating_p5']:.1f}), over the window {run['fps_p50']:.1f} (p5 {run['fps_p5']:.1f}), "
                   f"input -> frame p50 {run['latency_ms_p50']:.1f} ms, p99 {run['latency_ms_p99']:.1f} ms, "
-                  f"{run['frames_per_second']:.0f} frames/s, generator {run['generator_cpu_percent']:.0f} % of a core")
+                  f"{run['frames_per_second']:.0f} frames/s, generator {run['generator_cpu_percent']:.0f} % of a core{others}")
 
 
 if __name__ == "__main__":

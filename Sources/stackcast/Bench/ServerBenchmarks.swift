@@ -141,10 +141,10 @@ struct ServerBenchmarks {
     // MARK: In process
 
     /// The server's own work for a pointer move: decode the message, move the pages, make the
-    /// picture, check it changed, encode the delta; for v1 and for v2 binary (the viewer's wire). No sockets, so
-    /// this is the part the server controls.
+    /// picture, check it changed, encode the delta; for v1, v2 JSON and v2 binary (the viewer's wire). No
+    /// sockets, so this is the part the server controls.
     private func pointerToFrameInProcess(into report: inout BenchReport) {
-        for format in [WireFormat.v1, .v2Binary] {
+        for format in [WireFormat.v1, .v2JSON, .v2Binary] {
             let scene = Scene(viewport: .phone)
             scene.layerPrecision = .wire
             scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
@@ -177,7 +177,11 @@ struct ServerBenchmarks {
                 })
                 if size > 0 { bytes.append(Double(size)) }
             }
-            let name = format == .v1 ? "v1" : "v2_binary"
+            let name = switch format {
+            case .v1: "v1"
+            case .v2JSON: "v2_json"
+            case .v2Binary: "v2_binary"
+            }
             report.add("server.pointer_move_work_\(name)_median_us", Stats(times).median / 1000, "µs")
             report.add("server.pointer_move_work_\(name)_p99_us", Stats(times).p99 / 1000, "µs")
             report.add("server.drag_delta_\(name)_bytes_median", Stats(bytes).median, "B")
