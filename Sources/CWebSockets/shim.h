@@ -1,5 +1,5 @@
-// The parts of libwebsockets 4.1.6 (and of zlib, which its permessage-deflate uses) that Swift
-// cannot import on its own.
+// The parts of libwebsockets 4.1.6 (and of zlib, which its permessage-deflate uses, and of
+// Linux's timerfd, which the tick waits on) that Swift cannot import on its own.
 //
 // `static const` values and `static inline` functions in a system-library header are
 // compiled by the ClangImporter, so no C target is needed.
@@ -7,6 +7,7 @@
 #define CWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <sys/timerfd.h>
 #include <zlib.h>
 
 // Headroom lws needs in front of every lws_write payload for the frame header.
@@ -32,6 +33,21 @@ static inline int cws_deflate_init(z_streamp stream, int level, int windowBits, 
 
 static inline int cws_inflate_init(z_streamp stream, int windowBits) {
     return inflateInit2(stream, windowBits);
+}
+
+// A non-blocking monotonic timerfd (`PreciseTimer`); <sys/timerfd.h> is not in Swift's Glibc.
+static inline int cws_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+// Arms `fd` to fire once, `nanoseconds` from now, or disarms it when `nanoseconds` is 0 or less.
+static inline int cws_timerfd_arm(int fd, long long nanoseconds) {
+    struct itimerspec spec = {0};
+    if (nanoseconds > 0) {
+        spec.it_value.tv_sec = (time_t)(nanoseconds / 1000000000LL);
+        spec.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
+    }
+    return timerfd_settime(fd, 0, &spec, NULL);
 }
 
 #endif

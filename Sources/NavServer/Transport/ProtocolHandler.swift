@@ -69,8 +69,8 @@ final class ProtocolHandler {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             server.serviceWasWoken()
         case LWS_CALLBACK_RAW_RX_FILE:
-            // The only raw file is a shared port's listening socket (`PortListener`).
-            server.acceptConnections()
+            // The raw files are the tick timer and a shared port's listening socket (`PortListener`).
+            server.rawFileIsReadable(wsi)
         case LWS_CALLBACK_RAW_ADOPT_FILE, LWS_CALLBACK_RAW_CLOSE_FILE:
             break
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:

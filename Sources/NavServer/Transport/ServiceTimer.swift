@@ -1,8 +1,10 @@
 import CWebSockets
 
 /// A one-shot libwebsockets timer (a sorted-usec-list entry) that runs a closure on the service
-/// thread. `lws_service` ignores its timeout argument in lws 4.1, so these timers are the only
-/// way to be woken at a given time.
+/// thread. `lws_service` ignores its timeout argument in lws 4.1, so lws's timers are how the loop
+/// is woken at a given time. lws waits for them in whole milliseconds, rounded down, and spends
+/// the last fraction before one is due in `poll` calls that do not wait: fine for the rare
+/// timers (wake-ups, deadlines, the drain), not for the tick, which has a `PreciseTimer`.
 ///
 /// Service thread only. Cancel it before the context is destroyed: the entry lives in the
 /// context's timer list.

@@ -24,6 +24,8 @@ public enum WebSocketServerError: Error, Equatable, CustomStringConvertible, Loc
     case cannotListen(host: String, port: Int, reason: String)
     /// `start()` was called on a server that has already been started.
     case alreadyStarted
+    /// The system gave no timer for the frame clock, or libwebsockets could not watch it.
+    case timerUnavailable
 
     public var description: String {
         switch self {
@@ -44,6 +46,8 @@ public enum WebSocketServerError: Error, Equatable, CustomStringConvertible, Loc
             return "cannot listen on \(host) port \(port): \(reason)"
         case .alreadyStarted:
             return "the server has already been started; create a new WebSocketServer to start again"
+        case .timerUnavailable:
+            return "cannot make the timer that paces frames (is the process out of file descriptors?)"
         }
     }
 

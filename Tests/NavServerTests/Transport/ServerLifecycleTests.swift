@@ -81,6 +81,25 @@ import Testing
         #expect(harness.delegate.record.withLock { $0.ticks } == ticksAfterStop)
     }
 
+    /// The loop wakes for a tick when it is due, not a millisecond early to call `poll` without
+    /// waiting until it is (lws's own timers wait in whole milliseconds, rounded down: about
+    /// forty wake-ups a tick).
+    @Test func aTickingServerWakesAboutOncePerTick() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let server = harness.server
+        server.perform { server.startTicking(interval: 1.0 / 60) }
+        #expect(waitUntil { harness.delegate.record.withLock { $0.ticks } >= 1 })
+        let record = harness.delegate.record
+        let before = try #require(harness.onServiceThread { ($0.serviceWakeUps, record.withLock { $0.ticks }) })
+        usleep(300_000)
+        let after = try #require(harness.onServiceThread { ($0.serviceWakeUps, record.withLock { $0.ticks }) })
+        let ticks = after.1 - before.1, wakeUps = after.0 - before.0
+        #expect(ticks >= 5)
+        // A tick and the reading of the counters (once or twice) wake the loop; nothing else may.
+        #expect(wakeUps <= 2 * ticks + 2, "\(wakeUps) wake-ups for \(ticks) ticks")
+    }
+
     @Test func anIdleServerSleeps() throws {
         let harness = try TestServer()
         defer { harness.stop() }
