@@ -1,6 +1,6 @@
-/// One session as `/status` lists it: published by the shard that holds it (`SessionShard`
-/// `publishStatus`, in the session's own cell), read by whichever shard serves the page. It carries the watch token only:
-/// the control token never leaves the shard.
+/// One session as `/status` lists it: published by the shard that holds it, in the session's own
+/// cell (`Session.status`, `SessionShard.publishStatus`), and read by whichever shard serves the
+/// page. It carries the watch token only: the control token never leaves the shard.
 struct SessionStatus: Sendable, Equatable {
     var app: String
     var viewers: Int

@@ -48,6 +48,9 @@ final class SessionRecorder {
     /// True while the lines go to the store (not held, not ended).
     var isWriting: Bool { held == nil && !isEnded }
 
+    /// The recording's name while its lines go to the store.
+    var writingName: String? { isWriting ? name : nil }
+
     /// Writes the held lines and every line from now on; false when they could not be kept.
     func start() -> Bool {
         guard let lines = held, !overflowed, !isEnded else { return held == nil && !isEnded }

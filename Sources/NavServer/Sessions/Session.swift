@@ -51,10 +51,11 @@ final class Session {
     var bytesSent = 0
     /// Server time of the last input that reached the scene, for `/status`.
     var lastInputAt: Double?
-    /// The session as `/status` lists it: written by the service thread (`SessionShard`
-    /// `publishStatus`), read by whichever shard serves the page. A cell of its own, listed on
-    /// its shard's board, so that a frame sent updates two counts under an uncontended lock
-    /// instead of rebuilding an entry of a shared dictionary.
+    /// The session as `/status` lists it: its app, start and watch token set here, the rest
+    /// written by the service thread (`SessionShard.publishStatus`) and read by whichever shard
+    /// serves the page. A cell of its own, listed on its shard's board, so that a frame sent
+    /// changes a few fields in place under an uncontended lock instead of rebuilding an entry of a
+    /// shared dictionary.
     let status: Locked<SessionStatus>
 
     private struct EncodingKey: Hashable {
@@ -85,7 +86,7 @@ final class Session {
         seq = previous?.seq ?? 0
         status = Locked(SessionStatus(
             app: app, viewers: 0, startedAt: epoch, frames: seq, bytesSent: 0, lastInputAt: nil, watchToken: watchToken,
-            recording: recorder.flatMap { $0.isWriting ? $0.name : nil }))
+            recording: recorder?.writingName))
         if previous != nil { stateRecorder?.kinds(kinds, at: scene.now) } else { scene.advance(to: 0) }
         record(scene.currentPicture(kinds: kinds))
     }
@@ -106,7 +107,7 @@ final class Session {
     }
 
     /// The name of the session's recording, while it is written.
-    var recordingName: String? { recorder.flatMap { $0.isWriting ? $0.name : nil } }
+    var recordingName: String? { recorder?.writingName }
 
     /// Ends the session's recording with `reason` (it was asked to stop recording); nothing more
     /// is recorded to the record folder.

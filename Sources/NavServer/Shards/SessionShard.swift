@@ -151,21 +151,17 @@ final class SessionShard: @unchecked Sendable {
         memoryReturn.sessionEnded(remaining: sessions.count, shard: index)
     }
 
-    /// Writes `session`'s entry on the `/status` board (after a message, a viewer leaving, a
-    /// frame sent): one small write under the board's lock, so the page is always current.
+    /// Writes what can change of `session`'s `/status` entry into its cell (after a message, a
+    /// viewer leaving, a frame sent): a few fields under the cell's lock, so the page is always
+    /// current.
     func publishStatus(_ session: Session) {
-        let status = SessionStatus(
-            app: session.app, viewers: session.viewers.count, startedAt: session.epoch, frames: session.seq,
-            bytesSent: session.bytesSent, lastInputAt: session.lastInputAt, watchToken: session.watchToken,
-            recording: session.recordingName)
-        session.status.withLock { $0 = status }
-    }
-
-    /// Publishes what a frame sent changed of `session`'s status: its frame and byte counts.
-    func publishFrameCounts(_ session: Session) {
+        let viewers = session.viewers.count, recording = session.recordingName
         session.status.withLock { status in
+            status.viewers = viewers
             status.frames = session.seq
             status.bytesSent = session.bytesSent
+            status.lastInputAt = session.lastInputAt
+            status.recording = recording
         }
     }
 
@@ -202,7 +198,7 @@ final class SessionShard: @unchecked Sendable {
             metrics.frameRate.record(at: now)
             metrics.frameBytesSent += bytes.count
         }
-        publishFrameCounts(session)
+        publishStatus(session)
         return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 

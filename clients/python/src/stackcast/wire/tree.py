@@ -135,10 +135,11 @@ class LayerTree:
                 raise WireError(f"delta {seq} after frame {self.seq}")
             if self.time is not None and time_ms < self.time:
                 raise WireError(f"delta {seq} has time {time_ms}, before the previous frame's {self.time}")
-            layers, children, root, unchanged = self._patched(frame, seq)
+            patches = patches_of(frame.get("set"), f"delta {seq}")
+            layers, children, root, unchanged = self._patched(frame, seq, patches)
             deviations = [d for node in frame.get("insert", []) for d in _default_fields(node, f"delta {seq} insert")]
             deviations += [f"delta {seq}: the patch for {patch['id']} sends {key} as null; the spec sends its value"
-                           for patch in patches_of(frame.get("set"), f"delta {seq}")
+                           for patch in patches
                            for key in ("alpha", "scale", "clips", "standby", "radius")
                            if key in patch and patch[key] is None]
         self.deviations += deviations
@@ -183,7 +184,8 @@ class LayerTree:
             raise WireError(f"{where} has no layers")
         return layers, children, root
 
-    def _patched(self, frame: Frame, seq: int) -> tuple[dict[int, Layer], dict[int, list[int]], int | None, list[str]]:
+    def _patched(self, frame: Frame, seq: int,
+                 patches: list[Layer]) -> tuple[dict[int, Layer], dict[int, list[int]], int | None, list[str]]:
         where = f"delta {seq}"
         layers = dict(self.layers)                               # layer dicts copied on write
         children = {k: list(v) for k, v in self.children.items()}
@@ -228,7 +230,7 @@ class LayerTree:
             children[parent].insert(index, layer_id)
             children[layer_id] = []
             layers[layer_id] = {k: v for k, v in layer.items() if k != "index"}
-        for patch in patches_of(frame.get("set"), where):
+        for patch in patches:
             layer_id = patch.get("id") if isinstance(patch, dict) else None
             if layer_id not in layers:
                 raise WireError(f"{where} patches {layer_id}, which the client does not hold")
