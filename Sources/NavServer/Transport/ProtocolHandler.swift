@@ -61,10 +61,16 @@ final class ProtocolHandler {
         }
     }
 
+    /// How many libwebsockets callbacks are running (they nest: a write can call back): outside
+    /// all of them, `writeAtOnce` may write.
+    private var callbackDepth = 0
+
     fileprivate func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
+        callbackDepth += 1
+        defer { callbackDepth -= 1 }
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             server.serviceWasWoken()
@@ -351,6 +357,24 @@ final class ProtocolHandler {
             }
         }
         return 0
+    }
+
+    /// `requestWrite()` outside every lws callback: writes the connection's payload now, as its
+    /// writeable callback would, when nothing else waits for the socket (no queued message, ping
+    /// or close, nothing lws holds back of an earlier write) and the connection is not
+    /// compressed. False leaves the request to the writeable callback. A write that fails here
+    /// cannot return -1 to lws, so lws is asked to kill the connection from its timeout
+    /// machinery instead, as for a stalled reader.
+    func writeAtOnce(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
+        guard callbackDepth == 0, !connection.isCompressed, !connection.pingDue, !connection.hasPendingOutput,
+            lws_partial_buffered(wsi) == 0
+        else { return false }
+        server.metrics.withLock { $0.writesAtOnce += 1 }
+        if writeable(connection, wsi) < 0 {
+            connection.abandon(because: CloseStatus(code: 1006, reason: "write failed"))
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        }
+        return true
     }
 
     private func write<Bytes: Collection<UInt8>>(

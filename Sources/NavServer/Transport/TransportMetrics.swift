@@ -9,6 +9,9 @@ struct TransportMetrics: Sendable {
     var messagesSent = 0
     var bytesSent = 0
     var stalledReadersKilled = 0
+    /// Payload requests answered within `requestWrite()`, outside every lws callback, rather than
+    /// on a writeable callback (`ProtocolHandler.writeAtOnce`).
+    var writesAtOnce = 0
     /// Closes by the code that ended the connection (see `WebSocketServerDelegate`'s `didClose`).
     var closesByCode: [UInt16: Int] = [:]
     /// Upgrades refused, by HTTP status (403 origin, 400 subprotocol or not WebSocket, 503 full).
@@ -23,6 +26,7 @@ struct TransportMetrics: Sendable {
         messagesSent += other.messagesSent
         bytesSent += other.bytesSent
         stalledReadersKilled += other.stalledReadersKilled
+        writesAtOnce += other.writesAtOnce
         closesByCode.merge(other.closesByCode, uniquingKeysWith: +)
         refusedByStatus.merge(other.refusedByStatus, uniquingKeysWith: +)
     }
@@ -36,6 +40,10 @@ struct TransportMetrics: Sendable {
         out.metric("stackcast_messages_received_total", "counter", "Complete text messages received.", Double(messagesReceived))
         out.metric("stackcast_bytes_received_total", "counter", "Payload bytes of messages received (after inflating).", Double(bytesReceived))
         out.metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", Double(messagesSent))
+        out.metric(
+            "stackcast_writes_at_once_total", "counter",
+            "Frame requests answered where the frame was made (the tick, on an idle socket) instead of on a later writeable callback.",
+            Double(writesAtOnce))
         out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets (before compression).", Double(bytesSent))
         out.metric(
             "stackcast_closes_total", "counter", "WebSocket connections closed, by the close code that ended them.",

@@ -95,9 +95,15 @@ public final class WebSocketConnection {
 
     /// Asks the delegate for `nextPayloadFor` this connection as soon as the socket can take a
     /// message and the queue is empty. Several calls before then still mean one payload.
+    ///
+    /// Outside every libwebsockets callback (the tick, timers) a socket with nothing waiting is
+    /// asked at once, within this call: the frame just made is encoded and sent while it is still
+    /// in the cache, instead of on the loop's next pass. Inside a callback, and on a compressed
+    /// connection (lws deflates over several passes), the request waits for the writeable callback.
     public func requestWrite() {
         guard isOpen, let wsi else { return }
         payloadRequested = true
+        if handler?.writeAtOnce(self, wsi) == true { return }
         lws_callback_on_writable(wsi)
     }
 
