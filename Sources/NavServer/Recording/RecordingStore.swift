@@ -175,7 +175,7 @@ public final class RecordingStore: @unchecked Sendable {
         while true {
             let stop = condition.withLock {
                 if !isStopping && finishing.isEmpty {
-                    condition.wait(until: Date(timeIntervalSinceNow: Self.flushInterval))
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Self.flushInterval))
                 }
                 finishing.removeAll()
                 return isStopping
