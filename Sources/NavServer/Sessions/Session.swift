@@ -243,6 +243,7 @@ final class Session {
     private func append(_ frame: WireFrame) {
         for recorder in recorders { recorder.frame(frame) }
         seq = frame.seq
+        history.last?.forgetDiff()
         history.append(frame)
         if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }
         encoded.removeAll(keepingCapacity: true)
