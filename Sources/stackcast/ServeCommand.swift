@@ -128,7 +128,6 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        AllocatorTuning.restartWithTunedAllocator()
         let stopSignals = StopSignals()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
