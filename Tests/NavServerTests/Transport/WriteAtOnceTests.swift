@@ -15,9 +15,11 @@ import Testing
         var isTicking = false
         let asked = Locked<[Bool]>([])
 
-        /// Ticks every `interval` seconds until `ticks` states were made, each asking every
-        /// connection for a payload of `bytes` bytes that ends in the state's number.
+        /// Once the test's connection is open, ticks every `interval` seconds until `ticks` states
+        /// were made, each asking every connection for a payload of `bytes` bytes that ends in the
+        /// state's number.
         func run(on harness: TestServer, ticks: Int, interval: Double, bytes: Int = 0) {
+            #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
             harness.delegate.onTick = { [self] server, _ in
                 state += 1
                 isTicking = true
@@ -40,22 +42,25 @@ import Testing
         return line.flatMap { Int($0.split(separator: " ").last!) }
     }
 
-    /// The state a text payload ends in.
-    private static func state(_ text: String) -> Int? {
-        text.split(separator: " ").last.flatMap { Int($0) }
+    /// The states of the texts `next` reads (nil: anything but a text), until state `last` comes.
+    private static func states(until last: Int, _ next: () -> String?) throws -> [Int] {
+        var states: [Int] = []
+        while states.last != last, let text = next() {
+            states.append(try #require(text.split(separator: " ").last.flatMap { Int($0) }))
+        }
+        return states
     }
 
     @Test func aTickFrameIsWrittenWithinRequestWriteOnAnIdleSocket() throws {
         let harness = try TestServer()
         defer { harness.stop() }
         let client = try WebSocketClient.connect(port: harness.port)
-        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         let ticker = Ticker()
         ticker.run(on: harness, ticks: 20, interval: 0.005)
 
-        var states: [Int] = []
-        while states.last != 20, case .text(let text) = client.receive() {
-            states.append(try #require(Self.state(text)))
+        let states = try Self.states(until: 20) {
+            guard case .text(let text) = client.receive() else { return nil }
+            return text
         }
         #expect(states == Array(1...20), "every tick's frame, in order")
         #expect(ticker.asked.withLock { $0 } == Array(repeating: true, count: 20))
@@ -88,13 +93,12 @@ import Testing
         let harness = try TestServer()
         defer { harness.stop() }
         let client = try DeflateClient.connect(port: harness.port)
-        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         let ticker = Ticker()
         ticker.run(on: harness, ticks: 5, interval: 0.005)
 
-        var states: [Int] = []
-        while states.last != 5, case .text(let text, compressed: true) = client.receive() {
-            states.append(try #require(Self.state(text)))
+        let states = try Self.states(until: 5) {
+            guard case .text(let text, compressed: true) = client.receive() else { return nil }
+            return text
         }
         #expect(states == Array(1...5))
         #expect(ticker.asked.withLock { $0 } == Array(repeating: false, count: 5))
@@ -108,15 +112,14 @@ import Testing
         let harness = try TestServer()
         defer { harness.stop() }
         let client = try WebSocketClient.connect(port: harness.port, receiveBufferBytes: 4096)
-        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         let ticker = Ticker()
         let ticks = 20
         ticker.run(on: harness, ticks: ticks, interval: 0.002, bytes: 1 << 20)
         #expect(waitUntil { harness.delegate.record.withLock { $0.ticks } >= ticks })
 
-        var states: [Int] = []
-        while states.last != ticks, case .text(let text) = client.receive() {
-            states.append(try #require(Self.state(text)))
+        let states = try Self.states(until: ticks) {
+            guard case .text(let text) = client.receive() else { return nil }
+            return text
         }
         #expect(states.last == ticks, "the newest state arrives")
         #expect(states == states.sorted() && Set(states).count == states.count, "never an old or repeated state")
