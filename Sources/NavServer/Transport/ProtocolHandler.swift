@@ -64,6 +64,9 @@ final class ProtocolHandler {
     /// How many libwebsockets callbacks are running (they nest: a write can call back): outside
     /// all of them, `writeAtOnce` may write.
     private var callbackDepth = 0
+    /// The connection `writeAtOnce` is asking for a payload: a `requestWrite()` on it from inside
+    /// the delegate (to be asked again) waits for the callback, after this payload, not before it.
+    private var writingAtOnce: WebSocketConnection?
 
     fileprivate func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
@@ -332,7 +335,7 @@ final class ProtocolHandler {
     /// One `lws_write` per callback: the next queued message, else the pending close frame,
     /// else (when asked for with `requestWrite`) the delegate's newest payload. lws also calls
     /// this unasked (after answering a ping), so an empty turn must be harmless.
-    private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Int32 {
+    private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer, atOnce: Bool = false) -> Int32 {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
@@ -353,7 +356,8 @@ final class ProtocolHandler {
         if connection.payloadRequested {
             connection.payloadRequested = false
             if let payload = server.delegate?.webSocketServer(server, nextPayloadFor: connection) {
-                guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) else { return -1 }
+                guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
+                else { return -1 }
             }
         }
         return 0
@@ -366,24 +370,30 @@ final class ProtocolHandler {
     /// cannot return -1 to lws, so lws is asked to kill the connection from its timeout
     /// machinery instead, as for a stalled reader.
     func writeAtOnce(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
-        guard callbackDepth == 0, !connection.isCompressed, !connection.pingDue, !connection.hasPendingOutput,
-            lws_partial_buffered(wsi) == 0
+        guard callbackDepth == 0, writingAtOnce !== connection, !connection.isCompressed, !connection.pingDue,
+            !connection.hasPendingOutput, lws_partial_buffered(wsi) == 0
         else { return false }
-        server.metrics.withLock { $0.writesAtOnce += 1 }
-        if writeable(connection, wsi) < 0 {
+        // Writing one connection's frame can make others' (its session's other viewers): those
+        // nest, each restoring the one before.
+        let outer = writingAtOnce
+        writingAtOnce = connection
+        defer { writingAtOnce = outer }
+        if writeable(connection, wsi, atOnce: true) < 0 {
             connection.abandon(because: CloseStatus(code: 1006, reason: "write failed"))
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
         }
         return true
     }
 
+    /// Writes one message and counts it (`atOnce`: a payload `writeAtOnce` asked for).
     private func write<Bytes: Collection<UInt8>>(
-        _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol
+        _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol, atOnce: Bool = false
     ) -> Bool {
         guard (connection.writeBuffer ?? writeBuffer).write(bytes, to: wsi, as: kind) else { return false }
         server.metrics.withLock { metrics in
             metrics.messagesSent += 1
             metrics.bytesSent += bytes.count
+            if atOnce { metrics.writesAtOnce += 1 }
         }
         return true
     }

@@ -9,8 +9,8 @@ struct TransportMetrics: Sendable {
     var messagesSent = 0
     var bytesSent = 0
     var stalledReadersKilled = 0
-    /// Payload requests answered within `requestWrite()`, outside every lws callback, rather than
-    /// on a writeable callback (`ProtocolHandler.writeAtOnce`).
+    /// Payloads written within `requestWrite()`, outside every lws callback, rather than on a
+    /// writeable callback (`ProtocolHandler.writeAtOnce`).
     var writesAtOnce = 0
     /// Closes by the code that ended the connection (see `WebSocketServerDelegate`'s `didClose`).
     var closesByCode: [UInt16: Int] = [:]
@@ -42,7 +42,7 @@ struct TransportMetrics: Sendable {
         out.metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", Double(messagesSent))
         out.metric(
             "stackcast_writes_at_once_total", "counter",
-            "Frame requests answered where the frame was made (the tick, on an idle socket) instead of on a later writeable callback.",
+            "Frames written where they were made (the tick, on an idle socket) instead of on a later writeable callback.",
             Double(writesAtOnce))
         out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets (before compression).", Double(bytesSent))
         out.metric(

@@ -6,10 +6,10 @@ import NavWire
 
 /// The server's own work per frame with many sessions animating, without sockets: each session
 /// (the `phone` app, sharing one `StyleTable` as a service thread's sessions do, keeping 32 frames
-/// as a session does for resumes, each without its diff once a newer one is made) alternates slide pushes and pops, and each frame is made, compared
-/// with the last and encoded for one binary v2 viewer. With one session everything stays in the
-/// CPU's caches; with a thousand taking turns, each frame finds its session's nodes cold, as a
-/// loaded server does. One core's ceiling in frames a second is 10⁹ / the time per frame.
+/// as a session does for resumes, each without its diff once a newer one is made) alternates
+/// slide pushes and pops, and each frame is made, compared with the last and encoded for one
+/// binary v2 viewer. With one session everything stays in the CPU's caches; with a thousand
+/// taking turns, each frame finds its session's nodes cold, as a loaded server does. One core's ceiling in frames a second is 10⁹ / the time per frame.
 struct CapacityBenchmarks {
     let rounds: Int
     /// As a session keeps them for resumes (`Session.historyLength`).

@@ -68,6 +68,30 @@ import Testing
         #expect(try Self.metric("stackcast_messages_sent_total", harness) == 20, "counted once, as on the callback")
     }
 
+    /// The delegate may ask to be asked again from inside `nextPayloadFor` (the protocol's
+    /// contract): written at once, that second payload must still follow the first.
+    @Test func aRequestForTheNextPayloadMadeWhileWritingAtOnceComesAfterIt() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        var made = 0
+        harness.delegate.nextPayload = { connection in
+            made += 1
+            if made < 3 { connection.requestWrite() }
+            return .text(Array("payload \(made)".utf8))
+        }
+        harness.delegate.onTick = { server, _ in
+            harness.delegate.connections.values.forEach { $0.requestWrite() }
+            server.stopTicking()
+        }
+        let client = try WebSocketClient.connect(port: harness.port)
+        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
+        harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
+        #expect(client.receive() == .text("payload 1"))
+        #expect(client.receive() == .text("payload 2"))
+        #expect(client.receive() == .text("payload 3"))
+        #expect(try Self.metric("stackcast_writes_at_once_total", harness) == 1, "the first at once, the others on the callback")
+    }
+
     @Test func aRequestMadeInACallbackWaitsForTheWriteableCallback() throws {
         let harness = try TestServer()
         defer { harness.stop() }
