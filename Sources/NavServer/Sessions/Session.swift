@@ -10,9 +10,6 @@ import NavWire
 ///
 /// Service thread only.
 final class Session {
-    /// How many recent frames are kept so a resuming viewer can get a delta from its `lastSeq`.
-    static let historyLength = 32
-
     /// The control token: it resumes the session as its controller.
     let token: String
     /// The watch token: it only ever watches (`hello` with it gets role `view`).
@@ -28,7 +25,8 @@ final class Session {
     private(set) var viewers: [Viewer] = []
     /// The seq of the newest frame.
     private(set) var seq = 0
-    private var history: [WireFrame] = []
+    /// The recent frames a resuming viewer can get a delta from (its `lastSeq`).
+    private var history = FrameHistory()
     /// The forms pictures are made in: what the viewers' wire formats need (kept while none is
     /// connected, so a resume finds its form).
     private var kinds: ScenePicture.Kinds
@@ -159,7 +157,7 @@ final class Session {
     var controller: Viewer? { viewers.first { $0.isController } }
 
     /// The newest frame.
-    var latest: WireFrame { history[history.count - 1] }
+    var latest: WireFrame { history.latest }
 
     /// The scene's time at server time `now`.
     func sceneTime(_ now: Double) -> Double { now - epoch }
@@ -180,7 +178,7 @@ final class Session {
             } else {
                 // Nothing changed since the newest frame: it is remade with the new form under
                 // the same seq, so every viewer keeps counting the same pictures.
-                history[history.count - 1] = WireFrame(seq: seq, time: latest.time, picture: scene.currentPicture(kinds: kinds))
+                history.replaceLatest(with: WireFrame(seq: seq, time: latest.time, picture: scene.currentPicture(kinds: kinds)))
                 encoded.removeAll(keepingCapacity: true)
                 for recorder in recorders { recorder.remade(latest, at: scene.now) }
             }
@@ -222,7 +220,7 @@ final class Session {
 
     /// The frame with seq `seq`, if still kept.
     func frame(_ seq: Int) -> WireFrame? {
-        history.last { $0.seq == seq }
+        history.frame(seq)
     }
 
     /// The newest frame in `format` (binary with layer templates when `templates`) for a viewer
@@ -243,9 +241,7 @@ final class Session {
     private func append(_ frame: WireFrame) {
         for recorder in recorders { recorder.frame(frame) }
         seq = frame.seq
-        history.last?.forgetDiff()
         history.append(frame)
-        if history.count > Session.historyLength { history.removeFirst(history.count - Session.historyLength) }
         encoded.removeAll(keepingCapacity: true)
     }
 }

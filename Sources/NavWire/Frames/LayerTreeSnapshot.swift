@@ -37,6 +37,11 @@ public struct LayerTreeSnapshot {
         self.layers = layers
     }
 
+    /// Takes `layers` as they are: already at wire precision (a frame's, changed back in places).
+    init(wireLayers layers: LayerList) {
+        self.layers = layers
+    }
+
     /// The root layer's id.
     var rootID: Int? { layers.first?.id }
 

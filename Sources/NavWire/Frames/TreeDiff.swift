@@ -28,13 +28,20 @@ struct TreeDiff {
     /// the same layers under the same parents).
     var heldOld: [Bool] = []
 
+    /// True when both trees hold the same layers under the same parents in the same order: then
+    /// `patched` pairs equal indices, and only fields changed.
+    private(set) var keepsShape = false
+
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
     init(from old: LayerTreeSnapshot, to new: LayerTreeSnapshot) {
         // Most frames (a slide, a drag, a scroll) move layers without adding, removing or
         // reordering any: compare them pairwise, borrowed, with no lookups by id, and skip the
         // chunks both trees share (a patched tree shares all but the few it changed).
-        if sameShape(old.layers, new.layers) { return }
+        if sameShape(old.layers, new.layers) {
+            keepsShape = true
+            return
+        }
         let before = old.structure, after = new.structure
         // A held layer stays held when its id is still in the tree: under the same parent it is
         // kept where it is, under another it moves with its subtree (a bar into the bar

@@ -32,6 +32,16 @@ public final class WireFrame {
         if let tree = picture.tree.take() { self.tree = LayerTreeSnapshot(tree) } else { tree = nil }
     }
 
+    /// A v2-only frame made from a tree already at wire precision, with the tables mark it had
+    /// (`FrameReversal` gives an older frame back).
+    init(seq: Int, time: Double, tree: LayerTreeSnapshot, tables: BinaryTables.Mark?) {
+        self.seq = seq
+        self.time = time
+        list = nil
+        self.tree = tree
+        self.tables = tables
+    }
+
     /// True when both frames have the same forms and show the same picture at wire precision.
     /// (For trees this is the diff the encoders will ask for next, so it is kept.)
     public func showsTheSame(as other: WireFrame) -> Bool {

@@ -6,14 +6,12 @@ import NavWire
 
 /// The server's own work per frame with many sessions animating, without sockets: each session
 /// (the `phone` app, sharing one `StyleTable` as a service thread's sessions do, keeping 32 frames
-/// as a session does for resumes, each without its diff once a newer one is made) alternates
+/// in a `FrameHistory` as a session does for resumes) alternates
 /// slide pushes and pops, and each frame is made, compared with the last and encoded for one
 /// binary v2 viewer. With one session everything stays in the CPU's caches; with a thousand
 /// taking turns, each frame finds its session's nodes cold, as a loaded server does. One core's ceiling in frames a second is 10⁹ / the time per frame.
 struct CapacityBenchmarks {
     let rounds: Int
-    /// As a session keeps them for resumes (`Session.historyLength`).
-    private static let historyLength = 32
 
     func run(into report: inout BenchReport) {
         // As the server runs: freed memory stays in the heap until the server trims it.
@@ -29,7 +27,7 @@ struct CapacityBenchmarks {
     private final class Session {
         let scene: Scene
         var encoder = WireEncoder(.v2Binary, templates: true)
-        var history: [WireFrame] = []
+        var history = FrameHistory()
         var seq = 0
         var pushes = true
 
@@ -50,11 +48,9 @@ struct CapacityBenchmarks {
             }
             guard let picture = scene.picture(now: now, kinds: encoder.kinds) else { return }
             let frame = WireFrame(seq: seq + 1, time: now, picture: picture)
-            if let latest = history.last, frame.showsTheSame(as: latest) { return }
+            if !history.isEmpty, frame.showsTheSame(as: history.latest) { return }
             seq += 1
-            history.last?.forgetDiff()
             history.append(frame)
-            if history.count > CapacityBenchmarks.historyLength { history.removeFirst() }
             _ = encoder.encode(frame)
         }
     }
@@ -67,7 +63,7 @@ struct CapacityBenchmarks {
         var now = 0.0
         // Warm up until every session keeps a full history: until then each frame is new memory,
         // faulted in (and zeroed) by the kernel, which a server animating for long does not pay.
-        for _ in 0..<(Self.historyLength + 4) { now += step; sessions.forEach { $0.frame(at: now) } }
+        for _ in 0..<(FrameHistory.sessionCapacity + 4) { now += step; sessions.forEach { $0.frame(at: now) } }
         var times: [Double] = []
         let frames = max(rounds / max(count / 10, 1), 20)
         for _ in 0..<frames {

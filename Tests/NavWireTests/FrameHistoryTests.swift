@@ -1,0 +1,97 @@
+import Testing
+import NavKit
+@testable import NavWire
+
+/// A session's history keeps its older frames as reversals where the shape held, and gives back
+/// every one of the last 32 exactly as it was made: the same layers, the same tables mark, the
+/// same delta from it.
+@Suite struct FrameHistoryTests {
+    /// A slide push and pop on a phone, one frame per tick, each encoded for a binary viewer as a
+    /// session does (which is what sets a frame's tables mark); every frame made, in order.
+    private final class Run {
+        let scene = Scene(viewport: TreeEncoderTests.phone)
+        var history = FrameHistory()
+        var frames: [WireFrame] = []
+        var tables = BinaryTables()
+        private var now = 0.0
+
+        init(kinds: ScenePicture.Kinds = .tree) throws {
+            scene.layerPrecision = .wire
+            scene.setRoot(try TreeEncoderTests.stack.makeController(scene))
+            self.kinds = kinds
+            tick()
+        }
+
+        private let kinds: ScenePicture.Kinds
+
+        func run(_ command: Command) {
+            scene.handle(command) { _ in }
+            for _ in 0..<60 { tick() }
+        }
+
+        private func tick() {
+            now += 1.0 / 60
+            guard let picture = scene.picture(now: now, kinds: kinds) else { return }
+            let frame = WireFrame(seq: frames.count + 1, time: now, picture: picture)
+            if let latest = frames.last, frame.showsTheSame(as: latest) { return }
+            _ = WireEncoder.encode(frame, from: frames.last, as: .v2Binary, tables: &tables)
+            frames.append(frame)
+            history.append(frame)
+        }
+    }
+
+    @Test func everyKeptFrameComesBackAsItWasMade() throws {
+        let run = try Run()
+        run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One"), RowSpec(title: "Two", detail: "2")])))
+        run.run(.pop())
+        let kept = run.frames.suffix(FrameHistory.sessionCapacity)
+        try #require(run.frames.count > FrameHistory.sessionCapacity, "a push and a pop make more frames than are kept")
+        // 24 of the 32: a layer culled or shown at an edge changes the shape.
+        #expect(run.history.reversedFrames >= kept.count / 2, "a slide keeps its shape: most older frames are reversals")
+        for made in kept {
+            let back = try #require(run.history.frame(made.seq))
+            #expect(back.seq == made.seq && back.time == made.time)
+            #expect(back.tree?.layers == made.tree?.layers, "frame \(made.seq)")
+            #expect(back.tables == made.tables && back.tables != nil)
+            #expect(back.list == nil)
+        }
+        #expect(run.history.frame(kept.first!.seq - 1) == nil, "older than the last 32: gone")
+        #expect(run.history.latest === run.frames.last)
+    }
+
+    @Test func aResumeFromARebuiltFrameGetsTheSameDelta() throws {
+        let run = try Run()
+        run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")])))
+        run.run(.pop())
+        let latest = run.history.latest
+        for made in run.frames.suffix(FrameHistory.sessionCapacity).dropLast() {
+            let back = try #require(run.history.frame(made.seq))
+            var a = run.tables, b = run.tables
+            let fromMade = WireEncoder.encode(latest, from: made, as: .v2Binary, tables: &a)
+            let fromBack = WireEncoder.encode(latest, from: back, as: .v2Binary, tables: &b)
+            #expect(fromBack == fromMade, "delta from frame \(made.seq)")
+            #expect(fromBack.map { $0.count < 1000 } == true, "a delta, not a full frame")
+        }
+    }
+
+    @Test func framesWithADisplayListAreKeptWhole() throws {
+        let run = try Run(kinds: [.list, .tree])
+        run.run(.push(ScreenSpec(name: "Detail")))
+        #expect(run.history.reversedFrames == 0)
+        for made in run.frames.suffix(FrameHistory.sessionCapacity) {
+            #expect(run.history.frame(made.seq) === made)
+        }
+    }
+
+    @Test func theNewestTwoAreKeptWholeAndTheLatestCanBeReplaced() throws {
+        let run = try Run()
+        run.run(.push(ScreenSpec(name: "Detail")))
+        let last = run.frames[run.frames.count - 1], before = run.frames[run.frames.count - 2]
+        #expect(run.history.frame(last.seq) === last)
+        #expect(run.history.frame(before.seq) === before)
+        let remade = WireFrame(seq: last.seq, time: last.time, picture: run.scene.currentPicture(kinds: .tree))
+        run.history.replaceLatest(with: remade)
+        #expect(run.history.latest === remade)
+        #expect(run.history.frame(before.seq) === before)
+    }
+}
