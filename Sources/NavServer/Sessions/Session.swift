@@ -33,8 +33,10 @@ final class Session {
     /// The string and template tables of the binary v2 stream.
     private var tables = BinaryTables()
     /// Encodings of the newest frame by format, templates and base seq (0: a full frame); nil
-    /// values mean "nothing changed on the wire". Emptied whenever a new frame is recorded.
-    private var encoded: [EncodingKey: [UInt8]?] = [:]
+    /// bytes mean "nothing changed on the wire". Emptied whenever a new frame is recorded. A
+    /// list, not a dictionary: a session's viewers are nearly always at one or two bases, and
+    /// hashing a key, every frame, cost more than comparing it with those.
+    private var encoded: [(key: EncodingKey, bytes: [UInt8]?)] = []
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
     /// Input changed the scene: make the picture when a viewer can next take a frame.
@@ -56,7 +58,7 @@ final class Session {
     /// shared dictionary.
     let status: Locked<SessionStatus>
 
-    private struct EncodingKey: Hashable {
+    private struct EncodingKey: Equatable {
         let format: WireFormat
         let templates: Bool
         let base: Int
@@ -228,9 +230,9 @@ final class Session {
     /// already shows it.
     func encodedLatest(_ format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8]? {
         let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0)
-        if let shared = encoded[key] { return shared }
+        if let shared = encoded.first(where: { $0.key == key }) { return shared.bytes }
         let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, tables: &tables)
-        encoded[key] = .some(bytes)
+        encoded.append((key, bytes))
         return bytes
     }
 

@@ -54,9 +54,18 @@ extension BinaryTreeEncoder {
     /// Writes `layer`'s fields that differ from `old` (from the defaults for its kind when nil).
     /// Strings are named by their index in `strings`, which learns the new ones.
     static func writeFields(
-        _ layer: Layer, changedFrom old: Layer?, strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
+        _ layer: borrowing Layer, changedFrom old: Layer?, strings: inout StringTable, scratch: inout BinaryWriter, into out: inout BinaryWriter
     ) {
-        let old = old ?? (layer.kind == .text ? textDefaults : defaults)
+        writeFields(layer, changedFrom: old ?? (layer.kind == .text ? textDefaults : defaults), strings: &strings, scratch: &scratch, into: &out)
+    }
+
+    /// `writeFields(_:changedFrom:…)` with a layer to compare with, both borrowed: a patch of a
+    /// kept layer, the most frequent thing a frame carries, copies neither (a copy retains and
+    /// releases the layer's style).
+    static func writeFields(
+        _ layer: borrowing Layer, changedFrom old: borrowing Layer, strings: inout StringTable, scratch: inout BinaryWriter,
+        into out: inout BinaryWriter
+    ) {
         // Layers of a node whose style did not change share its storage: nothing of it can differ.
         let styles = layer.sharesStyle(with: old) ? nil : (now: layer.style, was: old.style)
         var mask: UInt64 = 0

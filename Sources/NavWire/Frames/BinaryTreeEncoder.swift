@@ -236,9 +236,12 @@ public enum BinaryTreeEncoder {
         }
         out.varint(diff.patched.count)
         for patch in diff.patched {
-            let layer = new.layers[patch.new]
-            out.varint(layer.id)
-            writeFields(layer, changedFrom: old.layers[patch.old], strings: &strings, scratch: &scratch, into: &out)
+            new.layers.withUnsafeLayer(at: patch.new) { layer in
+                old.layers.withUnsafeLayer(at: patch.old) { was in
+                    out.varint(layer.pointee.id)
+                    writeFields(layer.pointee, changedFrom: was.pointee, strings: &strings, scratch: &scratch, into: &out)
+                }
+            }
         }
         out.varint(diff.reordered.count)
         for order in diff.reordered {
