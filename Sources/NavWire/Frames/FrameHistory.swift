@@ -31,7 +31,6 @@ public struct FrameHistory {
     public init(capacity: Int = FrameHistory.sessionCapacity) {
         precondition(capacity >= 2, "a history keeps at least the newest frame and the one before it")
         self.capacity = capacity
-        entries.reserveCapacity(capacity)
     }
 
     public var isEmpty: Bool { entries.isEmpty }
