@@ -26,6 +26,11 @@ import Glibc
 /// sweep that asked (which holds them until it is done) have been freed by then; requests in
 /// between share one run. No service thread waits for it, but to allocate from the arena it is
 /// trimming at that moment. Any thread.
+///
+/// A server started with jemalloc in place of glibc's malloc (`LD_PRELOAD`, README.md, "Memory
+/// allocator") has its arenas purged by the same trim: on their own they give unused pages back
+/// only as those decay (10 s), and only while allocations go on. Under glibc the jemalloc call
+/// is not found and nothing more happens.
 public final class MemoryReturn: Sendable {
     /// Seconds from the request to the run.
     static let delay = 0.5
@@ -92,13 +97,14 @@ public final class MemoryReturn: Sendable {
         }
     }
 
-    /// Gives the free pages of every malloc arena back to the system (glibc only), and logs how
-    /// much that was and how long it took.
+    /// Gives the free pages of every malloc arena back to the system (glibc's and jemalloc's),
+    /// and logs how much that was and how long it took.
     static func trim(logger: Logger) {
         #if canImport(Glibc)
         let before = residentBytes()
         let started = (clock(CLOCK_MONOTONIC), clock(CLOCK_THREAD_CPUTIME_ID))
         _ = mallocTrim?(0)
+        _ = mallctl?(Self.purgeAllArenas, nil, nil, nil, 0)
         let took = (clock(CLOCK_MONOTONIC) - started.0, clock(CLOCK_THREAD_CPUTIME_ID) - started.1)
         let after = residentBytes()
         logger.info("returned free heap memory to the system", metadata: [
@@ -118,6 +124,16 @@ public final class MemoryReturn: Sendable {
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
     }
+
+    /// jemalloc's control call (`mallctl(name, oldp, oldlenp, newp, newlen)`), when the process
+    /// has it.
+    private static let mallctl: (@convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32)? =
+        dlsym(nil, "mallctl").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32).self)
+        }
+
+    /// The name that purges every jemalloc arena: 4096 is `MALLCTL_ARENAS_ALL`.
+    private static let purgeAllArenas = "arena.4096.purge"
 
     /// Seconds on `clock`.
     private static func clock(_ clock: clockid_t) -> Double {
