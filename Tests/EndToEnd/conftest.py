@@ -23,12 +23,13 @@ def pytest_configure(config):
 
 @pytest.fixture
 def start_server(tmp_path):
-    """A factory: `start_server("--allow-origin", "http://x")` starts one more server. Each one
-    is stopped with SIGTERM after the test, which fails unless it exits 0."""
+    """A factory: `start_server("--allow-origin", "http://x")` starts one more server (with
+    `env=` variables added to its environment). Each one is stopped with SIGTERM after the test,
+    which fails unless it exits 0."""
     started = []
 
-    def start(*args):
-        server = ServerProcess(args, tmp_path / f"server{len(started)}.log")
+    def start(*args, env=None):
+        server = ServerProcess(args, tmp_path / f"server{len(started)}.log", env)
         started.append(server)
         return server
 

@@ -53,7 +53,7 @@ class ServerProcess:
     """One `stackcast serve --port 0` process. stdout is drained by a thread (the URL line gives
     the port); stderr (the log) goes to a file, shown when something fails."""
 
-    def __init__(self, args, log_path):
+    def __init__(self, args, log_path, env=None):
         self.args = list(args)
         self.log_path = log_path
         self.stdout_lines = []
@@ -64,8 +64,9 @@ class ServerProcess:
         # A drain (SIGTERM) without a grace period, so that stopping a server a test left
         # connections open on is quick; a test's own --grace comes later and wins.
         command = [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *self.args]
+        # `env` adds to the test's own environment (LD_PRELOAD, say).
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log,
-                                        text=True, bufsize=1)
+                                        text=True, bufsize=1, env={**os.environ, **env} if env else None)
         threading.Thread(target=self._drain, daemon=True).start()
         if not self._found.wait(STARTUP_SECONDS) or self.port is None:
             self.kill()
