@@ -14,16 +14,14 @@ public struct FrameHistory {
     public let capacity: Int
     private var entries: [Entry] = []
 
-    private enum Entry {
-        case whole(WireFrame)
-        case reversed(FrameReversal)
+    /// One kept frame: whole or as a reversal, exactly one of the two. Not an enum: Swift keeps
+    /// an enum's case in spare bits of its payload's pointers, which LeakSanitizer does not take
+    /// for pointers, so the ASan server reported the reversals of every live session as leaked.
+    private struct Entry {
+        var whole: WireFrame?
+        var reversal: FrameReversal?
 
-        var seq: Int {
-            switch self {
-            case .whole(let frame): frame.seq
-            case .reversed(let reversal): reversal.seq
-            }
-        }
+        var seq: Int { whole?.seq ?? reversal!.seq }
     }
 
     /// The frames a session keeps: the protocol promises a delta from any of the last 32.
@@ -38,35 +36,35 @@ public struct FrameHistory {
 
     /// How many of the kept frames are reversals (for tests and measurements).
     var reversedFrames: Int {
-        entries.count { if case .reversed = $0 { true } else { false } }
+        entries.count { $0.reversal != nil }
     }
 
     /// The newest frame. The history must not be empty.
     public var latest: WireFrame {
-        guard case .whole(let frame) = entries[entries.count - 1] else { preconditionFailure("the newest frame is kept whole") }
+        guard let frame = entries[entries.count - 1].whole else { preconditionFailure("the newest frame is kept whole") }
         return frame
     }
 
     /// Adds `frame` as the newest, lets go of the oldest beyond `capacity`, and keeps the frame
     /// that drops out of the newest two as its differences from the next.
     public mutating func append(_ frame: WireFrame) {
-        entries.append(.whole(frame))
+        entries.append(Entry(whole: frame))
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         guard entries.count >= 2 else { return }
         let previous = entries.count - 2
-        guard case .whole(let newer) = entries[previous] else { return }
+        guard let newer = entries[previous].whole else { return }
         // The reversal reads the diff the previous frame keeps (made when it was compared with
         // its own predecessor); after it, only the newest frame is encoded and nothing asks for
         // that diff again.
-        if previous >= 1, case .whole(let old) = entries[previous - 1], let reversal = FrameReversal(old, before: newer) {
-            entries[previous - 1] = .reversed(reversal)
+        if previous >= 1, let old = entries[previous - 1].whole, let reversal = FrameReversal(old, before: newer) {
+            entries[previous - 1] = Entry(reversal: reversal)
         }
         newer.forgetDiff()
     }
 
     /// Puts `frame` in the newest frame's place (the same picture remade in other forms).
     public mutating func replaceLatest(with frame: WireFrame) {
-        entries[entries.count - 1] = .whole(frame)
+        entries[entries.count - 1] = Entry(whole: frame)
     }
 
     /// The frame with seq `seq`, if still kept: rebuilt from the nearest newer whole frame when it
@@ -74,11 +72,11 @@ public struct FrameHistory {
     public func frame(_ seq: Int) -> WireFrame? {
         guard let wanted = entries.lastIndex(where: { $0.seq == seq }) else { return nil }
         var position = wanted
-        while case .reversed = entries[position] { position += 1 }
-        guard case .whole(var frame) = entries[position] else { return nil }
+        while entries[position].whole == nil { position += 1 }
+        var frame = entries[position].whole!
         while position > wanted {
             position -= 1
-            guard case .reversed(let reversal) = entries[position] else { preconditionFailure("only reversals lie before the nearest whole frame") }
+            guard let reversal = entries[position].reversal else { preconditionFailure("only reversals lie before the nearest whole frame") }
             frame = reversal.frame(before: frame)
         }
         return frame

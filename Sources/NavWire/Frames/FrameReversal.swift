@@ -28,29 +28,32 @@ struct FrameReversal {
     }
 
     /// `frame` kept as its differences from `newer`, the frame that came right after it; nil when
-    /// it cannot be: either frame has a display list (v1), or the shape changed between them.
+    /// it cannot be: either frame has a display list (v1), the shape changed between them, or a
+    /// layer was restyled (rare; a slide only moves and fades).
     init?(_ frame: WireFrame, before newer: WireFrame) {
-        guard frame.list == nil, newer.list == nil, let old = frame.tree,
-            let diff = newer.treeDiff(from: frame), diff.keepsShape
+        guard frame.list == nil, newer.list == nil, let old = frame.tree, let now = newer.tree,
+            let diff = newer.treeDiff(from: frame), diff.keepsShape,
+            let changes = Self.changes(diff.patched, from: old.layers, to: now.layers)
         else { return nil }
         seq = frame.seq
         time = frame.time
         tables = frame.tables
-        var changes: [Change] = []
-        changes.reserveCapacity(diff.patched.count)
-        for pair in diff.patched {
-            let kept = old.layers.withUnsafeLayer(at: pair.old) { layer in
-                newer.tree!.layers.withUnsafeLayer(at: pair.new) { now in
-                    guard layer.pointee.sharesStyle(with: now.pointee) else { return false }
-                    let was = layer.pointee
-                    changes.append(Change(index: pair.new, frame: was.frame, alpha: was.alpha, scale: was.scale, clips: was.clips, standby: was.standby))
-                    return true
-                }
-            }
-            // A restyled layer: kept whole (rare; a slide only moves and fades).
-            if !kept { return nil }
-        }
         self.changes = changes
+    }
+
+    /// The places of the `patched` layers in `old`; nil when one of them has another style in
+    /// `new`.
+    private static func changes(_ patched: [(new: Int, old: Int)], from old: LayerList, to new: LayerList) -> [Change]? {
+        var changes: [Change] = []
+        changes.reserveCapacity(patched.count)
+        for pair in patched {
+            let was = old.withUnsafeLayer(at: pair.old) { was in
+                new.withUnsafeLayer(at: pair.new) { now in was.pointee.sharesStyle(with: now.pointee) } ? was.pointee : nil
+            }
+            guard let was else { return nil }
+            changes.append(Change(index: pair.new, frame: was.frame, alpha: was.alpha, scale: was.scale, clips: was.clips, standby: was.standby))
+        }
+        return changes
     }
 
     /// The frame as it was, given the frame that came right after it.
