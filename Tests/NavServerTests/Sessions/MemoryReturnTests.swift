@@ -3,7 +3,8 @@ import Testing
 @testable import NavServer
 
 /// When the server hands freed heap memory back (`MemoryReturn.Policy`): a few times as a load
-/// drains, never while a churn holds steady, never for a few sessions.
+/// drains and once more when it is gone, never while a churn holds steady, never for a few
+/// sessions.
 @Suite struct MemoryReturnTests {
     /// Ends sessions of `shard` one at a time from `from` down to `to`; the counts left at each
     /// trim the policy asks for.
@@ -14,7 +15,16 @@ import Testing
     @Test func aDrainingLoadTrimsAFewTimesDownToEmpty() {
         var policy = MemoryReturn.Policy()
         _ = policy.sessionEnded(remaining: 2_400, shard: 0)   // the peak
-        #expect(drain(&policy, from: 2_400, to: 0) == [600, 150, 37, 5])
+        #expect(drain(&policy, from: 2_400, to: 0) == [600, 150, 37, 5, 0])
+    }
+
+    @Test func theTailOfADrainedLoadIsTrimmedWhenTheShardIsEmpty() {
+        var policy = MemoryReturn.Policy()
+        _ = policy.sessionEnded(remaining: 100, shard: 0)
+        // 25 left after the trim: fewer than 32 end from there, yet the shard empties.
+        #expect(drain(&policy, from: 100, to: 0) == [25, 0])
+        // A few sessions after that are a few sessions again: no trim.
+        #expect(drain(&policy, from: 20, to: 0).isEmpty)
     }
 
     @Test func aSteadyChurnNeverTrims() {
@@ -36,7 +46,7 @@ import Testing
         var policy = MemoryReturn.Policy()
         _ = policy.sessionEnded(remaining: 100, shard: 0)
         // Shard 1 draining 40 sessions is due on its own, whatever shard 0 holds.
-        #expect(drain(&policy, shard: 1, from: 40, to: 0) == [8])
+        #expect(drain(&policy, shard: 1, from: 40, to: 0) == [8, 0])
         #expect(drain(&policy, shard: 0, from: 100, to: 50).isEmpty)
     }
 }
