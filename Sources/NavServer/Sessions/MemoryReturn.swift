@@ -49,20 +49,20 @@ public final class MemoryReturn: Sendable {
         /// The most sessions each shard held since the last run, by shard index.
         private var peaks: [Int: Int] = [:]
         /// The shards that trimmed since they last held no session.
-        private var drained: Set<Int> = []
+        private var trimmedSinceEmpty: Set<Int> = []
 
         /// A session of `shard` ended, and the shard holds `remaining`: true when a trim is due.
         mutating func sessionEnded(remaining: Int, shard: Int) -> Bool {
             let peak = max(peaks[shard] ?? 0, remaining + 1)
             let ended = peak - remaining
             let due = ended >= Self.minimumEnded && Double(ended) >= Self.releasedFraction * Double(peak)
-            let emptied = remaining == 0 && drained.contains(shard)
+            let emptied = remaining == 0 && trimmedSinceEmpty.contains(shard)
             guard due || emptied else {
                 peaks[shard] = peak
                 return false
             }
             peaks[shard] = remaining
-            if remaining == 0 { drained.remove(shard) } else { drained.insert(shard) }
+            if remaining == 0 { trimmedSinceEmpty.remove(shard) } else { trimmedSinceEmpty.insert(shard) }
             return true
         }
     }
