@@ -62,6 +62,28 @@ import NavApps
         #expect(h.stack(named: "library")?.entries.map(\.page.name) == ["Library", "A"])
     }
 
+    /// Fuzz run seed 2462915454: the last page, scrolled to the left, cannot stay there once the
+    /// split widens (1758 against a range that ends at 944); the resize must rest it in range.
+    @Test func aResizeKeepsAPageScrolledToTheLeftInRange() throws {
+        let h = try tablet()
+        h.run(.push(ScreenSpec(name: "Library")))
+        h.run(.push(ScreenSpec(name: "C", options: PageOptions(width: .half))))
+        settle(h)
+        h.run(.scrollTo(.index(2), animated: false))
+        h.scene.resize(Viewport(width: 1366, height: 1024, safeArea: EdgeInsets(top: 24)))
+        settle(h)
+        // 472 + 1286 + 472 of pages in a 1286 pt split: C right-aligned at 80 + 1286 − 472.
+        #expect(split(h)?.offset == 944)
+        #expect(h.page("C", in: h.scene.displayList())?.frame == Rect(x: 894, y: 0, width: 472, height: 1024))
+        #expect(InvariantRunner(app: "tablet").run([
+            .push(.plain("Library"), nil, nil),
+            .push(.half("C"), nil, nil),
+            .scrollTo(.index(2), animated: false, nil),
+            .tick(1.0),
+            .resize(width: 1366.0, height: 1024.0),
+        ]) == nil)
+    }
+
     @Test func aSplitPulledPastEveryPageComesBack() throws {
         let app = RootSpec.sideTabs([TabSpec(id: "c", title: "C", root: ScreenSpec(name: "C"))], selected: 0)
         let h = try SceneHarness(viewport: Viewport(width: 120, height: 160), app: app)

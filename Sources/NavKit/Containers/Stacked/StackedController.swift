@@ -126,9 +126,12 @@ public final class StackedController: Controller, NavigationStack {
         realign()
     }
 
+    /// Inside the new scroll range, as `scrollTo` is: a page aligned at the left may not fit there
+    /// at the new width (the last half page, scrolled to, once the split widens), and the split
+    /// would rest stretched by the rubber band.
     private func realign() {
         dropPendingSnaps()
-        setOffset(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition), animated: false)
+        setOffset(clampedToRange(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition)), animated: false)
     }
 
     /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376). `animated`
