@@ -156,6 +156,34 @@ import Testing
         #expect(!row.layersChanged)
     }
 
+    /// Moves add up across patches: a list scrolled by one patch and its page moved by the next
+    /// take a row past the edge although neither move alone does, so the second tree must walk
+    /// (fuzz run seed 6: a modal popToRoot slid a page down whose list a drag had scrolled).
+    @Test func movesPatchedOneAfterAnotherAddUp() {
+        let root = Node(frame: Rect(x: 0, y: 0, width: 100, height: 100), name: "scene")
+        root.clipsToBounds = true
+        let page = Node(frame: Rect(x: 0, y: 0, width: 100, height: 100), role: .page, name: "page", fill: .white)
+        let list = Node(frame: Rect(x: 0, y: 0, width: 100, height: 200), name: "list")
+        // 90 ... 98 of 100: 10 pt from being culled at the bottom.
+        let row = Node(frame: Rect(x: 0, y: 90, width: 100, height: 8), role: .row, name: "row", fill: .white)
+        root.addChild(page)
+        page.addChild(list)
+        list.addChild(row)
+        var ids = 0
+        var cache: LayerTree.Cache?
+        _ = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+        list.frame.origin.y = 6
+        let scrolled = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+        #expect(cache?.patched == true)
+        #expect(scrolled.layers.map(\.name) == ["scene", "page", "list", "row"])
+        page.frame.origin.y = 6
+        let moved = LayerTree.build(root: root, viewport: Self.viewport, ids: &ids, cache: &cache)
+        #expect(cache?.patched == false)
+        #expect(moved.layers.map(\.name) == ["scene", "page"])
+        var scratch = ids
+        #expect(moved == LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch))
+    }
+
     /// A phone-sized scene for the chunk tests: `headerItems` items in a header (none: no
     /// header), then a page of `rows` rows, then a badge, each one layer.
     private func scene(headerItems: Int, rows: Int) -> (root: Node, badge: Node) {

@@ -83,12 +83,10 @@ public struct LayerTree: Equatable, Sendable {
             // A tree for another viewport is culled differently everywhere, and one at another
             // precision has other numbers: walked afresh.
             let previous = cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }
-            if leavesCache, let previous, let moved = root.movedSinceLayers, let tree = previous.patched(moving: moved) {
-                cache = previous
-                cache!.newest = tree.layers
-                cache!.patched = true
+            if leavesCache, var patchable = previous, let moved = root.movedSinceLayers, patchable.patch(moving: moved) {
+                cache = patchable
                 root.movedSinceLayers!.removeAll(keepingCapacity: true)
-                return tree
+                return LayerTree(layers: patchable.newest, viewport: viewport, precision: precision)
             }
             var builder = Builder(styles: styles, capacity: capacity, previous: previous, leavesCache: leavesCache)
             cache = nil
@@ -157,7 +155,9 @@ public struct LayerTree: Equatable, Sendable {
     /// `movedSinceLayers`: a slide, a fade) and no move changes what is on screen, the next tree
     /// is the newest one with those layers patched, and nothing is walked: the tree keeps its
     /// shape, so the last walk's placements still say where every layer is.
-    public struct Cache: Sendable {
+    ///
+    /// Not `Sendable`: it names nodes of its scene, and stays with it on its thread.
+    public struct Cache {
         fileprivate let layers: LayerList
         fileprivate let placements: [Placement]
         fileprivate let viewport: Size
@@ -165,9 +165,14 @@ public struct LayerTree: Equatable, Sendable {
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
         /// The newest tree's layers: `layers`, or a patched copy of them.
-        fileprivate var newest: LayerList
+        fileprivate private(set) var newest: LayerList
         /// The newest tree was patched, not walked.
-        var patched = false
+        private(set) var patched = false
+        /// The nodes patched since the walk, unretained: no node has left the tree since, or the
+        /// tree would have been walked. Each patch checks them all again, since a node that moves
+        /// now (a page) moves the subtrees patched before it (its list, scrolled) further from
+        /// where the walk culled them.
+        private var patchedNodes: [Unmanaged<Node>] = []
 
         fileprivate init(layers: LayerList, placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int) {
             self.layers = layers
@@ -178,13 +183,18 @@ public struct LayerTree: Equatable, Sendable {
             newest = layers
         }
 
-        /// The newest tree with the layers of `moved` (nodes that only moved or faded since the
-        /// last walk) showing where they are now; nil when a node is not in the tree, or a move
-        /// would change what is culled: the node's placement in the last walk bounds the moves
-        /// of its whole subtree since then (its slack).
-        fileprivate func patched(moving moved: [Unmanaged<Node>]) -> LayerTree? {
+        /// Makes the newest tree show the layers of `moved` (nodes that only moved or faded since
+        /// the last tree) where they are now; false, and nothing changed, when a node is not in
+        /// the tree or a move would change what is culled: a node's placement in the last walk
+        /// bounds the moves of its whole subtree since then (its slack), so the nodes patched
+        /// before are placed again with these.
+        fileprivate mutating func patch(moving moved: [Unmanaged<Node>]) -> Bool {
+            var nodes = patchedNodes
+            for node in moved where !nodes.contains(where: { $0.toOpaque() == node.toOpaque() }) { nodes.append(node) }
             var layers = newest
-            for unmanaged in moved {
+            var patchedNodes: [Unmanaged<Node>] = []
+            patchedNodes.reserveCapacity(nodes.count)
+            for unmanaged in nodes {
                 // Unretained: a node in the list is in the tree (`Node.movedSinceLayers`).
                 let patch: Patch = unmanaged._withUnsafeGuaranteedRef { node in
                     guard let index = index(of: node) else {
@@ -199,13 +209,21 @@ public struct LayerTree: Equatable, Sendable {
                 }
                 switch patch {
                 case .none: continue
-                case .walk: return nil
+                case .walk: return false
                 case .layer(let index, let frame, let alpha):
-                    layers[index].frame = frame
-                    layers[index].alpha = alpha
+                    // Only a layer that changes is written: a write copies its chunk of layers,
+                    // which the older trees share.
+                    if layers[index].frame != frame || layers[index].alpha != alpha {
+                        layers[index].frame = frame
+                        layers[index].alpha = alpha
+                    }
+                    patchedNodes.append(unmanaged)
                 }
             }
-            return LayerTree(layers: layers, viewport: viewport, precision: precision)
+            newest = layers
+            patched = true
+            self.patchedNodes = patchedNodes
+            return true
         }
 
         /// What a moved node's change makes of the newest tree.
