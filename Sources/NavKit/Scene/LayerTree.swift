@@ -82,14 +82,15 @@ public struct LayerTree: Equatable, Sendable {
         withExtendedLifetime(root) {
             // A tree for another viewport is culled differently everywhere, and one at another
             // precision has other numbers: walked afresh.
-            let previous = cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }
-            if leavesCache, var patchable = previous, let moved = root.movedSinceLayers, patchable.patch(moving: moved) {
-                cache = patchable
+            var previous = cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }
+            // Held only here, a patch changes the cache in place rather than a copy of its arrays.
+            cache = nil
+            if leavesCache, previous != nil, let moved = root.movedSinceLayers, previous!.patch(moving: moved) {
+                cache = previous
                 root.movedSinceLayers!.removeAll(keepingCapacity: true)
-                return LayerTree(layers: patchable.newest, viewport: viewport, precision: precision)
+                return LayerTree(layers: cache!.newest, viewport: viewport, precision: precision)
             }
             var builder = Builder(styles: styles, capacity: capacity, previous: previous, leavesCache: leavesCache)
-            cache = nil
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
             let rootBefore = builder.previous.flatMap { $0.layers.first?.id == root.id ? 0 : nil }
@@ -184,17 +185,17 @@ public struct LayerTree: Equatable, Sendable {
         }
 
         /// Makes the newest tree show the layers of `moved` (nodes that only moved or faded since
-        /// the last tree) where they are now; false, and nothing changed, when a node is not in
-        /// the tree or a move would change what is culled: a node's placement in the last walk
-        /// bounds the moves of its whole subtree since then (its slack), so the nodes patched
-        /// before are placed again with these.
+        /// the last tree) where they are now; false when a node is not in the tree or a move
+        /// would change what is culled, and the tree must be walked (this cache then only serves
+        /// the walk's copies). A node's placement in the last walk bounds the moves of its whole
+        /// subtree since then (its slack), so the nodes patched before are placed again with these.
         fileprivate mutating func patch(moving moved: [Unmanaged<Node>]) -> Bool {
-            var nodes = patchedNodes
-            for node in moved where !nodes.contains(where: { $0.toOpaque() == node.toOpaque() }) { nodes.append(node) }
+            for node in moved where !patchedNodes.contains(where: { $0.toOpaque() == node.toOpaque() }) { patchedNodes.append(node) }
             var layers = newest
-            var patchedNodes: [Unmanaged<Node>] = []
-            patchedNodes.reserveCapacity(nodes.count)
-            for unmanaged in nodes {
+            // Nodes that are not drawn (`.none`) are dropped from the list as it is gone through.
+            var kept = 0
+            for position in patchedNodes.indices {
+                let unmanaged = patchedNodes[position]
                 // Unretained: a node in the list is in the tree (`Node.movedSinceLayers`).
                 let patch: Patch = unmanaged._withUnsafeGuaranteedRef { node in
                     guard let index = index(of: node) else {
@@ -217,12 +218,13 @@ public struct LayerTree: Equatable, Sendable {
                         layers[index].frame = frame
                         layers[index].alpha = alpha
                     }
-                    patchedNodes.append(unmanaged)
+                    patchedNodes[kept] = unmanaged
+                    kept += 1
                 }
             }
+            patchedNodes.removeLast(patchedNodes.count - kept)
             newest = layers
             patched = true
-            self.patchedNodes = patchedNodes
             return true
         }
 
