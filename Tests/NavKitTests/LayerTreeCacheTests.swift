@@ -184,6 +184,23 @@ import Testing
         #expect(moved == LayerTree.build(root: root, viewport: Self.viewport, ids: &scratch))
     }
 
+    /// A cache names its own tree's nodes: handed another root, a build walks that tree afresh
+    /// (nothing changed in it since its own last build, so a patch would give the other tree).
+    @Test func anotherRootsCacheIsNotUsed() {
+        let (first, _) = scene(headerItems: 0, rows: 3)
+        let (second, _) = scene(headerItems: 1, rows: 2)
+        let viewport = Size(width: 390, height: 844)
+        var ids = 0
+        var secondCache: LayerTree.Cache?
+        let secondTree = LayerTree.build(root: second, viewport: viewport, ids: &ids, cache: &secondCache)
+        var cache: LayerTree.Cache?
+        _ = LayerTree.build(root: first, viewport: viewport, ids: &ids, cache: &cache)
+        let tree = LayerTree.build(root: second, viewport: viewport, ids: &ids, cache: &cache)
+        #expect(cache?.patched == false && cache?.copiedLayers == 0)
+        #expect(tree == secondTree)
+        #expect(tree.layers.map(\.name) == ["scene", "header", "item0", "page", "row0", "row1", "badge"])
+    }
+
     /// A phone-sized scene for the chunk tests: `headerItems` items in a header (none: no
     /// header), then a page of `rows` rows, then a badge, each one layer.
     private func scene(headerItems: Int, rows: Int) -> (root: Node, badge: Node) {

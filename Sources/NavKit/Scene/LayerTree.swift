@@ -81,8 +81,9 @@ public struct LayerTree: Equatable, Sendable {
         // every node stays alive, and a retain and release per node visited was a fifth of a frame.
         withExtendedLifetime(root) {
             // A tree for another viewport is culled differently everywhere, and one at another
-            // precision has other numbers: walked afresh.
-            var previous = cache.flatMap { $0.viewport == viewport && $0.precision == precision ? $0 : nil }
+            // precision has other numbers: walked afresh. So is another root's, whose nodes the
+            // cache must not name.
+            var previous = cache.flatMap { $0.root == ObjectIdentifier(root) && $0.viewport == viewport && $0.precision == precision ? $0 : nil }
             // Held only here, a patch changes the cache in place rather than a copy of its arrays.
             cache = nil
             if leavesCache, previous != nil, let moved = root.movedSinceLayers, previous!.patch(moving: moved) {
@@ -119,7 +120,7 @@ public struct LayerTree: Equatable, Sendable {
             }
             if leavesCache {
                 cache = Cache(
-                    layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
+                    root: ObjectIdentifier(root), layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
                     copiedLayers: builder.copiedLayers)
                 // Moves from here on are the next tree's.
                 root.movedSinceLayers = []
@@ -163,6 +164,8 @@ public struct LayerTree: Equatable, Sendable {
         fileprivate let placements: [Placement]
         fileprivate let viewport: Size
         fileprivate let precision: LayerPrecision?
+        /// The tree's root node, which the cache was left by.
+        fileprivate let root: ObjectIdentifier
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
         /// The newest tree's layers: `layers`, or a patched copy of them.
@@ -175,7 +178,10 @@ public struct LayerTree: Equatable, Sendable {
         /// where the walk culled them.
         private var patchedNodes: [Unmanaged<Node>] = []
 
-        fileprivate init(layers: LayerList, placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int) {
+        fileprivate init(
+            root: ObjectIdentifier, layers: LayerList, placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int
+        ) {
+            self.root = root
             self.layers = layers
             self.placements = placements
             self.viewport = viewport
