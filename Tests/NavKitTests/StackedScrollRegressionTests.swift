@@ -84,6 +84,22 @@ import NavApps
         ]) == nil)
     }
 
+    /// Invariant run seed 14: the wheel's snap fell due after a push to another tab had taken
+    /// the Library split off screen; it read the pages' visibility from before the wheel and
+    /// left-aligned the last (half) page, out of range.
+    @Test func aWheelSnapDueAfterTheTabSwitchedAwayRestsInRange() {
+        #expect(InvariantRunner(app: "tablet").run([
+            .pointer(.down, id: 1, x: 448.0, y: 529.0, dt: 0.89),
+            .pointer(.up, id: 1, x: 448.0, y: 529.0, dt: 0.08),
+            .push(.plain("Missing"), nil, nil),
+            .settle,
+            .escape,
+            .tick(0.016666666666666666),
+            .push(.plain("C"), nil, .tab(2, select: true)),
+            .wheel(x: 798.9, y: 156.2, dx: -214.7, dy: 0.0),
+        ]) == nil)
+    }
+
     @Test func aSplitPulledPastEveryPageComesBack() throws {
         let app = RootSpec.sideTabs([TabSpec(id: "c", title: "C", root: ScreenSpec(name: "C"))], selected: 0)
         let h = try SceneHarness(viewport: Viewport(width: 120, height: 160), app: app)

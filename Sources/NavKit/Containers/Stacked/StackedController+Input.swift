@@ -72,15 +72,18 @@ extension StackedController {
     /// `scrollAndSnapWithVelocity:animated:YES` (SV.m:133-192); `velocity` along the offset.
     func release(velocity: Double) {
         layoutPages()
-        let visible = entries.map(\.visibility.isVisible)
+        // A split out of the node tree (its tab switched away while the wheel's snap waited) has
+        // no visibility pass, so its pages' visibility is stale: the snap reads where they are.
+        let visible = view.parent != nil ? entries.map(\.visibility.isVisible) : layoutModel.onScreen(at: scroll.actual)
         guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
             // No page on screen to snap to (pulled far past an end of a narrow split): the source
             // stayed there, stretched; go back inside the scroll range instead.
             return setOffset(clampedToRange(scroll.actual), animated: true)
         }
         guard isShowing, scene != nil else {
+            // At once, so inside the range, as any jump rests (a page aligned at the left may not fit).
             becomeActive(snap)
-            setOffset(snap.offset, animated: false)
+            setOffset(clampedToRange(snap.offset), animated: false)
             return
         }
         scroll.start(snap)
