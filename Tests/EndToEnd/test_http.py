@@ -14,12 +14,13 @@ from conftest import ROOT
 from stackcast_client import client_tls_context, open_client, run, session
 
 
-def get(server, path, context=None):
-    """(status, headers dict lowercased, body) of a GET sent exactly as `path` (no normalising)."""
+def get(server, path, context=None, timeout=10):
+    """(status, headers dict lowercased, body) of a GET sent exactly as `path` (no normalising);
+    `timeout` in seconds for each socket operation."""
     if server.scheme == "https":
-        connection = http.client.HTTPSConnection("127.0.0.1", server.port, timeout=10, context=context)
+        connection = http.client.HTTPSConnection("127.0.0.1", server.port, timeout=timeout, context=context)
     else:
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
     try:
         connection.request("GET", path)
         response = connection.getresponse()

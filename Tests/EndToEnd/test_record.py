@@ -204,7 +204,9 @@ def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
     run(push_drag_push(server.ws_url))
     file = only_recording(folder)
     name = file.stem
-    status, headers, body = get(server, f"/recordings/{name}")
+    # A replay runs the whole session again; the server gives it up to 60 s (its later-answer
+    # timeout), and so does the test: under AddressSanitizer it can take more than the usual 10.
+    status, headers, body = get(server, f"/recordings/{name}", timeout=60)
     document = json.loads(body)
     assert status == 200 and headers["content-type"] == "application/json"
     assert document["app"] == "phone" and document["name"] == name

@@ -4,8 +4,8 @@ import NavWire
 /// The pages the server makes itself besides `/metrics`: `/status`, `/healthz`, the list of
 /// recordings, a recording's file and its replay for the viewer (service thread only).
 extension SessionShard {
-    /// The answer to `GET path` under `/status`, `/healthz` or `/recordings`. A recording's
-    /// replay is made off the service thread.
+    /// The answer to `GET path` under `/status`, `/healthz` or `/recordings`. A recording's file
+    /// and its replay are made off the service thread.
     func respond(to path: String) -> HTTPAnswer {
         if path == "/status" || path == "/status/" { return .ready(statusPage()) }
         if path == "/healthz" {
@@ -22,20 +22,21 @@ extension SessionShard {
             return .ready(.text(400, "bad recording name: \(RecordingName.rule)"))
         }
         let file = store.path(of: name)
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
-            return .ready(.text(404, "no recording named \(name)"))
-        }
-        guard size <= ReplayDocument.maxRecordingBytes else {
-            return .ready(.text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)"))
-        }
-        // Lines still waiting in memory are written first, so a replay of a live session is current.
-        store.flush()
-        guard let data = FileManager.default.contents(atPath: file) else { return .ready(.text(404, "no recording named \(name)")) }
-        if rest.hasSuffix("." + Recording.fileExtension) {
-            return .ready(HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data)))
-        }
-        // The replay runs the whole session again headless: up to seconds for a long one.
+        let replays = !rest.hasSuffix("." + Recording.fileExtension)
+        // Off the service thread: writing out the lines still in memory (so a replay of a live
+        // session is current), reading the file and replaying it take the disk and up to seconds;
+        // done here they held every session of the thread, and under AddressSanitizer outlasted
+        // lws's 5 s wait for the answer, which closed the connection after the headers.
         return .later {
+            store.flush()
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
+                return .text(404, "no recording named \(name)")
+            }
+            guard size <= ReplayDocument.maxRecordingBytes else {
+                return .text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
+            guard replays else { return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data)) }
             do {
                 let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
                 return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording))
