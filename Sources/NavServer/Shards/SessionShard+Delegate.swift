@@ -35,6 +35,10 @@ extension SessionShard: WebSocketServerDelegate {
     public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
         respond(to: path)
     }
+
+    public func webSocketServerWillStop(_ server: WebSocketServer) {
+        stopping()
+    }
 }
 
 /// The shard's entry points for its transport's events (service thread only).

@@ -72,6 +72,16 @@ extension SessionShard {
         return session
     }
 
+    /// The server stops and is about to close every viewer of this shard (with 1012 when it
+    /// drains, which sends them to another server): what the state files still wait for is
+    /// written first, so the server that takes a session over replays all of it. Left to the
+    /// writing thread, the last 50 ms of lines (more when frames wait to be hashed) could still
+    /// be in memory when the other server renamed the file, and this one's write would then fail.
+    /// Every answer a viewer of this shard has seen follows a line queued before this flush.
+    func stopping() {
+        state?.store.flush()
+    }
+
     /// Another server took over the session whose state recording is `name`: its viewers here are
     /// told to reconnect (1012), which brings them to it, and the session ends here.
     func stateLost(_ name: String) {

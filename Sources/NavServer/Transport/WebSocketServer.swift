@@ -356,9 +356,12 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         work.forEach { $0() }
         if let stopRequested, drainDeadline == nil, let context {
+            logger.info("Shutting down", metadata: ["connections": "\(handler.openConnections)"])
+            // The delegate's last work before the closes (writing a state folder) can take a
+            // while: the peers' time to answer the close starts after it.
+            delegate?.webSocketServerWillStop(self)
             drainDeadline = now + Self.drainSeconds
             drainTimer.schedule(in: Self.drainSeconds, context: context)
-            logger.info("Shutting down", metadata: ["connections": "\(handler.openConnections)"])
             handler.closeAll(code: stopRequested.code, reason: stopRequested.reason)
         }
     }

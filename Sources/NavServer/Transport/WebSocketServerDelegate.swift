@@ -37,6 +37,11 @@ public protocol WebSocketServerDelegate: AnyObject {
     /// The answer to `GET path` (without its query) for a path under `/status` or `/recordings`;
     /// nil answers 404.
     func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer?
+
+    /// The server was asked to stop and closes every WebSocket as soon as this returns: the last
+    /// moment at which no client has been told to go. What a client sent elsewhere by the close
+    /// (1012) must find there is made durable here.
+    func webSocketServerWillStop(_ server: WebSocketServer)
 }
 
 extension WebSocketServerDelegate {
@@ -51,4 +56,6 @@ extension WebSocketServerDelegate {
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
 
     public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? { nil }
+
+    public func webSocketServerWillStop(_ server: WebSocketServer) {}
 }

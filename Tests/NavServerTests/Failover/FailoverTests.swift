@@ -137,6 +137,26 @@ import Testing
         #expect(third.shard.sessions[token]?.scene.settingsState.slowMotion == 2)
     }
 
+    /// A stopping server writes its state files before it tells its viewers to reconnect: the
+    /// server they reconnect to replays the session to its end, not to where the writing thread
+    /// had got (here it never ran: only the stop writes).
+    @Test func aStoppingServerWritesItsStateBeforeItsViewersAreSentElsewhere() throws {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (_, token) = busySession(first)
+        let before = try #require(first.shard.sessions[token]?.scene.state?.json)
+        #expect(folder.files.isEmpty)
+        first.shard.stopping()
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(a.owner).jsonl"])
+
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(second.shard.sessions[token]?.scene.state?.json == before)
+    }
+
     @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
         let folder = Folder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))

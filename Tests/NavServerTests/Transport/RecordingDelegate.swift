@@ -13,6 +13,9 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         var received: [String] = []
         var closes: [Int: UInt16] = [:]
         var ticks = 0
+        /// For each `webSocketServerWillStop`, how many connections were still open (no close
+        /// queued).
+        var stops: [Int] = []
     }
 
     let record = Locked(Record())
@@ -71,6 +74,11 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
 
     func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
         respond(path)
+    }
+
+    func webSocketServerWillStop(_ server: WebSocketServer) {
+        let open = connections.values.filter(\.isOpen).count
+        record.withLock { $0.stops.append(open) }
     }
 
     /// Waits until `count` connections have closed and returns their codes by connection id.

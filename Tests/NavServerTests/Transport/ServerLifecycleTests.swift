@@ -18,6 +18,8 @@ import Testing
         }
         #expect(harness.delegate.record.withLock { $0.closes }.values.allSatisfy { $0 == 1001 })
         #expect(harness.delegate.record.withLock { $0.closes.count } == 3)
+        // The delegate heard of the stop once, before any close was queued.
+        #expect(harness.delegate.record.withLock { $0.stops } == [3])
         #expect(throws: (any Error).self) { _ = try ClientSocket(port: harness.port) }
 
         // Stopping twice, and waiting after the stop, return at once.
