@@ -39,13 +39,14 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             fail("\(file): cannot read: \(error.localizedDescription)", status: 2)
         }
-        var frames = 0
+        var frames = 0, unhashed = 0
         var mismatch: Replay.Frame?
         let replay: Replay
         do {
             replay = try Replay(recording)
             while let frame = try replay.nextFrame() {
                 frames += 1
+                if frame.recordedHash == nil { unhashed += 1 }
                 if !quiet {
                     print("frame \(frame.frame.seq)\(frame.remade ? " (remade)" : "") t=\(frame.frame.time) hash=\(frame.hash)")
                 }
@@ -60,12 +61,14 @@ struct ReplayCommand: ParsableCommand {
         if let mismatch {
             let frame = mismatch.frame
             fail(
-                "\(file): frame \(frame.seq) (line \(mismatch.line), t=\(frame.time) s) differs: recorded hash \(mismatch.recordedHash), replay made \(mismatch.hash)",
+                "\(file): frame \(frame.seq) (line \(mismatch.line), t=\(frame.time) s) differs: recorded hash \(mismatch.recordedHash ?? "none"), replay made \(mismatch.hash)",
                 status: 1)
         }
         print("state \(replay.scene.state.map { JSONWriter.write($0.json) } ?? "null")")
         let header = recording.header
-        print("\(frames) frames of \(header.app) session \(header.name)\(check ? ", every hash as recorded" : "")")
+        // A state file's frames carry no hash (docs/recording.md): there is nothing to compare.
+        let checked = unhashed == 0 ? ", every hash as recorded" : ", \(frames - unhashed) hashes as recorded, \(unhashed) frames not hashed (a state file)"
+        print("\(frames) frames of \(header.app) session \(header.name)\(check ? checked : "")")
     }
 
     private func fail(_ message: String, status: Int32) -> Never {

@@ -25,12 +25,14 @@ public struct RecordingEntry: Equatable, Sendable {
         case leave(viewer: Int)
         /// The forms pictures are made in changed (viewers of another wire came or went).
         case kinds(ScenePicture.Kinds)
-        /// The scene made frame `seq`, whose picture hashes to `hash` (`FrameHash`).
-        case frame(seq: Int, hash: String)
+        /// The scene made frame `seq`, whose picture hashes to `hash` (`FrameHash`; nil in a
+        /// state file, whose frames are not hashed).
+        case frame(seq: Int, hash: String?)
         /// The scene made a picture that showed the same as the newest frame: no frame.
         case same
-        /// The newest frame `seq` was made again in new forms under the same seq.
-        case remake(seq: Int, hash: String)
+        /// The newest frame `seq` was made again in new forms under the same seq (its hash as
+        /// for `frame`).
+        case remake(seq: Int, hash: String?)
         /// The session ended (`expired`, `replaced`, `stopped`) or its recording was stopped
         /// (`recording stopped`); nothing follows.
         case end(String)
@@ -59,12 +61,12 @@ public struct RecordingEntry: Equatable, Sendable {
             object["kinds"] = RecordingEntry.json(kinds)
         case .frame(let seq, let hash):
             object["frame"] = .number(Double(seq))
-            object["hash"] = .string(hash)
+            if let hash { object["hash"] = .string(hash) }
         case .same:
             object["same"] = true
         case .remake(let seq, let hash):
             object["remake"] = .number(Double(seq))
-            object["hash"] = .string(hash)
+            if let hash { object["hash"] = .string(hash) }
         case .end(let reason):
             object["end"] = .string(reason)
         case .advance:
@@ -85,8 +87,9 @@ public struct RecordingEntry: Equatable, Sendable {
             }
             return int
         }
-        func hash() throws(RecordingError) -> String {
-            guard let hash = object["hash"]?.stringValue else { throw .badLine(line, "hash: missing") }
+        func hash() throws(RecordingError) -> String? {
+            guard let value = object["hash"] else { return nil }
+            guard let hash = value.stringValue else { throw .badLine(line, "hash: expected the frame's hash as a string") }
             return hash
         }
         self.time = time

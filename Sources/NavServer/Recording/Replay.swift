@@ -14,14 +14,15 @@ public final class Replay {
         public let frame: WireFrame
         /// Its hash (`FrameHash`).
         public let hash: String
-        /// The hash the recording holds for it.
-        public let recordedHash: String
+        /// The hash the recording holds for it (nil in a state file, whose frames are not hashed).
+        public let recordedHash: String?
         /// The line of the recording that made it (from 1).
         public let line: Int
         /// True when it remade the previous frame in new forms (same seq).
         public let remade: Bool
 
-        public var matches: Bool { hash == recordedHash }
+        /// False when the recording holds another hash for it (a frame without one matches).
+        public var matches: Bool { recordedHash.map { $0 == hash } ?? true }
     }
 
     public let recording: Recording

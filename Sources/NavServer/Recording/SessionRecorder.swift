@@ -100,8 +100,15 @@ final class SessionRecorder {
 
     /// A frame's line, hashed on the store's writing thread: hashing encodes the whole frame,
     /// which the service thread need not wait for.
-    private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String) -> RecordingEntry.Event) {
+    ///
+    /// A state file's frames go without a hash: a takeover replays the input and checks no hash,
+    /// and hashing every frame of every live session was more than the one writing thread could
+    /// do (500 phone sessions animating: 42 % of the server's CPU, and the lines waiting for their
+    /// hash, each holding its frame, grew the server by 40 MB a second while the files fell
+    /// seconds behind).
+    private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String?) -> RecordingEntry.Event) {
         guard !isEnded, !overflowed else { return }
+        guard !store.isStateFolder else { return append(time, event(frame.seq, nil)) }
         let frame = HashedFrame(frame: frame)
         write(.deferred { JSONWriter.write(RecordingEntry(time: time, event(frame.frame.seq, FrameHash.of(frame.frame))).json) })
     }

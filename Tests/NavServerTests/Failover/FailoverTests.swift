@@ -113,6 +113,15 @@ import Testing
         let lastSeq = Int(viewer.messages.last { $0["type"] == "frame" }?["seq"]?.numberValue ?? 0)
         a.store.flush()  // what the writing thread does every 50 ms; then s1 dies, its memory gone
         #expect(folder.files == ["\(SessionToken.stateKey(token))-\(a.owner).jsonl"])
+        // Its frames are not hashed (a takeover checks none), and the replay says so.
+        let recording = try Recording(parsing: String(contentsOfFile: a.store.path(of: a.name(for: token)), encoding: .utf8))
+        let frames = recording.entries.compactMap { entry -> String?? in
+            switch entry.event {
+            case .frame(_, let hash), .remake(_, let hash): hash
+            default: nil
+            }
+        }
+        #expect(frames.count == lastSeq && frames.allSatisfy { $0 == nil })
 
         let second = process("s2", b)
         let resumed = second.connect(urlSession: token)

@@ -19,11 +19,15 @@ import Testing
             RecordingEntry(time: 0.5, .remake(seq: 1, hash: "abc")),
             RecordingEntry(time: 0.516, .same),
             RecordingEntry(time: 0.6, .leave(viewer: 1)),
+            RecordingEntry(time: 0.7, .frame(seq: 2, hash: nil)),
+            RecordingEntry(time: 0.8, .remake(seq: 2, hash: nil)),
             RecordingEntry(time: 9, .end("expired")),
         ])
         let text = recording.text
         // One JSON value a line, whatever the messages held (the newline in the key message is escaped).
-        #expect(text.split(separator: "\n").count == 9)
+        #expect(text.split(separator: "\n").count == 11)
+        // A state file's frames carry no hash.
+        #expect(text.contains("\n{\"t\":0.7,\"frame\":2}\n{\"t\":0.8,\"remake\":2}\n"))
         #expect(try Recording(parsing: text) == recording)
         #expect(text.hasPrefix(#"{"stackcast":"recording","version":1,"name":"20250101-120000-stack-0a1b2c3d","app":"stack""#))
         #expect(text.contains(#"{"t":0.30000000000000004,"v":1,"in":"{\"type\": \"key\",\u000a \"key\": \"Escape\"}"}"#))
@@ -49,6 +53,9 @@ import Testing
     @Test func aBadLineIsNamedByItsNumber() {
         let text = Recording(header: header).text + "{\"t\":0,\"frame\":1,\"hash\":\"ff\"}\n{\"t\":-1,\"same\":true}\n"
         #expect(throws: RecordingError.badLine(3, "t: missing or not a time in seconds")) { try Recording(parsing: text) }
+        #expect(throws: RecordingError.badLine(2, "hash: expected the frame's hash as a string")) {
+            try Recording(parsing: Recording(header: header).text + "{\"t\":0,\"frame\":1,\"hash\":7}\n")
+        }
         #expect(throws: RecordingError.badLine(2, "not valid JSON")) { try Recording(parsing: Recording(header: header).text + "{\n") }
         #expect(
             throws: RecordingError.badLine(2, "expected one of in, leave, kinds, frame, same, remake or end, or t alone")
