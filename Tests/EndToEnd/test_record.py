@@ -95,6 +95,22 @@ def test_a_recorded_session_replays_headless_to_the_same_hashes_and_state(start_
     assert stack_names(final) == stack_names(state) == ["Library", "B"]
 
 
+def test_a_state_file_replays_to_the_same_state_with_its_frames_unhashed(start_server, tmp_path):
+    folder = tmp_path / "state"
+    server = start_server("--state-dir", str(folder))
+    _, state = run(push_drag_push(server.ws_url))
+    assert server.terminate() == 0
+    file = only_recording(folder)
+    frames = [json.loads(line) for line in file.read_text().splitlines()[1:] if '"frame":' in line]
+    assert frames and all("hash" not in frame for frame in frames)
+
+    result = replay("--check", file)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[-1].endswith(f", 0 hashes as recorded, {len(frames)} frames not hashed (a state file)"), out[-1]
+    assert stack_names(json.loads(out[-2].removeprefix("state "))) == stack_names(state) == ["Library", "B"]
+
+
 def test_replay_check_names_the_first_frame_that_differs(start_server, tmp_path):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))
