@@ -57,12 +57,26 @@ public final class Replay {
     /// nil at the end. Throws when the recording contradicts itself (frames out of order, an
     /// input that the server could not have decoded).
     public func nextFrame() throws(RecordingError) -> Frame? {
+        guard let made = try nextMade() else { return nil }
+        return Frame(frame: made.frame, hash: FrameHash.of(made.frame), recordedHash: made.recordedHash, line: made.line, remade: made.remade)
+    }
+
+    /// `nextFrame()` without the hash, which costs a full encoding of the frame in each form.
+    private func nextMade() throws(RecordingError) -> Made? {
         while !isFinished {
             let index = next
             next += 1
-            if let frame = try replay(recording.entries[index], line: index + 2) { return frame }
+            if let made = try replay(recording.entries[index], line: index + 2) { return made }
         }
         return nil
+    }
+
+    /// A frame a line made, not yet hashed.
+    private struct Made {
+        let frame: WireFrame
+        let recordedHash: String?
+        let line: Int
+        let remade: Bool
     }
 
     /// The newest frame made so far.
@@ -86,11 +100,18 @@ public final class Replay {
     }
 
     /// Replays every line, calling `body` with each frame.
-    public func run(_ body: (Frame) throws(RecordingError) -> Void = { _ in }) throws(RecordingError) {
+    public func run(_ body: (Frame) throws(RecordingError) -> Void) throws(RecordingError) {
         while let frame = try nextFrame() { try body(frame) }
     }
 
-    private func replay(_ entry: RecordingEntry, line: Int) throws(RecordingError) -> Frame? {
+    /// Replays every line, hashing no frame: what a takeover needs (the scene as the recording
+    /// left it, and its newest frame). Hashing was nine tenths of a replay's time, on the
+    /// service thread that serves the other sessions.
+    public func run() throws(RecordingError) {
+        while try nextMade() != nil {}
+    }
+
+    private func replay(_ entry: RecordingEntry, line: Int) throws(RecordingError) -> Made? {
         switch entry.event {
         case .end:
             next = recording.entries.count
@@ -122,7 +143,7 @@ public final class Replay {
             scene.advance(to: entry.time)
             let frame = WireFrame(seq: seq, time: scene.now, picture: scene.currentPicture(kinds: kinds))
             latest = frame
-            return Frame(frame: frame, hash: FrameHash.of(frame), recordedHash: hash, line: line, remade: false)
+            return Made(frame: frame, recordedHash: hash, line: line, remade: false)
         case .remake(let seq, let hash):
             guard let previous = latest, previous.seq == seq else {
                 throw .inconsistent(line: line, "remakes frame \(seq), but the newest frame is \(latest?.seq ?? 0)")
@@ -130,7 +151,7 @@ public final class Replay {
             scene.advance(to: entry.time)
             let frame = WireFrame(seq: seq, time: previous.time, picture: scene.currentPicture(kinds: kinds))
             latest = frame
-            return Frame(frame: frame, hash: FrameHash.of(frame), recordedHash: hash, line: line, remade: true)
+            return Made(frame: frame, recordedHash: hash, line: line, remade: true)
         }
         return nil
     }
