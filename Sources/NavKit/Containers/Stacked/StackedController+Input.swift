@@ -52,10 +52,11 @@ extension StackedController {
         }
     }
 
-    /// `offset` moved into 0 ... maxScroll (just 0 when the pages are narrower than the split), so
-    /// a scroll that ends there ends where pages rest, never rubber-banded.
-    func clampedToRange(_ offset: Double) -> Double {
-        min(max(offset, 0), max(0, layoutModel.maxScroll))
+    /// Scrolls to `offset` moved into 0 ... maxScroll (just 0 when the pages are narrower than
+    /// the split): where a jump, or a scroll that ends a gesture or command, rests, never
+    /// rubber-banded. (`setOffset` itself lets the reference's overshoots through.)
+    func setRestingOffset(_ offset: Double, animated: Bool) {
+        setOffset(min(max(offset, 0), max(0, layoutModel.maxScroll)), animated: animated)
     }
 
     /// Forgets the snaps still to come: the one a paused wheel would make and the one a released
@@ -78,12 +79,12 @@ extension StackedController {
         guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
             // No page on screen to snap to (pulled far past an end of a narrow split): the source
             // stayed there, stretched; go back inside the scroll range instead.
-            return setOffset(clampedToRange(scroll.actual), animated: true)
+            return setRestingOffset(scroll.actual, animated: true)
         }
         guard isShowing, scene != nil else {
             // At once, so inside the range, as any jump rests (a page aligned at the left may not fit).
             becomeActive(snap)
-            setOffset(clampedToRange(snap.offset), animated: false)
+            setRestingOffset(snap.offset, animated: false)
             return
         }
         scroll.start(snap)
@@ -105,7 +106,7 @@ extension StackedController {
             target = offset
         }
         dropPendingSnaps()
-        setOffset(clampedToRange(target), animated: animated)
+        setRestingOffset(target, animated: animated)
         whenSettled { [weak self] in
             guard let self else { return }
             done(.success(.scroll(offset: scroll.target, active: activeController?.id ?? "")))
@@ -155,7 +156,7 @@ final class SplitPan: PanHandler {
         // Back where the pan began, but inside the scroll range: a pan that caught the split
         // stretched (bouncing, or pulled by the wheel) must not leave it stretched.
         guard let split else { return done(false) }
-        split.setOffset(split.clampedToRange(start), animated: true)
+        split.setRestingOffset(start, animated: true)
         split.whenSettled { done(false) }
     }
 }

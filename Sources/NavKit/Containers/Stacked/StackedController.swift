@@ -131,7 +131,7 @@ public final class StackedController: Controller, NavigationStack {
     /// would rest stretched by the rubber band.
     private func realign() {
         dropPendingSnaps()
-        setOffset(clampedToRange(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition)), animated: false)
+        setRestingOffset(layoutModel.offset(aligningPage: entryIndex(of: activeIndex), position: activePosition), animated: false)
     }
 
     /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376). `animated`
