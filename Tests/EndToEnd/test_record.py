@@ -73,17 +73,22 @@ def stack_names(state):
     return [page["screen"] for page in state["tabs"][state["selected"]]["stack"]]
 
 
-def test_a_recorded_session_replays_headless_to_the_same_hashes_and_state(start_server, tmp_path):
-    folder = tmp_path / "rec"
-    server = start_server("--record", str(folder))
+def recorded_push_drag_push(start_server, folder, option):
+    """`push_drag_push` on a server started with `option` FOLDER, then stopped: its welcome, its
+    state, the one file in the folder, and that file's frame lines."""
+    server = start_server(option, str(folder))
     welcome, state = run(push_drag_push(server.ws_url))
     assert server.terminate() == 0
     file = only_recording(folder)
-    assert welcome["recording"] == file.stem
     lines = file.read_text().splitlines()
     header = json.loads(lines[0])
     assert (header["stackcast"], header["version"], header["app"]) == ("recording", 1, "phone")
-    recorded = [json.loads(line) for line in lines[1:] if '"frame":' in line]
+    return welcome, state, file, [json.loads(line) for line in lines[1:] if '"frame":' in line]
+
+
+def test_a_recorded_session_replays_headless_to_the_same_hashes_and_state(start_server, tmp_path):
+    welcome, state, file, recorded = recorded_push_drag_push(start_server, tmp_path / "rec", "--record")
+    assert welcome["recording"] == file.stem
 
     result = replay("--check", file)
     assert result.returncode == 0, result.stderr
@@ -96,12 +101,7 @@ def test_a_recorded_session_replays_headless_to_the_same_hashes_and_state(start_
 
 
 def test_a_state_file_replays_to_the_same_state_with_its_frames_unhashed(start_server, tmp_path):
-    folder = tmp_path / "state"
-    server = start_server("--state-dir", str(folder))
-    _, state = run(push_drag_push(server.ws_url))
-    assert server.terminate() == 0
-    file = only_recording(folder)
-    frames = [json.loads(line) for line in file.read_text().splitlines()[1:] if '"frame":' in line]
+    _, state, file, frames = recorded_push_drag_push(start_server, tmp_path / "state", "--state-dir")
     assert frames and all("hash" not in frame for frame in frames)
 
     result = replay("--check", file)
