@@ -162,6 +162,25 @@ import Testing
         #expect(replay.scene.state?.json == h.shard.sessions[token]?.scene.state?.json)
     }
 
+    /// Past `maxDeferredLines` waiting for the writing thread (here it never runs), a deferred
+    /// line is made by the thread that appends it; the file keeps every line in order.
+    @Test func linesPastTheDeferredLimitAreMadeByTheirAppender() throws {
+        let folder = Folder()
+        let made = Locked(0)
+        let count = RecordingStore.maxDeferredLines + 3
+        for index in 0..<count {
+            folder.store.append(.deferred { made.withLock { $0 += 1 }; return "\(index)" }, to: "r")
+        }
+        #expect(made.withLock { $0 } == 3)
+        folder.store.flush()
+        #expect(made.withLock { $0 } == count)
+        let lines = try String(contentsOfFile: folder.store.path(of: "r"), encoding: .utf8).split(separator: "\n")
+        #expect(lines == (0..<count).map { Substring("\($0)") })
+        // The flush took them all: the next ones wait for the writer again.
+        folder.store.append(.deferred { made.withLock { $0 += 1 }; return "last" }, to: "r")
+        #expect(made.withLock { $0 } == count)
+    }
+
     @Test func aServerThatRecordsNothingSaysSo() {
         let h = ShardHarness()
         let (c, _, _) = h.controller()
