@@ -38,6 +38,9 @@ final class Viewer {
     var eventBudget: RateLimiter
     /// Events dropped since the budget last had room; the first drop of a run is reported.
     var eventsDropped = 0
+    /// While this viewer's `hello` waits for a session to be taken over (`Takeover`): what it
+    /// sent since, served in order once the hello is answered. Nil otherwise.
+    var held: [(message: ClientMessage, text: String)]?
 
     init(connection: ViewerConnection, limiter: RateLimiter, eventBudget: RateLimiter) {
         self.connection = connection

@@ -5,71 +5,128 @@ import NavWire
 /// Failover by replay (`serve --state-dir`): a resume of a session this server does not hold
 /// rebuilds it from its state file, and a session whose file another server took is let go.
 extension SessionShard {
-    /// The session of `token`, rebuilt from the state folder and now this shard's, for `hello`
-    /// from `viewer`; nil after sending `viewer` the error that says why there is none.
-    func takeOver(_ token: String, for hello: Hello, from viewer: Viewer, now: Double) -> Session? {
-        let gone = "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"
+    /// Starts taking `token`'s session over from the state folder for `hello` from `viewer`, or
+    /// has the hello wait for the takeover under way; sends `viewer` the error that says why not
+    /// when there can be none. The state file is renamed, read and replayed off the service
+    /// thread (a long-lived session's file holds every input and frame since it began, and
+    /// replaying it took a shard's every session hostage); `finishTakeover` joins the waiting
+    /// viewers to the rebuilt session.
+    func takeOver(_ token: String, for hello: Hello, from viewer: Viewer, now: Double) {
+        if let takeover = takeovers[token] { return takeover.wait(hello, from: viewer) }
         guard let state else {
-            send(WireError(.notFound, gone), to: viewer)
-            return nil
+            return send(WireError(.notFound, goneMessage), to: viewer)
         }
-        guard !drain.isDraining else {
-            send(Self.drainingRefusal, to: viewer)
-            return nil
-        }
+        guard !drain.isDraining else { return send(Self.drainingRefusal, to: viewer) }
         let peer = viewer.connection.peer
         guard peers.startSession(for: peer) else {
-            send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold"), to: viewer)
-            return nil
-        }
-        let taken: (name: String, recording: Recording)
-        do throws(SessionStateStore.TakeoverError) {
-            taken = try state.takeOver(token)
-        } catch {
-            peers.endSession(for: peer, now: now)
-            switch error {
-            case .notFound:
-                send(WireError(.notFound, gone + "; the state folder holds nothing for it either"), to: viewer)
-            case .takenByAnother:
-                send(WireError(.busy, "another server is taking this session over at this moment; connect again to be sent to it"), to: viewer)
-            case .unreadable(let why):
-                logger.error("state file unreadable", metadata: ["session": "\(SessionToken.logName(token))", "error": "\(why)"])
-                send(WireError(.notFound, "this session's state file cannot be replayed (\(why)); start a new session"), to: viewer)
-            }
-            return nil
-        }
-        let replay: Replay
-        do throws(RecordingError) {
-            replay = try Replay(taken.recording)
-            try replay.run()
-        } catch {
-            peers.endSession(for: peer, now: now)
-            logger.error("state file does not replay", metadata: ["session": "\(SessionToken.logName(token))", "error": "\(error)"])
-            send(WireError(.notFound, "this session's state file does not replay (\(error)); start a new session"), to: viewer)
-            return nil
+            return send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold"), to: viewer)
         }
         let watchToken = SessionToken.make(node: configuration.nodeID)
         guard directory.add(token, watchToken: watchToken, shard: index, limit: configuration.maxSessions) else {
             peers.endSession(for: peer, now: now)
-            send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
-            return nil
+            return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
         }
+        let takeover = Takeover(token: token, watchToken: watchToken, peer: peer)
+        takeovers[token] = takeover
+        takeover.wait(hello, from: viewer)
+        transport.performInBackground { [self] in
+            let outcome = TakeoverOutcome.rebuild(token, from: state)
+            transport.perform { [self] in finishTakeover(token, outcome) }
+        }
+    }
+
+    /// The work off the service thread of `token`'s takeover is done: the waiting viewers join
+    /// the rebuilt session or learn why there is none, then what they sent meanwhile is served.
+    private func finishTakeover(_ token: String, _ outcome: TakeoverOutcome) {
+        guard let takeover = takeovers.removeValue(forKey: token), let state else { return }
+        let now = transport.now
+        let rebuilt: TakeoverOutcome.Rebuilt
+        switch outcome.result {
+        case .success(let made):
+            rebuilt = made
+        case .failure(let failure):
+            directory.remove(token, watchToken: takeover.watchToken)
+            peers.endSession(for: takeover.peer, now: now)
+            let error = refusal(of: failure, token: token)
+            for (_, viewer) in takeover.waiting {
+                send(error, to: viewer)
+                serveHeld(viewer, now: now)
+            }
+            return
+        }
+        let replay = rebuilt.replay
         let scene = replay.scene
         scene.styles = styles
         // The controllers of the recording were on the server that went away: they left.
-        let recorder = SessionRecorder(name: taken.name, header: nil, store: state.store, viewersBefore: replay.highestViewer)
+        let recorder = SessionRecorder(name: rebuilt.name, header: nil, store: state.store, viewersBefore: replay.highestViewer)
         for number in replay.dropViewers() { recorder.left(number: number, at: scene.now) }
         let session = Session(
-            token: token, watchToken: watchToken, peer: peer,
+            token: token, watchToken: takeover.watchToken, peer: takeover.peer,
             limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
-            app: taken.recording.header.app, scene: scene, epoch: now - scene.now, wire: hello.wire,
+            app: rebuilt.app, scene: scene, epoch: now - scene.now, wire: takeover.waiting[0].hello.wire,
             stateRecorder: recorder, after: replay.latestFrame)
         hold(session)
         metrics.withLock { $0.sessionsMigrated += 1 }
         logger.notice("session taken over from the state folder", metadata: [
-            "session": "\(SessionToken.logName(token))", "app": "\(session.app)", "lines": "\(taken.recording.entries.count)",
+            "session": "\(SessionToken.logName(token))", "app": "\(session.app)", "lines": "\(rebuilt.lines)",
+            "milliseconds": "\((rebuilt.milliseconds * 100).rounded() / 100)",
         ])
-        return session
+        for (hello, viewer) in takeover.waiting where viewer.connection.isOpen {
+            join(session, as: hello.role, for: hello, from: viewer, migrated: true, now: now)
+        }
+        for (_, viewer) in takeover.waiting { serveHeld(viewer, now: now) }
+        // Every viewer that waited went away meanwhile: the session waits for a resume as if
+        // they had left it.
+        if session.viewers.isEmpty { session.expiresAt = now + configuration.sessionTTL }
+        if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
+        updateGauges()
+        scheduleTicks()
+    }
+
+    /// What a viewer waiting for a takeover that failed is told.
+    private func refusal(of failure: TakeoverOutcome.Failure, token: String) -> WireError {
+        switch failure {
+        case .store(.notFound):
+            return WireError(.notFound, goneMessage + "; the state folder holds nothing for it either")
+        case .store(.takenByAnother):
+            return WireError(.busy, "another server is taking this session over at this moment; connect again to be sent to it")
+        case .store(.unreadable(let why)):
+            logger.error("state file unreadable", metadata: ["session": "\(SessionToken.logName(token))", "error": "\(why)"])
+            return WireError(.notFound, "this session's state file cannot be replayed (\(why)); start a new session")
+        case .replay(let error):
+            logger.error("state file does not replay", metadata: ["session": "\(SessionToken.logName(token))", "error": "\(error)"])
+            return WireError(.notFound, "this session's state file does not replay (\(error)); start a new session")
+        }
+    }
+
+    /// What a hello for a token this server does not hold is told when there is no state folder.
+    private var goneMessage: String {
+        "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"
+    }
+
+    /// Keeps `message` from `viewer`, whose hello waits for a takeover, for when it is answered;
+    /// past `maxHeldMessages` a command is answered `busy` at once and anything else dropped.
+    func hold(_ message: ClientMessage, text: String, from viewer: Viewer) {
+        guard viewer.held!.count < Self.maxHeldMessages else {
+            if case .command(let id, _) = message {
+                send(WireError(.busy, "this session is still being rebuilt from the state folder, and \(Self.maxHeldMessages) messages already wait for it; this one was dropped"), id: id, to: viewer)
+            }
+            return
+        }
+        viewer.held!.append((message, text))
+    }
+
+    /// How many messages a viewer may send while its hello waits for a takeover: a client that
+    /// does not wait for `welcome` (a script's commands, a viewer's acks and pointer moves).
+    static let maxHeldMessages = 256
+
+    /// Serves, in order, what `viewer` sent while its hello waited.
+    private func serveHeld(_ viewer: Viewer, now: Double) {
+        guard let held = viewer.held else { return }
+        viewer.held = nil
+        guard viewer.connection.isOpen else { return }
+        // A held hello that starts another takeover holds the messages after it again (`serve`).
+        for (message, text) in held { serve(message, text: text, from: viewer, now: now) }
     }
 
     /// The server stops and is about to close every viewer of this shard (with 1012 when it

@@ -10,6 +10,8 @@ extension SessionShard {
     /// it cannot send. `text` is the message as it came (its size is what a queued command weighs;
     /// a recording keeps it).
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
+        // Its hello waits for a takeover: so does this, unless too much already waits.
+        if viewer.held != nil { return hold(message, text: text, from: viewer) }
         handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session {
             if session.scene.needsTick { requestRender(session) }
@@ -153,7 +155,6 @@ extension SessionShard {
         // A failed hello leaves the connection where it was; a good one moves it.
         let session: Session
         var role = hello.role
-        var migrated = false
         if let token = hello.session {
             if let existing = sessions[token] {
                 session = existing
@@ -162,12 +163,10 @@ extension SessionShard {
                 session = existing
                 role = .view
             } else {
-                // Perhaps a session whose process died: rebuilt from the state folder.
-                guard let rebuilt = takeOver(token, for: hello, from: viewer, now: now) else { return }
-                session = rebuilt
-                migrated = true
+                // Perhaps a session whose process died: rebuilt from the state folder, and
+                // joined once it is (`finishTakeover`).
+                return takeOver(token, for: hello, from: viewer, now: now)
             }
-            metrics.withLock { $0.sessionsResumed += 1 }
         } else {
             guard hello.role == .control else {
                 return send(WireError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
@@ -217,6 +216,13 @@ extension SessionShard {
             metrics.withLock { $0.sessionsCreated += 1 }
             logger.info("session started", metadata: ["session": "\(SessionToken.logName(session.token))", "app": "\(app)", "peer": "\(peer)"])
         }
+        join(session, as: role, for: hello, from: viewer, migrated: false, now: now)
+    }
+
+    /// `viewer` joins `session` as `role` for `hello` (`migrated`: the session was just rebuilt
+    /// from the state folder for it), and gets `welcome` and a frame.
+    func join(_ session: Session, as role: Hello.Role, for hello: Hello, from viewer: Viewer, migrated: Bool, now: Double) {
+        if hello.session != nil { metrics.withLock { $0.sessionsResumed += 1 } }
         leave(viewer, forHelloTo: session, now: now)
         if hello.session == nil { viewer.started = session }
         viewer.role = role

@@ -36,6 +36,8 @@ final class SessionShard: @unchecked Sendable {
     var connectedSessions = 0
     /// The same sessions by their watch tokens.
     var watched: [String: Session] = [:]
+    /// Sessions being taken over from the state folder, by control token (`Takeover`).
+    var takeovers: [String: Takeover] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
     /// This shard's sessions' `/status` cells (`Session.status`), by watch token: listed while

@@ -1,9 +1,9 @@
 /// What a `SessionShard` needs of its transport: the clock, a wake-up for expiring sessions, the
-/// frame timer, and a way onto its service thread. A `WebSocketServer` in production; a fake in
+/// frame timer, a way onto its service thread and a way off it. A `WebSocketServer` in production; a fake in
 /// tests, which drives the shard as the transport would, on a clock the test moves.
 ///
-/// Service thread only (the transport's, the one its delegate is called on), but `now` and
-/// `perform(_:)`, which any thread may call.
+/// Service thread only (the transport's, the one its delegate is called on), but `now`,
+/// `perform(_:)` and `performInBackground(_:)`, which any thread may call.
 protocol ShardTransport: AnyObject {
     /// Monotonic seconds: the clock of sessions, rate limits and ticks.
     var now: Double { get }
@@ -17,6 +17,9 @@ protocol ShardTransport: AnyObject {
     var isTicking: Bool { get }
     /// Runs `work` on the service thread soon, in the order queued.
     func perform(_ work: @escaping @Sendable () -> Void)
+    /// Runs `work` on another thread: work too long for the service thread, whose every session
+    /// would wait for it (a takeover's replay). It comes back with `perform(_:)`.
+    func performInBackground(_ work: @escaping @Sendable () -> Void)
 }
 
 extension WebSocketServer: ShardTransport {}

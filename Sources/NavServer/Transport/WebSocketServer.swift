@@ -242,6 +242,12 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on one of the system's worker threads, as the answers of `HTTPAnswer.later`
+    /// are made. Any thread.
+    public func performInBackground(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async(execute: work)
+    }
+
     // MARK: - Tick timer (service thread only)
 
     /// Calls the delegate's `webSocketServerDidTick` every `interval` seconds until

@@ -224,4 +224,141 @@ import Testing
         #expect(throws: SessionStateStore.TakeoverError.takenByAnother) { try c.takeOver(token, from: found) }
         #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
     }
+
+    /// A busy session of process s1, written to `folder` before s1 died; and s2's view of the
+    /// folder, to take it over.
+    private func sessionOfADeadProcess(in folder: Folder) -> (token: String, taker: SessionStateStore) {
+        let a = folder.store(node: "s1")
+        let (_, token) = busySession(process("s1", a))
+        a.store.flush()
+        return (token, folder.store(node: "s2"))
+    }
+
+    /// A takeover's replay runs off the service thread (held back here): the shard's other
+    /// sessions animate meanwhile, and what the resuming controller sends before its welcome is
+    /// served after it, in order.
+    @Test func aTakeoverReplaysOffTheServiceThreadWhileTheShardGoesOn() throws {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (_, token) = busySession(first)
+        let before = try #require(first.shard.sessions[token]?.scene.state?.json)
+        a.store.flush()
+        let second = process("s2", b)
+        let (other, _, _) = second.controller()
+        second.transport.holdsBackgroundWork = true
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        second.command("q", "pop", on: resumed)
+        second.command("r", "push", #""screen":{"name":"D"}"#, on: resumed)
+        second.command("o", "push", #""screen":{"name":"O"}"#, on: other)
+        second.settle()
+        #expect(resumed.take().isEmpty)
+        #expect(second.shard.sessions[token] == nil && second.shard.takeovers[token] != nil)
+        let otherOutput = other.take()
+        #expect(otherOutput.contains("result o") && otherOutput.filter { $0.hasPrefix("frame") }.count > 10)
+
+        second.transport.holdsBackgroundWork = false
+        second.serviceWrites()
+        let session = try #require(second.shard.sessions[token])
+        #expect(second.shard.takeovers.isEmpty)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(session.scene.state?.json != before)
+        second.settle()
+        #expect(resumed.take(frames: false) == ["result q", "result r"])
+        #expect(second.shard.metrics.withLock { ($0.sessionsMigrated, $0.sessionsResumed) } == (1, 1))
+    }
+
+    /// Every hello for a session being taken over waits for the one takeover, wherever its
+    /// connection landed: the directory sends it to the shard taking the session over.
+    @Test func hellosForASessionBeingTakenOverWaitForTheSameTakeover() throws {
+        let folder = Folder()
+        let (token, b) = sessionOfADeadProcess(in: folder)
+        let second = ShardHarness(shards: 2, state: b) { $0.nodeID = "s2" }
+        for transport in second.transports { transport.holdsBackgroundWork = true }
+        let controller = second.connect(urlSession: token, shard: 0)
+        second.hello(on: controller)
+        let watcher = second.connect(urlSession: token, shard: 1)
+        second.hello(#""role":"view""#, on: watcher)
+        #expect(controller.take().isEmpty && watcher.take().isEmpty)
+        #expect(second.shards[1].takeovers.isEmpty)
+
+        for transport in second.transports { transport.holdsBackgroundWork = false }
+        second.serviceWrites()
+        #expect(controller.take() == ["welcome control resumed=true migrated", "frame \(try #require(second.shard.sessions[token]).latest.seq) full"])
+        #expect(watcher.take(frames: false) == ["welcome view resumed=true migrated"])
+        #expect(second.shard.sessions[token]?.viewers.count == 2)
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+        #expect(second.shard.metrics.withLock { $0.sessionsMigrated } == 1)
+    }
+
+    /// A resuming viewer that goes away before the takeover is done leaves the session taken
+    /// over and waiting for a resume, until its time is up like any session without viewers.
+    @Test func aSessionWhoseResumingViewerLeftDuringItsTakeoverWaitsForItsTTL() throws {
+        let folder = Folder()
+        let (token, b) = sessionOfADeadProcess(in: folder)
+        let second = process("s2", b)
+        second.transport.holdsBackgroundWork = true
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        second.command("q", "pop", on: resumed)
+        second.disconnect(resumed)
+        second.transport.holdsBackgroundWork = false
+        second.serviceWrites()
+        let session = try #require(second.shard.sessions[token])
+        #expect(session.viewers.isEmpty && session.expiresAt == second.now + second.configuration.sessionTTL)
+        #expect(second.shard.metrics.withLock { $0.connectedSessions } == 0)
+        #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+        second.advance(by: second.configuration.sessionTTL + 1)
+        #expect(second.shard.sessions[token] == nil)
+        b.store.flush()
+        #expect(folder.files.isEmpty)
+    }
+
+    /// A takeover that finds nothing answers every waiting hello, then serves what its viewer
+    /// sent meanwhile as it would have been served without a hello.
+    @Test func aFailedTakeoverAnswersTheHelloAndThenWhatCameAfterIt() {
+        let folder = Folder()
+        let second = ShardHarness(state: folder.store(node: "s2")) {
+            $0.nodeID = "s2"
+            $0.maxSessionsPerPeer = 1
+        }
+        second.transport.holdsBackgroundWork = true
+        let late = second.connect(urlSession: SessionToken.make(node: "s1"))
+        second.hello(on: late)
+        second.command("c1", "pop", on: late)
+        #expect(late.take().isEmpty)
+        second.transport.holdsBackgroundWork = false
+        second.serviceWrites()
+        #expect(late.take() == ["error not_found", "error not_ready c1"])
+        #expect(second.shard.takeovers.isEmpty && second.shard.sessions.isEmpty)
+        // The session the takeover counted against its peer is counted no more.
+        let fresh = second.connect()
+        second.hello(on: fresh)
+        #expect(fresh.take(frames: false) == ["welcome control resumed=false"])
+    }
+
+    /// At most `maxHeldMessages` wait for a takeover; a command past them is answered `busy`.
+    @Test func aViewerWaitingForATakeoverMayQueueSoMuch() throws {
+        let folder = Folder()
+        let (token, b) = sessionOfADeadProcess(in: folder)
+        let second = ShardHarness(state: b) {
+            $0.nodeID = "s2"
+            $0.messagesPerSecond = 10_000
+            $0.messageBurst = 10_000
+            $0.peerMessagesPerSecond = 10_000
+        }
+        second.transport.holdsBackgroundWork = true
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        for number in 0..<SessionShard.maxHeldMessages { second.send(#"{"type":"ping","id":\#(number)}"#, on: resumed) }
+        second.command("over", "pop", on: resumed)
+        #expect(resumed.take() == ["error busy over"])
+        #expect(resumed.last("error")?["message"]?.stringValue?.contains("still being rebuilt from the state folder") == true)
+        second.transport.holdsBackgroundWork = false
+        second.serviceWrites()
+        let answers = resumed.take(frames: false)
+        #expect(answers.first == "welcome control resumed=true migrated")
+        #expect(answers.dropFirst() == ArraySlice((0..<SessionShard.maxHeldMessages).map { "pong \($0)" }))
+    }
 }

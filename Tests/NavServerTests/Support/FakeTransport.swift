@@ -17,6 +17,11 @@ final class FakeTransport: ShardTransport {
     private(set) var ticking: (interval: Double, next: Double)?
     /// Work queued with `perform(_:)` (by this shard or another), not run yet.
     private var queued: [@Sendable () -> Void] = []
+    /// Work sent off the service thread with `performInBackground(_:)`, not run yet.
+    private var background: [@Sendable () -> Void] = []
+    /// While true, `takeBackgroundWork()` gives nothing: the test holds what is off the service
+    /// thread back, to see what the shard does meanwhile.
+    var holdsBackgroundWork = false
 
     init(now: Double) {
         self.now = now
@@ -40,6 +45,18 @@ final class FakeTransport: ShardTransport {
 
     func perform(_ work: @escaping @Sendable () -> Void) {
         queued.append(work)
+    }
+
+    func performInBackground(_ work: @escaping @Sendable () -> Void) {
+        background.append(work)
+    }
+
+    /// The work sent off the service thread so far, in order, taken to be run (none while
+    /// `holdsBackgroundWork`).
+    func takeBackgroundWork() -> [@Sendable () -> Void] {
+        guard !holdsBackgroundWork else { return [] }
+        defer { background = [] }
+        return background
     }
 
     /// The work queued so far, in order, taken to be run (as the service loop would on its next
