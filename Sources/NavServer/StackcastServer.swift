@@ -26,6 +26,9 @@ public final class StackcastServer: Sendable {
     /// Whether the server drains (`drain(grace:)`), shared by its shards.
     private let drainState: DrainState
     private let logger: Logger
+    /// True once the shards have let go of each other. The main thread and a stop signal's
+    /// thread may both wait for the stop, and only one may let go.
+    private let shardsReleased = Locked(false)
 
     /// A server with `configuration`; with `recordings`, every session is recorded there and
     /// `/recordings/NAME` serves replays of what is there; with `state`, every session keeps its
@@ -124,7 +127,11 @@ public final class StackcastServer: Sendable {
         state?.stop()
         // Each shard holds every shard (itself too): break that cycle once none runs, so a
         // stopped server is freed with its contexts.
-        for (shard, server) in zip(shards, servers) where !server.isRunning { shard.shards = [] }
+        shardsReleased.withLock { released in
+            guard !released else { return }
+            for (shard, server) in zip(shards, servers) where !server.isRunning { shard.shards = [] }
+            released = !servers.contains(where: \.isRunning)
+        }
     }
 
     /// The viewer's URL, for people.

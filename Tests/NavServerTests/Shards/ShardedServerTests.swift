@@ -68,4 +68,22 @@ import Testing
             watcher.close()
         }
     }
+
+    /// `serve` waits for the stop on its main thread while a stop signal's thread stops the
+    /// server and waits too: both return, and the shards are let go of once (the two threads
+    /// once both wrote them, which ThreadSanitizer reports as a race).
+    @Test func twoThreadsWaitingForOneStopBothReturn() throws {
+        let server = try startServer()
+        let port = server.port
+        let client = try WebSocketClient.connect(port: port)
+        #expect(try hello(client)["type"] as? String == "welcome")
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        server.waitUntilStopped()
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
+        #expect(throws: (any Error).self) { try WebSocketClient.connect(port: port) }
+    }
 }
