@@ -32,6 +32,10 @@ public struct Recording: Equatable, Sendable {
         var entries: [RecordingEntry] = []
         entries.reserveCapacity(lines.count - 1)
         for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+            if let entry = RecordingEntry(scanning: line) {
+                entries.append(entry)
+                continue
+            }
             let value: JSONValue
             do {
                 value = try JSONValue.parse(String(line))
