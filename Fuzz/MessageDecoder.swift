@@ -2,7 +2,8 @@ import NavWire
 
 /// libFuzzer target: any text → `MessageDecoder.decode`, the server's only entry point for client
 /// messages. It must return a message or a typed `DecodeFailure` (never crash or hang), the same
-/// one every time (an ack or pointer message read by the byte scan the same as by the full decoder), and
+/// one every time (an ack or pointer message, or a plain JSON string, read by the byte scan the same
+/// as by the full reader), and
 /// the error the server would send back must itself be valid JSON (error messages quote what the
 /// client sent).
 ///
@@ -17,6 +18,10 @@ public func fuzzMessageDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     // The scans take what they can read and must read it as the full decoder does.
     if case .success(.pointer) = decoded {
         precondition(MessageDecoder.decodeInFull(text) == decoded, "the pointer scan read \(decoded), the full decoder \(MessageDecoder.decodeInFull(text))")
+    }
+    // A recording's lines hold their inputs as strings read by the same kind of scan.
+    if let string = ByteScanner.scan(text, { $0.plainString() }) {
+        precondition((try? JSONValue.parse(text)) == .string(string), "the string scan read \(string), the full parser \(String(describing: try? JSONValue.parse(text)))")
     }
     if let seq = MessageDecoder.ackSeq(in: text) {
         precondition(MessageDecoder.decodeInFull(text) == .success(.ack(seq: seq)), "the ack scan read \(seq), the full decoder \(MessageDecoder.decodeInFull(text))")
