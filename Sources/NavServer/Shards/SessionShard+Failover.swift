@@ -106,7 +106,7 @@ extension SessionShard {
 
     /// Keeps `message` from `viewer`, whose hello waits for a takeover, for when it is answered;
     /// past `maxHeldMessages` a command is answered `busy` at once and anything else dropped.
-    func hold(_ message: ClientMessage, text: String, from viewer: Viewer) {
+    func holdBack(_ message: ClientMessage, text: String, from viewer: Viewer) {
         guard viewer.held!.count < Self.maxHeldMessages else {
             if case .command(let id, _) = message {
                 send(WireError(.busy, "this session is still being rebuilt from the state folder, and \(Self.maxHeldMessages) messages already wait for it; this one was dropped"), id: id, to: viewer)

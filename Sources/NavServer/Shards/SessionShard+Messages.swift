@@ -11,7 +11,7 @@ extension SessionShard {
     /// a recording keeps it).
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         // Its hello waits for a takeover: so does this, unless too much already waits.
-        if viewer.held != nil { return hold(message, text: text, from: viewer) }
+        if viewer.held != nil { return holdBack(message, text: text, from: viewer) }
         handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session {
             if session.scene.needsTick { requestRender(session) }
