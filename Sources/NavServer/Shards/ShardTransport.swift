@@ -1,6 +1,7 @@
 /// What a `SessionShard` needs of its transport: the clock, a wake-up for expiring sessions, the
-/// frame timer, a way onto its service thread and a way off it. A `WebSocketServer` in production; a fake in
-/// tests, which drives the shard as the transport would, on a clock the test moves.
+/// frame timer, a way onto its service thread and a way off it. A `WebSocketServer` in
+/// production; a fake in tests, which drives the shard as the transport would, on a clock the
+/// test moves.
 ///
 /// Service thread only (the transport's, the one its delegate is called on), but `now`,
 /// `perform(_:)` and `performInBackground(_:)`, which any thread may call.

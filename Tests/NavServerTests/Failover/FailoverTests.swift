@@ -239,11 +239,7 @@ import Testing
     /// served after it, in order.
     @Test func aTakeoverReplaysOffTheServiceThreadWhileTheShardGoesOn() throws {
         let folder = Folder()
-        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
-        let first = process("s1", a)
-        let (_, token) = busySession(first)
-        let before = try #require(first.shard.sessions[token]?.scene.state?.json)
-        a.store.flush()
+        let (token, b) = sessionOfADeadProcess(in: folder)
         let second = process("s2", b)
         let (other, _, _) = second.controller()
         second.transport.holdsBackgroundWork = true
@@ -260,10 +256,8 @@ import Testing
 
         second.transport.holdsBackgroundWork = false
         second.serviceWrites()
-        let session = try #require(second.shard.sessions[token])
-        #expect(second.shard.takeovers.isEmpty)
+        #expect(second.shard.sessions[token] != nil && second.shard.takeovers.isEmpty)
         #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
-        #expect(session.scene.state?.json != before)
         second.settle()
         #expect(resumed.take(frames: false) == ["result q", "result r"])
         #expect(second.shard.metrics.withLock { ($0.sessionsMigrated, $0.sessionsResumed) } == (1, 1))
@@ -339,7 +333,7 @@ import Testing
     }
 
     /// At most `maxHeldMessages` wait for a takeover; a command past them is answered `busy`.
-    @Test func aViewerWaitingForATakeoverMayQueueSoMuch() throws {
+    @Test func aViewerWaitingForATakeoverMayQueue256Messages() throws {
         let folder = Folder()
         let (token, b) = sessionOfADeadProcess(in: folder)
         let second = ShardHarness(state: b) {
