@@ -2,7 +2,7 @@ import NavWire
 
 /// libFuzzer target: any text → `MessageDecoder.decode`, the server's only entry point for client
 /// messages. It must return a message or a typed `DecodeFailure` (never crash or hang), the same
-/// one every time (an ack or pointer message, or a plain JSON string, read by the byte scan the same
+/// one every time (an ack or pointer message, or any plain JSON, read by the byte scans the same
 /// as by the full reader), and
 /// the error the server would send back must itself be valid JSON (error messages quote what the
 /// client sent).
@@ -19,9 +19,13 @@ public func fuzzMessageDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
     if case .success(.pointer) = decoded {
         precondition(MessageDecoder.decodeInFull(text) == decoded, "the pointer scan read \(decoded), the full decoder \(MessageDecoder.decodeInFull(text))")
     }
-    // A recording's lines hold their inputs as strings read by the same kind of scan.
-    if let string = ByteScanner.scan(text, { $0.plainString() }) {
-        precondition((try? JSONValue.parse(text)) == .string(string), "the string scan read \(string), the full parser \(String(describing: try? JSONValue.parse(text)))")
+    // Plain JSON is read by a scan of its bytes (strings by the scan a recording's lines use).
+    if let value = ByteScanner.scan(text, { scanner in
+        let value = scanner.plainJSONValue()
+        scanner.skipWhitespace()
+        return value
+    }) {
+        precondition((try? JSONValue.parseInFull(text)) == value, "the scan read \(value), the full parser \(String(describing: try? JSONValue.parseInFull(text)))")
     }
     if let seq = MessageDecoder.ackSeq(in: text) {
         precondition(MessageDecoder.decodeInFull(text) == .success(.ack(seq: seq)), "the ack scan read \(seq), the full decoder \(MessageDecoder.decodeInFull(text))")

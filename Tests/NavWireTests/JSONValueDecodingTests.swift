@@ -25,9 +25,10 @@ private func nested(_ count: Int) -> String {
     String(repeating: "[", count: count) + String(repeating: "]", count: count)
 }
 
-/// Messages go through FoundationEssentials' `JSONDecoder` into a `JSONValue`: the values it
-/// reads, what it rejects (always `bad_json`), and where it differs from the hand-written parser
-/// it replaced.
+/// Messages are read into a `JSONValue`, plain JSON by a byte scan and anything else by
+/// FoundationEssentials' `JSONDecoder` (`JSONValueScanTests` holds the two to each other): the
+/// values they read, what they reject (always `bad_json`), and where they differ from the
+/// hand-written parser JSONDecoder replaced.
 @Suite("JSONValue decoding")
 struct JSONValueDecodingTests {
     @Test func literalsAndWhitespace() throws {
@@ -108,8 +109,8 @@ struct JSONValueDecodingTests {
         #expect(try JSONValue.parse("[]") == [])
     }
 
-    /// Every key arrives, but not in the text's order (JSONDecoder hands them out from a
-    /// dictionary): objects compare by content.
+    /// Every key arrives, though not always in the text's order (JSONDecoder hands them out
+    /// from a dictionary): objects compare by content.
     @Test func objectsKeepEveryKey() throws {
         let object = try #require(try JSONValue.parse(#"{"zeta":1,"alpha":2,"mid":3}"#).objectValue)
         #expect(Set(object.keys) == ["zeta", "alpha", "mid"])
@@ -178,14 +179,22 @@ struct JSONValueDecodingTests {
     /// 2,048 of them: `[[],true,[],true,…]` misses four times an element (as the element before,
     /// then number, string, object) and is refused past about 500 elements (64 KiB of it took
     /// 35 ms to refuse as a whole; now about a millisecond); a message whose members keep their
-    /// kinds misses once per member name and element kind, whatever its size.
+    /// kinds misses once per member name and element kind, whatever its size. Such a text
+    /// spelled plainly is read by the scan (`JSONValueScanTests`), which does not guess.
     @Test func valuesOfChangingKindsAreBounded() throws {
         #expect(JSONValue.maxMisses == 2048)
         let irregular = WireError(.badJSON, "not valid JSON for this server: more than 2048 values of a kind other than the one before them")
         func alternating(_ pairs: Int) -> String { "[" + Array(repeating: "[],true", count: pairs).joined(separator: ",") + "]" }
-        #expect(try JSONValue.parse(alternating(250)).arrayValue?.count == 500)
-        #expect(parseError(alternating(300)) == irregular)
-        #expect(parseError(alternating(10_000)) == irregular)
+        func fullError(_ text: String) -> WireError? {
+            do { _ = try JSONValue.parseInFull(text); return nil } catch { return error }
+        }
+        #expect(try JSONValue.parseInFull(alternating(250)).arrayValue?.count == 500)
+        #expect(fullError(alternating(300)) == irregular)
+        #expect(fullError(alternating(10_000)) == irregular)
+        #expect(try JSONValue.parse(alternating(10_000)).arrayValue?.count == 20_000)
+        // With an exponent in it, the text goes to the full reader and meets the bound.
+        #expect(parseError(alternating(300) + "1e0") == notJSON)
+        #expect(parseError(String(alternating(300).dropLast()) + ",1e0]") == irregular)
         let row = #"{"title":"Row","detail":"d","badge":null,"action":{"op":"push","screen":{"name":"S","rows":[]}}}"#
         let screen = #"{"type":"command","id":"c","op":"push","screen":{"name":"Big","rows":["# + Array(repeating: row, count: 600).joined(separator: ",") + "]}}"
         #expect(screen.utf8.count > 55_000)

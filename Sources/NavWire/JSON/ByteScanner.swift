@@ -2,7 +2,7 @@
 /// read so often that a JSON decoder's time shows (`MessageScanner`, a recording's frame and
 /// input lines): each read moves past what it read and answers nil when the bytes go on with
 /// anything else, and the caller then leaves the text to the full reader. What the reads accept
-/// is plain JSON that `JSONValue.parse` reads the same way.
+/// is plain JSON that the full reader (`JSONValue.parseInFull`) reads the same way.
 ///
 /// Any thread (a value over borrowed bytes).
 public struct ByteScanner {
@@ -43,6 +43,16 @@ public struct ByteScanner {
         return matches
     }
 
+    /// The next byte, nil at the end.
+    public var next: UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    /// Moves past JSON's whitespace: spaces, tabs, line feeds and carriage returns.
+    public mutating func skipWhitespace() {
+        while let byte = next, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+    }
+
     /// Up to `maxDigits` digits, without a sign or a leading zero.
     public mutating func integer(maxDigits: Int) -> Int? {
         let start = position
@@ -77,20 +87,29 @@ public struct ByteScanner {
     /// nothing else but control characters); nil for any other escape or a raw control character.
     public mutating func plainString() -> String? {
         guard skip("\"") else { return nil }
-        var value: [UInt8] = []
+        let start = position
+        // Bytes before an escape, gathered only once there is one: most strings have none.
+        var unescaped: [UInt8]?
         var run = position
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                value.append(contentsOf: bytes[run..<position])
+                let value: String
+                if unescaped == nil {
+                    value = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                } else {
+                    unescaped!.append(contentsOf: bytes[run..<position])
+                    value = String(decoding: unescaped!, as: UTF8.self)
+                }
                 position += 1
-                return String(decoding: value, as: UTF8.self)
+                return value
             }
             if byte < 0x20 { return nil }
             if byte == UInt8(ascii: "\\") {
                 guard position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "\"") || bytes[position + 1] == UInt8(ascii: "\\")
                 else { return nil }
-                value.append(contentsOf: bytes[run..<position])
+                if unescaped == nil { unescaped = [] }
+                unescaped!.append(contentsOf: bytes[run..<position])
                 // The escaped byte starts the next run.
                 position += 1
                 run = position

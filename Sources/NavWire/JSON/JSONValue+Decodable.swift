@@ -10,14 +10,29 @@ extension JSONValue {
     /// the value is built, so a deeper text costs one scan and 64 levels of decoding.
     public static let maxDepth = 64
 
-    /// Parses one JSON text (a WebSocket text message) with FoundationEssentials' `JSONDecoder`.
+    /// Parses one JSON text (a WebSocket text message): plain JSON by a scan of its bytes
+    /// (`ByteScanner.plainJSONValue()`), anything else by `parseInFull(_:)`, which reads all
+    /// JSON the same way.
+    public static func parse(_ text: String) throws(WireError) -> JSONValue {
+        if let value = ByteScanner.scan(text, { scanner in
+            let value = scanner.plainJSONValue()
+            scanner.skipWhitespace()
+            return value
+        }) {
+            return value
+        }
+        return try parseInFull(text)
+    }
+
+    /// Parses one JSON text with FoundationEssentials' `JSONDecoder`: `parse(_:)` without the
+    /// scan, and what the scan must agree with.
     ///
     /// Anything the decoder rejects is `bad_json`. The decoder gives no position, so neither does
     /// the message; too deep a nesting says so. Where the decoder differs from RFC 8259: an object
     /// that repeats a key keeps the first value, a trailing comma before `]` or `}` and a leading
     /// byte-order mark are accepted, and numbers beyond a `Double` (`1e400`, also `1e-400`) are
     /// rejected. Decoded objects do not keep the text's key order.
-    public static func parse(_ text: String) throws(WireError) -> JSONValue {
+    public static func parseInFull(_ text: String) throws(WireError) -> JSONValue {
         let decoder = JSONDecoder()
         decoder.userInfo[DecodeState.key] = DecodeState()
         do {
