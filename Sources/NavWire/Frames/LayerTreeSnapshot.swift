@@ -42,6 +42,14 @@ public struct LayerTreeSnapshot {
         self.layers = layers
     }
 
+    /// Takes `other`'s structure, if it was worked out, when this tree has none: for a tree of the
+    /// same shape (the same layers under the same parents in the same order), whose structure is
+    /// the same. The frames of a slide then hand on the structure of the walked tree before them,
+    /// and the next structural diff works out only its new tree's.
+    func shareStructure(with other: LayerTreeSnapshot) {
+        if cache.structure == nil { cache.structure = other.cache.structure }
+    }
+
     /// The root layer's id.
     var rootID: Int? { layers.first?.id }
 

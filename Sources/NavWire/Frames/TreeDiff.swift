@@ -40,6 +40,7 @@ struct TreeDiff {
         // chunks both trees share (a patched tree shares all but the few it changed).
         if sameShape(old.layers, new.layers) {
             keepsShape = true
+            new.shareStructure(with: old)
             return
         }
         let before = old.structure, after = new.structure
