@@ -59,9 +59,10 @@ public struct Layer: Equatable, Sendable {
         }
     }
 
-    /// The node's style; setting it gives this layer storage of its own.
+    /// The node's style, read in place (`layer.style.kind` copies nothing); setting it gives this
+    /// layer storage of its own.
     @inlinable public var style: DisplayStyle {
-        get { storage.style }
+        _read { yield storage.style }
         set { storage = DisplayStyle.Storage(newValue) }
     }
 

@@ -67,16 +67,18 @@ extension BinaryTreeEncoder {
         into out: inout BinaryWriter
     ) {
         // Layers of a node whose style did not change share its storage: nothing of it can differ.
-        let styles = layer.sharesStyle(with: old) ? nil : (now: layer.style, was: old.style)
+        // The styles are read in place: a copy of two styles was a tenth of a loaded server's
+        // encoding.
+        let stylesDiffer = !layer.sharesStyle(with: old)
         var mask: UInt64 = 0
         var cleared: UInt64 = 0
         scratch.bytes.removeAll(keepingCapacity: true)
 
         func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
 
-        if let styles, styles.now.kind != styles.was.kind {
+        if stylesDiffer, layer.style.kind != old.style.kind {
             mark(.kind)
-            scratch.byte(styles.now.kind == .rect ? 0 : styles.now.kind == .text ? 1 : 2)
+            scratch.byte(layer.style.kind == .rect ? 0 : layer.style.kind == .text ? 1 : 2)
         }
         if layer.frame.x != old.frame.x { mark(.x); scratch.hundredths(layer.frame.x) }
         if layer.frame.y != old.frame.y { mark(.y); scratch.hundredths(layer.frame.y) }
@@ -84,12 +86,12 @@ extension BinaryTreeEncoder {
         if layer.frame.height != old.frame.height { mark(.height); scratch.hundredths(layer.frame.height) }
         if layer.alpha != old.alpha { mark(.alpha); scratch.varint(Int((layer.alpha * 1000).rounded())) }
         if layer.clips != old.clips { mark(.clips); scratch.byte(layer.clips ? 1 : 0) }
-        if let styles {
-            writeStyle(styles.now, changedFrom: styles.was, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
+        if stylesDiffer {
+            writeStyle(layer.style, changedFrom: old.style, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
         if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
         if layer.scale != old.scale { mark(.scale); scratch.varint(Int((layer.scale * 100_000).rounded())) }
-        if let styles, styles.now.selected != styles.was.selected { mark(.selected); scratch.byte(styles.now.selected ? 1 : 0) }
+        if stylesDiffer, layer.style.selected != old.style.selected { mark(.selected); scratch.byte(layer.style.selected ? 1 : 0) }
 
         if cleared != 0 { mask |= 1 << UInt64(Field.clearedFollows) }
         out.varint(mask)
