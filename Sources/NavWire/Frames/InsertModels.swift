@@ -39,27 +39,53 @@ struct InsertModels {
     /// newest with its kind and role, when the client holds them (one layer when they are the
     /// same). One pass, newest first, that stops at the first with the name too.
     func candidates(for layer: Layer) -> [Layer] {
-        let kind = layer.kind, role = layer.role, name = layer.name
-        var unnamed: Layer?
-        func consider(_ candidate: UnsafePointer<Layer>) -> Bool {
-            guard candidate.pointee.kind == kind && candidate.pointee.role == role else { return false }
-            if unnamed == nil { unnamed = candidate.pointee }
-            return candidate.pointee.name == name
+        let kind = layer.style.kind, role = layer.style.role
+        /// Where a candidate is: among this frame's inserted layers, or among the old ones.
+        enum Place { case inserted(Int), old(Int) }
+        // Places, not layers, until the end: a copy of a layer retains and releases its style,
+        // and the scan passes most layers of the base frame.
+        var named: Place?, unnamed: Place?
+        func matches(_ candidate: UnsafePointer<Layer>) -> Bool {
+            candidate.pointee.style.kind == kind && candidate.pointee.style.role == role
         }
-        let named: Layer? = inserted.withUnsafeBufferPointer { layers in
+        func hasName(_ candidate: UnsafePointer<Layer>) -> Bool {
+            candidate.pointee.sharesStyle(with: layer) || candidate.pointee.style.name == layer.style.name
+        }
+        inserted.withUnsafeBufferPointer { layers in
             var index = layers.count
-            while index > 0 {
+            while index > 0, named == nil {
                 index -= 1
-                if consider(layers.baseAddress! + index) { return layers[index] }
+                let candidate = layers.baseAddress! + index
+                guard matches(candidate) else { continue }
+                if unnamed == nil { unnamed = .inserted(index) }
+                if hasName(candidate) { named = .inserted(index) }
             }
-            var heldIndex = min(old.count, held.count)
-            while heldIndex > 0 {
-                heldIndex -= 1
-                if held[heldIndex] && old.withUnsafeLayer(at: heldIndex, consider) { return old[heldIndex] }
-            }
-            return nil
         }
-        return [named, unnamed.flatMap { $0.id == named?.id ? nil : $0 }].compactMap { $0 }
+        var heldIndex = min(old.count, held.count)
+        while heldIndex > 0, named == nil {
+            heldIndex -= 1
+            guard held[heldIndex] else { continue }
+            let place = Place.old(heldIndex)
+            old.withUnsafeLayer(at: heldIndex) { candidate in
+                guard matches(candidate) else { return }
+                if unnamed == nil { unnamed = place }
+                if hasName(candidate) { named = place }
+            }
+        }
+        func model(at place: Place) -> Layer {
+            switch place {
+            case .inserted(let index): inserted[index]
+            case .old(let index): old[index]
+            }
+        }
+        switch (named, unnamed) {
+        case (let named?, let unnamed?):
+            let namedLayer = model(at: named), unnamedLayer = model(at: unnamed)
+            return namedLayer.id == unnamedLayer.id ? [namedLayer] : [namedLayer, unnamedLayer]
+        case (let named?, nil): return [model(at: named)]
+        case (nil, let unnamed?): return [model(at: unnamed)]
+        case (nil, nil): return []
+        }
     }
 
     /// `layer` is held by the client from now on: later layers may be written like it.
