@@ -198,18 +198,20 @@ public struct LayerTree: Equatable, Sendable {
         fileprivate mutating func patch(moving moved: [Unmanaged<Node>]) -> Bool {
             for node in moved where !patchedNodes.contains(where: { $0.toOpaque() == node.toOpaque() }) { patchedNodes.append(node) }
             var layers = newest
+            // Read by the closure below: capturing `self` there copied the whole cache per node.
+            let walk = (layers: self.layers, placements: placements)
             // Nodes that are not drawn (`.none`) are dropped from the list as it is gone through.
             var kept = 0
             for position in patchedNodes.indices {
                 let unmanaged = patchedNodes[position]
                 // Unretained: a node in the list is in the tree (`Node.movedSinceLayers`).
                 let patch: Patch = unmanaged._withUnsafeGuaranteedRef { node in
-                    guard let index = index(of: node) else {
+                    guard let index = Self.index(of: node, in: walk.layers) else {
                         // Not drawn: a move under a hidden node (a bar's button while the bar is
                         // away) changes nothing; anywhere else it might show it.
                         return node.isUnderHiddenNode ? .none : .walk
                     }
-                    guard node.alpha > 0, isCulledAsBefore(node, placement: placements[index]) else { return .walk }
+                    guard node.alpha > 0, Self.isCulledAsBefore(node, placement: walk.placements[index]) else { return .walk }
                     guard let precision else { return .layer(index, node.frame, node.alpha) }
                     // As `DisplayItem.round(to:)` rounds them.
                     return .layer(index, precision.round(node.frame), node.alpha == 1 ? 1 : LayerPrecision.round(node.alpha, to: precision.alpha))
@@ -244,8 +246,8 @@ public struct LayerTree: Equatable, Sendable {
             case walk
         }
 
-        /// Where `node`'s layer is in the last walk's layers (and so in the newest tree's).
-        private func index(of node: Node) -> Int? {
+        /// Where `node`'s layer is in `layers`, the last walk's (and so where it is in the newest tree).
+        private static func index(of node: Node, in layers: LayerList) -> Int? {
             let id = node.id, hint = node.layerIndex
             guard id != 0 else { return nil }
             if layers.indices.contains(hint) && layers[hint].id == id { return hint }
@@ -254,7 +256,7 @@ public struct LayerTree: Equatable, Sendable {
 
         /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node
         /// of its subtree as then: its scale is the same and it moved within its slack.
-        private func isCulledAsBefore(_ node: Node, placement: Placement) -> Bool {
+        private static func isCulledAsBefore(_ node: Node, placement: Placement) -> Bool {
             let (offset, scale) = node.parentLink.map(Self.placement(of:)) ?? (.zero, 1)
             guard scale == placement.scale else { return false }
             let origin = node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin
