@@ -13,14 +13,14 @@ struct LayerIndex {
     private var positions: [Int32]
     private let shift: UInt64
 
-    /// Indexes `layers` by id.
-    init(_ layers: LayerList) {
+    /// Indexes a tree's layers by id, given their ids in pre-order.
+    init(ids layerIDs: [Int]) {
         var bits = 4
-        while 1 << bits < 2 * layers.count { bits += 1 }
+        while 1 << bits < 2 * layerIDs.count { bits += 1 }
         shift = UInt64(64 - bits)
         ids = [Int](repeating: 0, count: 1 << bits)
         positions = [Int32](repeating: 0, count: 1 << bits)
-        for position in layers.indices { insert(layers[position].id, at: position) }
+        for (position, id) in layerIDs.enumerated() { insert(id, at: position) }
     }
 
     private func slot(of id: Int) -> Int {
