@@ -20,11 +20,7 @@ public func fuzzMessageDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         precondition(MessageDecoder.decodeInFull(text) == decoded, "the pointer scan read \(decoded), the full decoder \(MessageDecoder.decodeInFull(text))")
     }
     // Plain JSON is read by a scan of its bytes (strings by the scan a recording's lines use).
-    if let value = ByteScanner.scan(text, { scanner in
-        let value = scanner.plainJSONValue()
-        scanner.skipWhitespace()
-        return value
-    }) {
+    if let value = JSONValue(scanning: text) {
         precondition((try? JSONValue.parseInFull(text)) == value, "the scan read \(value), the full parser \(String(describing: try? JSONValue.parseInFull(text)))")
     }
     if let seq = MessageDecoder.ackSeq(in: text) {

@@ -1,13 +1,9 @@
 import NavWire
 import Testing
 
-/// `ByteScanner.plainJSONValue()` alone, over the whole text as `JSONValue.parse` runs it.
+/// The scan alone, as `JSONValue.parse` runs it first.
 private func scanned(_ text: String) -> JSONValue? {
-    ByteScanner.scan(text) { scanner in
-        let value = scanner.plainJSONValue()
-        scanner.skipWhitespace()
-        return value
-    }
+    JSONValue(scanning: text)
 }
 
 /// What a parse gave: the value, or the error it threw.

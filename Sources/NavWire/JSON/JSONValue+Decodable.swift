@@ -11,16 +11,10 @@ extension JSONValue {
     public static let maxDepth = 64
 
     /// Parses one JSON text (a WebSocket text message): plain JSON by a scan of its bytes
-    /// (`ByteScanner.plainJSONValue()`), anything else by `parseInFull(_:)`, which reads all
-    /// JSON the same way.
+    /// (`init?(scanning:)`), anything else by `parseInFull(_:)`, which reads all JSON the same
+    /// way.
     public static func parse(_ text: String) throws(WireError) -> JSONValue {
-        if let value = ByteScanner.scan(text, { scanner in
-            let value = scanner.plainJSONValue()
-            scanner.skipWhitespace()
-            return value
-        }) {
-            return value
-        }
+        if let value = JSONValue(scanning: text) { return value }
         return try parseInFull(text)
     }
 
