@@ -1,11 +1,6 @@
 import NavWire
 import Testing
 
-/// The scan alone, as `JSONValue.parse` runs it first.
-private func scanned(_ text: String) -> JSONValue? {
-    JSONValue(scanning: text)
-}
-
 /// What a parse gave: the value, or the error it threw.
 private func outcome(_ parse: (String) throws(WireError) -> JSONValue, _ text: String) -> Result<JSONValue, WireError> {
     do throws(WireError) { return .success(try parse(text)) } catch { return .failure(error) }
@@ -29,7 +24,7 @@ struct JSONValueScanTests {
         "[" + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "]",
     ])
     func readsPlainJSONAsTheFullReaderDoes(_ text: String) throws {
-        let value = try #require(scanned(text), "\(text)")
+        let value = try #require(JSONValue(scanning: text), "\(text)")
         #expect(value == (try JSONValue.parseInFull(text)))
         #expect(try JSONValue.parse(text) == value)
     }
@@ -44,13 +39,13 @@ struct JSONValueScanTests {
         " ", "1 2", "{}x", "[1 2]", #"{"a" 1}"#, #"{a:1}"#, "[,]", "1234567890123456789012345",
     ])
     func leavesOtherSpellingsToTheFullReader(_ text: String) {
-        #expect(scanned(text) == nil, "\(text)")
+        #expect(JSONValue(scanning: text) == nil, "\(text)")
         #expect(outcome(JSONValue.parse, text) == outcome(JSONValue.parseInFull, text), "\(text)")
     }
 
     /// Unlike JSONDecoder's, the scan's objects keep the text's key order.
     @Test func keepsTheTextsKeyOrder() throws {
-        let object = try #require(scanned(#"{"z":1,"a":2,"m":{"y":0,"b":0}}"#)?.objectValue)
+        let object = try #require(JSONValue(scanning: #"{"z":1,"a":2,"m":{"y":0,"b":0}}"#)?.objectValue)
         #expect(object.keys == ["z", "a", "m"])
         #expect(object["m"]?.objectValue?.keys == ["y", "b"])
     }
@@ -86,7 +81,7 @@ struct JSONValueScanTests {
             let text = JSONWriter.write(written)
             #expect(try JSONValue.parseInFull(text) == written, "\(text)")
             #expect(try JSONValue.parse(text) == written, "\(text)")
-            if let value = scanned(text) {
+            if let value = JSONValue(scanning: text) {
                 scannedCount += 1
                 #expect(value == written, "\(text)")
             } else if !text.unicodeScalars.contains(where: { $0 == "\\" }) {

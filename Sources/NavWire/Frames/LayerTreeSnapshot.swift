@@ -56,65 +56,42 @@ public struct LayerTreeSnapshot {
     var structure: Structure {
         if let structure = cache.structure { return structure }
         let count = layers.count
-        // Each layer's id and parent id, read once and in place (a subscript copies a layer);
-        // the walk below then reads only these.
-        var ids = [Int](repeating: 0, count: count)
-        var parentIDs = [Int](repeating: -1, count: count)
-        ids.withUnsafeMutableBufferPointer { ids in
-            parentIDs.withUnsafeMutableBufferPointer { parentIDs in
-                for chunk in 0..<layers.chunkCount {
-                    let first = LayerList.firstIndex(ofChunk: chunk)
-                    layers.withUnsafeLayers(inChunk: chunk) { chunkLayers in
-                        for offset in chunkLayers.indices {
-                            ids[first + offset] = chunkLayers[offset].id
-                            parentIDs[first + offset] = chunkLayers[offset].parent ?? -1
-                        }
-                    }
+        // Each layer's id and parent id, read once and in place (a subscript copies a layer).
+        var ids: [Int] = [], parentIDs: [Int] = []
+        ids.reserveCapacity(count)
+        parentIDs.reserveCapacity(count)
+        for chunk in 0..<layers.chunkCount {
+            layers.withUnsafeLayers(inChunk: chunk) { chunk in
+                for offset in chunk.indices {
+                    ids.append(chunk[offset].id)
+                    parentIDs.append(chunk[offset].parent ?? -1)
                 }
             }
         }
         var parents = [Int](repeating: -1, count: count)
         var positions = [Int](repeating: 0, count: count)
-        parents.withUnsafeMutableBufferPointer { parents in
-            positions.withUnsafeMutableBufferPointer { positions in
-                Self.link(ids: ids, parentIDs: parentIDs, parents: parents, positions: positions)
+        var childCounts = [Int](repeating: 0, count: count)
+        // In pre-order a layer's parent is on the path from the root to the layer before it:
+        // found by unwinding that path, with no lookups by id.
+        var path: [Int] = []
+        path.reserveCapacity(count)
+        for position in 0..<count {
+            let parentID = parentIDs[position]
+            if parentID < 0 {
+                path.removeAll(keepingCapacity: true)
+                path.append(position)
+                continue
             }
+            while let last = path.last, ids[last] != parentID { path.removeLast() }
+            if let parent = path.last {
+                parents[position] = parent
+                positions[position] = childCounts[parent]
+                childCounts[parent] += 1
+            }
+            path.append(position)
         }
         let structure = Structure(index: LayerIndex(ids: ids), parents: parents, positions: positions)
         cache.structure = structure
         return structure
-    }
-
-    /// Fills in each layer's parent (as an index) and its position among its siblings, from the
-    /// layers' ids and parent ids in pre-order (-1: the root). In pre-order a layer's parent is on
-    /// the path from the root to the layer before it: found by unwinding that path, with no
-    /// lookups by id.
-    private static func link(
-        ids: [Int], parentIDs: [Int], parents: UnsafeMutableBufferPointer<Int>, positions: UnsafeMutableBufferPointer<Int>
-    ) {
-        let count = ids.count
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
-            let childCounts = UnsafeMutableBufferPointer(rebasing: scratch[..<count])
-            let path = UnsafeMutableBufferPointer(rebasing: scratch[count...])
-            childCounts.initialize(repeating: 0)
-            var depth = 0
-            for position in 0..<count {
-                let parentID = parentIDs[position]
-                if parentID < 0 {
-                    path[0] = position
-                    depth = 1
-                    continue
-                }
-                while depth > 0, ids[path[depth - 1]] != parentID { depth -= 1 }
-                if depth > 0 {
-                    let parent = path[depth - 1]
-                    parents[position] = parent
-                    positions[position] = childCounts[parent]
-                    childCounts[parent] += 1
-                }
-                path[depth] = position
-                depth += 1
-            }
-        }
     }
 }

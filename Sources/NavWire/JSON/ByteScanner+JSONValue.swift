@@ -33,11 +33,10 @@ extension ByteScanner {
         if skip("}") { return .object(object) }
         repeat {
             skipWhitespace()
-            // The full reader keeps a repeated key's first value; it decides those.
-            guard let key = plainString(), object[key] == nil else { return nil }
+            guard let key = plainString() else { return nil }
             skipWhitespace()
-            guard skip(":"), let value = value(depth: depth) else { return nil }
-            object[key] = value
+            // The full reader keeps a repeated key's first value; it decides those.
+            guard skip(":"), let value = value(depth: depth), object.addNew(key, value) else { return nil }
             skipWhitespace()
         } while skip(",")
         return skip("}") ? .object(object) : nil

@@ -33,6 +33,14 @@ public struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// Adds `value` under `key`, a key the object did not have; false (the object no longer to be
+    /// used) when it had one. One lookup where a test and a set take two.
+    mutating func addNew(_ key: String, _ value: JSONValue) -> Bool {
+        guard storage.updateValue(value, forKey: key) == nil else { return false }
+        keys.append(key)
+        return true
+    }
+
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
