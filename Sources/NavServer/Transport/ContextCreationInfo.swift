@@ -42,9 +42,12 @@ final class ContextCreationInfo {
         let subprotocol = cString(configuration.subprotocol)
 
         // [0] is where lws puts plain HTTP connections; [1] is ours; [2] terminates the list.
+        // Both call the handler: lws tells [0] alone that a connection is freed (WSI_DESTROY),
+        // which gives back the slot of a handshake it failed after admission. The handler sends
+        // what it does not handle on to the dummy, as [0] did.
         let protocols = allocate(count: 3, of: lws_protocols())
         protocols[0].name = cString("http")
-        protocols[0].callback = lws_callback_http_dummy
+        protocols[0].callback = protocolHandlerCallback
         protocols[1].name = subprotocol
         protocols[1].callback = protocolHandlerCallback
         // lws hands received data over in chunks of at most this size (it reads at most

@@ -22,6 +22,9 @@ final class ProtocolHandler {
     }
     private let writeBuffer = WriteBuffer()
     private var connections: [OpaquePointer: WebSocketConnection] = [:]
+    /// Handshakes that hold a slot of the port (`SharedPort.admit`) and are not established yet,
+    /// with their peer.
+    private var admitted: [OpaquePointer: String] = [:]
     private var nextConnectionID = 1
     /// HTTP bodies (`/metrics`, `/status`, `/recordings`) and how much of each has gone, waiting
     /// for their connection to become writeable.
@@ -103,6 +106,8 @@ final class ProtocolHandler {
             }
         case LWS_CALLBACK_CLOSED:
             closed(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            destroyed(wsi)
         case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
             if let refusal = checkHTTPRequest(wsi, pathBytes: length) {
                 return refusal.send(on: wsi, using: writeBuffer)
@@ -159,16 +164,26 @@ final class ProtocolHandler {
         if server.isStopping {
             return refuse(wsi, 503, because: "server shutting down", detail: nil)
         }
-        if server.sharedPort.openConnections >= configuration.maxConnections {
-            return refuse(wsi, 503, because: "connection limit reached", detail: "\(configuration.maxConnections)")
-        }
         let peer = Self.peerAddress(wsi)
-        if server.sharedPort.openConnections(from: peer) >= configuration.maxConnectionsPerPeer {
+        switch server.sharedPort.admit(
+            peer, maxConnections: configuration.maxConnections, maxPerPeer: configuration.maxConnectionsPerPeer)
+        {
+        case .portFull:
+            return refuse(wsi, 503, because: "connection limit reached", detail: "\(configuration.maxConnections)")
+        case .peerFull:
             return refuse(
                 wsi, 503, because: "too many connections from your address (at most \(configuration.maxConnectionsPerPeer))",
                 detail: peer)
+        case nil:
+            admitted[wsi] = peer
+            return 0
         }
-        return 0
+    }
+
+    /// `WSI_DESTROY`: lws frees `wsi`. A handshake admitted and never established (lws failed it
+    /// after `confirmUpgrade`) gives its slot back here; an established one gave it in `closed`.
+    private func destroyed(_ wsi: OpaquePointer) {
+        if let peer = admitted.removeValue(forKey: wsi) { server.sharedPort.release(peer) }
     }
 
     /// Which names the server answers to, for the refusal of any other `Host`.
@@ -231,7 +246,8 @@ final class ProtocolHandler {
         connection.openedAt = now
         connection.heard(at: now)
         connections[wsi] = connection
-        server.sharedPort.connectionOpened(from: connection.peer)
+        // The slot was taken in `confirmUpgrade`; lws upgrades only what passed it.
+        admitted[wsi] = nil
         deadlines.wake(
             at: now + min(deadlines.heartbeatSeconds, deadlines.helloTimeoutSeconds), now: now, context: lws_get_context(wsi))
         server.metrics.withLock { metrics in
@@ -250,7 +266,7 @@ final class ProtocolHandler {
         guard let connection = connections.removeValue(forKey: wsi) else { return }
         let ending = connection.ending ?? CloseStatus(code: 1006, reason: "connection lost")
         connection.detach()
-        server.sharedPort.connectionClosed(from: connection.peer)
+        server.sharedPort.release(connection.peer)
         server.metrics.withLock { $0.closesByCode[ending.code, default: 0] += 1 }
         logger.info("WebSocket closed", metadata: [
             "id": "\(connection.id)", "peer": "\(connection.peer)",

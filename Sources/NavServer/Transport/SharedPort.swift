@@ -8,7 +8,8 @@ public final class SharedPort: Sendable {
     private let connections = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let servers = Locked<[Locked<TransportMetrics>]>([])
-    /// Open WebSockets by peer address (`maxConnectionsPerPeer`); peers with none are left out.
+    /// Slots taken by peer address (`maxConnectionsPerPeer`); peers with none are left out. Its
+    /// lock also orders every change of `connections`.
     private let peers = Locked<[String: Int]>([:])
 
     public init() {}
@@ -21,25 +22,38 @@ public final class SharedPort: Sendable {
 
     func stopRequested() { stopping.store(true, ordering: .releasing) }
 
-    /// The WebSockets open on the port now.
+    /// The WebSockets open on the port now, with handshakes admitted and not yet established.
     public var openConnections: Int { connections.load(ordering: .relaxed) }
 
-    /// The WebSockets open on the port now from `peer` (an address as `WebSocketConnection.peer`
-    /// spells it).
-    func openConnections(from peer: String) -> Int {
-        peers.withLock { $0[peer, default: 0] }
+    /// Why `admit` turned a handshake away.
+    enum Refusal: Equatable {
+        /// The port holds `maxConnections` WebSockets.
+        case portFull
+        /// The peer holds `maxConnectionsPerPeer` WebSockets.
+        case peerFull
     }
 
-    func connectionOpened(from peer: String) {
-        connections.add(1, ordering: .relaxed)
-        peers.withLock { $0[peer, default: 0] += 1 }
+    /// Takes a slot for a WebSocket from `peer` (an address as `WebSocketConnection.peer` spells
+    /// it), or says which limit is reached. The test and the count are one step under the lock:
+    /// lws writes the `101` before it reports the connection established, so a slot counted only
+    /// then would let a client whose `101` arrived open one more, through another service
+    /// thread, before its first one counts. Every slot taken is given back with `release`.
+    func admit(_ peer: String, maxConnections: Int, maxPerPeer: Int) -> Refusal? {
+        peers.withLock { peers in
+            if connections.load(ordering: .relaxed) >= maxConnections { return .portFull }
+            if peers[peer, default: 0] >= maxPerPeer { return .peerFull }
+            peers[peer, default: 0] += 1
+            connections.add(1, ordering: .relaxed)
+            return nil
+        }
     }
 
-    func connectionClosed(from peer: String) {
-        connections.subtract(1, ordering: .relaxed)
+    /// Gives back a slot `admit` took for `peer`.
+    func release(_ peer: String) {
         peers.withLock { peers in
             let left = peers[peer, default: 0] - 1
             peers[peer] = left > 0 ? left : nil
+            connections.subtract(1, ordering: .relaxed)
         }
     }
 
