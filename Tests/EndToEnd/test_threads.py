@@ -56,7 +56,9 @@ def test_watchers_and_resumes_are_served_from_the_sessions_thread(start_server):
             await resumed.close()
             await watcher.close()
     run(body())
-    assert len(shards_in_log(server, "session started")) >= 2, "every session started on one thread"
+    # Over all 18 connections, not the 6 sessions alone: six sessions all start on one of three
+    # threads once in 243 runs (a run of Scripts/test met it); 18 connections all land on one once in 3^17.
+    assert len(shards_in_log(server, "WebSocket opened")) >= 2, "every connection landed on one thread"
 
 
 def test_a_controller_on_another_thread_takes_over(start_server):
