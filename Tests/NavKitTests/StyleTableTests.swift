@@ -42,6 +42,28 @@ import Testing
         #expect(layers(first).first { $0.role == .row && $0.name == "Row 1" }?.fill == .black)
     }
 
+    /// A style hashes only its kind, text, name and radius: styles alike in those and different
+    /// in anything else are told apart by equality, and keep their own storages.
+    @Test func stylesAlikeInWhatIsHashedStayApart() {
+        let table = StyleTable()
+        let base = DisplayStyle(kind: .text, text: "Title", name: "title")
+        var variants = [base]
+        for change: (inout DisplayStyle) -> Void in [
+            { $0.fill = .black }, { $0.font = Font(size: 20) }, { $0.color = .white }, { $0.align = .center },
+            { $0.icon = "chevron" }, { $0.role = .row }, { $0.vc = "home" }, { $0.selected = true },
+            { $0.shadow = Shadow(color: .black, blur: 2, y: 1) }, { $0.border = Border(color: .black, width: 1) },
+        ] {
+            var variant = base
+            change(&variant)
+            variants.append(variant)
+        }
+        let shared = variants.map { table.shared(DisplayStyle.Storage($0)) }
+        #expect(shared.map(\.style) == variants)
+        #expect(Set(shared.map(ObjectIdentifier.init)).count == variants.count)
+        // An equal style finds the storage already there.
+        #expect(table.shared(DisplayStyle.Storage(variants[3])) === shared[3])
+    }
+
     @Test func aSweepDropsTheStylesNoNodeHolds() {
         let table = StyleTable()
         var scene: Scene? = self.scene(table)

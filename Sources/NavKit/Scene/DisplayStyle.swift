@@ -45,6 +45,17 @@ public struct DisplayStyle: Hashable, Sendable {
         self.selected = selected
     }
 
+    /// Hashes the few fields that tell a screen's styles apart; equality still compares them all.
+    /// `StyleTable` looks up every node of every pushed page once, and hashing all fourteen
+    /// fields (eight of them optional strings, fonts and colors) was most of that lookup. Adding
+    /// the fill cost more hashing than it saved comparisons.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(text)
+        hasher.combine(name)
+        hasher.combine(radius)
+    }
+
     /// True when the style paints something (as opposed to only naming or grouping).
     public var draws: Bool {
         fill != nil || border != nil || shadow != nil || text != nil || icon != nil
