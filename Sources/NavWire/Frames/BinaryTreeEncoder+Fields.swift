@@ -87,7 +87,7 @@ extension BinaryTreeEncoder {
         if layer.alpha != old.alpha { mark(.alpha); scratch.varint(Int((layer.alpha * 1000).rounded())) }
         if layer.clips != old.clips { mark(.clips); scratch.byte(layer.clips ? 1 : 0) }
         if stylesDiffer {
-            writeStyle(layer.style, changedFrom: old.style, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
+            writeStyle(of: layer, changedFrom: old, strings: &strings, scratch: &scratch, mask: &mask, cleared: &cleared)
         }
         if layer.standby != old.standby { mark(.standby); scratch.byte(layer.standby ? 1 : 0) }
         if layer.scale != old.scale { mark(.scale); scratch.varint(Int((layer.scale * 100_000).rounded())) }
@@ -99,10 +99,12 @@ extension BinaryTreeEncoder {
         out.append(scratch)
     }
 
-    /// Writes the style fields of `item` that differ from `was` (kind and selected apart, which
+    /// Writes the style fields of `layer` that differ from `old`'s (kind and selected apart, which
     /// come elsewhere in bit order), marking them in `mask` (or in `cleared` when they went away).
+    /// Takes the layers, not their styles: a style passed on from `Layer.style` was copied, twice
+    /// per inserted layer, and each field read from a layer here is read in place.
     private static func writeStyle(
-        _ item: DisplayStyle, changedFrom was: DisplayStyle, strings: inout StringTable, scratch: inout BinaryWriter,
+        of layer: borrowing Layer, changedFrom old: borrowing Layer, strings: inout StringTable, scratch: inout BinaryWriter,
         mask: inout UInt64, cleared: inout UInt64
     ) {
         func mark(_ field: Field) { mask |= 1 << UInt64(field.rawValue) }
@@ -117,30 +119,30 @@ extension BinaryTreeEncoder {
             }
         }
 
-        optional(.fill, item.fill, was.fill) { $1.color($0) }
-        if item.radius != was.radius { mark(.radius); scratch.hundredths(item.radius) }
-        optional(.shadow, item.shadow, was.shadow) { shadow, out in
+        optional(.fill, layer.style.fill, old.style.fill) { $1.color($0) }
+        if layer.style.radius != old.style.radius { mark(.radius); scratch.hundredths(layer.style.radius) }
+        optional(.shadow, layer.style.shadow, old.style.shadow) { shadow, out in
             out.color(shadow.color)
             out.hundredths(shadow.blur)
             out.hundredths(shadow.x)
             out.hundredths(shadow.y)
         }
-        optional(.border, item.border, was.border) { border, out in
+        optional(.border, layer.style.border, old.style.border) { border, out in
             out.color(border.color)
             out.hundredths(border.width)
         }
-        optional(.text, item.text, was.text) { $1.varint(strings.index(of: $0)) }
-        optional(.font, item.font, was.font) { font, out in
+        optional(.text, layer.style.text, old.style.text) { $1.varint(strings.index(of: $0)) }
+        optional(.font, layer.style.font, old.style.font) { font, out in
             out.hundredths(font.size)
             out.varint(font.weight)
         }
-        optional(.color, item.color, was.color) { $1.color($0) }
-        optional(.align, item.align, was.align) { align, out in
+        optional(.color, layer.style.color, old.style.color) { $1.color($0) }
+        optional(.align, layer.style.align, old.style.align) { align, out in
             out.byte(align == .left ? 0 : align == .center ? 1 : 2)
         }
-        optional(.icon, item.icon, was.icon) { $1.varint(strings.index(of: $0)) }
-        optional(.role, item.role, was.role) { $1.varint(strings.index(of: $0.rawValue)) }
-        optional(.name, item.name, was.name) { $1.varint(strings.index(of: $0)) }
-        optional(.vc, item.vc, was.vc) { $1.varint(strings.index(of: $0)) }
+        optional(.icon, layer.style.icon, old.style.icon) { $1.varint(strings.index(of: $0)) }
+        optional(.role, layer.style.role, old.style.role) { $1.varint(strings.index(of: $0.rawValue)) }
+        optional(.name, layer.style.name, old.style.name) { $1.varint(strings.index(of: $0)) }
+        optional(.vc, layer.style.vc, old.style.vc) { $1.varint(strings.index(of: $0)) }
     }
 }
