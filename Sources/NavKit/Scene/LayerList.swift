@@ -155,6 +155,16 @@ extension LayerList {
         return try withExtendedLifetime(self) { try body(bases[index &>> Self.chunkShift] + (index & (Self.chunkSize - 1))) }
     }
 
+    /// The index of the layer with `id`, looked for from the start with the layers read in
+    /// place; nil when none has it.
+    public func index(ofID id: Int) -> Int? {
+        for chunk in 0..<chunkCount {
+            let found = withUnsafeLayers(inChunk: chunk) { layers in layers.indices.first { layers[$0].id == id } }
+            if let found { return Self.firstIndex(ofChunk: chunk) + found }
+        }
+        return nil
+    }
+
     /// True when both lists are one list: the same spine, so the same layers.
     public func isIdentical(to other: LayerList) -> Bool {
         count == other.count

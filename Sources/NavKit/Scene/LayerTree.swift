@@ -250,8 +250,8 @@ public struct LayerTree: Equatable, Sendable {
         private static func index(of node: Node, in layers: LayerList) -> Int? {
             let id = node.id, hint = node.layerIndex
             guard id != 0 else { return nil }
-            if layers.indices.contains(hint) && layers[hint].id == id { return hint }
-            return layers.indices.first { layers[$0].id == id }
+            if layers.indices.contains(hint) && layers.withUnsafeLayer(at: hint, { $0.pointee.id }) == id { return hint }
+            return layers.index(ofID: id)
         }
 
         /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node

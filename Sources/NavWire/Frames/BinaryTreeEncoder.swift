@@ -175,7 +175,7 @@ public enum BinaryTreeEncoder {
                 continue
             }
             var candidates: [Model] = []
-            if let old, let held = old.structure.index[entry.id] { candidates.append(.held(old.layers[held])) }
+            if let old, let held = old.layers.index(ofID: entry.id) { candidates.append(.held(old.layers[held])) }
             if let previous = table.previous(before: index), let model = table[previous] { candidates.append(.template(index: previous, model)) }
             out.append(shortest(like: candidates) { model in
                 var written = BinaryWriter(capacity: 32)

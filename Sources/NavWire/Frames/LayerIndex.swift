@@ -1,19 +1,18 @@
 import NavKit
 
-/// Where each layer id sits in a tree's pre-order: an open-addressing table from id to index.
+/// Where each layer id sits in a run of layers (a structural diff's window, `TreeDiff`): an
+/// open-addressing table from id to position.
 ///
-/// A structural diff looks up every layer of both trees by id. `Dictionary<Int, Int>` hashes
+/// A structural diff looks up every layer of both windows by id. `Dictionary<Int, Int>` hashes
 /// each id with SipHash and grows as it fills; ids are distinct non-negative integers, so one
-/// multiplication spreads them well enough, and the table is sized once for its tree.
-///
-/// Service thread only, like the snapshot that owns it.
+/// multiplication spreads them well enough, and the table is sized once for its run.
 struct LayerIndex {
     /// Slots of id + 1 (0: empty) and, beside them, the layer's index.
     private var ids: [Int]
     private var positions: [Int32]
     private let shift: UInt64
 
-    /// Indexes a tree's layers by id, given their ids in pre-order.
+    /// Indexes layers by id, given their ids in order.
     init(ids layerIDs: [Int]) {
         var bits = 4
         while 1 << bits < 2 * layerIDs.count { bits += 1 }
@@ -35,7 +34,7 @@ struct LayerIndex {
         positions[slot] = Int32(truncatingIfNeeded: position)
     }
 
-    /// The index of the layer with `id`, nil when the tree has none.
+    /// The position of the layer with `id`, nil when the run has none.
     subscript(id: Int) -> Int? {
         let mask = ids.count - 1
         var slot = slot(of: id)
