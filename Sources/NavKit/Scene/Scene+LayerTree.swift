@@ -8,15 +8,28 @@ extension Scene {
     /// their ids in the same order as a v1-only session would, and structural layers after them.
     public func layerTree() -> LayerTree {
         var cache = layerCache
+        let hadCache = cache != nil
         layerCache = nil
         let capacity = lastLayerCount > 0 ? lastLayerCount + Self.spareLayers : LayerTree.firstCapacity
         let tree = LayerTree.build(
             root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: capacity, precision: layerPrecision, cache: &cache)
         lastLayerCount = tree.layers.count
-        // Only a scene that will draw again soon keeps what the next tree copies from: an idle
-        // session keeps no second copy of its layers.
-        if needsTick { layerCache = cache }
+        // A scene that animates keeps what the next tree copies from, and still does once the
+        // animation has ended: the next command (a pop after a push) then walks only what it
+        // changes, where without it the first frame walked every node. A scene that drew without
+        // animating (a session's first frame) keeps none, and a server takes it from a scene that
+        // has been still for a while (`dropLayerCache()`): an idle session keeps no second copy
+        // of its layers' placements.
+        if needsTick || hadCache { layerCache = cache }
         return tree
+    }
+
+    /// True while the scene keeps what its next layer tree copies from.
+    public var keepsLayerCache: Bool { layerCache != nil }
+
+    /// Lets go of what the next layer tree would copy from; that tree then walks every node.
+    public func dropLayerCache() {
+        layerCache = nil
     }
 
     /// Room for this many more layers than the last tree had: a row coming on screen does not

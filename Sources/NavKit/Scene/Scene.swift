@@ -37,8 +37,8 @@ public final class Scene {
     /// How many layers the last layer tree had: the next one reserves a little more room
     /// (`spareLayers`), so its walk's arrays are not regrown part way through.
     var lastLayerCount = 0
-    /// What the last layer tree left for the next to copy unchanged subtrees from; kept only
-    /// while the scene animates.
+    /// What the last layer tree left for the next to copy unchanged subtrees from; kept while
+    /// the scene animates and after, until `dropLayerCache()` (see `layerTree()`).
     var layerCache: LayerTree.Cache?
     /// What `layerTree()` rounds its layers to (nil: exact). A server sets the wire's, so a
     /// frame takes the scene's layers as they are instead of rounding a copy of them.

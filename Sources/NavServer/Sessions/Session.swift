@@ -39,6 +39,9 @@ final class Session {
     private var encoded: [(key: EncodingKey, bytes: [UInt8]?)] = []
     /// When the session may be dropped; nil while a viewer is connected.
     var expiresAt: Double?
+    /// When the scene, still since its last animation, lets go of its layer cache
+    /// (`SessionShard.layerCacheSeconds`); nil when it keeps none or animates.
+    var layerCacheDropAt: Double?
     /// Input changed the scene: make the picture when a viewer can next take a frame.
     var needsRender = false
     /// Writes what happens to the scene to the session's recording; nil when not recorded.

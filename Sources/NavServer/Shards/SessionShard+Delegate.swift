@@ -134,10 +134,14 @@ extension SessionShard {
         return nextFrame(for: viewer)
     }
 
-    /// Sweeps expired sessions, then asks to be woken when the next one expires.
+    /// Sweeps expired sessions and still scenes' layer caches, then asks to be woken for the
+    /// next of either.
     func woke(now: Double) {
         expireSessions(now: now)
-        if let next = sessions.values.compactMap(\.expiresAt).min() { transport.wake(at: next) }
+        dropStillLayerCaches(now: now)
+        if let next = sessions.values.flatMap({ [$0.expiresAt, $0.layerCacheDropAt].compactMap { $0 } }).min() {
+            transport.wake(at: next)
+        }
     }
 
     /// Every shard's session counters summed (the transport adds its own, also summed).

@@ -114,6 +114,14 @@ final class SessionShard: @unchecked Sendable {
         if session.tick(now: now) {
             for viewer in session.viewers where viewer !== writing { viewer.connection.requestWrite() }
         }
+        if !session.scene.needsTick, session.scene.keepsLayerCache {
+            // On a whole second: the scenes that stop within one second share one wake-up.
+            let dropAt = (now + Self.layerCacheSeconds).rounded(.up)
+            if session.layerCacheDropAt != dropAt {
+                session.layerCacheDropAt = dropAt
+                transport.wake(at: dropAt)
+            }
+        }
     }
 
     /// Asks for `session`'s picture to be made when the first of its viewers can take a frame
@@ -122,6 +130,23 @@ final class SessionShard: @unchecked Sendable {
         guard !session.needsRender else { return }
         session.needsRender = true
         for viewer in session.viewers { viewer.connection.requestWrite() }
+    }
+
+    /// How long (at least; at most a second more) a scene that has stopped animating keeps its
+    /// layer cache: a command within it
+    /// (the pop after a push, the next push) makes its first frame by copying what did not
+    /// change, not by walking every node; after it an idle session holds no second copy of its
+    /// layers' placements (about 10 KiB for a phone screen).
+    static let layerCacheSeconds = 2.0
+
+    /// Lets the scenes that have been still for `layerCacheSeconds` drop their layer caches.
+    func dropStillLayerCaches(now: Double) {
+        for session in sessions.values {
+            guard let dropAt = session.layerCacheDropAt, dropAt <= now else { continue }
+            session.layerCacheDropAt = nil
+            // One animating again is given a new time when it stops.
+            if !session.scene.needsTick { session.scene.dropLayerCache() }
+        }
     }
 
     // MARK: Sessions (service thread)
