@@ -139,9 +139,11 @@ extension SessionShard {
     func woke(now: Double) {
         expireSessions(now: now)
         dropStillLayerCaches(now: now)
-        if let next = sessions.values.flatMap({ [$0.expiresAt, $0.layerCacheDropAt].compactMap { $0 } }).min() {
-            transport.wake(at: next)
+        // Without an array per session: a shard may hold thousands.
+        let next = sessions.values.reduce(Double.infinity) { next, session in
+            min(next, session.expiresAt ?? .infinity, session.layerCacheDropAt ?? .infinity)
         }
+        if next < .infinity { transport.wake(at: next) }
     }
 
     /// Every shard's session counters summed (the transport adds its own, also summed).

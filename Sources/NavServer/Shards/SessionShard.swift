@@ -133,10 +133,9 @@ final class SessionShard: @unchecked Sendable {
     }
 
     /// How long (at least; at most a second more) a scene that has stopped animating keeps its
-    /// layer cache: a command within it
-    /// (the pop after a push, the next push) makes its first frame by copying what did not
-    /// change, not by walking every node; after it an idle session holds no second copy of its
-    /// layers' placements (about 10 KiB for a phone screen).
+    /// layer cache: a command within it (the pop after a push, the next push) makes its first
+    /// frame by copying what did not change, not by walking every node; after it an idle session
+    /// holds no second copy of its layers' placements (about 11 KiB for a phone screen).
     static let layerCacheSeconds = 2.0
 
     /// Lets the scenes that have been still for `layerCacheSeconds` drop their layer caches.

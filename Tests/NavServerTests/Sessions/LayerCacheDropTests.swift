@@ -41,15 +41,19 @@ import Testing
         h.settle()
         let firstDrop = try #require(session.layerCacheDropAt)
 
-        h.advance(by: 0.5)
+        // 1.5 s after the push stopped, within the hold; the pop then stops more than a second
+        // later than the push did, so its whole second comes after the first one.
+        h.advance(by: 1.5)
+        #expect(session.scene.keepsLayerCache)
         h.command("q", "pop", on: c)
         h.serviceWrites()
         h.settle()
         let secondDrop = (h.now + SessionShard.layerCacheSeconds).rounded(.up)
         #expect(session.layerCacheDropAt == secondDrop)
-        // The first wake-up finds a later time set, and leaves the cache.
+        #expect(secondDrop > firstDrop)
+        // The first wake-up finds the later time set, and leaves the cache.
         h.advance(to: firstDrop)
-        if secondDrop > firstDrop { #expect(session.scene.keepsLayerCache) }
+        #expect(session.scene.keepsLayerCache)
         h.advance(to: secondDrop)
         #expect(!session.scene.keepsLayerCache)
     }
