@@ -76,4 +76,35 @@ import Testing
         #expect(source[3].alpha == 1 && aligned[3].alpha == 0)
         #expect(aligned.count == 21 && aligned[20] == layer(200))
     }
+
+    /// Runs that start and end anywhere in either list's chunks land as an array's would.
+    @Test func appendingRangesAtEveryOffsetIsWhatAnArrayDoes() {
+        let source = list(27)
+        for start in 0..<10 {
+            for lower in [0, 3, 7, 8, 13] {
+                for upper in [lower, lower + 1, lower + 9, 27] where upper <= 27 {
+                    var layers = list(start)
+                    layers.append(contentsOf: source, lower..<upper)
+                    #expect(Array(layers) == Array(list(start)) + Array(source[lower..<upper]), "\(start) then \(lower)..<\(upper)")
+                }
+            }
+        }
+    }
+
+    /// A subtree walked again is put in place of the old one: the list is what an array's
+    /// `replaceSubrange` makes, the chunks before the range stay shared, and the old list keeps
+    /// its layers.
+    @Test func replacingARangeKeepsTheChunksBeforeIt() {
+        let old = list(30)
+        var new = old
+        let walked = LayerList((100..<105).map { layer($0) })
+        new.replaceSubrange(17..<20, with: walked)
+        var array = Array(old)
+        array.replaceSubrange(17..<20, with: Array(walked))
+        #expect(Array(new) == array && new.count == 32)
+        #expect(new.sharesChunk(0, with: old) && new.sharesChunk(1, with: old) && !new.sharesChunk(2, with: old))
+        #expect(Array(old) == Array(list(30)))
+        new.replaceSubrange(0..<32, with: LayerList())
+        #expect(new.isEmpty)
+    }
 }

@@ -101,7 +101,7 @@ import Testing
         let (root, nodes) = randomTree(&random, count: 40, clipChance: 0.04)
         var ids = 0
         var cache: LayerTree.Cache?
-        var patched = 0, walked = 0
+        var patched = 0, walked = 0, rewalked = 0
         for step in 0..<300 {
             if random.chance(0.05) { change(&random, nodes) }
             for _ in 0..<random.int(1...2) { moveOrFade(&random, nodes) }
@@ -113,9 +113,39 @@ import Testing
                 return
             }
             if cache?.patched == true { patched += 1 } else { walked += 1 }
+            rewalked += cache?.rewalkedSubtrees ?? 0
         }
-        // Both ways must have been taken for the comparison to mean something.
-        #expect(patched >= 10 && walked >= 10, "seed \(seed): \(patched) trees patched, \(walked) walked")
+        // Both ways must have been taken for the comparison to mean something (subtrees walked
+        // again for a patch are a must in `idsFromPatchesAreAWalksIds`; some trees here seldom
+        // have them).
+        #expect(patched >= 10 && walked >= 10, "seed \(seed): \(patched) trees patched (\(rewalked) subtrees walked again), \(walked) walked")
+    }
+
+    /// Nodes that first show in a subtree walked again for a patch get the ids a walk of the
+    /// whole tree gives them: the same random trees, changed alike, one built from its cache and
+    /// one walked whole each time, have the same trees, ids and all.
+    @Test(arguments: [21, 22, 23, 24] as [UInt64])
+    func idsFromPatchesAreAWalksIds(seed: UInt64) {
+        var randoms = (SplitMix64(seed: seed), SplitMix64(seed: seed))
+        let cached = randomTree(&randoms.0, count: 40, clipChance: 0.04)
+        let walkedTree = randomTree(&randoms.1, count: 40, clipChance: 0.04)
+        var ids = (0, 0)
+        var cache: LayerTree.Cache?
+        var rewalked = 0
+        for step in 0..<300 {
+            if randoms.0.chance(0.05) { change(&randoms.0, cached.nodes) }
+            if randoms.1.chance(0.05) { change(&randoms.1, walkedTree.nodes) }
+            for _ in 0..<randoms.0.int(1...2) { moveOrFade(&randoms.0, cached.nodes) }
+            for _ in 0..<randoms.1.int(1...2) { moveOrFade(&randoms.1, walkedTree.nodes) }
+            let built = LayerTree.build(root: cached.root, viewport: Self.viewport, ids: &ids.0, cache: &cache)
+            let full = LayerTree.build(root: walkedTree.root, viewport: Self.viewport, ids: &ids.1)
+            guard built == full, ids.0 == ids.1 else {
+                Issue.record("seed \(seed), step \(step): ids up to \(ids.0) against \(ids.1); first difference: \(zip(built.layers, full.layers).first { $0 != $1 }.map { "\($0.0) against \($0.1)" } ?? "none")")
+                return
+            }
+            rewalked += cache?.rewalkedSubtrees ?? 0
+        }
+        #expect(rewalked >= 5, "seed \(seed): \(rewalked) subtrees walked again")
     }
 
     /// A page sliding: while only it moves, each tree is the last one with its layer patched
@@ -258,26 +288,40 @@ import Testing
         #expect(walked == LayerTree.build(root: root, viewport: viewport, ids: &scratch))
     }
 
-    /// A move that brings a culled child on screen cannot be patched: the tree walks, and the
-    /// child is in it.
-    @Test func aMoveThatShowsACulledChildWalks() {
+    /// A move that brings a culled child on screen walks the moved node's subtree again, not the
+    /// tree: the child is in the patched tree, after the layers the walk left in place. A move
+    /// that takes the moved node itself off screen walks the whole tree.
+    @Test func aMoveThatShowsACulledChildWalksOnlyItsSubtree() {
         let root = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), name: "scene")
         root.clipsToBounds = true
+        let below = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "below", fill: .white)
         let page = Node(frame: Rect(x: 0, y: 0, width: 390, height: 844), role: .page, name: "page", fill: .white)
         let offscreen = Node(frame: Rect(x: 400, y: 10, width: 100, height: 44), role: .row, name: "far", fill: .white)
+        let after = Node(frame: Rect(x: 0, y: 800, width: 390, height: 44), role: .tabbar, name: "tabs", fill: .white)
+        root.addChild(below)
         root.addChild(page)
         page.addChild(offscreen)
+        root.addChild(after)
         var ids = 0
         var cache: LayerTree.Cache?
         let before = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
-        #expect(before.first(role: .row) == nil)
+        #expect(before.layers.map(\.name) == ["scene", "below", "page", "tabs"])
         page.frame.origin.x = -5
         _ = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
-        #expect(cache?.patched == true)
+        #expect(cache?.patched == true && cache?.rewalkedSubtrees == 0)
         page.frame.origin.x = -50
-        let after = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        let shown = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == true && cache?.rewalkedSubtrees == 1)
+        #expect(shown.layers.map(\.name) == ["scene", "below", "page", "far", "tabs"])
+        #expect(shown.layer(id: offscreen.id)?.parent == page.id && shown.layer(id: page.id)?.frame.minX == -50)
+        // The tab bar, after the subtree, moves on as a patched layer.
+        after.frame.origin.y = 790
+        let patched = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
+        #expect(cache?.patched == true && cache?.rewalkedSubtrees == 0 && patched.layer(id: after.id)?.frame.minY == 790)
+        page.frame.origin.x = -500
+        let gone = LayerTree.build(root: root, viewport: Size(width: 390, height: 844), ids: &ids, cache: &cache)
         #expect(cache?.patched == false)
-        #expect(after.first(role: .row)?.name == "far")
+        #expect(gone.layers.map(\.name) == ["scene", "below", "tabs"])
     }
 
     /// A walk that keeps no cache (a tool's, a test's) must not clear the marks the scene's next

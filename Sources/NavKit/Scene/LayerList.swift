@@ -73,21 +73,39 @@ public struct LayerList: RandomAccessCollection, MutableCollection, Equatable, @
     }
 
     /// Appends `other`'s layers in `range`. Whole chunks that would land whole in a chunk of
-    /// this list are shared, not copied.
+    /// this list are shared, not copied; the rest are copied a run at a time (up to where either
+    /// list's chunk ends).
     public mutating func append(contentsOf other: LayerList, _ range: Range<Int>) {
         var index = range.lowerBound
         while index < range.upperBound {
-            let whole = index & (Self.chunkSize - 1) == 0 && count & (Self.chunkSize - 1) == 0
-                && range.upperBound - index >= Self.chunkSize
-            if whole {
+            let offset = count & (Self.chunkSize - 1), otherOffset = index & (Self.chunkSize - 1)
+            let remaining = range.upperBound - index
+            if offset == 0 && otherOffset == 0 && remaining >= Self.chunkSize {
                 add(other.chunks[index &>> Self.chunkShift])
                 count += Self.chunkSize
                 index += Self.chunkSize
-            } else {
-                append(other[index])
-                index += 1
+                continue
             }
+            if offset == 0 { add(Chunk.make()) }
+            let run = Swift.min(Self.chunkSize - offset, Self.chunkSize - otherOffset, remaining)
+            let chunk = uniqueChunk(chunks.count - 1)
+            withExtendedLifetime(other) { (chunk.elements + offset).initialize(from: other.bases[index &>> Self.chunkShift] + otherOffset, count: run) }
+            chunk.header += run
+            count += run
+            index += run
         }
+    }
+
+    /// Puts `other`'s layers in place of those in `range`. The chunks before the range stay
+    /// shared with the lists that hold them.
+    public mutating func replaceSubrange(_ range: Range<Int>, with other: LayerList) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "LayerList range \(range) out of range 0..<\(count)")
+        var result = LayerList()
+        result.reserveCapacity(count - range.count + other.count)
+        result.append(contentsOf: self, 0..<range.lowerBound)
+        result.append(contentsOf: other, other.indices)
+        result.append(contentsOf: self, range.upperBound..<count)
+        self = result
     }
 
     public mutating func removeLast() {

@@ -86,10 +86,15 @@ public struct LayerTree: Equatable, Sendable {
             var previous = cache.flatMap { $0.root == ObjectIdentifier(root) && $0.viewport == viewport && $0.precision == precision ? $0 : nil }
             // Held only here, a patch changes the cache in place rather than a copy of its arrays.
             cache = nil
-            if leavesCache, previous != nil, let moved = root.movedSinceLayers, previous!.patch(moving: moved) {
-                cache = previous
-                root.movedSinceLayers!.removeAll(keepingCapacity: true)
-                return LayerTree(layers: cache!.newest, viewport: viewport, precision: precision)
+            if leavesCache, previous != nil, let moved = root.movedSinceLayers {
+                switch previous!.patch(moving: moved, ids: &ids, styles: styles) {
+                case .patched:
+                    cache = previous
+                    root.movedSinceLayers!.removeAll(keepingCapacity: true)
+                    return LayerTree(layers: cache!.layers, viewport: viewport, precision: precision)
+                case .walk: break
+                case .walkAfresh: previous = nil
+                }
             }
             var builder = Builder(styles: styles, capacity: capacity, previous: previous, leavesCache: leavesCache)
             let bounds = Rect(origin: .zero, size: viewport)
@@ -100,24 +105,7 @@ public struct LayerTree: Equatable, Sendable {
                 builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds, origin: root.frame.origin)
                 builder.placements[0].end = 1
             }
-            // Ids are only known to be needed once a node's subtree has been seen, so they are
-            // handed out afterwards, still in pre-order. Copied layers have theirs, and their
-            // parents', and were rounded when first built at this precision: they are left
-            // alone, so a chunk of them shared with the last tree stays shared.
-            let nodes = builder.nodes, parents = builder.parents
-            for index in builder.layers.indices {
-                let parent = parents[index]
-                if parent == Builder.copied { continue }
-                let id = nodes[index]._withUnsafeGuaranteedRef { node in
-                    if node.id == 0 {
-                        ids += 1
-                        node.id = ids
-                    }
-                    return node.id
-                }
-                let parentID = parent < 0 ? nil : builder.layers[parent].id
-                Self.finish(&builder.layers[index], id: id, parent: parentID, precision: precision)
-            }
+            builder.finish(ids: &ids, rootParent: nil, precision: precision)
             if leavesCache {
                 cache = Cache(
                     root: ObjectIdentifier(root), layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
@@ -127,13 +115,6 @@ public struct LayerTree: Equatable, Sendable {
             }
             return LayerTree(layers: builder.layers, viewport: viewport, precision: precision)
         }
-    }
-
-    /// Gives a walked layer its id and parent and rounds it, in one access to the list.
-    private static func finish(_ layer: inout Layer, id: Int, parent: Int?, precision: LayerPrecision?) {
-        layer.id = id
-        layer.parent = parent
-        if let precision { layer.round(to: precision) }
     }
 
     /// `build(root:viewport:ids:styles:capacity:precision:cache:)` walking every node and leaving no cache:
@@ -148,30 +129,36 @@ public struct LayerTree: Equatable, Sendable {
             leavesCache: false)
     }
 
-    /// What one build leaves for the next: the layers of the last walk and where each was
-    /// placed, so that a subtree in which nothing changed (`Node.layersChanged`) is copied instead
-    /// of walked, when it is placed as before or only moved (a sliding page's content) by less
-    /// than would change what is culled in it.
+    /// What one build leaves for the next: the newest tree's layers and where the last walk
+    /// placed each, so that a subtree in which nothing changed (`Node.layersChanged`) is copied
+    /// instead of walked, when it is placed as before or only moved (a sliding page's content) by
+    /// less than would change what is culled in it.
     ///
     /// When nothing but some nodes' positions and alphas changed since the last tree (the root's
-    /// `movedSinceLayers`: a slide, a fade) and no move changes what is on screen, the next tree
-    /// is the newest one with those layers patched, and nothing is walked: the tree keeps its
-    /// shape, so the last walk's placements still say where every layer is.
+    /// `movedSinceLayers`: a slide, a fade), the next tree is the newest one with those layers
+    /// patched, and the tree is not walked: the last walk's placements still say where every
+    /// layer is. A move that changes what is culled inside the moved node (a sliding page whose
+    /// rows come on screen) walks that node's subtree again and puts it in place of the old one.
+    ///
+    /// A copy reads the newest tree's layers, not the walk's: a subtree is copied only when no
+    /// node in it changed since it was last walked, and a patch writes only the layers of nodes
+    /// that moved (and marked).
     ///
     /// Not `Sendable`: it names nodes of its scene, and stays with it on its thread.
     public struct Cache {
-        fileprivate let layers: LayerList
-        fileprivate let placements: [Placement]
+        /// The newest tree's layers: the walk's, patched since.
+        fileprivate private(set) var layers: LayerList
+        fileprivate private(set) var placements: [Placement]
         fileprivate let viewport: Size
         fileprivate let precision: LayerPrecision?
         /// The tree's root node, which the cache was left by.
         fileprivate let root: ObjectIdentifier
         /// How many of the layers the build that left this copied from the one before.
         let copiedLayers: Int
-        /// The newest tree's layers: `layers`, or a patched copy of them.
-        fileprivate private(set) var newest: LayerList
         /// The newest tree was patched, not walked.
         private(set) var patched = false
+        /// How many subtrees the newest tree's patch walked again (for tests and measurements).
+        private(set) var rewalkedSubtrees = 0
         /// The nodes patched since the walk, unretained: no node has left the tree since, or the
         /// tree would have been walked. Each patch checks them all again, since a node that moves
         /// now (a page) moves the subtrees patched before it (its list, scrolled) further from
@@ -187,21 +174,25 @@ public struct LayerTree: Equatable, Sendable {
             self.viewport = viewport
             self.precision = precision
             self.copiedLayers = copiedLayers
-            newest = layers
         }
 
         /// Makes the newest tree show the layers of `moved` (nodes that only moved or faded since
-        /// the last tree) where they are now; false when a node is not in the tree or a move
-        /// would change what is culled, and the tree must be walked (this cache then only serves
-        /// the walk's copies). A node's placement in the last walk bounds the moves of its whole
-        /// subtree since then (its slack), so the nodes patched before are placed again with these.
-        fileprivate mutating func patch(moving moved: [Unmanaged<Node>]) -> Bool {
+        /// the last tree) where they are now. A node's placement in the last walk bounds the moves
+        /// of its whole subtree since then (its slack), so the nodes patched before are placed
+        /// again with these. A node whose move changes what is culled inside it (a sliding page
+        /// whose rows come on screen) has its subtree walked again and put in place of the old
+        /// one (`rewalk`); the rest of the tree is not walked. `.walk` when a node is not in the
+        /// tree or was rescaled: the tree must be walked, and this cache then only serves the
+        /// walk's copies.
+        fileprivate mutating func patch(moving moved: [Unmanaged<Node>], ids: inout Int, styles: StyleTable?) -> PatchOutcome {
             for node in moved where !patchedNodes.contains(where: { $0.toOpaque() == node.toOpaque() }) { patchedNodes.append(node) }
-            var layers = newest
+            var layers = self.layers
             // Read by the closure below: capturing `self` there copied the whole cache per node.
             let walk = (layers: self.layers, placements: placements)
             // Nodes that are not drawn (`.none`) are dropped from the list as it is gone through.
             var kept = 0
+            var keptIndices: [Int] = []
+            var rewalks: [Subtree] = []
             for position in patchedNodes.indices {
                 let unmanaged = patchedNodes[position]
                 // Unretained: a node in the list is in the tree (`Node.movedSinceLayers`).
@@ -211,14 +202,22 @@ public struct LayerTree: Equatable, Sendable {
                         // away) changes nothing; anywhere else it might show it.
                         return node.isUnderHiddenNode ? .none : .walk
                     }
-                    guard node.alpha > 0, Self.isCulledAsBefore(node, placement: walk.placements[index]) else { return .walk }
+                    guard node.alpha > 0 else { return .walk }
+                    switch Self.culling(of: node, placement: walk.placements[index]) {
+                    case .asBefore: break
+                    case .changed: return node.parentLink == nil ? .walk : .rewalk(index)
+                    case .rescaled: return .walk
+                    }
                     guard let precision else { return .layer(index, node.frame, node.alpha) }
                     // As `DisplayItem.round(to:)` rounds them.
                     return .layer(index, precision.round(node.frame), node.alpha == 1 ? 1 : LayerPrecision.round(node.alpha, to: precision.alpha))
                 }
                 switch patch {
                 case .none: continue
-                case .walk: return false
+                case .walk: return .walk
+                case .rewalk(let index):
+                    rewalks.append(Subtree(node: unmanaged, start: index))
+                    keptIndices.append(index)
                 case .layer(let index, let frame, let alpha):
                     // Only a layer that changes is written: a write copies its chunk of layers,
                     // which the older trees share.
@@ -226,13 +225,89 @@ public struct LayerTree: Equatable, Sendable {
                         layers[index].frame = frame
                         layers[index].alpha = alpha
                     }
-                    patchedNodes[kept] = unmanaged
-                    kept += 1
+                    keptIndices.append(index)
                 }
+                patchedNodes[kept] = unmanaged
+                kept += 1
             }
             patchedNodes.removeLast(patchedNodes.count - kept)
-            newest = layers
+            self.layers = layers
+            rewalkedSubtrees = 0
+            if !rewalks.isEmpty {
+                guard rewalk(rewalks, patchedIndices: keptIndices, ids: &ids, styles: styles) else { return .walkAfresh }
+            }
             patched = true
+            return .patched
+        }
+
+        /// What `patch(moving:ids:styles:)` made of the newest tree.
+        fileprivate enum PatchOutcome {
+            /// It is the next tree.
+            case patched
+            /// The tree must be walked; the walk may copy from this cache.
+            case walk
+            /// The tree must be walked without this cache: a subtree walked again for the patch
+            /// cleared marks that a walk copying from the cache relies on.
+            case walkAfresh
+        }
+
+        /// A subtree walked again: its root node and the index of its root's layer in the newest
+        /// tree (as the walk placed it).
+        private struct Subtree {
+            let node: Unmanaged<Node>
+            let start: Int
+        }
+
+        /// Walks the `subtrees` again (copying what did not change in them from this cache) and
+        /// puts each in place of its old layers and placements; false when one of them is culled
+        /// whole now (its parent might then go too), and the tree must be walked. A subtree inside
+        /// another is walked with it. The patched nodes inside a subtree are left out of the
+        /// patched list: their places are the walk's again, which the subtree's root's slack covers.
+        private mutating func rewalk(_ subtrees: [Subtree], patchedIndices: [Int], ids: inout Int, styles: StyleTable?) -> Bool {
+            var outermost: [Subtree] = []
+            for subtree in subtrees.sorted(by: { $0.start < $1.start }) where outermost.last.map({ subtree.start >= placements[$0.start].end }) ?? true {
+                outermost.append(subtree)
+            }
+            // All walked before any is put in: new nodes get their ids in pre-order, as a walk
+            // of the whole tree would give them, and none unless every subtree is kept.
+            var walked: [(start: Int, end: Int, layers: LayerList, placements: [Placement])] = []
+            for subtree in outermost {
+                let placement = placements[subtree.start]
+                var builder = Builder(styles: styles, capacity: placement.end - subtree.start + 4, previous: self, leavesCache: true, baseIndex: subtree.start)
+                let parent = subtree.node._withUnsafeGuaranteedRef { $0.parentLink! }
+                // The clip is the walk's: a clipping node's subtree moves only in a walk (its slack is none).
+                let kept = builder.visit(
+                    subtree.node, parent: -1, offset: Self.placement(of: parent).origin, alpha: Self.alpha(of: parent), scale: placement.scale,
+                    clip: placement.clip, before: subtree.start
+                ).kept
+                guard kept else { return false }
+                builder.finish(ids: &ids, rootParent: layers[subtree.start].parent, precision: precision)
+                walked.append((subtree.start, placement.end, builder.layers, builder.placements))
+            }
+            // From the last subtree to the first, so that each is put where the walk had it.
+            // (The builders, which held this cache, are gone: the arrays change in place.)
+            for span in walked.reversed() {
+                let grown = span.layers.count - (span.end - span.start)
+                layers.replaceSubrange(span.start..<span.end, with: span.layers)
+                placements.replaceSubrange(span.start..<span.end, with: span.placements.lazy.map { $0.shifted(by: span.start) })
+                for index in placements.indices where index < span.start ? placements[index].end > span.start : index >= span.start + span.layers.count {
+                    placements[index].end += grown
+                }
+            }
+            // Where a layer of the walk is now: after a subtree, it moved by the subtree's growth.
+            func moved(_ index: Int) -> Int {
+                walked.reduce(index) { index, span in span.start < index ? index + span.layers.count - (span.end - span.start) : index }
+            }
+            // The patched nodes outside the subtrees keep their hints right; those inside go.
+            var kept = 0
+            for (node, index) in zip(patchedNodes, patchedIndices) {
+                if walked.contains(where: { $0.start < index && index < $0.end }) { continue }
+                node._withUnsafeGuaranteedRef { $0.layerIndex = moved(index) }
+                patchedNodes[kept] = node
+                kept += 1
+            }
+            patchedNodes.removeLast(patchedNodes.count - kept)
+            rewalkedSubtrees = outermost.count
             return true
         }
 
@@ -242,11 +317,13 @@ public struct LayerTree: Equatable, Sendable {
             case none
             /// The layer at the index gets a new frame and alpha.
             case layer(Int, Rect, Double)
+            /// The subtree whose root's layer is at the index is walked again.
+            case rewalk(Int)
             /// The tree must be walked.
             case walk
         }
 
-        /// Where `node`'s layer is in `layers`, the last walk's (and so where it is in the newest tree).
+        /// Where `node`'s layer is in `layers`, the newest tree's.
         private static func index(of node: Node, in layers: LayerList) -> Int? {
             let id = node.id, hint = node.layerIndex
             guard id != 0 else { return nil }
@@ -254,14 +331,36 @@ public struct LayerTree: Equatable, Sendable {
             return layers.index(ofID: id)
         }
 
-        /// `node`, placed as the last walk placed it at `placement`, keeps and culls every node
-        /// of its subtree as then: its scale is the same and it moved within its slack.
-        private static func isCulledAsBefore(_ node: Node, placement: Placement) -> Bool {
+        /// How `node`'s subtree is culled now against the last walk, which placed it at `placement`.
+        private enum Culling {
+            /// Every node of it is kept or culled as then: its scale is the same and it moved
+            /// within its slack.
+            case asBefore
+            /// It moved beyond its slack.
+            case changed
+            /// Its scale is another.
+            case rescaled
+        }
+
+        private static func culling(of node: Node, placement: Placement) -> Culling {
             let (offset, scale) = node.parentLink.map(Self.placement(of:)) ?? (.zero, 1)
-            guard scale == placement.scale else { return false }
+            guard scale == placement.scale else { return .rescaled }
             let origin = node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin
             let dx = origin.x - placement.origin.x, dy = origin.y - placement.origin.y
-            return (dx == 0 && dy == 0) || placement.slack.allows(dx: dx, dy: dy)
+            return (dx == 0 && dy == 0) || placement.slack.allows(dx: dx, dy: dy) ? .asBefore : .changed
+        }
+
+        /// `node`'s alpha times its ancestors', as a walk multiplies them down to it.
+        private static func alpha(of node: Unmanaged<Node>) -> Double {
+            var alpha = 1.0
+            var next: Unmanaged<Node>? = node
+            while let current = next {
+                next = current._withUnsafeGuaranteedRef { node in
+                    alpha *= node.alpha
+                    return node.parentLink
+                }
+            }
+            return alpha
         }
 
         /// `node`'s absolute origin and scale (its own times its ancestors'), worked out from the
@@ -289,6 +388,13 @@ public struct LayerTree: Equatable, Sendable {
         /// The moves of the whole subtree (its offset changing, the clip staying) that keep or
         /// cull every node in it as this build did.
         var slack: Slack
+
+        /// The placement of the same layer `count` places further along in its list.
+        func shifted(by count: Int) -> Placement {
+            var placement = self
+            placement.end += count
+            return placement
+        }
     }
 
     /// A set of moves (dx, dy) in absolute points: the open box between the bounds.
@@ -361,13 +467,16 @@ public struct LayerTree: Equatable, Sendable {
         private(set) var copiedLayers = 0
         /// The build leaves a cache: it clears the marks of the nodes it walks.
         let leavesCache: Bool
+        /// Where the first layer lands in the tree: 0, or where a subtree walked again goes.
+        let baseIndex: Int
 
         static let copied = -2
 
-        init(styles: StyleTable?, capacity: Int, previous: Cache?, leavesCache: Bool) {
+        init(styles: StyleTable?, capacity: Int, previous: Cache?, leavesCache: Bool, baseIndex: Int = 0) {
             self.styles = styles
             self.previous = leavesCache ? previous : nil
             self.leavesCache = leavesCache
+            self.baseIndex = baseIndex
             layers.reserveCapacity(capacity)
             nodes.reserveCapacity(capacity)
             parents.reserveCapacity(capacity)
@@ -377,7 +486,7 @@ public struct LayerTree: Equatable, Sendable {
         mutating func append(_ node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect, origin: Point) {
             node._withUnsafeGuaranteedRef { node in
                 if let styles { node.shareStyle(in: styles) }
-                node.layerIndex = layers.count
+                node.layerIndex = baseIndex + layers.count
                 layers.append(node.layer())
             }
             nodes.append(node)
@@ -450,6 +559,31 @@ public struct LayerTree: Equatable, Sendable {
             return (false, slack)
         }
 
+        /// Gives the walked layers their ids and parents (`rootParent` for the first layer's) and
+        /// rounds them to `precision`.
+        ///
+        /// Ids are only known to be needed once a node's subtree has been seen, so they are
+        /// handed out afterwards, still in pre-order. Copied layers have theirs, and their
+        /// parents', and were rounded when first built at this precision: they are left alone,
+        /// so a chunk of them shared with the last tree stays shared.
+        mutating func finish(ids: inout Int, rootParent: Int?, precision: LayerPrecision?) {
+            let nodes = self.nodes, parents = self.parents
+            for index in layers.indices {
+                let parent = parents[index]
+                if parent == Self.copied { continue }
+                let id = nodes[index]._withUnsafeGuaranteedRef { node in
+                    if node.id == 0 {
+                        ids += 1
+                        node.id = ids
+                    }
+                    return node.id
+                }
+                let parentID = parent < 0 ? rootParent : layers[parent].id
+                // One access to the list for all three.
+                layers[index].finish(id: id, parent: parentID, precision: precision)
+            }
+        }
+
         /// The index in the previous build of `child`, looked for among the previous children
         /// from `next` up to `end`; `next` moves past it when found.
         private func previousIndex(of child: Unmanaged<Node>, from next: inout Int?, to end: Int) -> Int? {
@@ -477,7 +611,7 @@ public struct LayerTree: Equatable, Sendable {
             let moved = dx != 0 || dy != 0
             guard !moved || placement.slack.allows(dx: dx, dy: dy) else { return nil }
             let start = layers.count
-            node._withUnsafeGuaranteedRef { $0.layerIndex = start }
+            node._withUnsafeGuaranteedRef { $0.layerIndex = baseIndex + start }
             let range = before..<placement.end
             layers.append(contentsOf: previous.layers, range)
             nodes.append(contentsOf: repeatElement(node, count: range.count))
@@ -498,6 +632,15 @@ public struct LayerTree: Equatable, Sendable {
             }
             return placements[start].slack
         }
+    }
+}
+
+extension Layer {
+    /// Gives a walked layer its id and parent and rounds it.
+    fileprivate mutating func finish(id: Int, parent: Int?, precision: LayerPrecision?) {
+        self.id = id
+        self.parent = parent
+        if let precision { round(to: precision) }
     }
 }
 
