@@ -68,8 +68,16 @@ struct CapacityBenchmarks {
         let frames = max(rounds / max(count / 10, 1), 20)
         for _ in 0..<frames {
             now += step
-            times.append(measureNanoseconds { sessions.forEach { $0.frame(at: now) } } / Double(count))
+            times.append(measureNanoseconds { Self.measuredRound(sessions, at: now) } / Double(count))
         }
         return Stats(times).median
+    }
+
+    /// One measured frame of every session. Never inlined, so that a profiler can count only
+    /// these frames, not the warm-up's first full frames:
+    /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRound*'`.
+    @inline(never)
+    private static func measuredRound(_ sessions: [Session], at now: Double) {
+        for session in sessions { session.frame(at: now) }
     }
 }
