@@ -20,12 +20,15 @@ public final class Animator {
         let completion: () -> Void
     }
 
-    private var animations: [Animation] = []
+    // Read on every frame of every animating scene: they opt out of the runtime's exclusivity
+    // checks. `advance` runs the callbacks on a copy of the lists, so a callback that starts or
+    // cancels an animation never meets an access in progress.
+    @exclusivity(unchecked) private var animations: [Animation] = []
     /// Callbacks run on every advance until they return false, like a display link.
-    private var links: [(handle: Handle, step: (Double) -> Bool)] = []
+    @exclusivity(unchecked) private var links: [(handle: Handle, step: (Double) -> Bool)] = []
     private var nextHandle = 0
     /// The time animations are measured against, in seconds.
-    public private(set) var now: Double = 0
+    @exclusivity(unchecked) public private(set) var now: Double = 0
 
     public init() {}
 

@@ -68,7 +68,7 @@ public struct LayerList: RandomAccessCollection, MutableCollection, Equatable, @
         if offset == 0 { add(Chunk.make()) }
         let chunk = uniqueChunk(chunks.count - 1)
         (chunk.elements + offset).initialize(to: layer)
-        chunk.header += 1
+        chunk.count += 1
         count += 1
     }
 
@@ -90,7 +90,7 @@ public struct LayerList: RandomAccessCollection, MutableCollection, Equatable, @
             let run = Swift.min(Self.chunkSize - offset, Self.chunkSize - otherOffset, remaining)
             let chunk = uniqueChunk(chunks.count - 1)
             withExtendedLifetime(other) { (chunk.elements + offset).initialize(from: other.bases[index &>> Self.chunkShift] + otherOffset, count: run) }
-            chunk.header += run
+            chunk.count += run
             count += run
             index += run
         }
@@ -113,8 +113,8 @@ public struct LayerList: RandomAccessCollection, MutableCollection, Equatable, @
         count -= 1
         let chunk = uniqueChunk(count &>> Self.chunkShift)
         (chunk.elements + (count & (Self.chunkSize - 1))).deinitialize(count: 1)
-        chunk.header -= 1
-        if chunk.header == 0 {
+        chunk.count -= 1
+        if chunk.count == 0 {
             chunks.removeLast()
             bases.removeLast()
         }
@@ -198,9 +198,19 @@ extension LayerList: CustomStringConvertible {
 
 extension LayerList {
     /// Up to `chunkSize` layers, the count in the header. Changed only while one list holds it.
+    ///
+    /// The count is read and written through the header's pointer, not `header`: that is a class
+    /// property, and each access to it went through the runtime's exclusivity check (a fifth of
+    /// what copying a chunk cost).
     @usableFromInline final class Chunk: ManagedBuffer<Int, Layer> {
         @usableFromInline static func make() -> Chunk {
             unsafeDowncast(Chunk.create(minimumCapacity: LayerList.chunkSize) { _ in 0 }, to: Chunk.self)
+        }
+
+        /// How many layers it holds.
+        @inlinable var count: Int {
+            get { withUnsafeMutablePointerToHeader { $0.pointee } }
+            set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
         }
 
         /// The layers: valid while the chunk is alive, which its list sees to.
@@ -210,8 +220,8 @@ extension LayerList {
 
         func copy() -> Chunk {
             let copy = Chunk.make()
-            copy.elements.initialize(from: elements, count: header)
-            copy.header = header
+            copy.elements.initialize(from: elements, count: count)
+            copy.count = count
             return copy
         }
 

@@ -295,13 +295,14 @@ public struct LayerTree: Equatable, Sendable {
                 }
             }
             // Where a layer of the walk is now: after a subtree, it moved by the subtree's growth.
+            let spans = walked
             func moved(_ index: Int) -> Int {
-                walked.reduce(index) { index, span in span.start < index ? index + span.layers.count - (span.end - span.start) : index }
+                spans.reduce(index) { index, span in span.start < index ? index + span.layers.count - (span.end - span.start) : index }
             }
             // The patched nodes outside the subtrees keep their hints right; those inside go.
             var kept = 0
             for (node, index) in zip(patchedNodes, patchedIndices) {
-                if walked.contains(where: { $0.start < index && index < $0.end }) { continue }
+                if spans.contains(where: { $0.start < index && index < $0.end }) { continue }
                 node._withUnsafeGuaranteedRef { $0.layerIndex = moved(index) }
                 patchedNodes[kept] = node
                 kept += 1

@@ -3,10 +3,14 @@
 /// always give the same frames.
 ///
 /// Not thread-safe: a scene is used from one thread (the server's service thread, or a test).
+///
+/// The properties marked `@exclusivity(unchecked)` are read or written on every frame; like
+/// `Node`'s, they opt out of the runtime's exclusivity checks (no access to one is held across a
+/// call that could reach it again), which cost more than the accesses themselves.
 public final class Scene {
     /// The node every container hangs from; its frame is the viewport.
     public let rootNode = Node(name: "scene")
-    public private(set) var viewport: Viewport
+    @exclusivity(unchecked) public private(set) var viewport: Viewport
     public private(set) var root: Controller?
     public let animator = Animator()
     /// The device chrome over the app (`Scene+Chrome`).
@@ -14,7 +18,7 @@ public final class Scene {
     let homeIndicator = HomeIndicator()
     /// Where the pages this scene loads keep their styles, shared with the other scenes of its
     /// thread; nil: each node keeps its own.
-    public var styles: StyleTable?
+    @exclusivity(unchecked) public var styles: StyleTable?
     public var settings = SceneSettings() {
         didSet {
             commands.policy = settings.busyPolicy
@@ -23,7 +27,7 @@ public final class Scene {
         }
     }
     /// The most recent events, oldest first (at most `settings.eventLogLimit`).
-    public private(set) var events: [SceneEvent] = []
+    @exclusivity(unchecked) public private(set) var events: [SceneEvent] = []
     /// Called with every event as it happens (the server forwards them to subscribers).
     public var onEvent: ((SceneEvent) -> Void)?
     /// Appearance callbacks that were out of order and so not delivered: always empty unless a
@@ -33,20 +37,20 @@ public final class Scene {
     let commands = CommandQueue()
     /// The pointer being followed, if any (one gesture, one pointer).
     var pointer: PointerGesture?
-    var nodeIDs = 0
+    @exclusivity(unchecked) var nodeIDs = 0
     /// How many layers the last layer tree had: the next one reserves a little more room
     /// (`spareLayers`), so its walk's arrays are not regrown part way through.
-    var lastLayerCount = 0
+    @exclusivity(unchecked) var lastLayerCount = 0
     /// What the last layer tree left for the next to copy unchanged subtrees from; kept while
     /// the scene animates and after, until `dropLayerCache()` (see `layerTree()`).
-    var layerCache: LayerTree.Cache?
+    @exclusivity(unchecked) var layerCache: LayerTree.Cache?
     /// What `layerTree()` rounds its layers to (nil: exact). A server sets the wire's, so a
     /// frame takes the scene's layers as they are instead of rounding a copy of them.
-    public var layerPrecision: LayerPrecision? {
+    @exclusivity(unchecked) public var layerPrecision: LayerPrecision? {
         didSet { if layerPrecision != oldValue { layerCache = nil } }
     }
     private var controllerIDs = 0
-    var needsDisplay = true
+    @exclusivity(unchecked) var needsDisplay = true
     private var lastList: DisplayList?
 
     public init(viewport: Viewport = .phone) {
