@@ -83,13 +83,14 @@ public struct LayerTree: Equatable, Sendable {
             // A tree for another viewport is culled differently everywhere, and one at another
             // precision has other numbers: walked afresh. So is another root's, whose nodes the
             // cache must not name.
-            var previous = cache.flatMap { $0.root == ObjectIdentifier(root) && $0.viewport == viewport && $0.precision == precision ? $0 : nil }
-            // Held only here, a patch changes the cache in place rather than a copy of its arrays.
-            cache = nil
+            // Held only here (moved out, not copied), a patch changes the cache in place rather
+            // than a copy of its arrays.
+            var previous = cache.take()
+            if previous?.root != ObjectIdentifier(root) || previous?.viewport != viewport || previous?.precision != precision { previous = nil }
             if leavesCache, previous != nil, let moved = root.movedSinceLayers {
                 switch previous!.patch(moving: moved, ids: &ids, styles: styles) {
                 case .patched:
-                    cache = previous
+                    cache = previous.take()
                     root.movedSinceLayers!.removeAll(keepingCapacity: true)
                     return LayerTree(layers: cache!.layers, viewport: viewport, precision: precision)
                 case .walk: break
@@ -99,7 +100,7 @@ public struct LayerTree: Equatable, Sendable {
             var builder = Builder(styles: styles, capacity: capacity, previous: previous, leavesCache: leavesCache)
             let bounds = Rect(origin: .zero, size: viewport)
             let unmanagedRoot = Unmanaged.passUnretained(root)
-            let rootBefore = builder.previous.flatMap { $0.layers.first?.id == root.id ? 0 : nil }
+            let rootBefore = builder.previousRootID == root.id ? 0 : nil
             if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds, before: rootBefore).kept {
                 // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
                 builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds, origin: root.frame.origin)
@@ -265,7 +266,8 @@ public struct LayerTree: Equatable, Sendable {
         /// patched list: their places are the walk's again, which the subtree's root's slack covers.
         private mutating func rewalk(_ subtrees: [Subtree], patchedIndices: [Int], ids: inout Int, styles: StyleTable?) -> Bool {
             var outermost: [Subtree] = []
-            for subtree in subtrees.sorted(by: { $0.start < $1.start }) where outermost.last.map({ subtree.start >= placements[$0.start].end }) ?? true {
+            for subtree in subtrees.sorted(by: { $0.start < $1.start }) {
+                if let last = outermost.last, subtree.start < placements[last.start].end { continue }
                 outermost.append(subtree)
             }
             // All walked before any is put in: new nodes get their ids in pre-order, as a walk
@@ -464,7 +466,11 @@ public struct LayerTree: Equatable, Sendable {
         var parents: [Int] = []
         var placements: [Placement] = []
         let styles: StyleTable?
-        private(set) var previous: Cache?
+        /// The layers and placements of the cache copied from (empty when there is none). Kept
+        /// apart, not as the optional `Cache`: binding that copied it, a retain and a release of
+        /// each of its arrays, for every node visited.
+        private let previousLayers: LayerList
+        private let previousPlacements: [Placement]
         private(set) var copiedLayers = 0
         /// The build leaves a cache: it clears the marks of the nodes it walks.
         let leavesCache: Bool
@@ -475,7 +481,13 @@ public struct LayerTree: Equatable, Sendable {
 
         init(styles: StyleTable?, capacity: Int, previous: Cache?, leavesCache: Bool, baseIndex: Int = 0) {
             self.styles = styles
-            self.previous = leavesCache ? previous : nil
+            if leavesCache, let previous {
+                previousLayers = previous.layers
+                previousPlacements = previous.placements
+            } else {
+                previousLayers = LayerList()
+                previousPlacements = []
+            }
             self.leavesCache = leavesCache
             self.baseIndex = baseIndex
             layers.reserveCapacity(capacity)
@@ -527,7 +539,7 @@ public struct LayerTree: Equatable, Sendable {
                 let childClip = node.clipsToBounds ? clip.intersection(frame) : clip
                 // The previous build's children of this node, in order, to find each child's.
                 var next = before.map { $0 + 1 }
-                let end = before.map { previous!.placements[$0].end } ?? 0
+                let end = before.map { previousPlacements[$0].end } ?? 0
                 node.children.withUnsafeBufferPointer { children in
                     for position in children.indices {
                         let child = Unmanaged.passUnretained(children[position])
@@ -585,15 +597,21 @@ public struct LayerTree: Equatable, Sendable {
             }
         }
 
+        /// The id of the root of the cache copied from, if there is one.
+        var previousRootID: Int? {
+            previousLayers.isEmpty ? nil : previousLayers.withUnsafeLayer(at: 0) { $0.pointee.id }
+        }
+
         /// The index in the previous build of `child`, looked for among the previous children
         /// from `next` up to `end`; `next` moves past it when found.
         private func previousIndex(of child: Unmanaged<Node>, from next: inout Int?, to end: Int) -> Int? {
-            guard let previous, var index = next else { return nil }
+            // `next` is nil without a cache copied from: no index from it was handed out.
+            guard var index = next else { return nil }
             let id = child._withUnsafeGuaranteedRef { $0.id }
             guard id != 0 else { return nil }
             while index < end {
-                let following = previous.placements[index].end
-                if previous.layers[index].id == id {
+                let following = previousPlacements[index].end
+                if previousLayers.withUnsafeLayer(at: index, { $0.pointee.id }) == id {
                     next = following
                     return index
                 }
@@ -605,8 +623,7 @@ public struct LayerTree: Equatable, Sendable {
         /// Copies the subtree that was at `before` in the previous build, when it was placed as
         /// now or moved within its slack; returns its slack as now, or nil when it must be walked.
         private mutating func copy(_ before: Int, node: Unmanaged<Node>, offset: Point, scale: Double, clip: Rect) -> Slack? {
-            guard let previous else { return nil }
-            let placement = previous.placements[before]
+            let placement = previousPlacements[before]
             guard placement.scale == scale, placement.clip == clip else { return nil }
             let dx = offset.x - placement.offset.x, dy = offset.y - placement.offset.y
             let moved = dx != 0 || dy != 0
@@ -614,13 +631,13 @@ public struct LayerTree: Equatable, Sendable {
             let start = layers.count
             node._withUnsafeGuaranteedRef { $0.layerIndex = baseIndex + start }
             let range = before..<placement.end
-            layers.append(contentsOf: previous.layers, range)
+            layers.append(contentsOf: previousLayers, range)
             nodes.append(contentsOf: repeatElement(node, count: range.count))
             parents.append(contentsOf: repeatElement(Self.copied, count: range.count))
             let shift = start - before
             copiedLayers += range.count
             for index in range {
-                var copy = previous.placements[index]
+                var copy = previousPlacements[index]
                 copy.end += shift
                 if moved {
                     copy.offset.x += dx

@@ -7,9 +7,9 @@ extension Scene {
     /// node has one id on both protocols. Call it after `tick` when serving both: nodes then get
     /// their ids in the same order as a v1-only session would, and structural layers after them.
     public func layerTree() -> LayerTree {
-        var cache = layerCache
+        // Moved out, not copied: a copy retained and released each of the cache's arrays.
+        var cache = layerCache.take()
         let hadCache = cache != nil
-        layerCache = nil
         let capacity = lastLayerCount > 0 ? lastLayerCount + Self.spareLayers : LayerTree.firstCapacity
         let tree = LayerTree.build(
             root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles, capacity: capacity, precision: layerPrecision, cache: &cache)
@@ -20,7 +20,7 @@ extension Scene {
         // animating (a session's first frame) keeps none, and a server takes it from a scene that
         // has been still for a while (`dropLayerCache()`): an idle session keeps no second copy
         // of its layers' placements.
-        if needsTick || hadCache { layerCache = cache }
+        if needsTick || hadCache { layerCache = cache.take() }
         return tree
     }
 
