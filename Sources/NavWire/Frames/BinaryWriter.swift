@@ -14,7 +14,16 @@ struct BinaryWriter {
     }
 
     /// Unsigned LEB128: 7 bits per byte, low bits first, the high bit on every byte but the last.
-    mutating func varint(_ value: UInt64) {
+    /// Inlined for the one-byte case (most ids, counts and masks of a delta), which was a call.
+    @inline(__always) mutating func varint(_ value: UInt64) {
+        if value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+        } else {
+            longVarint(value)
+        }
+    }
+
+    @inline(never) private mutating func longVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
