@@ -775,7 +775,10 @@ def test_string_table_starts_afresh_with_a_full_frame(server):
             await client.hello(app=None, viewport=None, session=token, role="view", lastSeq=state.seq, **V2_BINARY)
             frame = await client.wait_frame(since=start)
             client.check()
-            assert not compare_pictures(control.display_list(), client.v2.flatten())
+            # The controller's frame for the last command may still be on its way (its result
+            # comes first): its picture must come to be the resumed viewer's.
+            await control.wait_until(lambda: not compare_pictures(control.display_list(), client.v2.flatten()),
+                                     what="the controller's picture to be the resumed viewer's")
             await client.close()
             return frame, client.v2.string_info[frame["seq"]]
 

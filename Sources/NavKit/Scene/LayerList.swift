@@ -200,8 +200,8 @@ extension LayerList {
     /// Up to `chunkSize` layers, the count in the header. Changed only while one list holds it.
     ///
     /// The count is read and written through the header's pointer, not `header`: that is a class
-    /// property, and each access to it went through the runtime's exclusivity check (a fifth of
-    /// what copying a chunk cost).
+    /// property, and each access to it went through the runtime's exclusivity check (about a
+    /// tenth of what copying a chunk cost).
     @usableFromInline final class Chunk: ManagedBuffer<Int, Layer> {
         @usableFromInline static func make() -> Chunk {
             unsafeDowncast(Chunk.create(minimumCapacity: LayerList.chunkSize) { _ in 0 }, to: Chunk.self)

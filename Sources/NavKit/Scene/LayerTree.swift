@@ -270,8 +270,9 @@ public struct LayerTree: Equatable, Sendable {
                 if let last = outermost.last, subtree.start < placements[last.start].end { continue }
                 outermost.append(subtree)
             }
-            // All walked before any is put in: new nodes get their ids in pre-order, as a walk
-            // of the whole tree would give them, and none unless every subtree is kept.
+            // Walked and given ids in pre-order, as a walk of the whole tree would give them. When
+            // one is culled whole the tree is walked afresh and the subtrees before it keep the
+            // ids they got: new nodes show only inside these subtrees, so the order is the same.
             var walked: [(start: Int, end: Int, layers: LayerList, placements: [Placement])] = []
             for subtree in outermost {
                 let placement = placements[subtree.start]
