@@ -192,7 +192,6 @@ public struct LayerTree: Equatable, Sendable {
             let walk = (layers: self.layers, placements: placements)
             // Nodes that are not drawn (`.none`) are dropped from the list as it is gone through.
             var kept = 0
-            var keptIndices: [Int] = []
             var rewalks: [Subtree] = []
             for position in patchedNodes.indices {
                 let unmanaged = patchedNodes[position]
@@ -218,7 +217,6 @@ public struct LayerTree: Equatable, Sendable {
                 case .walk: return .walk
                 case .rewalk(let index):
                     rewalks.append(Subtree(node: unmanaged, start: index))
-                    keptIndices.append(index)
                 case .layer(let index, let frame, let alpha):
                     // Only a layer that changes is written: a write copies its chunk of layers,
                     // which the older trees share.
@@ -226,7 +224,6 @@ public struct LayerTree: Equatable, Sendable {
                         layers[index].frame = frame
                         layers[index].alpha = alpha
                     }
-                    keptIndices.append(index)
                 }
                 patchedNodes[kept] = unmanaged
                 kept += 1
@@ -235,7 +232,7 @@ public struct LayerTree: Equatable, Sendable {
             self.layers = layers
             rewalkedSubtrees = 0
             if !rewalks.isEmpty {
-                guard rewalk(rewalks, patchedIndices: keptIndices, ids: &ids, styles: styles) else { return .walkAfresh }
+                guard rewalk(rewalks, ids: &ids, styles: styles) else { return .walkAfresh }
             }
             patched = true
             return .patched
@@ -264,7 +261,12 @@ public struct LayerTree: Equatable, Sendable {
         /// whole now (its parent might then go too), and the tree must be walked. A subtree inside
         /// another is walked with it. The patched nodes inside a subtree are left out of the
         /// patched list: their places are the walk's again, which the subtree's root's slack covers.
-        private mutating func rewalk(_ subtrees: [Subtree], patchedIndices: [Int], ids: inout Int, styles: StyleTable?) -> Bool {
+        private mutating func rewalk(_ subtrees: [Subtree], ids: inout Int, styles: StyleTable?) -> Bool {
+            // Where the patched nodes are before anything moves (the walks below reset the hints
+            // of the nodes they visit). Looked up only here: a patch that walks nothing again,
+            // nearly every one, keeps no list of them.
+            let layers = self.layers
+            let patchedIndices = patchedNodes.map { node in node._withUnsafeGuaranteedRef { Self.index(of: $0, in: layers) ?? -1 } }
             var outermost: [Subtree] = []
             for subtree in subtrees.sorted(by: { $0.start < $1.start }) {
                 if let last = outermost.last, subtree.start < placements[last.start].end { continue }
@@ -284,14 +286,14 @@ public struct LayerTree: Equatable, Sendable {
                     clip: placement.clip, before: subtree.start
                 ).kept
                 guard kept else { return false }
-                builder.finish(ids: &ids, rootParent: layers[subtree.start].parent, precision: precision)
+                builder.finish(ids: &ids, rootParent: self.layers[subtree.start].parent, precision: precision)
                 walked.append((subtree.start, placement.end, builder.layers, builder.placements))
             }
             // From the last subtree to the first, so that each is put where the walk had it.
             // (The builders, which held this cache, are gone: the arrays change in place.)
             for span in walked.reversed() {
                 let grown = span.layers.count - (span.end - span.start)
-                layers.replaceSubrange(span.start..<span.end, with: span.layers)
+                self.layers.replaceSubrange(span.start..<span.end, with: span.layers)
                 placements.replaceSubrange(span.start..<span.end, with: span.placements.lazy.map { $0.shifted(by: span.start) })
                 for index in placements.indices where index < span.start ? placements[index].end > span.start : index >= span.start + span.layers.count {
                     placements[index].end += grown
