@@ -348,23 +348,30 @@ final class ProtocolHandler {
 
     // MARK: - Sending
 
-    /// One `lws_write` per callback: the next queued message, else the pending close frame,
-    /// else (when asked for with `requestWrite`) the delegate's newest payload. lws also calls
-    /// this unasked (after answering a ping), so an empty turn must be harmless.
+    /// Everything waiting, in order, as far as the socket takes it in this turn: a due ping, the
+    /// queued messages, then the pending close frame or (when asked for with `requestWrite`) the
+    /// delegate's newest payload. lws also calls this unasked (after answering a ping), so an
+    /// empty turn must be harmless.
+    ///
+    /// A write follows another only when lws holds nothing back of it (lws's rule: no write while
+    /// part of an earlier one waits); otherwise the rest waits for the next writeable callback. A
+    /// compressed connection writes one message per callback, as lws deflates over several passes.
+    /// Writing a command's result and the frame after it in one turn matters: the frame that ends
+    /// a transition comes after its result, and on the next pass of the loop it went out only after
+    /// the whole tick, its interval a third longer than the others' with 500 sessions a thread.
     private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer, atOnce: Bool = false) -> Int32 {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
-        if connection.pingDue {
-            connection.pingDue = false
-            guard writeBuffer.write(ConnectionDeadlines.pingPayload, to: wsi, as: LWS_WRITE_PING) else { return -1 }
-            if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
-            return 0
-        }
-        if let text = connection.dequeue() {
-            guard write(text.utf8, connection, wsi, as: LWS_WRITE_TEXT) else { return -1 }
-            if connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
-            return 0
+        // The ping and the queued messages first, while the socket takes them.
+        while connection.pingDue || connection.hasQueuedMessages {
+            if connection.pingDue {
+                connection.pingDue = false
+                guard writeBuffer.write(ConnectionDeadlines.pingPayload, to: wsi, as: LWS_WRITE_PING) else { return -1 }
+            } else if let text = connection.dequeue() {
+                guard write(text.utf8, connection, wsi, as: LWS_WRITE_TEXT) else { return -1 }
+            }
+            guard canWriteAgain(connection, wsi) else { return 0 }
         }
         if let close = connection.pendingClose {
             return closeNow(connection, wsi, close)
@@ -375,19 +382,33 @@ final class ProtocolHandler {
                 guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
                 else { return -1 }
             }
+            // One payload a turn: a delegate that asks again from inside `nextPayloadFor` (or
+            // queues a message) is asked on the next callback, so no turn runs on without end.
+            if connection.pingDue || connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
         }
         return 0
     }
 
-    /// `requestWrite()` outside every lws callback: writes the connection's payload now, as its
-    /// writeable callback would, when nothing else waits for the socket (no queued message, ping
-    /// or close, nothing lws holds back of an earlier write) and the connection is not
-    /// compressed. False leaves the request to the writeable callback. A write that fails here
-    /// cannot return -1 to lws, so lws is asked to kill the connection from its timeout
+    /// True when another write may follow the last in this turn: something is still waiting, the
+    /// connection is not compressed and lws holds nothing back. When something waits but cannot
+    /// be written now, the next writeable callback is asked for.
+    private func canWriteAgain(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
+        guard connection.pingDue || connection.hasPendingOutput || connection.payloadRequested else { return false }
+        if connection.isCompressed || lws_partial_buffered(wsi) != 0 {
+            lws_callback_on_writable(wsi)
+            return false
+        }
+        return true
+    }
+
+    /// `requestWrite()` outside every lws callback: writes what waits for the connection now (the
+    /// queued messages, then its payload), as its writeable callback would, when lws holds nothing
+    /// back of an earlier write, no close frame is pending and the connection is not compressed.
+    /// False leaves the request to the writeable callback. A write that fails here cannot return -1 to lws, so lws is asked to kill the connection from its timeout
     /// machinery instead, as for a stalled reader.
     func writeAtOnce(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
-        guard callbackDepth == 0, writingAtOnce !== connection, !connection.isCompressed, !connection.pingDue,
-            !connection.hasPendingOutput, lws_partial_buffered(wsi) == 0
+        guard callbackDepth == 0, writingAtOnce !== connection, !connection.isCompressed, connection.pendingClose == nil,
+            lws_partial_buffered(wsi) == 0
         else { return false }
         // Writing one connection's frame can make others' (its session's other viewers): those
         // nest, each restoring the one before.

@@ -141,7 +141,10 @@ public final class WebSocketConnection {
     }
 
     /// True while queued messages or a close frame wait for the socket.
-    var hasPendingOutput: Bool { outboxHead < outbox.count || pendingClose != nil }
+    var hasPendingOutput: Bool { hasQueuedMessages || pendingClose != nil }
+
+    /// Messages wait in the queue.
+    var hasQueuedMessages: Bool { outboxHead < outbox.count }
 
     /// Forgets everything queued (the connection is being dropped) and records why.
     func abandon(because status: CloseStatus) {

@@ -68,6 +68,39 @@ import Testing
         #expect(try Self.metric("stackcast_messages_sent_total", harness) == 20, "counted once, as on the callback")
     }
 
+    /// A command's result is queued just before the frame that ends its transition: both go out
+    /// within the tick's `requestWrite()`, the message first, instead of the frame waiting for the
+    /// loop's next pass after every other session's frame.
+    @Test func aMessageQueuedBeforeATickFrameIsWrittenAtOnceAheadOfIt() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let client = try WebSocketClient.connect(port: harness.port)
+        #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
+        let asked = Locked<[Bool]>([])
+        var ticking = false, ticks = 0
+        harness.delegate.onTick = { server, _ in
+            ticks += 1
+            ticking = true
+            harness.delegate.connections.values.forEach { connection in
+                connection.send("result \(ticks)")
+                connection.requestWrite()
+            }
+            ticking = false
+            if ticks == 3 { server.stopTicking() }
+        }
+        harness.delegate.nextPayload = { _ in
+            asked.withLock { $0.append(ticking) }
+            return .text(Array("state \(ticks)".utf8))
+        }
+        harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.005) }
+        var received: [String] = []
+        while received.count < 6, case .text(let text) = client.receive() { received.append(text) }
+        #expect(received == ["result 1", "state 1", "result 2", "state 2", "result 3", "state 3"])
+        #expect(asked.withLock { $0 } == [true, true, true], "each frame within its tick")
+        #expect(try Self.metric("stackcast_writes_at_once_total", harness) == 3)
+        #expect(try Self.metric("stackcast_messages_sent_total", harness) == 6)
+    }
+
     /// The delegate may ask to be asked again from inside `nextPayloadFor` (the protocol's
     /// contract): written at once, that second payload must still follow the first.
     @Test func aRequestForTheNextPayloadMadeWhileWritingAtOnceComesAfterIt() throws {
