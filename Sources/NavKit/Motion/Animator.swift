@@ -30,6 +30,10 @@ public final class Animator {
     /// The time animations are measured against, in seconds.
     @exclusivity(unchecked) public private(set) var now: Double = 0
 
+    /// Called when an animation or display link starts on an animator that ran none: its
+    /// scene needs ticks again (`Scene.onNeedsTick`).
+    public var onStart: (() -> Void)?
+
     public init() {}
 
     /// True while at least one animation or display link runs.
@@ -41,7 +45,9 @@ public final class Animator {
     public func addDisplayLink(_ step: @escaping (_ now: Double) -> Bool) -> Handle {
         nextHandle += 1
         let handle = Handle(value: nextHandle)
+        let wasIdle = !isAnimating
         links.append((handle, step))
+        if wasIdle { onStart?() }
         return handle
     }
 
@@ -53,7 +59,9 @@ public final class Animator {
     ) -> Handle {
         nextHandle += 1
         let handle = Handle(value: nextHandle)
+        let wasIdle = !isAnimating
         animations.append(Animation(handle: handle, start: now, duration: max(duration, 0), curve: curve, update: update, completion: completion))
+        if wasIdle { onStart?() }
         update(curve.value(at: 0))
         return handle
     }

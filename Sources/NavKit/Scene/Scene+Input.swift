@@ -17,7 +17,7 @@ extension Scene {
         var controller = hit.owningController
         while let current = controller {
             if current.handleScroll(event, hit: hit) {
-                needsDisplay = true
+                setNeedsDisplay()
                 return
             }
             controller = current.parent
@@ -82,7 +82,7 @@ extension Scene {
         }
         if case .handled(let handler) = gesture.role {
             handler.panMoved(gesture.tracker)
-            needsDisplay = true
+            setNeedsDisplay()
         }
     }
 
@@ -93,7 +93,7 @@ extension Scene {
         switch gesture.role {
         case .handled(let handler):
             handler.panEnded(gesture.tracker) { [weak self] completed in self?.endGesture(handler, completed: completed) }
-            needsDisplay = true
+            setNeedsDisplay()
         case .undecided where gesture.mayTap && (gesture.tracker.isTap || gesture.press != nil && gesture.tracker.axis == nil):
             // A press on a row selects it on release however long it was held, as in iOS; a
             // press that lifts before the delay shows the highlight now.
@@ -126,7 +126,7 @@ extension Scene {
 
     private func endGesture(_ handler: any PanHandler, completed: Bool) {
         if let name = handler.gestureName { record(.gestureEnded, cancelled: !completed, gesture: name) }
-        needsDisplay = true
+        setNeedsDisplay()
         if handler.holdsCommands { commands.release() }
     }
 
@@ -139,7 +139,7 @@ extension Scene {
         var controller = hit.owningController
         while let current = controller {
             if current.handleTap(on: hit) {
-                needsDisplay = true
+                setNeedsDisplay()
                 return
             }
             controller = current.parent

@@ -31,7 +31,7 @@ extension Scene {
         guard !press.isShown, let controller = press.controller else { return }
         press.isShown = true
         controller.setPressed(press.node, true)
-        needsDisplay = true
+        setNeedsDisplay()
     }
 
     /// Stops following the press and clears its highlight (a selected row keeps its own).
@@ -40,6 +40,6 @@ extension Scene {
         press.delay = nil
         if press.isShown { press.controller?.setPressed(press.node, false) }
         press.isShown = false
-        needsDisplay = true
+        setNeedsDisplay()
     }
 }

@@ -50,7 +50,19 @@ public final class Scene {
         didSet { if layerPrecision != oldValue { layerCache = nil } }
     }
     private var controllerIDs = 0
+    /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
     @exclusivity(unchecked) var needsDisplay = true
+    /// Within `advance(to:)`, where changes tell `onNeedsTick` nothing.
+    @exclusivity(unchecked) private var isAdvancing = false
+    /// Called when `needsTick` turns true: the scene changed, or started to animate, after a
+    /// picture that left it still. A server keeps the scenes it ticks by this, so that a tick
+    /// visits only those, however many still sessions it holds. Called on the thread that
+    /// changed the scene (the scene's own).
+    public var onNeedsTick: (() -> Void)? {
+        didSet {
+            animator.onStart = onNeedsTick.map { onNeedsTick in { [unowned self] in if !self.needsDisplay, !self.isAdvancing { onNeedsTick() } } }
+        }
+    }
     private var lastList: DisplayList?
 
     public init(viewport: Viewport = .phone) {
@@ -75,6 +87,10 @@ public final class Scene {
 
     /// Moves the clock to `time` and runs the animations up to it (earlier times are ignored).
     public func advance(to time: Double) {
+        // What the animations' updates and completions change (the next queued command may
+        // start) tells `onNeedsTick` nothing: a scene whose animations ran needed ticks already.
+        isAdvancing = true
+        defer { isAdvancing = false }
         if animator.advance(to: time) { needsDisplay = true }
     }
 
@@ -125,7 +141,11 @@ public final class Scene {
     }
 
     /// Marks the scene changed, for code that edits nodes directly.
-    public func setNeedsDisplay() { needsDisplay = true }
+    public func setNeedsDisplay() {
+        guard !needsDisplay else { return }
+        needsDisplay = true
+        if !animator.isAnimating, !isAdvancing { onNeedsTick?() }
+    }
 
     // MARK: Structure
 
@@ -142,7 +162,7 @@ public final class Scene {
         rootNode.insertChild(controller.view, at: 0)
         controller.layout(size: viewport.size, safeArea: viewport.safeArea)
         controller.setAppearance(true, animated: false)
-        needsDisplay = true
+        setNeedsDisplay()
     }
 
     /// Lays the scene out again for a new viewport.
@@ -151,7 +171,7 @@ public final class Scene {
         rootNode.frame = Rect(origin: .zero, size: viewport.size)
         root?.layout(size: viewport.size, safeArea: viewport.safeArea)
         layoutChrome()
-        needsDisplay = true
+        setNeedsDisplay()
     }
 
     /// The navigation state: the container tree, as `query state` reports it.
@@ -166,9 +186,9 @@ public final class Scene {
     func submit(
         _ body: @escaping CommandQueue.Body, submitter: AnyObject? = nil, bytes: Int = 0, completion: @escaping CommandQueue.Completion
     ) {
-        needsDisplay = true
+        setNeedsDisplay()
         commands.submit(body, submitter: submitter, bytes: bytes) { [weak self] result in
-            self?.needsDisplay = true
+            self?.setNeedsDisplay()
             completion(result)
         }
     }

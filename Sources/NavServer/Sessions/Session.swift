@@ -44,6 +44,10 @@ final class Session {
     var layerCacheDropAt: Double?
     /// Input changed the scene: make the picture when a viewer can next take a frame.
     var needsRender = false
+    /// In its shard's list of sessions to tick (`SessionShard.ticking`).
+    var isTicking = false
+    /// Its place in that list, given when its shard took it: the list keeps this order.
+    var tickOrder = 0
     /// Writes what happens to the scene to the session's recording; nil when not recorded.
     let recorder: SessionRecorder?
     /// Writes the same to the state folder, for failover (`serve --state-dir`).

@@ -114,7 +114,6 @@ extension SessionShard {
         case .failure(let failure):
             send(failure.error, id: failure.commandID, to: viewer)
         }
-        scheduleTicks()
     }
 
     /// `connection` is gone.
@@ -124,7 +123,6 @@ extension SessionShard {
         guard let viewer = connection.context as? Viewer else { return }
         connection.context = nil
         leaveAnywhere(viewer, now: now)
-        scheduleTicks()
     }
 
     /// What `connection` is to send now that its socket can take it: its viewer's next frame.

@@ -80,7 +80,6 @@ extension SessionShard {
         if session.viewers.isEmpty { session.expiresAt = now + configuration.sessionTTL }
         if let expiresAt = session.expiresAt { transport.wake(at: expiresAt) }
         updateGauges()
-        scheduleTicks()
     }
 
     /// What a viewer waiting for a takeover that failed is told.

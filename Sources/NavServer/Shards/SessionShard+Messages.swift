@@ -259,9 +259,13 @@ extension SessionShard {
     /// its viewers.
     func hold(_ session: Session) {
         session.scene.onEvent = eventForwarder(for: session)
+        session.tickOrder = nextTickOrder
+        nextTickOrder += 1
+        session.scene.onNeedsTick = { [unowned self, unowned session] in self.tickWhileNeeded(session) }
         sessions[session.token] = session
         watched[session.watchToken] = session
         statusBoard.withLock { $0[session.watchToken] = session.status }
+        tickWhileNeeded(session)
     }
 
     /// What a draining server answers a hello that would start or take over a session.

@@ -60,7 +60,6 @@ extension SessionShard {
     private func receive(_ message: ClientMessage, text: String, through link: RemoteLink) {
         guard link.isOpen, let viewer = link.viewer else { return }
         serve(message, text: text, from: viewer, now: transport.now)
-        scheduleTicks()
     }
 
     /// The link's home closed its socket or moved it to another session.
@@ -68,7 +67,6 @@ extension SessionShard {
         link.isOpen = false
         if let viewer = link.viewer { leave(viewer, now: transport.now) }
         link.viewer = nil
-        scheduleTicks()
     }
 
     /// Asks for the link's next frame: made on this shard's next loop pass, or once the frame in

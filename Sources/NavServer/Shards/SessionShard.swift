@@ -29,6 +29,22 @@ final class SessionShard: @unchecked Sendable {
 
     // Service-thread state.
     var sessions: [String: Session] = [:]
+    /// The sessions whose scenes need ticks, each once (`Session.isTicking`): added when a scene
+    /// turns to need them (`Scene.onNeedsTick`), dropped by the tick that finds it still. A tick
+    /// visits these only: checking every session on every tick, a server holding 8,000 still
+    /// sessions spent 130–150 µs of CPU a frame on 10 animating ones, against 40 µs with none (now
+    /// 42–60 µs).
+    ///
+    /// In the order the shard took the sessions (`Session.tickOrder`), not the order they started
+    /// to move: a session's frames then leave at a steady point of each tick. Appended at the end
+    /// instead, a session moved forward in the tick as the ones before it stopped, and its frames
+    /// came a little early every tick of a transition (1,000 sessions read 61 fps at the median).
+    private(set) var ticking: [Session] = []
+    /// The next `Session.tickOrder`.
+    var nextTickOrder = 0
+    /// While a tick goes through `ticking`: the sessions that came to need ticks meanwhile, put
+    /// in after it (the list does not change under the tick).
+    private var startedDuringTick: [Session]?
     /// The styles of this shard's scenes, kept once however many sessions show them.
     let styles = StyleTable()
     /// How many of `sessions` have a viewer: kept as viewers come and go, so publishing the gauge
@@ -90,22 +106,53 @@ final class SessionShard: @unchecked Sendable {
 
     // MARK: Ticking (service thread)
 
-    /// Starts the frame timer when some session has something to show; an idle server does nothing.
-    func scheduleTicks() {
-        guard !transport.isTicking, sessions.values.contains(where: { $0.scene.needsTick }) else { return }
+    /// Has `session` ticked from the next tick on while its scene needs it, and starts the frame
+    /// timer if it is off; an idle server does nothing.
+    func tickWhileNeeded(_ session: Session) {
+        if !session.isTicking, session.scene.needsTick {
+            session.isTicking = true
+            if startedDuringTick != nil {
+                startedDuringTick!.append(session)
+            } else {
+                insertInOrder(session)
+            }
+        }
+        guard !transport.isTicking, !ticking.isEmpty else { return }
         transport.startTicking(interval: 1 / Double(max(1, min(configuration.fps, 120))))
+    }
+
+    private func insertInOrder(_ session: Session) {
+        // The first place whose session came later: a binary search, then one move of the rest.
+        var low = 0, high = ticking.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ticking[middle].tickOrder < session.tickOrder { low = middle + 1 } else { high = middle }
+        }
+        ticking.insert(session, at: low)
     }
 
     func tick(now: Double) {
         let started = transport.now
-        var animating = false
-        for session in sessions.values where session.scene.needsTick {
-            render(session, now: now)
-            animating = animating || session.scene.needsTick
+        startedDuringTick = []
+        // Renders and drops the still ones in one pass, while each session is in the cache.
+        var kept = 0
+        for index in ticking.indices {
+            let session = ticking[index]
+            // One that ended meanwhile (`end`) is only dropped.
+            if session.isTicking, session.scene.needsTick { render(session, now: now) }
+            if session.isTicking, session.scene.needsTick {
+                ticking[kept] = session
+                kept += 1
+            } else {
+                session.isTicking = false
+            }
         }
+        ticking.removeLast(ticking.count - kept)
+        for session in startedDuringTick! where session.isTicking { insertInOrder(session) }
+        startedDuringTick = nil
         let seconds = transport.now - started
         metrics.withLock { $0.recordTick(seconds: seconds) }
-        if !animating { transport.stopTicking() }
+        if ticking.isEmpty { transport.stopTicking() }
     }
 
     /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
@@ -169,6 +216,12 @@ final class SessionShard: @unchecked Sendable {
     /// ends and its state file goes.
     func end(_ session: Session, now: Double, reason: String) {
         session.endRecorders(reason)
+        session.scene.onNeedsTick = nil
+        if session.isTicking {
+            session.isTicking = false
+            // A tick going through the list drops it itself.
+            if startedDuringTick == nil { ticking.removeAll { $0 === session } }
+        }
         sessions[session.token] = nil
         watched[session.watchToken] = nil
         directory.remove(session.token, watchToken: session.watchToken)
