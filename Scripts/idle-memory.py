@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Resident memory per idle session, as issue 11 asks for it: a fresh `stackcast serve`, then N
+connections (default 1,000), each saying hello for a new session of APP on the binary v2 wire
+and taking its welcome and first frame, all kept open; the server's RSS before and after,
+divided by N. Prints one JSON object. (`stackcast bench` measures sessions kept for a resume with
+no viewer, `server.idle_session_kib`; freed memory stays resident, so that figure cannot come
+from closing these connections.)
+
+    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone]
+
+The server gets a log file of its own (a full stdout pipe would stop its service threads), the
+peer limits it needs for N connections from one address, and a warm-up session before the
+first reading, so that what every server allocates once is not counted per session.
+"""
+
+import argparse
+import asyncio
+import json
+import re
+import subprocess
+import tempfile
+import time
+
+import websockets
+
+
+def resident_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def start_server(binary, sessions, log):
+    limit = str(max(64, sessions + 10))
+    server = subprocess.Popen(
+        [binary, "serve", "--port", "0", "--web", "Web", "--max-connections-per-peer", limit,
+         "--max-sessions-per-peer", limit, "--peer-messages-per-second", "1000000"],
+        stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with open(log.name) as text:
+            found = re.search(r"127\.0\.0\.1:(\d+)", text.read())
+        if found:
+            return server, f"ws://127.0.0.1:{found.group(1)}/ws"
+        time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def open_session(url, app):
+    connection = await websockets.connect(url, subprotocols=["stackcast.v1"], compression=None, ping_interval=None)
+    await connection.send(json.dumps({"type": "hello", "app": app, "protocol": 2, "encoding": "binary"}))
+    welcome = json.loads(await connection.recv())
+    if welcome.get("type") != "welcome":
+        raise RuntimeError(f"expected welcome, got {welcome}")
+    frame = await connection.recv()
+    if not isinstance(frame, bytes):
+        raise RuntimeError("expected a binary frame after welcome")
+    return connection
+
+
+async def measure(binary, sessions, app):
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as log:
+        server, url = start_server(binary, sessions, log)
+        try:
+            warm = await open_session(url, app)
+            await warm.close()
+            await asyncio.sleep(0.5)
+            before = resident_kib(server.pid)
+            connections = []
+            for _ in range(sessions):
+                connections.append(await open_session(url, app))
+            await asyncio.sleep(1.0)
+            connected = resident_kib(server.pid)
+            for connection in connections:
+                await connection.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return {
+        "app": app, "sessions": sessions, "rss_before_kib": before, "rss_connected_kib": connected,
+        "connected_session_kib": round((connected - before) / sessions, 1),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("binary")
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--app", default="phone")
+    arguments = parser.parse_args()
+    if arguments.sessions < 1:
+        parser.error("--sessions must be at least 1")
+    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app))))
+
+
+if __name__ == "__main__":
+    main()
