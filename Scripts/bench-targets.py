@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Prints where issue 11's targets stand, from the JSON lines one Scripts/bench run wrote.
 
-Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL [IDLE_JSON]
+Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-line. Every figure comes from that one
-run on this machine; a target that could not be measured says so instead of passing.
+line. Every figure comes from that one run on this machine; a target that could not be measured
+says so instead of passing.
 """
 import json
 import sys
@@ -19,11 +19,11 @@ def load_last_json(path):
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
     bench = load_last_json(sys.argv[1])
     latency = load_last_json(sys.argv[2])
-    idle = load_last_json(sys.argv[4]) if len(sys.argv) == 5 else {}
+    idle = load_last_json(sys.argv[4])
     with open(sys.argv[3]) as handle:
         sweep = [json.loads(line) for line in handle if line.startswith("{")]
 

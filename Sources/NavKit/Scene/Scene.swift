@@ -59,9 +59,7 @@ public final class Scene {
     /// visits only those, however many still sessions it holds. Called on the thread that
     /// changed the scene (the scene's own).
     public var onNeedsTick: (() -> Void)? {
-        didSet {
-            animator.onStart = onNeedsTick.map { onNeedsTick in { [unowned self] in if !self.needsDisplay, !self.isAdvancing { onNeedsTick() } } }
-        }
+        didSet { animator.onStart = onNeedsTick == nil ? nil : { [unowned self] in if !self.needsDisplay { self.noticeNeedsTick() } } }
     }
     private var lastList: DisplayList?
 
@@ -144,7 +142,13 @@ public final class Scene {
     public func setNeedsDisplay() {
         guard !needsDisplay else { return }
         needsDisplay = true
-        if !animator.isAnimating, !isAdvancing { onNeedsTick?() }
+        if !animator.isAnimating { noticeNeedsTick() }
+    }
+
+    /// The scene, still until now, needs ticks (a change marked, an animation started): tells
+    /// `onNeedsTick`, but within `advance(to:)`.
+    private func noticeNeedsTick() {
+        if !isAdvancing { onNeedsTick?() }
     }
 
     // MARK: Structure

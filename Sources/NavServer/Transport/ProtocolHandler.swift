@@ -384,7 +384,7 @@ final class ProtocolHandler {
             }
             // One payload a turn: a delegate that asks again from inside `nextPayloadFor` (or
             // queues a message) is asked on the next callback, so no turn runs on without end.
-            if connection.pingDue || connection.hasPendingOutput || connection.payloadRequested { lws_callback_on_writable(wsi) }
+            if connection.hasOutputWaiting { lws_callback_on_writable(wsi) }
         }
         return 0
     }
@@ -393,7 +393,7 @@ final class ProtocolHandler {
     /// connection is not compressed and lws holds nothing back. When something waits but cannot
     /// be written now, the next writeable callback is asked for.
     private func canWriteAgain(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
-        guard connection.pingDue || connection.hasPendingOutput || connection.payloadRequested else { return false }
+        guard connection.hasOutputWaiting else { return false }
         if connection.isCompressed || lws_partial_buffered(wsi) != 0 {
             lws_callback_on_writable(wsi)
             return false
@@ -404,8 +404,9 @@ final class ProtocolHandler {
     /// `requestWrite()` outside every lws callback: writes what waits for the connection now (the
     /// queued messages, then its payload), as its writeable callback would, when lws holds nothing
     /// back of an earlier write, no close frame is pending and the connection is not compressed.
-    /// False leaves the request to the writeable callback. A write that fails here cannot return -1 to lws, so lws is asked to kill the connection from its timeout
-    /// machinery instead, as for a stalled reader.
+    /// False leaves the request to the writeable callback. A write that fails here cannot return
+    /// -1 to lws, so lws is asked to kill the connection from its timeout machinery instead, as for
+    /// a stalled reader.
     func writeAtOnce(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
         guard callbackDepth == 0, writingAtOnce !== connection, !connection.isCompressed, connection.pendingClose == nil,
             lws_partial_buffered(wsi) == 0

@@ -146,6 +146,9 @@ public final class WebSocketConnection {
     /// Messages wait in the queue.
     var hasQueuedMessages: Bool { outboxHead < outbox.count }
 
+    /// Anything at all waits for the socket: a ping, a queued message, a close frame or a payload.
+    var hasOutputWaiting: Bool { pingDue || hasPendingOutput || payloadRequested }
+
     /// Forgets everything queued (the connection is being dropped) and records why.
     func abandon(because status: CloseStatus) {
         clearOutbox()
