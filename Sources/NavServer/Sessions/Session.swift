@@ -33,7 +33,8 @@ final class Session {
     /// The string and template tables of the binary v2 stream.
     private var tables = BinaryTables()
     /// Encodings of the newest frame by format, templates and base seq (0: a full frame); nil
-    /// bytes mean "nothing changed on the wire". Emptied whenever a new frame is recorded. A
+    /// bytes mean "nothing changed on the wire". Emptied whenever a new frame is recorded, and
+    /// once every viewer has the newest (`dropEncodingsIfEveryViewerHasLatest`). A
     /// list, not a dictionary: a session's viewers are nearly always at one or two bases, and
     /// hashing a key, every frame, cost more than comparing it with those.
     private var encoded: [(key: EncodingKey, bytes: [UInt8]?)] = []
@@ -241,6 +242,18 @@ final class Session {
         let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, tables: &tables)
         encoded.append((key, bytes))
         return bytes
+    }
+
+    /// How many encodings of the newest frame the session holds (one per format and base).
+    var encodingsHeld: Int { encoded.count }
+
+    /// Lets go of the newest frame's encodings once every viewer shows that frame: nobody asks
+    /// for them again (a viewer that joins later gets a full frame, made for it), and an idle
+    /// session would otherwise keep its last frame's bytes, a full frame's 2 KB after a `hello`,
+    /// until the next frame.
+    func dropEncodingsIfEveryViewerHasLatest() {
+        guard !encoded.isEmpty, viewers.allSatisfy({ $0.base?.seq == seq }) else { return }
+        encoded.removeAll(keepingCapacity: true)
     }
 
     private func record(_ picture: ScenePicture) {

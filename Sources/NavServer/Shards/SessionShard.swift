@@ -270,6 +270,7 @@ final class SessionShard: @unchecked Sendable {
         session.bytesSent += bytes.count
         viewer.base = latest
         viewer.flow?.sent(seq: latest.seq, bytes: bytes.count)
+        session.dropEncodingsIfEveryViewerHasLatest()
         metrics.withLock { metrics in
             metrics.framesSkipped += skipped
             if isFull { metrics.fullFramesSent += 1 }
