@@ -91,7 +91,7 @@ public struct LayerTree: Equatable, Sendable {
                 switch previous!.patch(moving: moved, ids: &ids, styles: styles) {
                 case .patched:
                     cache = previous.take()
-                    root.movedSinceLayers!.removeAll(keepingCapacity: true)
+                    root.forgetMoves()
                     return LayerTree(layers: cache!.layers, viewport: viewport, precision: precision)
                 case .walk: break
                 case .walkAfresh: previous = nil

@@ -15,39 +15,22 @@ public final class Node {
     @exclusivity(unchecked) public var alpha: Double = 1 {
         didSet { if alpha != oldValue { invalidateLayers(alpha > 0 && oldValue > 0 ? .movedOrFaded : .other) } }
     }
-    @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { invalidateLayers() } } }
-    /// Something that shows in this node's layers (its own, its descendants', which children it
-    /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
-    /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
-    /// node and every ancestor by each change; cleared by the walk.
-    @exclusivity(unchecked) var layersChanged = true
     @exclusivity(unchecked) public private(set) var children: [Node] = []
-    // The five above come first, in the object's first 64 bytes: a layer tree reads them for
-    // every child of every node it walks, and with many sessions each node it reads is a cache
-    // miss; one line instead of three.
+    /// The yes-or-no properties (`isHidden`, `layersChanged`, ...), a bit each.
+    @exclusivity(unchecked) private var flags: Flags = [.layersChanged, .drawsChildren, .userInteractionEnabled]
+    /// How text is aligned; nil for left.
+    @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { restyle { _ in } } }
+    /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id).
+    @exclusivity(unchecked) private var layerIndexHint: Int32 = -1
+    // The id, alpha, children and flags come first, in the object's first 64 bytes: a layer
+    // tree reads them for every child of every node it walks, and with many sessions each node
+    // it reads is a cache miss; one line instead of three.
     @exclusivity(unchecked) public var frame: Rect {
         didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
     }
     /// The node and its subtree are drawn this many times their size, about the frame's top-left
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
     @exclusivity(unchecked) public var scale: Double = 1 { didSet { if scale != oldValue { invalidateLayers() } } }
-    /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
-    /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
-    /// lists and hit testing treat it as hidden.
-    @exclusivity(unchecked) public var isOnStandby = false { didSet { if isOnStandby != oldValue { invalidateLayers() } } }
-    /// Children are clipped to this node's frame.
-    @exclusivity(unchecked) public var clipsToBounds = false { didSet { if clipsToBounds != oldValue { invalidateLayers() } } }
-    /// The font text is set in; nil for the body font.
-    @exclusivity(unchecked) public var font: Font? { didSet { restyle { _ in } } }
-    /// How text is aligned; nil for left.
-    @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { restyle { _ in } } }
-    /// The controller whose root node this is (the responder chain starts from it).
-    @exclusivity(unchecked) public internal(set) weak var owner: Controller?
-    /// False leaves the children out of display lists and hit testing while the node itself is
-    /// drawn: for a page wholly covered by the pages in front of it but for a sliver of its fill.
-    @exclusivity(unchecked) public var drawsChildren = true { didSet { if drawsChildren != oldValue { invalidateLayers() } } }
-    /// False makes hit testing pass through this node and its children.
-    @exclusivity(unchecked) public var isUserInteractionEnabled = true
 
     /// The node's style, kept only here and shared with the display items and layers drawn from
     /// it: changed in place while nothing else holds it, copied once when something does. Nodes
@@ -55,10 +38,6 @@ public final class Node {
     /// changes nothing: transitions set some every frame (a sliding page's edge shadow), and a
     /// restyle copies a shared style and looks it up in the `StyleTable` again.
     @exclusivity(unchecked) private(set) var displayStyle = DisplayStyle.Storage.empty
-    /// `displayStyle` stripped of paint and role, made when first asked for after a change.
-    @exclusivity(unchecked) private var strippedStyle: DisplayStyle.Storage?
-    /// `displayStyle` came from a `StyleTable` and has not changed since.
-    @exclusivity(unchecked) private var styleIsShared = false
 
     /// The node this one is a child of. Kept unretained, neither `weak` nor `unowned`: a weak
     /// reference gives every node a side table, which puts each retain and release of a node
@@ -68,11 +47,117 @@ public final class Node {
     /// clears it when it leaves.
     public var parent: Node? { parentLink?.takeUnretainedValue() }
     @exclusivity(unchecked) private(set) var parentLink: Unmanaged<Node>?
-    /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id).
-    @exclusivity(unchecked) var layerIndex = -1
+    /// What only a few nodes have (an owner, a root's list of moves, a stripped style); nil
+    /// until one of them is set.
+    @exclusivity(unchecked) private var rare: RareState?
+    /// The font text is set in; nil for the body font.
+    @exclusivity(unchecked) public var font: Font? { didSet { restyle { _ in } } }
+    // Every session keeps a node per view on screen and off (95 for the phone app's home screen),
+    // so the layout above is kept tight: one-byte fields together, rarely set ones out of line.
+    // 129 bytes (a 144-byte allocation) instead of 184 (192).
+
+    /// The node's yes-or-no properties.
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let hidden = Flags(rawValue: 1 << 0)
+        static let layersChanged = Flags(rawValue: 1 << 1)
+        static let onStandby = Flags(rawValue: 1 << 2)
+        static let clipsToBounds = Flags(rawValue: 1 << 3)
+        static let drawsChildren = Flags(rawValue: 1 << 4)
+        static let userInteractionEnabled = Flags(rawValue: 1 << 5)
+        static let styleIsShared = Flags(rawValue: 1 << 6)
+    }
+
+    /// State few nodes have, kept out of line so that the others do not carry its room. Without
+    /// dynamic exclusivity checks, as the node's own properties: a root's list of moves grows
+    /// with every move of every node under it.
+    private final class RareState {
+        /// See `Node.owner`.
+        @exclusivity(unchecked) weak var owner: Controller?
+        /// See `Node.movedSinceLayers`.
+        @exclusivity(unchecked) var movedSinceLayers: [Unmanaged<Node>]?
+        /// See `Node.strippedDisplayStyle`.
+        @exclusivity(unchecked) var strippedStyle: DisplayStyle.Storage?
+    }
+
+    /// Sets `flag` to `value`; true when that changed it.
+    @inline(__always) private func setFlag(_ flag: Flags, _ value: Bool) -> Bool {
+        guard flags.contains(flag) != value else { return false }
+        flags.formSymmetricDifference(flag)
+        return true
+    }
+
+    /// The rare state, made when first needed.
+    private var rareState: RareState {
+        if let rare { return rare }
+        let made = RareState()
+        rare = made
+        return made
+    }
+
+    public var isHidden: Bool {
+        get { flags.contains(.hidden) }
+        set { if setFlag(.hidden, newValue) { invalidateLayers() } }
+    }
+    /// Something that shows in this node's layers (its own, its descendants', which children it
+    /// has) may have changed since a layer tree last walked it: false lets the next tree copy the
+    /// subtree's layers from the last one instead of walking it (`LayerTree.Cache`). Set on this
+    /// node and every ancestor by each change; cleared by the walk.
+    var layersChanged: Bool {
+        get { flags.contains(.layersChanged) }
+        set { _ = setFlag(.layersChanged, newValue) }
+    }
+    /// Off screen, but kept on protocol v2's wire (marked `standby`, not drawn): the page a pop would uncover, so
+    /// that uncovering it patches one layer instead of inserting its whole subtree again. Display
+    /// lists and hit testing treat it as hidden.
+    public var isOnStandby: Bool {
+        get { flags.contains(.onStandby) }
+        set { if setFlag(.onStandby, newValue) { invalidateLayers() } }
+    }
+    /// Children are clipped to this node's frame.
+    public var clipsToBounds: Bool {
+        get { flags.contains(.clipsToBounds) }
+        set { if setFlag(.clipsToBounds, newValue) { invalidateLayers() } }
+    }
+    /// False leaves the children out of display lists and hit testing while the node itself is
+    /// drawn: for a page wholly covered by the pages in front of it but for a sliver of its fill.
+    public var drawsChildren: Bool {
+        get { flags.contains(.drawsChildren) }
+        set { if setFlag(.drawsChildren, newValue) { invalidateLayers() } }
+    }
+    /// False makes hit testing pass through this node and its children.
+    public var isUserInteractionEnabled: Bool {
+        get { flags.contains(.userInteractionEnabled) }
+        set { _ = setFlag(.userInteractionEnabled, newValue) }
+    }
+    /// `displayStyle` came from a `StyleTable` and has not changed since.
+    private var styleIsShared: Bool {
+        get { flags.contains(.styleIsShared) }
+        set { _ = setFlag(.styleIsShared, newValue) }
+    }
+    /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id, so
+    /// one cut short to 32 bits is only a wrong guess).
+    var layerIndex: Int {
+        get { Int(layerIndexHint) }
+        set { layerIndexHint = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// The controller whose root node this is (the responder chain starts from it).
+    public internal(set) var owner: Controller? {
+        get { rare?.owner }
+        set { if newValue != nil || rare != nil { rareState.owner = newValue } }
+    }
     /// On a tree's root: the nodes of the tree that only moved or faded since a layer tree was
-    /// last built from it, or nil when anything else changed (`LayerTree.Cache`).
-    @exclusivity(unchecked) var movedSinceLayers: [Unmanaged<Node>]? = []
+    /// last built from it, or nil when anything else changed or no tree was built from it
+    /// (`LayerTree.Cache`).
+    var movedSinceLayers: [Unmanaged<Node>]? {
+        get { rare?.movedSinceLayers }
+        set { if newValue != nil || rare != nil { rareState.movedSinceLayers = newValue } }
+    }
+
+    /// Empties the root's list of moves in place, keeping its room (a layer tree took them).
+    func forgetMoves() {
+        rare?.movedSinceLayers?.removeAll(keepingCapacity: true)
+    }
 
     public init(frame: Rect = .zero, role: NodeRole? = nil, name: String? = nil, fill: Color? = nil) {
         self.frame = frame
@@ -134,7 +219,7 @@ public final class Node {
     /// font and alignment with their defaults). In place when no item holds the style.
     private func restyle(_ change: (inout DisplayStyle) -> Void) {
         invalidateLayers()
-        strippedStyle = nil
+        rare?.strippedStyle = nil
         styleIsShared = false
         if !isKnownUniquelyReferenced(&displayStyle) { displayStyle = DisplayStyle.Storage(displayStyle.style) }
         change(&displayStyle.style)
@@ -154,11 +239,12 @@ public final class Node {
         styleIsShared = true
     }
 
-    /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`).
+    /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`),
+    /// made when first asked for after a change of style.
     var strippedDisplayStyle: DisplayStyle.Storage {
-        if let strippedStyle { return strippedStyle }
+        if let stripped = rare?.strippedStyle { return stripped }
         let storage = DisplayStyle.Storage(displayStyle.style.stripped)
-        strippedStyle = storage
+        rareState.strippedStyle = storage
         return storage
     }
 
@@ -185,20 +271,20 @@ public final class Node {
         var node = Unmanaged.passUnretained(self)
         while true {
             let parent = node._withUnsafeGuaranteedRef { node -> Unmanaged<Node>? in
-                node.layersChanged = true
+                node.flags.insert(.layersChanged)
                 return node.parentLink
             }
             guard let parent else { break }
             node = parent
         }
         node._withUnsafeGuaranteedRef { root in
-            guard root.movedSinceLayers != nil else { return }
+            guard let rare = root.rare, let count = rare.movedSinceLayers?.count else { return }
             // The list holds nodes unretained: a node leaves the tree only through a change of
             // its parent's children (`.other`), which drops the list first.
-            if change == .other || root.movedSinceLayers!.count >= Self.movesKept {
-                root.movedSinceLayers = nil
+            if change == .other || count >= Self.movesKept {
+                rare.movedSinceLayers = nil
             } else {
-                root.movedSinceLayers!.append(Unmanaged.passUnretained(self))
+                rare.movedSinceLayers!.append(Unmanaged.passUnretained(self))
             }
         }
     }
