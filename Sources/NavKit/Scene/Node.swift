@@ -20,7 +20,7 @@ public final class Node {
     @exclusivity(unchecked) private var flags: Flags = [.layersChanged, .drawsChildren, .userInteractionEnabled]
     /// How text is aligned; nil for left.
     @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { restyle { _ in } } }
-    /// Where this node's layer was in the last layer tree a walk built (a hint: checked by id).
+    /// `layerIndex`, in 32 bits.
     @exclusivity(unchecked) private var layerIndexHint: Int32 = -1
     // The id, alpha, children and flags come first, in the object's first 64 bytes: a layer
     // tree reads them for every child of every node it walks, and with many sessions each node
