@@ -8,9 +8,7 @@ import Testing
     @Test func theEncodingIsSharedUntilTheLastViewerTakesItThenDropped() throws {
         let h = ShardHarness()
         let (c, token, watchToken) = h.controller()
-        let w = h.connect()
-        h.hello(#""session":"\#(watchToken)""#, on: w)
-        _ = w.take()
+        let w = h.watcher(watchToken)
         let session = try #require(h.shard.sessions[token])
         #expect(session.encodingsHeld == 0, "both viewers took the first frames")
 

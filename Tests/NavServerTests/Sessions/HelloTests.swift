@@ -98,9 +98,7 @@ import Testing
     @Test func pingIsAnsweredAtOnceWithItsIDAndTime() throws {
         let h = ShardHarness()
         let (c, _, watchToken) = h.controller()
-        let w = h.connect()
-        h.hello(#""session":"\#(watchToken)""#, on: w)
-        _ = w.take()
+        let w = h.watcher(watchToken)
         h.send(#"{"type":"ping","id":42,"t":183220.5}"#, on: c)
         h.send(#"{"type":"ping","id":"w"}"#, on: w)
         #expect(c.take() == ["pong 42"])

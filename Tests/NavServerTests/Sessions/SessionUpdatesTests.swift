@@ -55,9 +55,7 @@ import Testing
     @Test func aControllerTakingOverWithAnotherViewportTellsTheWatchersNotItself() throws {
         let h = ShardHarness()
         let (_, token, watchToken) = h.controller()
-        let w = h.connect()
-        h.hello(#""session":"\#(watchToken)",\#(Self.updates)"#, on: w)
-        _ = w.take()
+        let w = h.watcher(watchToken, Self.updates)
 
         let b = h.connect()
         h.hello(#""session":"\#(token)","viewport":{"width":1024,"height":768},\#(Self.updates)"#, on: b)

@@ -100,6 +100,15 @@ final class ShardHarness {
         return (connection, welcome?["session"]?.stringValue ?? "", welcome?["watchToken"]?.stringValue ?? "")
     }
 
+    /// A connection that said `hello` with watch token `watchToken` and the JSON members `fields`,
+    /// its welcome and first frame taken.
+    func watcher(_ watchToken: String, _ fields: String = "") -> FakeConnection {
+        let connection = connect()
+        hello(#""session":"\#(watchToken)"\#(fields.isEmpty ? "" : ",")\#(fields)"#, on: connection)
+        _ = connection.take()
+        return connection
+    }
+
     /// `connection` sends command `op` with id `id` and the JSON members `fields`.
     func command(_ id: String, _ op: String, _ fields: String = "", on connection: FakeConnection) {
         send(#"{"type":"command","id":"\#(id)","op":"\#(op)"\#(fields.isEmpty ? "" : ",")\#(fields)}"#, on: connection)

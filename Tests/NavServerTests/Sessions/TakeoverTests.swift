@@ -98,9 +98,7 @@ import Testing
     @Test func aWatcherMayQuerySubscribeAndPingButNothingElse() {
         let h = ShardHarness()
         let (a, _, watchToken) = h.controller()
-        let w = h.connect()
-        h.hello(#""session":"\#(watchToken)""#, on: w)
-        _ = w.take()
+        let w = h.watcher(watchToken)
         h.command("w1", "push", #""screen":{"name":"Detail"}"#, on: w)
         h.command("w2", "configure", #""busyPolicy":"reject""#, on: w)
         h.send(#"{"type":"pointer","phase":"down","x":10,"y":10,"t":0}"#, on: w)
