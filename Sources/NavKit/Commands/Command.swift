@@ -2,7 +2,7 @@
 ///
 /// Transitions are `nil` where the client gave none: the page's own transition (for pops) or
 /// the session default (for pushes) applies.
-public indirect enum Command: Equatable, Sendable {
+public enum Command: Equatable, Sendable {
     case setRoot(RootSpec)
     case push(ScreenSpec, transition: ParametricTransition? = nil, target: StackTarget? = nil)
     case pop(transition: ParametricTransition? = nil, target: StackTarget? = nil)
