@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints where issue 11's targets stand, from the JSON lines one Scripts/bench run wrote.
+"""Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
 Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON
 
@@ -71,7 +71,7 @@ def main():
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
 
     width = [max(len(row[column]) for row in rows) for column in range(3)]
-    print("== issue 11 targets (this run)")
+    print("== targets (this run)")
     for row in rows:
         print(f"  {row[0]:<{width[0]}}  {row[1]:>{width[1]}}  target {row[2]:<{width[2]}}  {row[3]}")
     if sweep:

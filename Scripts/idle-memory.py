@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Resident memory per idle session, as issue 11 asks for it: a fresh `stackcast serve`, then N
-connections (default 1,000), each saying hello for a new session of APP on the binary v2 wire
+"""Resident memory per idle session, as the memory target counts it: a fresh `stackcast serve`,
+then N connections (default 1,000), each saying hello for a new session of APP on the binary v2 wire
 and taking its welcome and first frame, all kept open; the server's RSS before and after,
 divided by N. Prints one JSON object. (`stackcast bench` measures sessions kept for a resume with
 no viewer, `server.idle_session_kib`; freed memory stays resident, so that figure cannot come

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Move -> frame latency against the ping floor from an outside Python client (the `websockets`
-package), as issue 11 measured it: on one connection, N pings, then N pointer moves of a drag,
-each waiting for its answer. Prints one JSON object.
+package), as the latency target measures it: on one connection, N pings, then N pointer moves of
+a drag, each waiting for its answer. Prints one JSON object.
 
     Scripts/latency.py ws://127.0.0.1:PORT/ws [--samples 300]
 """
