@@ -1,4 +1,4 @@
-"""UIKit's bar transition (issue 13 item 3) in real Chromium at 390 × 844, caught half way.
+"""UIKit's navigation bar transition in real Chromium at 390 × 844, caught half way.
 
 In the phone app with Slow motion on, tapping "Playlists" pushes its page: half way through, the
 navigation bar stays where it is (one bar, not one travelling with each page), both titles are

@@ -1,4 +1,4 @@
-"""Issue 15's "done when", as a person does it: `Scripts/cluster 3`, the viewer opened through
+"""Failover as a person sees it: `Scripts/cluster 3`, the viewer opened through
 HAProxy, two pages pushed by tapping rows, then the process that serves the session is killed
 (SIGKILL). The viewer reconnects on its own with the same token, another node rebuilds the session
 from its recorded input, and the viewer carries on where it was: the same pages, a banner saying

@@ -1,4 +1,4 @@
-"""The iOS look the server decides (issue 13 item 2), as the viewer draws it in real Chromium.
+"""The iOS look the server decides, as the viewer draws it in real Chromium.
 
 At 390×844, 820×1180 and 1600×900 the phone app's Library (and at 1600×900 the tablet app) show
 the status bar (9:41), the home indicator on the phone, and rows in an inset grouped section:

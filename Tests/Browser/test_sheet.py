@@ -1,4 +1,4 @@
-"""The modal page sheet (issue 13 item 4) in real Chromium at 390 × 844, as a person sees it.
+"""The modal page sheet in real Chromium at 390 × 844, as a person sees it.
 
 In the phone app, with Slow motion on (from the toolbar, so the slide can be caught half way),
 tapping "Now Playing" raises a card from the bottom: half way up it already lies over the home

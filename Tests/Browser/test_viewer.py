@@ -101,7 +101,7 @@ class Server:
 
 
 class DisplayList:
-    """The watcher's copy of the display list, by the rules of PROTOCOL.md "Frames"."""
+    """The watcher's copy of the display list, by the rules of docs/protocol.md, §3 "Frames"."""
 
     def __init__(self):
         self.seq = None

@@ -1,6 +1,6 @@
-"""Every error code of PROTOCOL.md, reached through the protocol, each with the exact code, the
-command's id when there is one, and a message naming the field; the connection and the session
-go on afterwards."""
+"""Every error code of docs/protocol.md (§6), reached through the protocol, each with the exact
+code, the command's id when there is one, and a message naming the field; the connection and the
+session go on afterwards."""
 
 import asyncio
 

@@ -1,5 +1,6 @@
-"""Frame encoding as PROTOCOL.md states it: a delta carries, for each changed node, only the
-fields that changed; every page root node has role page, vc and name; idle means silence."""
+"""Frame encoding as docs/protocol.md (§3) states it: a delta carries, for each changed node,
+only the fields that changed; every page root node has role page, vc and name; idle means
+silence."""
 
 from stackcast_client import run, session
 

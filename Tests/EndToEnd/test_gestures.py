@@ -1,5 +1,5 @@
-"""Gestures through `pointer` messages (BEHAVIOUR.md "Interactive pop and push"), on a 390 x 844
-viewport (W/3 = 130, W/2 = 195, fling threshold W/s = 390 pt/s).
+"""Gestures through `pointer` messages (interactive pop and push, docs/behaviour.md), on a
+390 x 844 viewport (W/3 = 130, W/2 = 195, fling threshold W/s = 390 pt/s).
 
 Pointer messages are sent back to back; only their `t` values (ms) say how fast the finger
 moved, so a test whose outcome depends on speed also checks that the server measures velocity

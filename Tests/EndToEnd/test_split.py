@@ -2,8 +2,8 @@
 
 Every test sets its own app with `setRoot` on an iPad landscape viewport without a safe area:
 1024 x 768, so the side bar is 80 pt wide and the split fills x = 80 to 1024 (W = 944, two half
-pages of 472 exactly). Expected numbers come from /work/shared/reference/spstackednav.md, worked out
-by hand here:
+pages of 472 exactly). Expected numbers are what SPStackedNav ("the reference" below) draws,
+worked out by hand from its rules:
 
 - a page's scroll range starts at the sum of the widths before it; a push right-aligns the new
   page: offset = start + width - 944;
@@ -750,7 +750,7 @@ def test_fast_flings_snap_one_or_two_pages_further(server):
             await client.ok("scrollTo", offset=2360)
         # 2360 - (8 x step - 10): page 3 is the leftmost shown. Over 5500 pt/s: one page further
         # left (page 2, left-aligned at 1416); over 8500: two (page 1 at 944). Position left, as
-        # the offset is (BEHAVIOUR.md fixes the reference's Right here).
+        # the offset is (the reference reports right here; docs/behaviour.md asks for left).
         assert outcomes == [
             {"offset": 1416, "targetOffset": 1416, "active": 2, "position": "left", "scrolling": False},
             {"offset": 944, "targetOffset": 944, "active": 1, "position": "left", "scrolling": False}], outcomes

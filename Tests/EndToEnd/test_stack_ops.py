@@ -1,6 +1,6 @@
-"""The other stack operations through the protocol, with BEHAVIOUR.md's callback rules: in popTo
-and popToRoot only the old top and the new top get appearance callbacks, the pages between are
-released; pop-then-push pushes when the pop is done; replaceTop and setStack."""
+"""The other stack operations through the protocol, with the callback rules of docs/behaviour.md:
+in popTo and popToRoot only the old top and the new top get appearance callbacks, the pages
+between are released; pop-then-push pushes when the pop is done; replaceTop and setStack."""
 
 from stackcast_client import lifecycle, run, session
 
