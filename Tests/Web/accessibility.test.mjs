@@ -34,14 +34,15 @@ const HOME = [
   rect(83, [128, 831, 134, 5], { fill: '#000000', radius: 2.5, role: 'homeindicator', name: 'homeindicator' }),
 ];
 
-const brief = (entries) => entries.map(({ id, role, name, description, selected, tabs }) => ({
+// What a screen reader announces of each entry: the fields these tests compare.
+const announced = (entries) => entries.map(({ id, role, name, description, selected, tabs }) => ({
   id, role, name, description,
   ...(selected === undefined ? {} : { selected }),
-  ...(tabs ? { tabs: brief(tabs) } : {}),
+  ...(tabs ? { tabs: announced(tabs) } : {}),
 }));
 
 test('rows are buttons named by their title with the detail as description, the title a heading, read top to bottom', () => {
-  assert.deepEqual(brief(semantics(HOME, PHONE)), [
+  assert.deepEqual(announced(semantics(HOME, PHONE)), [
     { id: 101, role: 'heading', name: 'Stackcast', description: '' },
     { id: 87, role: 'button', name: 'General', description: 'slide' },
     { id: 97, role: 'button', name: 'About', description: '' },
@@ -60,7 +61,7 @@ test('a tab bar is a tablist of its tabs, the selected one marked, a badge as th
     rect(65, [0, 761, 195, 49], { role: 'tab', name: 'Home', selected: true }),
     text(66, [0, 795, 195, 12], 'Home'),
   ];
-  const entries = brief(semantics(nodes, PHONE));
+  const entries = announced(semantics(nodes, PHONE));
   assert.deepEqual(entries.at(-1), {
     id: 60, role: 'tablist', name: 'Tab bar', description: '',
     tabs: [
@@ -81,7 +82,7 @@ test('the back button is a button with its label as description; texts of no but
     text(75, [26, 47, 80, 44], 'Stackcast'),
     text(76, [120, 47, 150, 44], 'General', { role: 'title', name: 'General' }),
   ];
-  assert.deepEqual(brief(semantics(nodes, PHONE)), [
+  assert.deepEqual(announced(semantics(nodes, PHONE)), [
     { id: 73, role: 'button', name: 'Back', description: 'Stackcast' },
     { id: 76, role: 'heading', name: 'General', description: '' },
     { id: 71, role: 'text', name: 'Nothing here yet', description: '' },
@@ -95,7 +96,7 @@ test('mid-push: each page reads on its own, left page first, and a text goes to 
     text(81, [227, 126, 142, 44], 'Nothing here yet'),
     text(82, [315, 47, 150, 44], 'General', { role: 'title', name: 'General' }),
   ];
-  const entries = brief(semantics([...HOME, ...incoming], PHONE));
+  const entries = announced(semantics([...HOME, ...incoming], PHONE));
   assert.deepEqual(entries.map((entry) => entry.id), [101, 87, 97, 82, 81]);
   assert.equal(entries[1].description, 'slide');
   assert.deepEqual(headingOfTopPage(semantics([...HOME, ...incoming], PHONE), [...HOME, ...incoming])?.id, 82);
@@ -124,5 +125,5 @@ test('a layer on standby (v2) is not drawn, so not mirrored', () => {
     ],
   });
   assert.equal(result.ok, true, result.reason);
-  assert.deepEqual(brief(semantics(tree.nodes(), PHONE)), [{ id: 3, role: 'button', name: 'General', description: '' }]);
+  assert.deepEqual(announced(semantics(tree.nodes(), PHONE)), [{ id: 3, role: 'button', name: 'General', description: '' }]);
 });

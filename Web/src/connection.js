@@ -267,7 +267,7 @@ export class Connection extends EventTarget {
       case 'viewport': return this.emit('viewport', { viewport: message.viewport });
       case 'settings': return this.emit('settings', { settings: message.settings });
       case 'event': return this.emit('event', { event: message });
-      default: return undefined; // Fields and types may be added (PROTOCOL.md): ignore the unknown.
+      default: return undefined; // Fields and types may be added (docs/protocol.md): ignore the unknown.
     }
   }
 

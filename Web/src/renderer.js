@@ -1,5 +1,5 @@
-// The display: draws a display list (PROTOCOL.md NODE fields) on a canvas 2D context, sharp at
-// any devicePixelRatio, only when something changed and at the display's rate.
+// The display: draws a display list (docs/protocol.md §3.1, NODE fields) on a canvas 2D context,
+// sharp at any devicePixelRatio, only when something changed and at the display's rate.
 
 import { drawIcon } from './icons.js';
 
