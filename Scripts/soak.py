@@ -596,7 +596,7 @@ def soak(server, options, cold):
          f"connections {m.get('stackcast_connections', -1):.0f})",
          m.get("stackcast_sessions") == 0 and m.get("stackcast_connections") == 0),
         (f"the stalled reader was dropped ({len(stalled.dropped)} times)", len(stalled.dropped) > 0 and not stalled.problems),
-        (f"the silent reader was dropped by the heartbeat", heartbeat_drops > 0 or options.seconds < 50),
+        ("the silent reader was dropped by the heartbeat", heartbeat_drops > 0 or options.seconds < 50),
         (f"the animating sessions ran without errors ({'no report' if load_report is None else load_report['errors']} errors)",
          load_report is not None and load_report["errors"] == 0),
     ]
@@ -632,7 +632,7 @@ def soak(server, options, cold):
     drops = ", ".join(f"{d:.1f}" for d in stalled.dropped[:8])
     log(f"  stalled dropped {len(stalled.dropped)} times, {drops}{' …' if len(stalled.dropped) > 8 else ''} s after its hello"
         + (f"; problems: {stalled.problems[:3]}" if stalled.problems else ""))
-    log(f"  silent  " + (f"dropped by the heartbeat ({heartbeat_drops} heartbeat drop in the log)" if heartbeat_drops
+    log("  silent  " + (f"dropped by the heartbeat ({heartbeat_drops} heartbeat drop in the log)" if heartbeat_drops
                         else "not dropped yet (the heartbeat drops it 40 s after its hello)")
         + (f"; problems: {silent.problems}" if silent.problems else ""))
     log(f"  cpu     server {server_cpu:.0f} % of a core, this driver {driver_cpu_percent:.0f} %, "

@@ -58,7 +58,9 @@ def test_a_browser_recording_replays_to_the_same_frame_hashes(start_server, driv
     assert [frame["hash"] for frame in frames] == hashes
     assert all(frame["matches"] for frame in frames)
 
-    label = lambda: driver.find_element("id", "replay-frame").get_attribute("data-seq")
+    def label():
+        return driver.find_element("id", "replay-frame").get_attribute("data-seq")
+
     assert label() == str(frames[0]["seq"])
     driver.find_element("id", "replay-step").click()
     assert label() == str(frames[1]["seq"])

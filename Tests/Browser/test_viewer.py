@@ -34,7 +34,6 @@ import signal
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from selenium import webdriver

@@ -7,7 +7,6 @@ filter once dropped entirely: under `pipefail` the empty filter failed the scrip
 `Scripts/serve` exited 1 without a word."""
 
 import os
-import pathlib
 import shutil
 import subprocess
 

@@ -6,8 +6,6 @@ with a safe area: 390 x 844, top 47, bottom 34, so the tab bar is 49 + 34 = 83 p
 y = 761. Geometry is read from the display list the client builds from the frames; transitions
 that are checked frame by frame run in slow motion with every frame's list kept."""
 
-import time
-
 from stackcast_client import W, H, centre, lifecycle, run, session
 
 SAFE_TOP, SAFE_BOTTOM = 47, 34

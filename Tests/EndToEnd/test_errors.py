@@ -246,6 +246,6 @@ def test_errors_are_counted_in_metrics(server):
         await client.close()
     run(body())
     text = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
-    lines = [l for l in text.splitlines() if l.startswith('stackcast_errors_total{code="bad_json"}')]
+    lines = [line for line in text.splitlines() if line.startswith('stackcast_errors_total{code="bad_json"}')]
     assert lines and float(lines[0].split()[-1]) >= 1, text
 

@@ -27,7 +27,7 @@ def test_session_expires_after_ttl(start_server):
         assert "session expired" in server.log_tail(200), server.log_tail()
         # Expired sessions are dropped even when nobody says hello.
         metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
-        assert "\nstackcast_sessions 0\n" in metrics, [l for l in metrics.splitlines() if "sessions" in l]
+        assert "\nstackcast_sessions 0\n" in metrics, [line for line in metrics.splitlines() if "sessions" in line]
         late = await open_client(server.ws_url)
         error = await late.hello(session=token)
         assert error["type"] == "error" and error["code"] == "not_found", error

@@ -303,7 +303,7 @@ def test_select_tab_keeps_each_split_and_a_target_pushes_onto_a_split_not_shown(
 
         # The Search tab is not shown: pushes there happen at once, without events or frames.
         start = client.mark()
-        t = await client.ok("push", screen=half("T"), target={"tab": 1})
+        await client.ok("push", screen=half("T"), target={"tab": 1})
         u = await client.ok("push", screen=half("U"), target={"stack": "srch"})
         messages = await client.quiet_for(0.3)
         assert [m for m in client.messages(start) if m["type"] in ("event", "frame")] == [], client.messages(start)

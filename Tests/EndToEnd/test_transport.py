@@ -252,7 +252,7 @@ def test_stalled_reader_keeps_memory_bounded(server):
             assert frames < produced / 2, f"the stalled reader got {frames} of {produced} frames: no frame was skipped"
             assert [(p["name"], p["frame"][0]) for p in display.pages()] == [("Big", 0)], display.pages()
             metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5).read().decode()
-            skipped = [l for l in metrics.splitlines() if l.startswith("stackcast_frames_skipped_total ")]
+            skipped = [line for line in metrics.splitlines() if line.startswith("stackcast_frames_skipped_total ")]
             assert skipped and float(skipped[0].split()[1]) > 0, skipped
         await other.close()
         await works(server.ws_url)
@@ -296,7 +296,7 @@ def test_stalled_reader_of_big_replies_is_cut_off(server):
             except (EOFError, ConnectionResetError):
                 pass
             except socket.timeout:
-                raise AssertionError("the stalled reader's connection is still open after 30 MB of unread replies")
+                raise AssertionError("the stalled reader's connection is still open after 30 MB of unread replies") from None
         stalled.close()
         growth_mb = (peak - baseline) / 1024
         assert growth_mb < 20, f"server RSS grew {growth_mb:.1f} MB for a client that does not read"

@@ -116,7 +116,10 @@ def test_a_move_that_does_not_fit_changes_nothing():
     display = TreeDisplay()
     display.apply({"type": "frame", "seq": 1, "time": 0, "full": True, "nodes": [
         node(1, 0), node(2, 0, parent=1), node(3, 0, parent=2), node(4, 0, parent=1)]})
-    move = lambda **fields: {"type": "frame", "seq": 2, "time": 1, "base": 1, "insert": [{"move": True, "index": 0, **fields}]}
+
+    def move(**fields):
+        return {"type": "frame", "seq": 2, "time": 1, "base": 1, "insert": [{"move": True, "index": 0, **fields}]}
+
     for frame, error in (
             (move(id=9, parent=1), "moves 9, which the client does not hold"),
             (move(id=2, parent=3), "moves 2 under its own subtree"),
