@@ -633,7 +633,7 @@ def soak(server, options, cold):
     log(f"  stalled dropped {len(stalled.dropped)} times, {drops}{' …' if len(stalled.dropped) > 8 else ''} s after its hello"
         + (f"; problems: {stalled.problems[:3]}" if stalled.problems else ""))
     log("  silent  " + (f"dropped by the heartbeat ({heartbeat_drops} heartbeat drop in the log)" if heartbeat_drops
-                        else "not dropped yet (the heartbeat drops it 40 s after its hello)")
+                       else "not dropped yet (the heartbeat drops it 40 s after its hello)")
         + (f"; problems: {silent.problems}" if silent.problems else ""))
     log(f"  cpu     server {server_cpu:.0f} % of a core, this driver {driver_cpu_percent:.0f} %, "
         f"load average {load_average} at the end of the churn ({os.cpu_count()} cores); the server's threads "
