@@ -26,7 +26,7 @@ import NavKit
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state ^ (state >> 29)
         }
     }
@@ -51,7 +51,7 @@ import NavKit
     }
 
     @Test func randomEditsAreRebuiltExactly() throws {
-        var random = SeededGenerator(state: 20261128)
+        var random = SeededGenerator(state: 20_261_128)
         var checked = 0
         for _ in 0..<300 {
             var nextID = 1

@@ -118,7 +118,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         switch (tlsCertificatePath, tlsKeyPath) {
         case (nil, nil):
             break
-        case let (certificate?, key?):
+        case (let certificate?, let key?):
             for (role, path) in [("TLS certificate", certificate), ("TLS key", key)]
             where !FileManager.default.isReadableFile(atPath: path) {
                 throw .fileUnreadable(role: role, path: path)

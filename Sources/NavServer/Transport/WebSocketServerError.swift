@@ -29,20 +29,20 @@ public enum WebSocketServerError: Error, Equatable, CustomStringConvertible, Loc
 
     public var description: String {
         switch self {
-        case let .invalidSetting(name, reason):
+        case .invalidSetting(let name, let reason):
             return "invalid server setting \(name): \(reason)"
         case .tlsPathsIncomplete:
             return "TLS needs both a certificate path and a key path, or neither"
-        case let .fileUnreadable(role, path):
+        case .fileUnreadable(let role, let path):
             return "cannot read the \(role) at \(path)"
-        case let .tlsSetupFailed(certificatePath, keyPath):
+        case .tlsSetupFailed(let certificatePath, let keyPath):
             return "TLS setup failed: the certificate \(certificatePath) or the key \(keyPath) "
                 + "is not valid PEM, or they do not belong together"
-        case let .webRootMissing(path):
+        case .webRootMissing(let path):
             return "the web root \(path) is not an absolute path to an existing folder"
-        case let .portInUse(host, port):
+        case .portInUse(let host, let port):
             return "port \(port) on \(host) is already in use (is another server running?)"
-        case let .cannotListen(host, port, reason):
+        case .cannotListen(let host, let port, let reason):
             return "cannot listen on \(host) port \(port): \(reason)"
         case .alreadyStarted:
             return "the server has already been started; create a new WebSocketServer to start again"

@@ -41,7 +41,10 @@ struct InsertModels {
     func candidates(for layer: Layer) -> [Layer] {
         let kind = layer.style.kind, role = layer.style.role
         /// Where a candidate is: among this frame's inserted layers, or among the old ones.
-        enum Place { case inserted(Int), old(Int) }
+        enum Place {
+            case inserted(Int)
+            case old(Int)
+        }
         // Places, not layers, until the end: a copy of a layer retains and releases its style,
         // and the scan passes most layers of the base frame.
         var named: Place?, unnamed: Place?
