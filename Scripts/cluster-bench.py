@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The cost of running behind HAProxy, measured on loopback (Scripts/bench runs it; README
-"Benchmarks" quotes it):
+"""The cost of running behind HAProxy, measured on loopback (Scripts/bench runs it;
+docs/performance.md describes it):
 
 1. `stackcast load` (drag mode, binary wire) against one node directly and through HAProxy in
    front of it (`Scripts/cluster 1`): move -> frame p50 and bytes per frame, both ways.

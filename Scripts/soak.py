@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Soak and churn against a real `stackcast serve` on loopback: `Scripts/soak`
-builds the release server and runs this; see README.md, "Soak".
+builds the release server and runs this; see docs/operations.md, "Soak".
 
 For SECONDS (60 by default), from one process and one address (127.0.0.1):
 

@@ -10,8 +10,8 @@ struct TestCommand: ParsableCommand {
         abstract: "Run flow files (JSON or YAML) headless on the virtual clock.",
         discussion: """
             Exit status: 0 when every flow passes, 1 when one fails, 2 when a flow file cannot be \
-            read or is not a flow (or the JUnit file cannot be written). The format: README \
-            (Flow tests) and docs/flow.schema.json.
+            read or is not a flow (or the JUnit file cannot be written). The format: \
+            docs/testing.md (Flow tests) and docs/flow.schema.json.
             """
     )
 

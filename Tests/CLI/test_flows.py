@@ -97,12 +97,12 @@ def test_a_folder_runs_its_flow_files_in_name_order_and_quiet_prints_only_failur
     assert result.stdout == "flows: 5 passed, 0 failed\n"
 
 
-def test_the_readme_flow_passes_as_written(stackcast_bin, tmp_path):
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Flow tests"):]
+def test_the_testing_guide_flow_passes_as_written(stackcast_bin, tmp_path):
+    guide = (ROOT / "docs/testing.md").read_text()
+    section = guide[guide.index("## Flow tests"):]
     start = section.index("```json\n") + len("```json\n")
     flow = section[start:section.index("\n```", start)]
-    path = tmp_path / "readme.json"
+    path = tmp_path / "guide.json"
     path.write_text(flow)
     result = run(stackcast_bin, path)
     assert result.returncode == 0, result.stdout + result.stderr

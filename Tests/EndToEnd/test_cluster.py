@@ -1,5 +1,5 @@
-"""Three Stackcast processes behind HAProxy (`Scripts/cluster 3`, README "Running on more than one
-machine"): new sessions spread, resumes reach their own node, a drained node keeps its resumes,
+"""Three Stackcast processes behind HAProxy (`Scripts/cluster 3`, docs/operations.md "Several processes
+behind HAProxy"): new sessions spread, resumes reach their own node, a drained node keeps its resumes,
 SIGTERM closes viewers with 1012 and they come back with the same state, SIGKILL loses nothing
 but the last moment, and a token whose state is gone is refused with not_found.
 

@@ -1,5 +1,5 @@
 """What `Scripts/soak` found, or checks, kept as tests that do not depend on timing: the heap
-memory of many ended sessions goes back to the system (malloc_trim, README "Soak"), and
+memory of many ended sessions goes back to the system (malloc_trim, docs/operations.md "Memory"), and
 connections reset with RST, in the middle of a transition or after it, leave no file descriptor
 and no session behind."""
 
@@ -34,7 +34,7 @@ def test_memory_of_ended_sessions_goes_back_to_the_system(start_server, allocato
     """glibc keeps the pages of freed small objects (the RSS stayed at its peak after every
     session had expired: finding 11); once most of a shard's sessions have ended the server
     trims the heap, logs it, and most of what the sessions took is given back. The same with
-    jemalloc preloaded (README "Memory allocator"), whose arenas the trim purges: on their own
+    jemalloc preloaded (docs/operations.md "jemalloc"), whose arenas the trim purges: on their own
     they give pages back only as those decay, and only while allocations go on."""
     env = None
     if allocator == "jemalloc":

@@ -27,8 +27,8 @@ import Glibc
 /// between share one run. No service thread waits for it, but to allocate from the arena it is
 /// trimming at that moment. Any thread.
 ///
-/// A server started with jemalloc in place of glibc's malloc (`LD_PRELOAD`, README.md, "Memory
-/// allocator") has its arenas purged by the same trim: on their own they give unused pages back
+/// A server started with jemalloc in place of glibc's malloc (`LD_PRELOAD`, docs/operations.md,
+/// "jemalloc") has its arenas purged by the same trim: on their own they give unused pages back
 /// only as those decay (10 s), and only while allocations go on. Under glibc the jemalloc call
 /// is not found and nothing more happens.
 public final class MemoryReturn: Sendable {

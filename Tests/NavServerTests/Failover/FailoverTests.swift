@@ -3,7 +3,7 @@ import NavWire
 import Testing
 @testable import NavServer
 
-/// Several processes behind a balancer (docs/protocol.md, "Running on more than one machine"):
+/// Several processes behind a balancer (docs/operations.md, "Several processes behind HAProxy"):
 /// routable tokens, the token in the URL, draining, and failover by replay from the state
 /// folder. Each "process" is a `ShardHarness` of its own; processes share a state folder.
 @Suite struct FailoverTests {
