@@ -52,7 +52,9 @@ const CLEARED_FOLLOWS = WIRE.fields.clearedFollows;
 /** Masks are this wide: anything at or above names no field. */
 const MASK_LIMIT = 2 ** WIRE.fields.maskBits;
 /** The fields in bit order, the order their values follow the mask, each with its reader. */
-const FIELDS = [...WIRE.fields.list].sort((a, b) => a.bit - b.bit).map((field) => ({ ...field, flag: 2 ** field.bit, read: valueReader(field) }));
+const FIELDS = [...WIRE.fields.list]
+  .sort((a, b) => a.bit - b.bit)
+  .map((field) => ({ ...field, flag: 2 ** field.bit, read: valueReader(field) }));
 const FRAME_BITS = FIELDS.reduce((bits, field) => (field.frame === undefined ? bits : bits | field.flag), 0);
 /** Fields a `cleared` bit turns into null: every field below the cleared bit but the frame's four. */
 const CLEARABLE = FIELDS.filter((field) => field.bit < CLEARED_FOLLOWS && field.frame === undefined);
