@@ -446,10 +446,10 @@ class IdReader {
     const layer = { id: this.id() };
     const parent = this.reader.varint();
     if (parent === 0) return { layer };
-    const back = unzigzag(Math.floor(parent / (2 * LIKE_FLAG)));
+    const back = unzigzag(Math.floor(parent / 2));
     if (back === 0) throw new BinaryFrameError(`layer ${layer.id} is its own parent`, 'id');
     layer.parent = layer.id - back;
-    return { layer, like: parent % (2 * LIKE_FLAG) === LIKE_FLAG ? layer.id - this.reader.zigzag() : undefined };
+    return { layer, like: parent % 2 === LIKE_FLAG ? layer.id - this.reader.zigzag() : undefined };
   }
 
   id() {

@@ -336,7 +336,7 @@ def _read_layer_parent(reader: ByteReader, layer_id: int) -> tuple[int | None, i
     written = reader.varint(f"parent of layer {layer_id}")
     if not written:
         return None, None
-    back = zigzag_decode(written // (2 * LIKE_FLAG))
+    back = zigzag_decode(written >> 1)
     if not back:
         raise WireError(f"layer {layer_id} is its own parent")
     like = layer_id - reader.zigzag(f"model of layer {layer_id}") if written & LIKE_FLAG else None
