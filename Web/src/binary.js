@@ -310,10 +310,10 @@ function entryModel(from, templates, held) {
 function continueTable(reader, type, seq, table, noun, OutOfStep, startsAnywhere = false) {
   const first = reader.varint();
   if (type === FULL && startsAnywhere) return new Array(first).fill(null);
-  const expected = type === FULL ? 0 : table.length;
+  const expected = type === FULL ? WIRE.strings.fullFirst : table.length;
   if (first !== expected) {
     throw new OutOfStep(type === FULL
-      ? `full frame ${seq}: its ${noun} table starts at ${first}, not 0`
+      ? `full frame ${seq}: its ${noun} table starts at ${first}, not ${expected}`
       : `delta ${seq}: its ${noun}s continue a table of ${first}, we hold ${table.length}`);
   }
   return type === FULL ? [] : table.slice();

@@ -167,7 +167,7 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         time_tenths += round(held[1] * TIME_SCALE)
     first = reader.varint("strings.first")
     count = reader.varint("strings.count")
-    if full and first != 0:
+    if full and first != WIRE["strings"]["fullFirst"]:
         raise WireError(f"full frame {seq}: strings start at {first}, a full frame's start at 0")
     if not full and first != len(strings):
         raise WireError(f"delta {seq}: its strings start at {first} but the client holds {len(strings)}: out of step")
@@ -317,7 +317,7 @@ def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequenc
 def _read_id(reader: ByteReader, previous: int, what: str) -> int:
     """A LAYER's or INSERT's id: the zig-zag difference from the previous one in its list."""
     layer_id = previous + reader.zigzag(f"id of {what}")
-    if layer_id < 1:
+    if layer_id < WIRE["ids"]["min"]:
         raise WireError(f"{what}: layer id {layer_id} (ids start at 1)")
     return layer_id
 
