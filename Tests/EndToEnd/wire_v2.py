@@ -1,6 +1,7 @@
 """Protocol v2 for the end-to-end tests: the decoder and the tree model are the `stackcast`
-package's (`stackcast.wire`, written from docs/protocol.md §3.5 and §3.6, independent of the
-server's Swift code and of the web viewer's JavaScript), re-exported here; `compare_pictures`
+package's (`stackcast.wire`, written from docs/protocol.md §3.5 and §3.6 with the constants of
+docs/wire/binary-v2.json, independent of the server's Swift code and of the web viewer's
+JavaScript), re-exported here; `compare_pictures`
 compares two v1-shaped display lists.
 
 - `decode_frame(data, strings, held)`: one binary frame, for a client holding the frame whose

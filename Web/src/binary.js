@@ -27,34 +27,44 @@
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
 
+import { WIRE } from './wire-format.js';
+
+// The format's constants come from docs/wire/binary-v2.json (through wire-format.js); this module
+// knows the layout (§3.6) and what the viewer makes of it.
+
 /** Frame types: the first byte. */
-const FULL = 1;
-const DELTA = 2;
+const FULL = WIRE.frameTypes.full;
+const DELTA = WIRE.frameTypes.delta;
 /** Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only): most frames add no entry. */
-const TEMPLATES_FOLLOW = 4;
+const TEMPLATES_FOLLOW = WIRE.frameTypes.templatesFollow;
 
-/** What follows an INSERT's index: the low two bits of its `at` (§3.6). */
-const INSERT_NEW = 0;
-const INSERT_LIKE = 1;
-const INSERT_MOVE = 2;
-const INSERT_TEMPLATE = 3;
+/** What follows an INSERT's index: the low bits of its `at` (§3.6). */
+const INSERT_KINDS = 2 ** WIRE.insert.kindBits;
+const INSERT_NEW = WIRE.insert.kinds.new;
+const INSERT_LIKE = WIRE.insert.kinds.like;
+const INSERT_MOVE = WIRE.insert.kinds.move;
+const INSERT_TEMPLATE = WIRE.insert.kinds.template;
+/** A full frame's LAYER's parent: twice the parent's zig-zag, plus this when a model's id follows. */
+const LIKE_FLAG = WIRE.layerParent.likeFlag;
+const FROM_DEFAULTS = WIRE.templates.fromDefaults;
 
-/** Field bits in the mask, in the order their values follow it. */
-const BIT = {
-  kind: 0, x: 1, y: 2, w: 3, h: 4, alpha: 5, clips: 6, fill: 7, radius: 8, shadow: 9, border: 10,
-  text: 11, font: 12, color: 13, align: 14, icon: 15, role: 16, name: 17, vc: 18, cleared: 19,
-  standby: 20, scale: 21, selected: 22,
-};
-/** Masks are 23 bits wide: anything at or above this names no field. */
-const MASK_LIMIT = 1 << 23;
-const FRAME_BITS = (1 << BIT.x) | (1 << BIT.y) | (1 << BIT.w) | (1 << BIT.h);
-const KINDS = ['rect', 'text', 'icon'];
-const ALIGNS = ['left', 'center', 'right'];
-/** Fields a `cleared` bit turns into null (the frame's four bits are handled apart). */
-const CLEARABLE = ['kind', 'alpha', 'clips', 'fill', 'radius', 'shadow', 'border', 'text', 'font',
-  'color', 'align', 'icon', 'role', 'name', 'vc'];
+const CLEARED_FOLLOWS = WIRE.fields.clearedFollows;
+/** Masks are this wide: anything at or above names no field. */
+const MASK_LIMIT = 2 ** WIRE.fields.maskBits;
+/** The fields in bit order, the order their values follow the mask, each with its reader. */
+const FIELDS = [...WIRE.fields.list]
+  .sort((a, b) => a.bit - b.bit)
+  .map((field) => ({ ...field, flag: 2 ** field.bit, read: valueReader(field) }));
+const FRAME_BITS = FIELDS.reduce((bits, field) => (field.frame === undefined ? bits : bits | field.flag), 0);
+/** Fields a `cleared` bit turns into null: every field below the cleared bit but the frame's four. */
+const CLEARABLE = FIELDS.filter((field) => field.bit < CLEARED_FOLLOWS && field.frame === undefined);
+/** What JSON leaves out of a layer when it holds the default (kind and frame it always carries). */
+const LEFT_OUT = Object.entries(WIRE.defaults.layer).filter(([key]) => key !== 'kind' && key !== 'frame');
 /** A layer's place in the tree: what a layer written like another does not take from it. */
 const PLACE = new Set(['id', 'parent', 'index']);
+const TIME_SCALE = WIRE.fixedPoint.tenths.scale;
+/** A varint's bytes: each carries this many values, and one at or above it says more follow. */
+const VARINT_BASE = 2 ** WIRE.varint.payloadBits;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -170,9 +180,9 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
   if (type === DELTA) {
     base = seq - reader.varint();
     if (base !== last?.seq) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
-    tenths += Math.round(last.time * 10);
+    tenths += Math.round(last.time * TIME_SCALE);
   }
-  const time = tenths / 10;
+  const time = tenths / TIME_SCALE;
 
   const strings = continueTable(reader, type, seq, table, 'string', StringTableError);
   for (let n = reader.count(); n > 0; n--) strings.push(reader.string());
@@ -183,7 +193,7 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
   if (withEntries) {
     for (let n = reader.count(); n > 0; n--) {
       const from = reader.varint();
-      templates.push(from === 0 ? fields.layer({}) : fields.like({}, entryModel(from, templates, type === FULL ? null : held)));
+      templates.push(from === FROM_DEFAULTS ? fields.layer({}) : fields.like({}, entryModel(from, templates, type === FULL ? null : held)));
     }
   }
 
@@ -214,12 +224,12 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
     const ids = new IdReader(reader);
     for (let n = reader.count(); n > 0; n--) {
       const layer = ids.next();
-      // The index times 4, plus the kind of insert: 0 a new layer, 1 a new layer written like one
-      // the client holds, 2 a held layer moved here (nothing follows), 3 a new layer written like
-      // a template (with the feature only).
+      // The index shifted past the kind of insert: a new layer, a new layer written like one the
+      // client holds, a held layer moved here (nothing follows), a new layer written like a
+      // template (with the feature only).
       const at = reader.varint();
-      const kind = at % 4;
-      layer.index = Math.floor(at / 4);
+      const kind = at % INSERT_KINDS;
+      layer.index = Math.floor(at / INSERT_KINDS);
       if (kind === INSERT_MOVE) {
         if (layer.parent === undefined) throw new BinaryFrameError(`move of ${layer.id} without a parent`, 'id');
         layer.move = true;
@@ -300,10 +310,10 @@ function entryModel(from, templates, held) {
 function continueTable(reader, type, seq, table, noun, OutOfStep, startsAnywhere = false) {
   const first = reader.varint();
   if (type === FULL && startsAnywhere) return new Array(first).fill(null);
-  const expected = type === FULL ? 0 : table.length;
+  const expected = type === FULL ? WIRE.strings.fullFirst : table.length;
   if (first !== expected) {
     throw new OutOfStep(type === FULL
-      ? `full frame ${seq}: its ${noun} table starts at ${first}, not 0`
+      ? `full frame ${seq}: its ${noun} table starts at ${first}, not ${expected}`
       : `delta ${seq}: its ${noun}s continue a table of ${first}, we hold ${table.length}`);
   }
   return type === FULL ? [] : table.slice();
@@ -344,12 +354,12 @@ class Reader {
   varint() {
     let value = 0;
     let scale = 1;
-    for (;;) {
+    for (let length = 1; ; length++) {
       const byte = this.u8();
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) break;
-      scale *= 128;
-      if (scale > 2 ** 63) throw new BinaryFrameError(`a varint longer than 10 bytes at byte ${this.pos}`, 'varint');
+      value += (byte % VARINT_BASE) * scale;
+      if (byte < VARINT_BASE) break;
+      scale *= VARINT_BASE;
+      if (length === WIRE.varint.maxBytes) throw new BinaryFrameError(`a varint longer than ${length} bytes at byte ${this.pos}`, 'varint');
     }
     if (value > Number.MAX_SAFE_INTEGER) {
       throw new BinaryFrameError(`a varint too large for an exact number at byte ${this.pos}`, 'varint');
@@ -363,7 +373,7 @@ class Reader {
 
   /** Fixed point in hundredths. Dividing the integer gives the same double as JSON's decimal. */
   hundredths() {
-    return this.zigzag() / 100;
+    return this.zigzag() / WIRE.fixedPoint.hundredths.scale;
   }
 
   /**
@@ -391,7 +401,7 @@ class Reader {
   /** `#RRGGBB`, or `#RRGGBBAA` when not opaque, upper case: what JSON frames carry. */
   color() {
     const r = this.u8(), g = this.u8(), b = this.u8(), a = this.u8();
-    return `#${hex(r)}${hex(g)}${hex(b)}${a === 255 ? '' : hex(a)}`;
+    return `#${hex(r)}${hex(g)}${hex(b)}${a === WIRE.colour.opaque ? '' : hex(a)}`;
   }
 }
 
@@ -439,12 +449,12 @@ class IdReader {
     const back = unzigzag(Math.floor(parent / 2));
     if (back === 0) throw new BinaryFrameError(`layer ${layer.id} is its own parent`, 'id');
     layer.parent = layer.id - back;
-    return { layer, like: parent % 2 === 1 ? layer.id - this.reader.zigzag() : undefined };
+    return { layer, like: parent % 2 === LIKE_FLAG ? layer.id - this.reader.zigzag() : undefined };
   }
 
   id() {
     const id = this.previous + this.reader.zigzag();
-    if (!Number.isSafeInteger(id) || id < 1) throw new BinaryFrameError(`layer id ${id} (ids start at 1)`, 'id');
+    if (!Number.isSafeInteger(id) || id < WIRE.ids.min) throw new BinaryFrameError(`layer id ${id} (ids start at 1)`, 'id');
     this.previous = id;
     return id;
   }
@@ -470,8 +480,9 @@ class FieldReader {
     out.frame = fields.frame === undefined ? [0, 0, 0, 0] : fields.frame.map((v) => v ?? 0);
     // Text layers start from the body font, left-aligned (every text node has both).
     if (out.kind === 'text') {
-      if (out.font === undefined) out.font = { size: 17, weight: 400 };
-      if (out.align === undefined) out.align = 'left';
+      for (const [key, value] of Object.entries(WIRE.defaults.text)) {
+        if (out[key] === undefined) out[key] = structuredClone(value);
+      }
     }
     return out;
   }
@@ -492,11 +503,7 @@ class FieldReader {
       else if (value === null) delete out[key];
       else out[key] = value;
     }
-    if (out.alpha === 1) delete out.alpha;
-    if (out.scale === 1) delete out.scale;
-    if (out.radius === 0) delete out.radius;
-    if (out.clips === false) delete out.clips;
-    if (out.standby === false) delete out.standby;
+    for (const [key, value] of LEFT_OUT) if (out[key] === value) delete out[key];
     return out;
   }
 
@@ -524,63 +531,29 @@ class FieldReader {
   fields() {
     const r = this.reader;
     const mask = r.varint();
-    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above 22`, 'mask');
+    if (mask >= MASK_LIMIT) throw new BinaryFrameError(`field mask ${mask.toString(2)} names bits above ${WIRE.fields.maskBits - 1}`, 'mask');
     let cleared = 0;
-    if (mask & (1 << BIT.cleared)) {
+    if (mask & 2 ** CLEARED_FOLLOWS) {
       cleared = r.varint();
-      if (cleared >= 1 << BIT.cleared) {
-        throw new BinaryFrameError(`cleared mask ${cleared.toString(2)} names bits above 18`, 'mask');
+      if (cleared >= 2 ** CLEARED_FOLLOWS) {
+        throw new BinaryFrameError(`cleared mask ${cleared.toString(2)} names bits above ${CLEARED_FOLLOWS - 1}`, 'mask');
       }
       if (cleared & mask) {
         throw new BinaryFrameError(`fields both written and cleared (bits ${(cleared & mask).toString(2)})`, 'mask');
       }
     }
-    const has = (name) => (mask & (1 << BIT[name])) !== 0;
     const out = {};
-    if (has('kind')) out.kind = pick(KINDS, r.u8(), 'kind');
-    if (mask & FRAME_BITS) {
-      out.frame = [
-        has('x') ? r.hundredths() : null,
-        has('y') ? r.hundredths() : null,
-        has('w') ? r.hundredths() : null,
-        has('h') ? r.hundredths() : null,
-      ];
-    }
-    if (has('alpha')) out.alpha = r.varint() / 1000;
-    if (has('clips')) {
-      const value = r.u8();
-      if (value > 1) throw new BinaryFrameError(`clips byte ${value} is neither 0 nor 1`, 'value');
-      out.clips = value === 1;
-    }
-    if (has('fill')) out.fill = r.color();
-    if (has('radius')) out.radius = r.hundredths();
-    if (has('shadow')) out.shadow = { color: r.color(), blur: r.hundredths(), x: r.hundredths(), y: r.hundredths() };
-    if (has('border')) out.border = { color: r.color(), width: r.hundredths() };
-    if (has('text')) out.text = this.string();
-    if (has('font')) out.font = { size: r.hundredths(), weight: r.varint() };
-    if (has('color')) out.color = r.color();
-    if (has('align')) out.align = pick(ALIGNS, r.u8(), 'align');
-    if (has('icon')) out.icon = this.string();
-    if (has('role')) out.role = this.string();
-    if (has('name')) out.name = this.string();
-    if (has('vc')) out.vc = this.string();
-    if (has('standby')) {
-      const value = r.u8();
-      if (value > 1) throw new BinaryFrameError(`standby byte ${value} is neither 0 nor 1`, 'value');
-      out.standby = value === 1;
-    }
-    if (has('scale')) out.scale = r.varint() / 100000;
-    if (has('selected')) {
-      // 1: the selected tab; 0: no longer selected, JSON's null.
-      const value = r.u8();
-      if (value > 1) throw new BinaryFrameError(`selected byte ${value} is neither 0 nor 1`, 'value');
-      out.selected = value === 1 ? true : null;
+    for (const field of FIELDS) {
+      if (!(mask & field.flag)) continue;
+      const value = field.read(this);
+      if (field.frame === undefined) out[field.name] = value;
+      else (out.frame ??= [null, null, null, null])[field.frame] = value;
     }
     if (cleared) {
       // A frame cannot go away; a cleared component says the stream is not what we think, and
       // tree.js refuses a null frame.
       if (cleared & FRAME_BITS) out.frame = null;
-      for (const name of CLEARABLE) if (cleared & (1 << BIT[name])) out[name] = null;
+      for (const field of CLEARABLE) if (cleared & field.flag) out[field.name] = null;
     }
     return out;
   }
@@ -597,4 +570,40 @@ class FieldReader {
 function pick(names, value, field) {
   if (value >= names.length) throw new BinaryFrameError(`${field} byte ${value} names no ${field}`, 'value');
   return names[value];
+}
+
+/** A byte that must be 0 or 1. */
+function bit(value, field) {
+  if (value > 1) throw new BinaryFrameError(`${field} byte ${value} is neither 0 nor 1`, 'value');
+  return value;
+}
+
+/**
+ * How to read a field's value, or one part of it, as its type says (`types` in wire-format.js):
+ * a function of the FieldReader, whose bytes are next.
+ */
+function valueReader(field) {
+  const fixed = WIRE.fixedPoint[field.type];
+  if (fixed) return fixed.signed ? (f) => f.reader.zigzag() / fixed.scale : (f) => f.reader.varint() / fixed.scale;
+  switch (field.type) {
+    case 'enum': {
+      const names = WIRE.enums[field.enum];
+      return (f) => pick(names, f.reader.u8(), field.name);
+    }
+    case 'bool': return (f) => bit(f.reader.u8(), field.name) === 1;
+    // 1: the selected tab; 0: no longer selected, JSON's null.
+    case 'selected': return (f) => (bit(f.reader.u8(), field.name) === 1 ? true : null);
+    case 'colour': return (f) => f.reader.color();
+    case 'string': return (f) => f.string();
+    case 'varint': return (f) => f.reader.varint();
+    case 'object': {
+      const parts = field.parts.map((part) => [part.name, valueReader(part)]);
+      return (f) => {
+        const out = {};
+        for (const [name, read] of parts) out[name] = read(f);
+        return out;
+      };
+    }
+    default: throw new Error(`wire-format.js: field ${field.name} has the unknown type ${field.type}`);
+  }
 }

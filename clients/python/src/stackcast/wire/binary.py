@@ -22,31 +22,31 @@ import copy
 from typing import Any, Mapping, Sequence
 
 from ..errors import WireError
+from .format import WIRE
 
-KINDS = ("rect", "text", "icon")
-ALIGNS = ("left", "center", "right")
-FRAME_TYPES = {1: "full", 2: "delta"}
+# The format's constants come from docs/wire/binary-v2.json (through format.py); this module knows
+# the layout (§3.6) and what the client makes of it.
+KINDS = tuple(WIRE["enums"]["kind"])
+ALIGNS = tuple(WIRE["enums"]["align"])
+FRAME_TYPES = {WIRE["frameTypes"]["full"]: "full", WIRE["frameTypes"]["delta"]: "delta"}
 # Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only, §3.6).
-TEMPLATES_FOLLOW = 4
-
-# Bit -> field, §3.6 "Fields". Bits 1-4 are the frame's x, y, w, h; bit 19 announces `cleared`.
-BIT_KIND, BIT_X, BIT_Y, BIT_W, BIT_H = 0, 1, 2, 3, 4
-BIT_ALPHA, BIT_CLIPS, BIT_FILL, BIT_RADIUS, BIT_SHADOW, BIT_BORDER = 5, 6, 7, 8, 9, 10
-BIT_TEXT, BIT_FONT, BIT_COLOR, BIT_ALIGN, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC = 11, 12, 13, 14, 15, 16, 17, 18
-BIT_CLEARED = 19
-BIT_STANDBY = 20
-BIT_SCALE = 21
-BIT_SELECTED = 22
-# What follows an INSERT's index: the low two bits of its `at` (§3.6). Kind 3 exists only with
+TEMPLATES_FOLLOW = WIRE["frameTypes"]["templatesFollow"]
+# What follows an INSERT's index: the low bits of its `at` (§3.6). Kind template exists only with
 # the feature `templates`.
-INSERT_NEW, INSERT_LIKE, INSERT_MOVE, INSERT_TEMPLATE = 0, 1, 2, 3
-FIELD_NAMES = {
-    BIT_KIND: "kind", BIT_ALPHA: "alpha", BIT_CLIPS: "clips", BIT_FILL: "fill", BIT_RADIUS: "radius",
-    BIT_SHADOW: "shadow", BIT_BORDER: "border", BIT_TEXT: "text", BIT_FONT: "font", BIT_COLOR: "color",
-    BIT_ALIGN: "align", BIT_ICON: "icon", BIT_ROLE: "role", BIT_NAME: "name", BIT_VC: "vc",
-}
-FRAME_BITS = (BIT_X, BIT_Y, BIT_W, BIT_H)
-STRING_BITS = (BIT_TEXT, BIT_ICON, BIT_ROLE, BIT_NAME, BIT_VC)
+INSERT_KINDS = 1 << WIRE["insert"]["kindBits"]
+INSERT_NEW, INSERT_LIKE, INSERT_MOVE, INSERT_TEMPLATE = (
+    WIRE["insert"]["kinds"][kind] for kind in ("new", "like", "move", "template"))
+# A full frame's LAYER's parent: twice the parent's zig-zag, plus this when a model's id follows.
+LIKE_FLAG = WIRE["layerParent"]["likeFlag"]
+FROM_DEFAULTS = WIRE["templates"]["fromDefaults"]
+MASK_BITS = WIRE["fields"]["maskBits"]
+# The mask bit that announces `cleared`; a cleared mask names only bits below it.
+CLEARED_FOLLOWS = WIRE["fields"]["clearedFollows"]
+# §3.6 "Fields", in bit order: the order their values follow the mask.
+FIELDS: tuple[dict[str, Any], ...] = tuple(sorted(WIRE["fields"]["list"], key=lambda field: field["bit"]))
+FRAME_MASK = sum(1 << field["bit"] for field in FIELDS if "frame" in field)
+TIME_SCALE = WIRE["fixedPoint"]["tenths"]["scale"]
+VARINT_BASE = 1 << WIRE["varint"]["payloadBits"]
 
 
 class ByteReader:
@@ -75,18 +75,18 @@ class ByteReader:
 
     def varint(self, what: str) -> int:
         """Unsigned LEB128: 7 bits per byte, low bits first, high bit on every byte but the last."""
-        value, shift, start = 0, 0, self.pos
-        while True:
+        value, scale, start = 0, 1, self.pos
+        for length in range(1, WIRE["varint"]["maxBytes"] + 1):
             if self.pos >= len(self.data):
                 raise WireError(f"frame ends early: varint {what} at offset {start} is cut off")
             byte = self.data[self.pos]
             self.pos += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
+            value += byte % VARINT_BASE * scale
+            scale *= VARINT_BASE
+            if byte < VARINT_BASE:
                 break
-            if shift >= 70:
-                raise WireError(f"varint {what} at offset {start} is longer than 10 bytes")
+            if length == WIRE["varint"]["maxBytes"]:
+                raise WireError(f"varint {what} at offset {start} is longer than {length} bytes")
         if value >= 1 << 64:
             raise WireError(f"varint {what} at offset {start} does not fit 64 bits")
         return value
@@ -95,12 +95,12 @@ class ByteReader:
         return zigzag_decode(self.varint(what))
 
     def hundredths(self, what: str) -> float:
-        return self.zigzag(what) / 100
+        return self.zigzag(what) / WIRE["fixedPoint"]["hundredths"]["scale"]
 
     def colour(self, what: str) -> str:
         r, g, b, a = self.raw(4, what)
         text = f"#{r:02X}{g:02X}{b:02X}"
-        return text if a == 255 else text + f"{a:02X}"
+        return text if a == WIRE["colour"]["opaque"] else text + f"{a:02X}"
 
     def at_end(self) -> bool:
         return self.pos == len(self.data)
@@ -164,10 +164,10 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         base = seq - reader.varint("base")
         if held is None or base != held[0]:
             raise WireError(f"delta {seq} has base {base}, but the client holds {held and held[0]}: wrong base")
-        time_tenths += round(held[1] * 10)
+        time_tenths += round(held[1] * TIME_SCALE)
     first = reader.varint("strings.first")
     count = reader.varint("strings.count")
-    if full and first != 0:
+    if full and first != WIRE["strings"]["fullFirst"]:
         raise WireError(f"full frame {seq}: strings start at {first}, a full frame's start at 0")
     if not full and first != len(strings):
         raise WireError(f"delta {seq}: its strings start at {first} but the client holds {len(strings)}: out of step")
@@ -191,7 +191,7 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         entries = [] if full else list(templates)
         info["template_first"], info["template_count"], info["templates"] = len(entries), 0, entries
 
-    frame: dict[str, Any] = {"type": "frame", "seq": seq, "time": time_tenths / 10}
+    frame: dict[str, Any] = {"type": "frame", "seq": seq, "time": time_tenths / TIME_SCALE}
     if full:
         frame["full"] = True
         nodes = []
@@ -222,11 +222,11 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
             previous = layer_id
             if not parent:
                 raise WireError(f"insert {layer_id} has no parent")
-            # The index times 4, plus the kind of insert (§3.6): 0 new, 1 new and written like a
-            # held layer, 2 a held layer moved here (nothing follows), 3 new and written like a
-            # template (feature `templates` only).
+            # The index shifted past the kind of insert (§3.6): new, new and written like a held
+            # layer, a held layer moved here (nothing follows), new and written like a template
+            # (feature `templates` only).
             at = reader.varint(f"index of insert {layer_id}")
-            kind, index = at % 4, at // 4
+            kind, index = at % INSERT_KINDS, at // INSERT_KINDS
             if kind == INSERT_MOVE:
                 inserted.append({"id": layer_id, "parent": parent, "index": index, "move": True})
                 continue
@@ -292,7 +292,7 @@ def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequenc
     for _ in range(count):
         what = f"template {len(entries)}"
         written = reader.varint(f"from of {what}")
-        if written == 0:
+        if written == FROM_DEFAULTS:
             entry = _read_fields(reader, table, None, new=True, what=what)
         else:
             model: Mapping[str, Any] | None
@@ -317,7 +317,7 @@ def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequenc
 def _read_id(reader: ByteReader, previous: int, what: str) -> int:
     """A LAYER's or INSERT's id: the zig-zag difference from the previous one in its list."""
     layer_id = previous + reader.zigzag(f"id of {what}")
-    if layer_id < 1:
+    if layer_id < WIRE["ids"]["min"]:
         raise WireError(f"{what}: layer id {layer_id} (ids start at 1)")
     return layer_id
 
@@ -339,7 +339,7 @@ def _read_layer_parent(reader: ByteReader, layer_id: int) -> tuple[int | None, i
     back = zigzag_decode(written >> 1)
     if not back:
         raise WireError(f"layer {layer_id} is its own parent")
-    like = layer_id - reader.zigzag(f"model of layer {layer_id}") if written & 1 else None
+    like = layer_id - reader.zigzag(f"model of layer {layer_id}") if written & LIKE_FLAG else None
     return layer_id - back, like
 
 
@@ -351,98 +351,82 @@ def _read_fields(reader: ByteReader, table: Sequence[str], layer_id: int | None,
         raise WireError("layer id 0 (ids start at 1)")
     what = what or f"layer {layer_id}"
     mask = reader.varint(f"mask of {what}")
-    if mask >> (BIT_SELECTED + 1):
-        raise WireError(f"{what}: mask {mask:#x} has a bit above 22")
+    if mask >> MASK_BITS:
+        raise WireError(f"{what}: mask {mask:#x} has a bit above {MASK_BITS - 1}")
     cleared = 0
-    if mask & (1 << BIT_CLEARED):
+    if mask & (1 << CLEARED_FOLLOWS):
         cleared = reader.varint(f"cleared mask of {what}")
         if new:
             raise WireError(f"{what}: a new layer has a cleared mask ({cleared:#x})")
-        if cleared >> BIT_CLEARED:
-            raise WireError(f"{what}: cleared mask {cleared:#x} has a bit above 18")
+        if cleared >> CLEARED_FOLLOWS:
+            raise WireError(f"{what}: cleared mask {cleared:#x} has a bit above {CLEARED_FOLLOWS - 1}")
         if cleared & mask:
             raise WireError(f"{what}: fields both set and cleared ({cleared & mask:#x})")
     layer: dict[str, Any] = {} if layer_id is None else {"id": layer_id}
     if new:
-        layer["kind"] = "rect"
-        layer["frame"] = [0, 0, 0, 0]
-    elif mask & sum(1 << bit for bit in FRAME_BITS):
+        layer["kind"] = WIRE["defaults"]["layer"]["kind"]
+        layer["frame"] = list(WIRE["defaults"]["layer"]["frame"])
+    elif mask & FRAME_MASK:
         layer["frame"] = [None, None, None, None]
-
-    def string(bit: int) -> str:
-        index = reader.varint(f"{FIELD_NAMES[bit]} of {what}")
-        if index >= len(table):
-            raise WireError(f"{what}: {FIELD_NAMES[bit]} names string {index}, the table has {len(table)}")
-        return table[index]
-
-    for bit in range(BIT_CLEARED):
-        if not mask & (1 << bit):
-            continue
-        if bit == BIT_KIND:
-            value = reader.u8(f"kind of {what}")
-            if value >= len(KINDS):
-                raise WireError(f"{what}: kind {value}; expected 0, 1 or 2")
-            layer["kind"] = KINDS[value]
-        elif bit in FRAME_BITS:
-            layer["frame"][bit - BIT_X] = reader.hundredths(f"frame[{bit - BIT_X}] of {what}")
-        elif bit == BIT_ALPHA:
-            value = reader.varint(f"alpha of {what}")
-            if value > 1000:
-                raise WireError(f"{what}: alpha {value} thousandths, above 1000")
-            layer["alpha"] = value / 1000
-        elif bit == BIT_CLIPS:
-            value = reader.u8(f"clips of {what}")
-            if value > 1:
-                raise WireError(f"{what}: clips {value}; expected 0 or 1")
-            layer["clips"] = value == 1
-        elif bit in (BIT_FILL, BIT_COLOR):
-            layer[FIELD_NAMES[bit]] = reader.colour(f"{FIELD_NAMES[bit]} of {what}")
-        elif bit == BIT_RADIUS:
-            layer["radius"] = reader.hundredths(f"radius of {what}")
-        elif bit == BIT_SHADOW:
-            colour = reader.colour(f"shadow colour of {what}")
-            blur = reader.hundredths(f"shadow blur of {what}")
-            x = reader.hundredths(f"shadow x of {what}")
-            y = reader.hundredths(f"shadow y of {what}")
-            layer["shadow"] = {"color": colour, "blur": blur, "x": x, "y": y}
-        elif bit == BIT_BORDER:
-            colour = reader.colour(f"border colour of {what}")
-            layer["border"] = {"color": colour, "width": reader.hundredths(f"border width of {what}")}
-        elif bit == BIT_FONT:
-            size = reader.hundredths(f"font size of {what}")
-            layer["font"] = {"size": size, "weight": reader.varint(f"font weight of {what}")}
-        elif bit == BIT_ALIGN:
-            value = reader.u8(f"align of {what}")
-            if value >= len(ALIGNS):
-                raise WireError(f"{what}: align {value}; expected 0, 1 or 2")
-            layer["align"] = ALIGNS[value]
-        elif bit in STRING_BITS:
-            layer[FIELD_NAMES[bit]] = string(bit)
-    if mask & (1 << BIT_STANDBY):
-        value = reader.u8(f"standby of {what}")
-        if value > 1:
-            raise WireError(f"{what}: standby {value}; expected 0 or 1")
-        layer["standby"] = value == 1
-    if mask & (1 << BIT_SCALE):
-        layer["scale"] = reader.varint(f"scale of {what}") / 100000
-    if mask & (1 << BIT_SELECTED):
-        value = reader.u8(f"selected of {what}")
-        if value > 1:
-            raise WireError(f"{what}: selected {value}; expected 0 or 1")
-        layer["selected"] = True if value == 1 else None  # 0: no longer selected, JSON's null
-    for bit in range(BIT_CLEARED):
-        if cleared & (1 << bit):
-            if bit in FRAME_BITS:
-                raise WireError(f"{what}: clears the frame (bit {bit})")
-            layer[FIELD_NAMES[bit]] = None
+    for field in FIELDS:
+        if mask & (1 << field["bit"]):
+            value = _read_value(reader, field, table, what)
+            if "frame" in field:
+                layer["frame"][field["frame"]] = value
+            else:
+                layer[field["name"]] = value
+    for field in FIELDS:
+        if field["bit"] < CLEARED_FOLLOWS and cleared & (1 << field["bit"]):
+            if "frame" in field:
+                raise WireError(f"{what}: clears the frame (bit {field['bit']})")
+            layer[field["name"]] = None
     if new and layer["kind"] == "text":
         # Text layers start from the body font, left-aligned (§3.6).
-        layer.setdefault("font", {"size": 17, "weight": 400})
-        layer.setdefault("align", "left")
+        for key, value in WIRE["defaults"]["text"].items():
+            layer.setdefault(key, copy.deepcopy(value))
     return layer
 
 
-_DEFAULTS: tuple[tuple[str, Any], ...] = (("alpha", 1), ("scale", 1), ("radius", 0), ("clips", False), ("standby", False))
+def _read_value(reader: ByteReader, field: Mapping[str, Any], table: Sequence[str], what: str) -> Any:
+    """One field's value, or one part of one, as its type says (`types` in format.py)."""
+    name, kind = field["name"], field["type"]
+    where = f"{name} of {what}"
+    fixed = WIRE["fixedPoint"].get(kind)
+    if fixed is not None:
+        number = reader.zigzag(where) if fixed["signed"] else reader.varint(where)
+        if name == "alpha" and number > fixed["scale"]:
+            raise WireError(f"{what}: alpha {number} thousandths, above {fixed['scale']}")
+        return number / fixed["scale"]
+    if kind == "enum":
+        names = WIRE["enums"][field["enum"]]
+        value = reader.u8(where)
+        if value >= len(names):
+            raise WireError(f"{what}: {name} {value}; expected 0 to {len(names) - 1}")
+        return names[value]
+    if kind in ("bool", "selected"):
+        value = reader.u8(where)
+        if value > 1:
+            raise WireError(f"{what}: {name} {value}; expected 0 or 1")
+        if kind == "selected":
+            return True if value == 1 else None  # 0: no longer selected, JSON's null
+        return value == 1
+    if kind == "colour":
+        return reader.colour(where)
+    if kind == "string":
+        index = reader.varint(where)
+        if index >= len(table):
+            raise WireError(f"{what}: {name} names string {index}, the table has {len(table)}")
+        return table[index]
+    if kind == "varint":
+        return reader.varint(where)
+    if kind == "object":
+        return {part["name"]: _read_value(reader, part, table, f"{name} of {what}") for part in field["parts"]}
+    raise WireError(f"format.py: field {name} has the unknown type {kind}")
+
+
+# What JSON leaves out of a layer when it holds the default (kind and frame it always carries).
+_DEFAULTS: tuple[tuple[str, Any], ...] = tuple(
+    (key, value) for key, value in WIRE["defaults"]["layer"].items() if key not in ("kind", "frame"))
 
 
 def resolve_likes(frame: dict[str, Any], layers: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
