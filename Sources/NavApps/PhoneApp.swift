@@ -88,11 +88,11 @@ enum PhoneApp {
             RowSpec(title: "First Card", detail: "pop to root", action: .page(PageCommand(.popToRoot))),
             RowSpec(title: "Station", detail: "new root", action: .page(PageCommand(.newRoot(card("Station", 0xF3E8FF))))),
         ],
-        pages: PageStackSpec(root: card("Café", 0xFFF4E0), top: cardsTop, bottom: 83)
+        pages: SubpagesSpec(root: card("Café", 0xFFF4E0), top: cardsTop, bottom: 83)
     )
 
-    static func card(_ name: String, _ fill: Int) -> PageSpec {
-        PageSpec(name: name, fill: Color(rgb: UInt32(fill)), title: name)
+    static func card(_ name: String, _ fill: Int) -> SubpageSpec {
+        SubpageSpec(name: name, fill: Color(rgb: UInt32(fill)), title: name)
     }
 
     // MARK: Bars, gestures

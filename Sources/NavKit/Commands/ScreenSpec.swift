@@ -12,14 +12,14 @@ public struct ScreenSpec: Equatable, Sendable {
     /// The bottom link view of seed 002.
     public var link: LinkSpec?
     /// The page stack inside this screen (seed 003), kept for when page stacks land.
-    public var pages: PageStackSpec?
+    public var pages: SubpagesSpec?
     // A struct cannot hold itself directly; an array gives the indirection.
     private var swipePushStorage: [ScreenSpec] = []
 
     public init(
         name: String, title: String? = nil, background: Color = .groupedBackground, bar: BarSpec = BarSpec(),
         rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
-        pages: PageStackSpec? = nil, swipePush: ScreenSpec? = nil
+        pages: SubpagesSpec? = nil, swipePush: ScreenSpec? = nil
     ) {
         self.name = name
         self.title = title ?? name
@@ -115,7 +115,7 @@ public struct LinkSpec: Equatable, Sendable {
 }
 
 /// A page of a page stack (PAGE in the protocol).
-public struct PageSpec: Equatable, Sendable {
+public struct SubpageSpec: Equatable, Sendable {
     public var name: String
     public var fill: Color
     public var title: String?
@@ -128,12 +128,12 @@ public struct PageSpec: Equatable, Sendable {
 }
 
 /// The page stack a screen hosts between two insets (seed 003).
-public struct PageStackSpec: Equatable, Sendable {
-    public var root: PageSpec
+public struct SubpagesSpec: Equatable, Sendable {
+    public var root: SubpageSpec
     public var top: Double
     public var bottom: Double
 
-    public init(root: PageSpec, top: Double = 64, bottom: Double = 0) {
+    public init(root: SubpageSpec, top: Double = 64, bottom: Double = 0) {
         self.root = root
         self.top = top
         self.bottom = bottom

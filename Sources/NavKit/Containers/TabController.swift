@@ -23,7 +23,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     public let style: Style
     public private(set) var tabs: [TabSpec]
     /// Each tab's stack, in tab order: navigation stacks, or the stacked split's.
-    let stacks: [any NavigationStack]
+    let stacks: [any StackCommandTarget]
     public private(set) var selectedIndex: Int
     /// The bar, of `style`.
     let tabBar: any TabBarView
@@ -33,14 +33,14 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     /// Tabs over navigation stacks.
     ///
     /// - Throws: `invalidArgument` for no tabs, more than five, or a selection out of range.
-    public convenience init(identifier: String = "tabs", tabs: [TabSpec], stacks: [StackController], selected: Int = 0, style: Style = .bottom) throws(NavError) {
-        try self.init(identifier: identifier, tabs: tabs, stacks: stacks.map { $0 as any NavigationStack }, selected: selected, style: style)
+    public convenience init(identifier: String = "tabs", tabs: [TabSpec], stacks: [NavigationController], selected: Int = 0, style: Style = .bottom) throws(NavError) {
+        try self.init(identifier: identifier, tabs: tabs, stacks: stacks.map { $0 as any StackCommandTarget }, selected: selected, style: style)
     }
 
     /// Tabs over stacks of any kind (a side tab bar over stacked splits, say).
     ///
     /// - Throws: `invalidArgument` for no tabs, more than five, or a selection out of range.
-    init(identifier: String = "tabs", tabs: [TabSpec], stacks: [any NavigationStack], selected: Int = 0, style: Style = .bottom) throws(NavError) {
+    init(identifier: String = "tabs", tabs: [TabSpec], stacks: [any StackCommandTarget], selected: Int = 0, style: Style = .bottom) throws(NavError) {
         guard !tabs.isEmpty, tabs.count <= TabController.maxTabs else {
             throw .invalidArgument("a tab bar has 1 to \(TabController.maxTabs) tabs, got \(tabs.count)")
         }
@@ -64,9 +64,9 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     }
 
     /// The selected tab's stack.
-    var selectedStack: any NavigationStack { stacks[selectedIndex] }
+    var selectedStack: any StackCommandTarget { stacks[selectedIndex] }
 
-    /// The selected tab's stack, for code outside NavKit (`NavigationStack` is internal).
+    /// The selected tab's stack, for code outside NavKit (`StackCommandTarget` is internal).
     public var selectedController: Controller { selectedStack }
 
     public override var children: [Controller] { stacks }
@@ -126,7 +126,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
             old.beginAppearance(false, animated: false)
             old.endAppearance(animated: false)
             new.endAppearance(animated: false)
-            if let new = new as? StackController { new.placeBottomBar(restingOn: new.topViewController) }
+            if let new = new as? NavigationController { new.placeBottomBar(restingOn: new.topViewController) }
         }
         scene?.setNeedsDisplay()
     }
@@ -182,7 +182,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         .tab(index: index, id: tabs[index].id, top: stacks[index].viewControllers.last?.id ?? "")
     }
 
-    var tabStacks: [any NavigationStack] { stacks }
+    var tabStacks: [any StackCommandTarget] { stacks }
 
     // MARK: Taps
 

@@ -5,7 +5,7 @@
 /// Not thread-safe: belongs to one scene, used from one thread.
 protocol TabHost: Controller {
     /// Each tab's stack, in tab order.
-    var tabStacks: [any NavigationStack] { get }
+    var tabStacks: [any StackCommandTarget] { get }
     /// Selects a tab now (no animation), with UIKit's callback order.
     func select(index: Int)
     /// `selectTab`: selects a tab, or pops its stack to the root when it is already selected.

@@ -154,7 +154,7 @@ struct ServerBenchmarks {
         for format in [WireFormat.v1, .v2JSON, .v2Binary] {
             let scene = Scene(viewport: .phone)
             scene.layerPrecision = .wire
-            scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
+            scene.setRoot(NavigationController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
             // A page that slid in can be dragged back.
             scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
             scene.advance(to: 1)

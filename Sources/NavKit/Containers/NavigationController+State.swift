@@ -1,5 +1,5 @@
 /// The stack's navigation state, as `query` reports it.
-extension StackController {
+extension NavigationController {
     /// The stack's pages from the root up, with the transition running now.
     public var stackState: StackState {
         let resting = Rect(origin: view.absoluteFrame.origin, size: size)
@@ -19,7 +19,7 @@ extension ViewController {
         return PageState(
             vc: id, screen: name, title: title, frame: onScreen ? view.absoluteFrame : resting,
             appearance: appearance, transition: arrival.name, scrollOffset: scrollOffset,
-            pages: children.lazy.compactMap { ($0 as? PageStack)?.state }.first
+            pages: children.lazy.compactMap { ($0 as? SubpageController)?.state }.first
         )
     }
 }

@@ -1,7 +1,7 @@
 /// SPStackedNav's stacked split (seed 004): half (472 pt) and full pages side by side, scrolled
 /// horizontally, stacking at the left edge and dimmed as they go under, with the reference's
-/// rubber band, display-link scroll animation, snapping and visibility (`StackedLayout`,
-/// `StackedScrollMath`, from `reference/spstackednav.md`).
+/// rubber band, display-link scroll animation, snapping and visibility (`StackedSplitLayout`,
+/// `StackedSplitScrollMath`, from `reference/spstackednav.md`).
 ///
 /// Pages whose views are in the split (visible, in the reference's sense) have appeared; a page
 /// gets `viewWillAppear`/`viewDidAppear` when it becomes visible and the disappear pair when it is
@@ -10,12 +10,12 @@
 /// Results of commands come when the scroll they started has settled.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-public final class StackedController: Controller, NavigationStack {
+public final class StackedSplitController: Controller, StackCommandTarget {
     /// One page of the split: its container, live or being removed, its visibility and its dim.
     final class Entry {
         let page: ViewController
         var isBeingRemoved = false
-        var visibility = StackedScrollMath.PageVisibility()
+        var visibility = StackedSplitScrollMath.PageVisibility()
         /// The reference's page container (`SPStackedPageContainer`): it exists from the push, with
         /// its fill and edge shadow, and holds the page's view only while the page is visible.
         let container: Node
@@ -26,14 +26,14 @@ public final class StackedController: Controller, NavigationStack {
 
         init(_ page: ViewController) {
             self.page = page
-            container = Node(role: .container, name: page.name, fill: StackedController.containerFill)
+            container = Node(role: .container, name: page.name, fill: StackedSplitController.containerFill)
             // Taps on a container that shows no page still reach that page's controller.
             container.owner = page
             dim.alpha = 0
             dim.isUserInteractionEnabled = false
         }
 
-        var size: StackedLayout.PageSize { page.options.width == .half ? .half : .full }
+        var size: StackedSplitLayout.PageSize { page.options.width == .half ? .half : .full }
     }
 
     /// One display-link callback's length: the reference's iPads ran at 60 Hz (`cdl.duration`).
@@ -44,10 +44,10 @@ public final class StackedController: Controller, NavigationStack {
     /// Every page drawn, in push order (the scroll view's subviews): live ones and ones being removed.
     var entries: [Entry]
     /// What is drawn, where it is going, and the pending snap (SV.m:253-309).
-    var scroll = StackedScrollMath.Animation(offset: 0)
+    var scroll = StackedSplitScrollMath.Animation(offset: 0)
     /// The page the person works in and the edge it is aligned with (NC.m:193-215).
     var activeIndex = 0
-    var activePosition = StackedLayout.Position.left
+    var activePosition = StackedSplitLayout.Position.left
     private(set) var size = Size.zero
     private var safeArea = EdgeInsets.zero
     /// The display link while the scroll animates, and the scene time of its last step.
@@ -83,7 +83,7 @@ public final class StackedController: Controller, NavigationStack {
     public static let edgeShadow = Shadow(color: Color(rgb: 0x000000, alpha: 0x4D), blur: 12, x: -3, y: 0)
 
     public override func loadView() -> Node {
-        let node = Node(name: identifier, fill: StackedController.backdrop)
+        let node = Node(name: identifier, fill: StackedSplitController.backdrop)
         node.clipsToBounds = true
         return node
     }
@@ -106,8 +106,8 @@ public final class StackedController: Controller, NavigationStack {
 
     // MARK: Layout
 
-    var layoutModel: StackedLayout {
-        StackedLayout(size: size, pages: entries.map { StackedLayout.Page($0.size, isBeingRemoved: $0.isBeingRemoved) })
+    var layoutModel: StackedSplitLayout {
+        StackedSplitLayout(size: size, pages: entries.map { StackedSplitLayout.Page($0.size, isBeingRemoved: $0.isBeingRemoved) })
     }
 
     /// A new size re-aligns the active page without animation, as `viewDidLayoutSubviews` does.
@@ -147,14 +147,14 @@ public final class StackedController: Controller, NavigationStack {
         scene?.setNeedsDisplay()
     }
 
-    private func place(_ entry: Entry, _ frame: StackedLayout.PageFrame) {
+    private func place(_ entry: Entry, _ frame: StackedSplitLayout.PageFrame) {
         let container = entry.container
         if container.frame.size != frame.frame.size, entry.page.isViewLoaded {
             entry.page.layout(size: frame.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
         }
         container.frame = frame.frame
         container.isHidden = frame.isHidden
-        container.shadow = frame.showsLeftShadow ? StackedController.edgeShadow : nil
+        container.shadow = frame.showsLeftShadow ? StackedSplitController.edgeShadow : nil
         entry.dim.frame = frame.frame
         entry.dim.isHidden = frame.isHidden
         entry.dim.alpha = min(frame.dim, 1)
@@ -163,19 +163,19 @@ public final class StackedController: Controller, NavigationStack {
     /// A container draws its page only while the page is visible and not covered by the
     /// container in front but for the 3 pt step of the stack; else only its fill shows. The cost
     /// of a frame follows what can be seen, not how many pages are stacked.
-    private func markOccluded(_ frames: [StackedLayout.PageFrame]) {
+    private func markOccluded(_ frames: [StackedSplitLayout.PageFrame]) {
         for (index, entry) in entries.enumerated() {
             let own = frames[index].frame
             let cover = frames[(index + 1)...].first { !$0.isHidden }?.frame
-            let occluded = cover.map { $0.x <= own.x + StackedLayout.stackStep && $0.maxX >= own.maxX } ?? false
+            let occluded = cover.map { $0.x <= own.x + StackedSplitLayout.stackStep && $0.maxX >= own.maxX } ?? false
             entry.container.drawsChildren = !occluded
         }
     }
 
     /// The reference's visibility pass: pages that came on screen appear, and in a pass that
     /// hides, pages that left disappear and pages being removed are released.
-    private func updateVisibility(_ model: StackedLayout, hiding: Bool, animated: Bool) {
-        let update = StackedScrollMath.updateVisibility(
+    private func updateVisibility(_ model: StackedSplitLayout, hiding: Bool, animated: Bool) {
+        let update = StackedSplitScrollMath.updateVisibility(
             entries.map(\.visibility), layout: model, offset: scroll.actual,
             bouncing: scroll.isBouncing, showing: true, hiding: hiding
         )
@@ -227,7 +227,7 @@ public final class StackedController: Controller, NavigationStack {
     // MARK: Active page and scrolling
 
     /// Makes page `index` active at `position` and scrolls to align it (NC.m:193-204).
-    func setActive(_ index: Int, position: StackedLayout.Position, animated: Bool) {
+    func setActive(_ index: Int, position: StackedSplitLayout.Position, animated: Bool) {
         dropPendingSnaps()
         activeIndex = index
         activePosition = position
@@ -263,7 +263,7 @@ public final class StackedController: Controller, NavigationStack {
     }
 
     /// The snap's page becomes active where the snap left it (the delegate's didStopAt, NC.m:291-296).
-    func becomeActive(_ snap: StackedScrollMath.Snap) {
+    func becomeActive(_ snap: StackedSplitScrollMath.Snap) {
         let page = entries.indices.contains(snap.page) ? entries[snap.page].page : nil
         if let page, let index = viewControllers.firstIndex(where: { $0 === page }) {
             activeIndex = index
@@ -280,10 +280,10 @@ public final class StackedController: Controller, NavigationStack {
     }
 
     private func step(until now: Double) -> Bool {
-        let interval = StackedController.tickInterval * (scene?.settings.slowMotion ?? 1)
+        let interval = StackedSplitController.tickInterval * (scene?.settings.slowMotion ?? 1)
         while lastStep + interval <= now + 1e-9 {
             lastStep += interval
-            switch scroll.tick(dt: StackedController.tickInterval) {
+            switch scroll.tick(dt: StackedSplitController.tickInterval) {
             case .idle:
                 link = nil
                 return false

@@ -4,7 +4,7 @@ import Testing
 /// SPStackedNav's layout worked out by hand from `reference/spstackednav.md` §2-§3 (SV.m:80-121,
 /// SV.m:313-377). W × H is 944 × 748 (iPad landscape beside the side tab bar) unless a case says
 /// otherwise. F is a full page, H a half page (472), M a half page being removed.
-@Suite struct StackedLayoutTests {
+@Suite struct StackedSplitLayoutTests {
     private struct Expected {
         let x: Double
         let hidden: Bool
@@ -17,16 +17,16 @@ import Testing
         }
     }
 
-    private static let F = StackedLayout.Page(.full)
-    private static let H = StackedLayout.Page(.half)
-    private static let M = StackedLayout.Page(.half, isBeingRemoved: true)
+    private static let F = StackedSplitLayout.Page(.full)
+    private static let H = StackedSplitLayout.Page(.half)
+    private static let M = StackedSplitLayout.Page(.half, isBeingRemoved: true)
 
-    private func layout(_ pages: [StackedLayout.Page], width: Double = 944, height: Double = 748) -> StackedLayout {
-        StackedLayout(size: Size(width: width, height: height), pages: pages)
+    private func layout(_ pages: [StackedSplitLayout.Page], width: Double = 944, height: Double = 748) -> StackedSplitLayout {
+        StackedSplitLayout(size: Size(width: width, height: height), pages: pages)
     }
 
     private func check(
-        _ layout: StackedLayout, at offset: Double, animating: Bool = false, _ expected: [Expected],
+        _ layout: StackedSplitLayout, at offset: Double, animating: Bool = false, _ expected: [Expected],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let frames = layout.frames(at: offset, animating: animating)
@@ -236,8 +236,8 @@ import Testing
 
     @Test func floorGoesThroughFloat() {
         // floorf rounds to float first: −2.00000001 is −2.0 as a float, so it floors to −2, not −3.
-        #expect(StackedLayout.floorf(-2.00000001) == -2)
-        #expect(StackedLayout.floorf(-2.5) == -3)
+        #expect(StackedSplitLayout.floorf(-2.00000001) == -2)
+        #expect(StackedSplitLayout.floorf(-2.5) == -3)
     }
 
     // MARK: - §5 geometric visibility

@@ -13,7 +13,7 @@ import Musl
 ///
 /// Offsets are in points and grow as the content moves left. Velocities are along the offset:
 /// positive when the finger moves left (the source's `-velocityInView.x`, SV.m:209).
-public enum StackedScrollMath {
+public enum StackedSplitScrollMath {
     /// Scroll speed per point of remaining distance, in pt/s per pt (SV.m:277).
     public static let speedPerPoint: Double = 14
     /// The slowest and fastest scroll speeds in pt/s (SV.m:277).
@@ -68,7 +68,7 @@ public enum StackedScrollMath {
     public struct Animation: Equatable, Sendable {
         public private(set) var actual: Double
         public private(set) var target: Double
-        public private(set) var margin: Double = StackedScrollMath.normalMargin
+        public private(set) var margin: Double = StackedSplitScrollMath.normalMargin
         public private(set) var isRunning = false
         public private(set) var pendingSnap: Snap?
 
@@ -91,7 +91,7 @@ public enum StackedScrollMath {
             target = offset
         }
 
-        public var isBouncing: Bool { StackedScrollMath.isBouncing(actual: actual, target: target, animating: isRunning) }
+        public var isBouncing: Bool { StackedSplitScrollMath.isBouncing(actual: actual, target: target, animating: isRunning) }
 
         /// `setContentOffset:animated:` (SV.m:295-309). Animated: a running animation is re-targeted
         /// keeping its margin and pending snap; otherwise one starts with margin 1. Not animated:
@@ -116,7 +116,7 @@ public enum StackedScrollMath {
         public mutating func start(_ snap: Snap) {
             pendingSnap = snap
             setOffset(snap.overshootOffset, animated: true)
-            margin = StackedScrollMath.overshootMargin
+            margin = StackedSplitScrollMath.overshootMargin
         }
 
         /// One display-link callback of `dt` seconds (SV.m:260-284).
@@ -135,7 +135,7 @@ public enum StackedScrollMath {
                 }
             }
             // No early return in the source: the callback steps even after stopping (SV.m:275).
-            actual = StackedScrollMath.advance(actual, toward: target, dt: dt)
+            actual = StackedSplitScrollMath.advance(actual, toward: target, dt: dt)
             return outcome
         }
 
@@ -143,13 +143,13 @@ public enum StackedScrollMath {
         /// margin (Stackcast's: a scroll a command starts during a snap's overshoot is not undone).
         mutating func cancelSnap() {
             pendingSnap = nil
-            margin = StackedScrollMath.normalMargin
+            margin = StackedSplitScrollMath.normalMargin
         }
 
         /// `animateToTargetScrollOffset` (SV.m:285-292).
         private mutating func startIfIdle() {
             guard !isRunning else { return }
-            margin = StackedScrollMath.normalMargin
+            margin = StackedSplitScrollMath.normalMargin
             isRunning = true
         }
     }
@@ -160,8 +160,8 @@ public enum StackedScrollMath {
     /// overscroll. Both tests run in turn, so the end wins when `maxScroll` < 0 (SV.m:318-323).
     public static func rubberBand(_ offset: Double, maxScroll: Double) -> Double {
         var drawn = offset
-        if offset < StackedLayout.minScroll {
-            drawn = StackedLayout.minScroll + (offset - StackedLayout.minScroll) / 2
+        if offset < StackedSplitLayout.minScroll {
+            drawn = StackedSplitLayout.minScroll + (offset - StackedSplitLayout.minScroll) / 2
         }
         if offset > maxScroll { drawn = maxScroll + (offset - maxScroll) / 2 }
         return drawn
@@ -188,13 +188,13 @@ public enum StackedScrollMath {
         /// The page that becomes active.
         public var page: Int
         /// The position it becomes active in.
-        public var position: StackedLayout.Position
+        public var position: StackedSplitLayout.Position
         /// The offset the split settles at.
         public var offset: Double
         /// `offset` plus the overshoot, where the animation goes first (SV.m:182-185).
         public var overshootOffset: Double
 
-        public init(page: Int, position: StackedLayout.Position, offset: Double, overshootOffset: Double) {
+        public init(page: Int, position: StackedSplitLayout.Position, offset: Double, overshootOffset: Double) {
             self.page = page
             self.position = position
             self.offset = offset
@@ -214,7 +214,7 @@ public enum StackedScrollMath {
     /// goes one or two pages further. Unlike the source (SV.m:177), a fast leftward fling reports
     /// position left, matching its left-aligned offset (BEHAVIOUR.md).
     public static func snap(
-        _ layout: StackedLayout, visible: [Bool], actual: Double, velocity: Double, isPortrait: Bool
+        _ layout: StackedSplitLayout, visible: [Bool], actual: Double, velocity: Double, isPortrait: Bool
     ) -> Snap? {
         guard let left = visible.firstIndex(of: true), let right = visible.lastIndex(of: true) else { return nil }
         let last = layout.pages.count - 1
@@ -235,7 +235,7 @@ public enum StackedScrollMath {
         } else {
             offset = layout.rightAlignedOffset(ofPage: page)
         }
-        let position: StackedLayout.Position = page == left || (vel < 0 && extra != 0) ? .left : .right
+        let position: StackedSplitLayout.Position = page == left || (vel < 0 && extra != 0) ? .left : .right
         let overshoot = max(minOvershoot, Double((vel / overshootDivisor).magnitude)) * sign
         return Snap(page: page, position: position, offset: offset, overshootOffset: offset + overshoot)
     }
@@ -267,7 +267,7 @@ public enum StackedScrollMath {
     /// even then when never presented; one that leaves is hidden only by a pass that hides. A page
     /// being removed that was never presented has no view to show (PC.m:147) and stays hidden.
     public static func updateVisibility(
-        _ current: [PageVisibility], layout: StackedLayout, offset: Double, bouncing: Bool, showing: Bool, hiding: Bool
+        _ current: [PageVisibility], layout: StackedSplitLayout, offset: Double, bouncing: Bool, showing: Bool, hiding: Bool
     ) -> VisibilityUpdate {
         var pages = current
         var removed: [Int] = []

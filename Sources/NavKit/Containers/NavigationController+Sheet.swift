@@ -1,7 +1,7 @@
 /// Pages presented as sheets (`modal`): at rest the sheet's card lies over the page below it,
 /// scaled back and dimmed on black; a Close button, Escape or a downward drag dismisses it, with
 /// the callbacks of a pop.
-extension StackController {
+extension NavigationController {
     /// Lays `sheet` and `below` out as the sheet transition leaves them: the page below scaled
     /// back and dimmed, taking no touches, the bottom bar travelling with it when the sheet
     /// hides it and that page does not.

@@ -5,7 +5,7 @@ import NavApps
 /// Regressions the random-sequence invariants found in the tablet app's stacked splits: each left
 /// a split at rest with its pages off their resting places (stretched by the rubber band) or with
 /// stale state. The app is the built-in `tablet` (a lone half Library page beside the side bar).
-@Suite struct StackedScrollRegressionTests {
+@Suite struct StackedSplitScrollRegressionTests {
     private func tablet(_ viewport: Viewport = .tablet) throws -> SceneHarness {
         try SceneHarness(viewport: viewport, app: try #require(AppCatalog.root(named: "tablet")))
     }
@@ -127,7 +127,7 @@ import NavApps
 
 extension SceneHarness {
     /// The split with `identifier` in the app.
-    func stack(named identifier: String) -> StackedController? {
-        scene.root?.subtree.lazy.compactMap { $0 as? StackedController }.first { $0.identifier == identifier }
+    func stack(named identifier: String) -> StackedSplitController? {
+        scene.root?.subtree.lazy.compactMap { $0 as? StackedSplitController }.first { $0.identifier == identifier }
     }
 }

@@ -1,7 +1,7 @@
 /// Transitions a finger drives: the interactive pop (seeds 000 and 002, UIKit, Flutter), the
 /// left-swipe push (seed 002) and the drag that dismisses a sheet (iOS 15). The stack offers them
 /// to pans through the responder chain; the scene's gesture code moves and ends them.
-extension StackController {
+extension NavigationController {
     /// Seconds a full interactive pop's (or sheet dismissal's) remaining motion takes (scaled by
     /// what is left).
     static let popFinishDuration = 0.34
@@ -83,7 +83,7 @@ extension StackController {
         let moved = running.presenting ? running.progress : 1 - running.progress
         let completes = abs(forward) >= extent
             ? forward > 0
-            : moved > (running.presenting ? StackController.swipePushThreshold : 0.5)
+            : moved > (running.presenting ? NavigationController.swipePushThreshold : 0.5)
         settle(running, completes: completes, then: then)
     }
 
@@ -105,7 +105,7 @@ extension StackController {
 
     private func settle(_ running: RunningTransition, completes: Bool, then: @escaping (_ completed: Bool) -> Void) {
         guard let scene else { return }
-        let full = running.presenting ? StackController.swipePushFinishDuration : StackController.popFinishDuration
+        let full = running.presenting ? NavigationController.swipePushFinishDuration : NavigationController.popFinishDuration
         runner.settle(completes: completes, fullDuration: full, scene: scene) { [self] in
             if completes {
                 if running.presenting, let pushed = running.upper as? ViewController {
@@ -133,10 +133,10 @@ final class InteractiveStackTransition: PanHandler {
         case swipePush(ViewController)
     }
 
-    private let stack: StackController
+    private let stack: NavigationController
     private let kind: Kind
 
-    init(stack: StackController, kind: Kind) {
+    init(stack: NavigationController, kind: Kind) {
         self.stack = stack
         self.kind = kind
     }

@@ -4,14 +4,14 @@ import Testing
 /// SPStackedNav's scrolling worked out by hand from `reference/spstackednav.md` §4-§6: the
 /// display-link animation (SV.m:253-309), the pan's rubber band and capture angle (SV.m:195-251),
 /// the snap on release (SV.m:133-192) and the visibility pass (SV.m:379-419). W × H is 944 × 748.
-@Suite struct StackedScrollMathTests {
-    private typealias Math = StackedScrollMath
+@Suite struct StackedSplitScrollMathTests {
+    private typealias Math = StackedSplitScrollMath
     private static let dt = 1.0 / 60
-    private static let F = StackedLayout.Page(.full)
-    private static let H = StackedLayout.Page(.half)
+    private static let F = StackedSplitLayout.Page(.full)
+    private static let H = StackedSplitLayout.Page(.half)
 
-    private func layout(_ pages: [StackedLayout.Page], width: Double = 944) -> StackedLayout {
-        StackedLayout(size: Size(width: width, height: 748), pages: pages)
+    private func layout(_ pages: [StackedSplitLayout.Page], width: Double = 944) -> StackedSplitLayout {
+        StackedSplitLayout(size: Size(width: width, height: 748), pages: pages)
     }
 
     private func expectClose(_ actual: [Double], _ expected: [Double], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -173,7 +173,7 @@ import Testing
     // MARK: - §6.2 snap
 
     private func snap(
-        _ pages: [StackedLayout.Page], _ visible: [Bool], actual: Double, velocity: Double,
+        _ pages: [StackedSplitLayout.Page], _ visible: [Bool], actual: Double, velocity: Double,
         portrait: Bool = false, width: Double = 944
     ) -> Math.Snap? {
         Math.snap(layout(pages, width: width), visible: visible, actual: actual, velocity: velocity, isPortrait: portrait)
@@ -246,7 +246,7 @@ import Testing
     /// pass; a settle first runs the pass that also hides (SV.m:271, SV.m:376). Returns the ticks at
     /// which each page changed, as (tick, page, visible).
     private func scroll(
-        _ layout: StackedLayout, from start: Double, to end: Double, pages: inout [Visibility]
+        _ layout: StackedSplitLayout, from start: Double, to end: Double, pages: inout [Visibility]
     ) -> [(Int, Int, Bool)] {
         var animation = Math.Animation(offset: start)
         animation.setOffset(end, animated: true)
@@ -299,7 +299,7 @@ import Testing
     @Test func pagesBeingRemovedLeaveOnlyOnAHidingPass() {
         // F H M at 472: M's packed place is 944 ≥ W, off screen. A showing pass keeps it; a hiding
         // pass hides it and queues it for removal.
-        let pages = [Self.F, Self.H, StackedLayout.Page(.half, isBeingRemoved: true)]
+        let pages = [Self.F, Self.H, StackedSplitLayout.Page(.half, isBeingRemoved: true)]
         let l = layout(pages)
         let before = [Self.shown, Self.shown, Self.shown]
         let showing = Math.updateVisibility(before, layout: l, offset: 472, bouncing: false, showing: true, hiding: false)

@@ -6,7 +6,7 @@
 /// Pages are listed in push order, which is also their z-order: a later page is drawn above every
 /// earlier one, stacked or not (the scroll view's `subviews`, NC.m:79). Offsets grow as the content
 /// moves left; the scroll range starts at 0 and ends at `maxScroll`.
-public struct StackedLayout: Equatable, Sendable {
+public struct StackedSplitLayout: Equatable, Sendable {
     /// `kSPStackedNavigationHalfPageWidth`, the width of a half page in points (NC.h:72).
     public static let halfPageWidth: Double = 472
     /// The inset in points of each layer of the stack at the left edge, and the per-index threshold
@@ -136,7 +136,7 @@ public struct StackedLayout: Equatable, Sendable {
     /// being removed, while a page being removed sits where it would be if every page were packed
     /// (SV.m:315-347; the same walk decides visibility, SV.m:383-415).
     public func penPositions(at offset: Double) -> [Double] {
-        var pen = -StackedScrollMath.rubberBand(offset, maxScroll: maxScroll)
+        var pen = -StackedSplitScrollMath.rubberBand(offset, maxScroll: maxScroll)
         var packedAll = pen
         var result: [Double] = []
         result.reserveCapacity(pages.count)

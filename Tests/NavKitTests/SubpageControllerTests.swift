@@ -3,8 +3,8 @@ import Testing
 
 /// The page stack inside a page (seed 003): insets, the carousel, every error, the delegate's
 /// events, and calls during its animation.
-@Suite struct PageStackTests {
-    static let host = ScreenSpec(name: "Map", pages: PageStackSpec(root: PageSpec(name: "Cards", fill: Color(rgb: 0xEEEEEE), title: "Nearby"), top: 100, bottom: 50))
+@Suite struct SubpageControllerTests {
+    static let host = ScreenSpec(name: "Map", pages: SubpagesSpec(root: SubpageSpec(name: "Cards", fill: Color(rgb: 0xEEEEEE), title: "Nearby"), top: 100, bottom: 50))
 
     private func mapPage() -> SceneHarness {
         let h = SceneHarness(root: Self.host)
@@ -12,7 +12,7 @@ import Testing
         return h
     }
 
-    private func page(_ name: String) -> PageCommand { PageCommand(.push(PageSpec(name: name))) }
+    private func page(_ name: String) -> PageCommand { PageCommand(.push(SubpageSpec(name: name))) }
 
     private func pageNames(_ h: SceneHarness) -> [String]? {
         h.stackState?.pages.last?.pages?.pages
@@ -64,8 +64,8 @@ import Testing
     @Test func eventsFollowTheSeedsDelegate() throws {
         let h = mapPage()
         h.run(.page(page("Detail")))
-        h.run(.page(PageCommand(.switch(PageSpec(name: "Route"), direction: .pop), animated: false)))
-        h.run(.page(PageCommand(.newRoot(PageSpec(name: "Home")))))
+        h.run(.page(PageCommand(.switch(SubpageSpec(name: "Route"), direction: .pop), animated: false)))
+        h.run(.page(PageCommand(.newRoot(SubpageSpec(name: "Home")))))
         let host = h.stack.topViewController.id
         let pageEvents = h.events.filter { $0.name.group == "page" }
         #expect(pageEvents.map(\.description) == [
@@ -83,7 +83,7 @@ import Testing
         #expect(h.run(.page(PageCommand(.popToRoot))).errorCode == .invalidState)
         #expect(h.run(.page(PageCommand(.popTo("Cards")))).errorCode == .invalidState)
         #expect(h.run(.page(PageCommand(.popTo("Nowhere")))).errorCode == .notFound)
-        #expect(h.run(.page(PageCommand(.switch(PageSpec(name: "Cards"), direction: .push)))).errorCode == .invalidState)
+        #expect(h.run(.page(PageCommand(.switch(SubpageSpec(name: "Cards"), direction: .push)))).errorCode == .invalidState)
         #expect(h.run(.page(page("Cards"))).errorCode == .invalidState)
         #expect(h.run(.page(page("A"), vc: "vc99")).errorCode == .notFound)
         h.run(.push(screen("Plain")))
@@ -99,7 +99,7 @@ import Testing
         #expect(pageNames(h) == ["Cards", "A"])
         h.run(.page(PageCommand(.popToRoot, animated: false)))
         #expect(pageNames(h) == ["Cards"])
-        #expect(h.stack.topViewController.pageStack?.view.children.count == 1)
+        #expect(h.stack.topViewController.subpageController?.view.children.count == 1)
     }
 
     @Test func callsDuringTheCarouselWaitOrAreRefused() {
@@ -118,7 +118,7 @@ import Testing
         #expect(h.results.last?.result.errorCode == .busy)
     }
 
-    @Test func aPageStackOfAnotherPageIsNamedByVc() {
+    @Test func aSubpageControllerOfAnotherPageIsNamedByVc() {
         let h = mapPage()
         let map = h.stack.topViewController.id
         h.run(.push(screen("Other")))

@@ -1,6 +1,6 @@
 /// The stack's operations, run by the scene's command queue one at a time. Each calls `done`
 /// exactly once.
-extension StackController {
+extension NavigationController {
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion) {
         if let error = checkNew([controller]) { return done(.failure(error)) }
         let from = topViewController

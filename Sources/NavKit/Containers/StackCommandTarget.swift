@@ -5,7 +5,7 @@
 /// Each `perform…` runs from the scene's command queue and calls `done` exactly once.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-protocol NavigationStack: Controller {
+protocol StackCommandTarget: Controller {
     typealias Completion = (Result<CommandResult, NavError>) -> Void
 
     /// The name commands use to target this stack (`{"stack": "<identifier>"}`).
@@ -39,7 +39,7 @@ enum PopTarget {
     case id(String)
 }
 
-extension NavigationStack {
+extension StackCommandTarget {
     func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion) {
         performPush(controller, transition: transition, done: done)
     }

@@ -1,7 +1,7 @@
 /// How the stack runs a change of its top page: appearance callbacks in UIKit's order, the
 /// transition through its runner, the bottom bar travelling with the page that shows it, and
 /// releases at the end.
-extension StackController {
+extension NavigationController {
     /// `upper` comes in over `lower`; `removed` pages (top first) are released at the end.
     func present(upper: ViewController, over lower: ViewController, op: String, transition: any Transition, removed: [ViewController] = [], then: @escaping () -> Void) {
         change(RunningTransition(op: op, upper: upper, lower: lower, transition: fitted(transition, to: upper), presenting: true, removed: removed), then: then)

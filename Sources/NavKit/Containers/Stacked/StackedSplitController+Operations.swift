@@ -1,7 +1,7 @@
 /// The split's stack operations (NC.m:87-175): a push right-aligns the new page, a pop aligns the
 /// new last page at the right, popToRoot aligns the root at the left. Animated unless the command's
 /// transition is `none`; each result comes when the scroll has settled.
-extension StackedController {
+extension StackedSplitController {
     func performPush(_ controller: ViewController, transition: (any Transition)?, done: @escaping Completion) {
         if let error = checkNew([controller]) { return done(.failure(error)) }
         controller.arrival = transition ?? scene?.settings.defaultTransition ?? ParametricTransition.slide

@@ -7,7 +7,7 @@
 /// on screen (another tab's) changes without animation and without appearance callbacks.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-public final class StackController: Controller, NavigationStack {
+public final class NavigationController: Controller, StackCommandTarget {
     public typealias Completion = (Result<CommandResult, NavError>) -> Void
 
     /// The name commands use to target this stack (`{"stack": "<identifier>"}`).

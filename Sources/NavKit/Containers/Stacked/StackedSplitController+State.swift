@@ -1,6 +1,6 @@
 /// The split's navigation state: per page its frame in viewport coordinates, whether it is
 /// hidden, its dim and appearance; for the split its offsets and active page.
-extension StackedController {
+extension StackedSplitController {
     public var stackState: StackState {
         let origin = view.absoluteFrame.origin
         let frames = layoutModel.frames(at: scroll.actual, animating: scroll.isRunning)

@@ -7,12 +7,12 @@
 /// are refused as the stack's are.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
-public final class PageStack: Controller {
+public final class SubpageController: Controller {
     /// One page: a plain view with a fill and an optional title.
-    public final class Page: Controller {
-        public let spec: PageSpec
+    public final class Subpage: Controller {
+        public let spec: SubpageSpec
 
-        init(spec: PageSpec) {
+        init(spec: SubpageSpec) {
             self.spec = spec
             super.init(name: spec.name)
         }
@@ -40,24 +40,24 @@ public final class PageStack: Controller {
     /// Distance from the host page's top to the pages' top, and from the pages' bottom to the
     /// host page's bottom.
     public let insets: (top: Double, bottom: Double)
-    public private(set) var pages: [Page]
+    public private(set) var subpages: [Subpage]
     let runner = TransitionRunner()
     private var size = Size.zero
 
-    public init(spec: PageStackSpec) {
+    public init(spec: SubpagesSpec) {
         insets = (spec.top, spec.bottom)
-        pages = [Page(spec: spec.root)]
+        subpages = [Subpage(spec: spec.root)]
         super.init(name: "pages")
-        pages[0].parent = self
+        subpages[0].parent = self
     }
 
-    public var topPage: Page { pages[pages.count - 1] }
-    public override var children: [Controller] { pages }
+    public var topSubpage: Subpage { subpages[subpages.count - 1] }
+    public override var children: [Controller] { subpages }
 
     public override func loadView() -> Node {
         let node = Node(role: .pagestack, name: "pages")
         node.clipsToBounds = true
-        node.addChild(topPage.view)
+        node.addChild(topSubpage.view)
         return node
     }
 
@@ -66,14 +66,14 @@ public final class PageStack: Controller {
         size = Size(width: hostSize.width, height: max(hostSize.height - insets.top - insets.bottom, 0))
         view.frame = Rect(x: 0, y: insets.top, width: size.width, height: size.height)
         runner.bounds = size
-        for page in pages where page.isViewLoaded && page.view.parent != nil { page.layout(size: size, safeArea: .zero) }
+        for page in subpages where page.isViewLoaded && page.view.parent != nil { page.layout(size: size, safeArea: .zero) }
         runner.dim.frame.size = size
         runner.relayout()
     }
 
     /// The page names from the root up, and whether a carousel runs.
-    var state: PageStackState {
-        PageStackState(pages: pages.map(\.name), animating: runner.isRunning)
+    var state: SubpagesState {
+        SubpagesState(pages: subpages.map(\.name), animating: runner.isRunning)
     }
 
     // MARK: Operations
@@ -85,60 +85,60 @@ public final class PageStack: Controller {
         case .failure(let error):
             done(.failure(error))
         case .success(let change):
-            run(change, animated: command.animated) { [self] in done(.success(.page(name: topPage.name))) }
+            run(change, animated: command.animated) { [self] in done(.success(.page(name: topSubpage.name))) }
         }
     }
 
     /// A change of the top page: who comes, who goes, in which direction, and the new stack.
     private struct Change {
-        let incoming: Page
-        let outgoing: Page
+        let incoming: Subpage
+        let outgoing: Subpage
         let forward: Bool
-        let pages: [Page]
+        let subpages: [Subpage]
         let op: String
     }
 
     private func change(for action: PageCommand.Action) -> Result<Change, NavError> {
-        let top = topPage
+        let top = topSubpage
         switch action {
         case .push(let spec):
             if let error = checkNew(spec.name) { return .failure(error) }
-            let page = Page(spec: spec)
-            return .success(Change(incoming: page, outgoing: top, forward: true, pages: pages + [page], op: "push"))
+            let page = Subpage(spec: spec)
+            return .success(Change(incoming: page, outgoing: top, forward: true, subpages: subpages + [page], op: "push"))
         case .pop:
-            guard pages.count > 1 else { return .failure(.invalidState("\(top.name) is the root of the page stack: there is nothing to pop")) }
-            return .success(Change(incoming: pages[pages.count - 2], outgoing: top, forward: false, pages: Array(pages.dropLast()), op: "pop"))
+            guard subpages.count > 1 else { return .failure(.invalidState("\(top.name) is the root of the page stack: there is nothing to pop")) }
+            return .success(Change(incoming: subpages[subpages.count - 2], outgoing: top, forward: false, subpages: Array(subpages.dropLast()), op: "pop"))
         case .popTo(let name):
-            guard let index = pages.firstIndex(where: { $0.name == name }) else {
-                return .failure(.notFound("no page named \(name) in the page stack; it holds \(pages.map(\.name).joined(separator: ", "))"))
+            guard let index = subpages.firstIndex(where: { $0.name == name }) else {
+                return .failure(.notFound("no page named \(name) in the page stack; it holds \(subpages.map(\.name).joined(separator: ", "))"))
             }
-            guard index < pages.count - 1 else { return .failure(.invalidState("\(name) is already the top of the page stack")) }
-            return .success(Change(incoming: pages[index], outgoing: top, forward: false, pages: Array(pages[...index]), op: "popTo"))
+            guard index < subpages.count - 1 else { return .failure(.invalidState("\(name) is already the top of the page stack")) }
+            return .success(Change(incoming: subpages[index], outgoing: top, forward: false, subpages: Array(subpages[...index]), op: "popTo"))
         case .popToRoot:
-            guard pages.count > 1 else { return .failure(.invalidState("the page stack is already at its root")) }
-            return .success(Change(incoming: pages[0], outgoing: top, forward: false, pages: [pages[0]], op: "popToRoot"))
+            guard subpages.count > 1 else { return .failure(.invalidState("the page stack is already at its root")) }
+            return .success(Change(incoming: subpages[0], outgoing: top, forward: false, subpages: [subpages[0]], op: "popToRoot"))
         case .switch(let spec, let direction):
             if spec.name == top.name { return .failure(.invalidState("\(spec.name) is already the top of the page stack")) }
             if let error = checkNew(spec.name, ignoringTop: true) { return .failure(error) }
-            let page = Page(spec: spec)
-            return .success(Change(incoming: page, outgoing: top, forward: direction == .push, pages: pages.dropLast() + [page], op: "switch"))
+            let page = Subpage(spec: spec)
+            return .success(Change(incoming: page, outgoing: top, forward: direction == .push, subpages: subpages.dropLast() + [page], op: "switch"))
         case .newRoot(let spec):
-            let page = Page(spec: spec)
-            return .success(Change(incoming: page, outgoing: top, forward: false, pages: [page], op: "newRoot"))
+            let page = Subpage(spec: spec)
+            return .success(Change(incoming: page, outgoing: top, forward: false, subpages: [page], op: "newRoot"))
         }
     }
 
-    /// Page names identify pages (`popTo`), so a name is in the stack at most once.
+    /// Subpage names identify pages (`popTo`), so a name is in the stack at most once.
     private func checkNew(_ name: String, ignoringTop: Bool = false) -> NavError? {
-        let names = ignoringTop ? pages.dropLast().map(\.name) : pages.map(\.name)
+        let names = ignoringTop ? subpages.dropLast().map(\.name) : subpages.map(\.name)
         return names.contains(name) ? .invalidState("a page named \(name) is already in the page stack") : nil
     }
 
     private func run(_ change: Change, animated: Bool, then: @escaping () -> Void) {
-        let old = pages
-        pages = change.pages
-        for page in pages where page.parent == nil { adopt(page) }
-        let released = old.filter { page in !pages.contains { $0 === page } }
+        let old = subpages
+        subpages = change.subpages
+        for page in subpages where page.parent == nil { adopt(page) }
+        let released = old.filter { page in !subpages.contains { $0 === page } }
         scene?.record(.pageWillHide, for: change.outgoing, in: self)
         let finish = { [self] in
             runner.end()
@@ -154,8 +154,8 @@ public final class PageStack: Controller {
         }
         // The incoming page is drawn on top in both directions, as seed 003 draws it.
         let transition = change.forward
-            ? RunningTransition(op: change.op, upper: change.incoming, lower: change.outgoing, transition: PageStack.carousel, presenting: true, removed: [], dims: false)
-            : RunningTransition(op: change.op, upper: change.outgoing, lower: change.incoming, transition: PageStack.carousel, presenting: false, removed: [], dims: false, lowerInFront: true)
+            ? RunningTransition(op: change.op, upper: change.incoming, lower: change.outgoing, transition: SubpageController.carousel, presenting: true, removed: [], dims: false)
+            : RunningTransition(op: change.op, upper: change.outgoing, lower: change.incoming, transition: SubpageController.carousel, presenting: false, removed: [], dims: false, lowerInFront: true)
         runner.start(transition, in: view, scene: nil)
         runner.play(scene: scene, done: finish)
     }

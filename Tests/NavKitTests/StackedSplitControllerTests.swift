@@ -4,15 +4,15 @@ import Testing
 /// The stacked split as a container: pushes and pops scroll by the reference's law, pages appear
 /// and disappear as its visibility pass decides, pans and the wheel move the offset and snap, and
 /// its state reports what is drawn. W = 944 (an iPad's width beside the 80 pt side tab bar).
-@Suite struct StackedControllerTests {
+@Suite struct StackedSplitControllerTests {
     static let viewport = Viewport(width: 944, height: 748)
 
     static func half(_ name: String) -> ScreenSpec { ScreenSpec(name: name, options: PageOptions(width: .half)) }
     static func full(_ name: String) -> ScreenSpec { ScreenSpec(name: name) }
 
-    private func split(_ root: ScreenSpec = full("Library")) -> (SceneHarness, StackedController) {
+    private func split(_ root: ScreenSpec = full("Library")) -> (SceneHarness, StackedSplitController) {
         let h = SceneHarness(viewport: Self.viewport, root: root)
-        let split = StackedController(root: h.scene.makeController(root))
+        let split = StackedSplitController(root: h.scene.makeController(root))
         h.scene.setRoot(split)
         _ = h.scene.tick(now: 0)
         h.clearEvents()
@@ -29,7 +29,7 @@ import Testing
         h.send(.push(Self.half("Artists")))
         var offsets: [Double] = []
         while h.results.isEmpty && offsets.count < 100 {
-            h.advance(by: StackedController.tickInterval)
+            h.advance(by: StackedSplitController.tickInterval)
             offsets.append(split.offset)
         }
         #expect(Array(offsets.prefix(3)).map { ($0 * 1000).rounded() / 1000 } == [66.667, 133.333, 200])
@@ -67,11 +67,11 @@ import Testing
         h.run(.push(Self.half("Albums")))
         h.clearEvents()
         h.send(.pop())
-        h.advance(by: StackedController.tickInterval * 3)
+        h.advance(by: StackedSplitController.tickInterval * 3)
         #expect(split.viewControllers.map(\.name) == ["Library", "Artists"])
         #expect(split.entries.count == 3)
         #expect(h.page("Albums", in: h.scene.displayList()) != nil)
-        for _ in 0..<60 { h.advance(by: StackedController.tickInterval) }
+        for _ in 0..<60 { h.advance(by: StackedSplitController.tickInterval) }
         #expect(split.entries.count == 2)
         #expect(split.offset == 472)
         #expect(Array(h.lifecycle.filter { $0.hasPrefix("Albums.") }) == ["Albums.viewWillDisappear", "Albums.viewDidDisappear", "Albums.released"])
@@ -197,7 +197,7 @@ import Testing
         // A lone half root is narrower than the 944 pt split: maxScroll = 472 − 944 = −472, and the
         // end stretch puts the page at −(−472 + 472/2) = 236 (reference §3, like "H H at 0" in 1024).
         #expect(h.page("Library", in: h.scene.displayList())?.frame == Rect(x: 80 + 236, y: 0, width: 472, height: 768))
-        h.run(.push(StackedControllerTests.half("Artists")))
+        h.run(.push(StackedSplitControllerTests.half("Artists")))
         let list = h.scene.displayList()
         #expect(h.page("Library", in: list)?.frame.x == 80)
         #expect(h.page("Artists", in: list)?.frame == Rect(x: 80 + 472, y: 0, width: 472, height: 768))
@@ -210,7 +210,7 @@ import Testing
     @Test func targetsReachASplitThatIsNotShown() throws {
         let h = try SceneHarness(viewport: Viewport(width: 1024, height: 768), app: Self.app)
         h.clearEvents()
-        h.send(.push(StackedControllerTests.half("Results"), target: .tab(1)))
+        h.send(.push(StackedSplitControllerTests.half("Results"), target: .tab(1)))
         #expect(h.results.count == 1)
         #expect(h.allEvents.isEmpty)
         h.run(.selectTab(.index(1)))
@@ -225,7 +225,7 @@ import Testing
     }
 }
 
-extension StackedControllerTests {
+extension StackedSplitControllerTests {
     @Test func aRowPushesAboveItsOwnPageAndTheSplitRestsInRange() throws {
         let library = ScreenSpec(name: "Library", rows: [
             RowSpec(title: "Air", action: .push(Self.half("Air"))),
@@ -249,7 +249,7 @@ extension StackedControllerTests {
     }
 }
 
-extension StackedControllerTests {
+extension StackedSplitControllerTests {
     /// Scrolling from the last of four pages back to the first: pages appear as they come into
     /// view during the scroll; the ones that left appear to disappear only when it settles, in
     /// order (reference §5).
@@ -260,9 +260,9 @@ extension StackedControllerTests {
         #expect(split.viewControllers.map(\.appearance) == [.disappeared, .disappeared, .appeared, .appeared])
         h.clearEvents()
         h.send(.scrollTo(.offset(0)))
-        h.advance(by: StackedController.tickInterval)
+        h.advance(by: StackedSplitController.tickInterval)
         #expect(h.lifecycle == ["A.viewWillAppear", "A.viewDidAppear"])
-        for _ in 0..<120 { h.advance(by: StackedController.tickInterval) }
+        for _ in 0..<120 { h.advance(by: StackedSplitController.tickInterval) }
         #expect(h.lifecycle == [
             "A.viewWillAppear", "A.viewDidAppear", "Library.viewWillAppear", "Library.viewDidAppear",
             "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillDisappear", "B.viewDidDisappear",
@@ -273,15 +273,15 @@ extension StackedControllerTests {
     }
 }
 
-extension StackedControllerTests {
+extension StackedSplitControllerTests {
     @Test func pagesOffTheLeftEdgeCastAShadowOverABackdrop() throws {
         let (h, _) = split()
         h.run(.push(Self.half("Artists")))
         let list = h.scene.displayList()
-        #expect(list.items.first?.fill == StackedController.backdrop)
+        #expect(list.items.first?.fill == StackedSplitController.backdrop)
         let containers = list.all(role: .container)
         #expect(containers.map(\.frame.x) == [0, 472])
-        #expect(containers.map(\.shadow) == [nil, StackedController.edgeShadow])
+        #expect(containers.map(\.shadow) == [nil, StackedSplitController.edgeShadow])
     }
 
     @Test func aHorizontalWheelOverAListMovesTheSplit() throws {
@@ -309,7 +309,7 @@ extension SideTabsWithSplitsTests {
     /// old size after a resize, so its state reported pages where they would not rest.
     @Test func aSplitNotShownRealignsWhenTheViewportChanges() throws {
         let h = try SceneHarness(viewport: Viewport(width: 1024, height: 768), app: Self.app)
-        h.send(.push(StackedControllerTests.full("Results"), target: .tab(1)))
+        h.send(.push(StackedSplitControllerTests.full("Results"), target: .tab(1)))
         h.scene.resize(Viewport(width: 320, height: 568))
         guard case .tabs(let state)? = h.scene.state else { Issue.record("not tabs"); return }
         // Two full pages of 240 pt: Results right-aligned is offset 240 (it was 944 at 1024 wide).

@@ -2,7 +2,7 @@
 /// angle moves the offset 1:1 (the layout rubber-bands past the ends) and snaps on release; wheel
 /// and trackpad deltas do the same and snap once they pause; a tap on a page that is not active
 /// activates it.
-extension StackedController {
+extension StackedSplitController {
     /// Seconds without a wheel delta after which the split snaps, as a released pan does.
     static let wheelSnapDelay = 0.15
     /// The speed (pt/s along the offset) of the release a paused wheel stands for: a direction,
@@ -10,7 +10,7 @@ extension StackedController {
     static let wheelReleaseSpeed = 100.0
 
     func splitPan(for pan: PanTracker) -> PanHandler? {
-        guard pan.axis == .horizontal, StackedScrollMath.capturesPan(velocity: pan.velocity.velocity) || pan.velocity.velocity.x == 0 else { return nil }
+        guard pan.axis == .horizontal, StackedSplitScrollMath.capturesPan(velocity: pan.velocity.velocity) || pan.velocity.velocity.x == 0 else { return nil }
         return SplitPan(split: self)
     }
 
@@ -38,7 +38,7 @@ extension StackedController {
     /// Snaps as a release with no velocity does, after the wheel has paused.
     private func scheduleWheelSnap() {
         guard let scene else { return }
-        wheelSnapDue = scene.now + StackedController.wheelSnapDelay * scene.settings.slowMotion
+        wheelSnapDue = scene.now + StackedSplitController.wheelSnapDelay * scene.settings.slowMotion
         guard wheelTimer == nil else { return }
         wheelTimer = scene.animator.addDisplayLink { [weak self] now in
             guard let self, let due = wheelSnapDue else { return false }
@@ -47,7 +47,7 @@ extension StackedController {
             wheelTimer = nil
             // A release moving the way the wheel went, far below the fling speeds: the snap picks
             // the page the wheel was heading for rather than the rightmost one shown (SV.m:146).
-            release(velocity: wheelDirection * StackedController.wheelReleaseSpeed)
+            release(velocity: wheelDirection * StackedSplitController.wheelReleaseSpeed)
             return false
         }
     }
@@ -76,7 +76,7 @@ extension StackedController {
         // A split out of the node tree (its tab switched away while the wheel's snap waited) has
         // no visibility pass, so its pages' visibility is stale: the snap reads where they are.
         let visible = view.parent != nil ? entries.map(\.visibility.isVisible) : layoutModel.onScreen(at: scroll.actual)
-        guard let snap = StackedScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
+        guard let snap = StackedSplitScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
             // No page on screen to snap to (pulled far past an end of a narrow split): the source
             // stayed there, stretched; go back inside the scroll range instead.
             return setRestingOffset(scroll.actual, animated: true)
@@ -121,10 +121,10 @@ extension StackedController {
 /// waiters and holds the pan, so a strong split here would keep both alive if the scene went
 /// before the scroll settled.
 final class SplitPan: PanHandler {
-    private weak var split: StackedController?
+    private weak var split: StackedSplitController?
     private var start = 0.0
 
-    init(split: StackedController) {
+    init(split: StackedSplitController) {
         self.split = split
     }
 
@@ -139,7 +139,7 @@ final class SplitPan: PanHandler {
 
     func panMoved(_ pan: PanTracker) {
         guard let split else { return }
-        if let snap = split.scroll.setOffset(StackedScrollMath.panOffset(start: start, translation: pan.translation.x), animated: false) {
+        if let snap = split.scroll.setOffset(StackedSplitScrollMath.panOffset(start: start, translation: pan.translation.x), animated: false) {
             split.becomeActive(snap)
         }
         split.layoutPages()
