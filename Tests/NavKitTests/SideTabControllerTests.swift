@@ -1,7 +1,7 @@
 import Testing
 @testable import NavKit
 
-/// The side tab bar (seed 004, SPStackedNav's SPSideTabController): the same `TabController` in
+/// The side tab bar (SPStackedNav's SPSideTabController): the same `TabController` in
 /// its side style. Bar, item and badge geometry from the source, the stack beside the bar, and the
 /// behaviour shared with the bottom bar: UIKit's callback order, reselect pops to the root, taps,
 /// badges and state (kind `sideTabs`).

@@ -1,9 +1,9 @@
 import Testing
 @testable import NavKit
 
-/// SPStackedNav's layout worked out by hand from `reference/spstackednav.md` §2-§3 (SV.m:80-121,
-/// SV.m:313-377). W × H is 944 × 748 (iPad landscape beside the side tab bar) unless a case says
-/// otherwise. F is a full page, H a half page (472), M a half page being removed.
+/// SPStackedNav's layout worked out by hand from its `SPStackedNavigationScrollView.m`
+/// (SV.m:80-121, SV.m:313-377). W × H is 944 × 748 (iPad landscape beside the side tab bar) unless
+/// a case says otherwise. F is a full page, H a half page (472), M a half page being removed.
 @Suite struct StackedSplitLayoutTests {
     private struct Expected {
         let x: Double

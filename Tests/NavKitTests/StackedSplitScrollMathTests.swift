@@ -1,7 +1,7 @@
 import Testing
 @testable import NavKit
 
-/// SPStackedNav's scrolling worked out by hand from `reference/spstackednav.md` §4-§6: the
+/// SPStackedNav's scrolling worked out by hand from its `SPStackedNavigationScrollView.m`: the
 /// display-link animation (SV.m:253-309), the pan's rubber band and capture angle (SV.m:195-251),
 /// the snap on release (SV.m:133-192) and the visibility pass (SV.m:379-419). W × H is 944 × 748.
 @Suite struct StackedSplitScrollMathTests {
@@ -212,7 +212,7 @@ import Testing
         #expect(snap(Self.six, visible, actual: 600, velocity: 5500)
                 == Math.Snap(page: 2, position: .right, offset: 944, overshootOffset: 980.6666679382324))
         // < −8500: two left of the leftmost visible (1), clamped to 0, left-aligned at 0, −60.
-        // The source reports right here (target ≠ left); BEHAVIOUR.md asks for left.
+        // The source reports right here (target ≠ left); docs/behaviour.md asks for left.
         #expect(snap(Self.six, visible, actual: 600, velocity: -9000)
                 == Math.Snap(page: 0, position: .left, offset: 0, overshootOffset: -60))
         // < −5500 from leftmost visible 2: page 1 left-aligned at 944, −40.

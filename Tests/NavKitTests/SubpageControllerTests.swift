@@ -1,8 +1,8 @@
 import Testing
 @testable import NavKit
 
-/// The page stack inside a page (seed 003): insets, the carousel, every error, the delegate's
-/// events, and calls during its animation.
+/// The page stack inside a page (NavigationRoute): insets, the carousel, every error, the
+/// delegate's events, and calls during its animation.
 @Suite struct SubpageControllerTests {
     static let host = ScreenSpec(name: "Map", pages: SubpagesSpec(root: SubpageSpec(name: "Cards", fill: Color(rgb: 0xEEEEEE), title: "Nearby"), top: 100, bottom: 50))
 

@@ -1,4 +1,4 @@
-/// An operation on a page stack (seed 003's NavigationRoute), as the protocol's `page` op sends it.
+/// An operation on a page stack (NavigationRoute), as the protocol's `page` op sends it.
 public struct PageCommand: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case push(SubpageSpec)

@@ -4,7 +4,7 @@ public enum RootSpec: Equatable, Sendable {
     case stack(id: String, root: ScreenSpec)
     /// A bottom tab bar, each tab hosting a stack.
     case tabs([TabSpec], selected: Int)
-    /// A side tab bar (seed 004), each tab hosting a stacked split.
+    /// A side tab bar (SPStackedNav), each tab hosting a stacked split.
     case sideTabs([TabSpec], selected: Int)
 
     /// The protocol's `kind` of this root.

@@ -20,7 +20,7 @@ open class ViewController: Controller {
     public var background: Color {
         didSet { if isViewLoaded { view.fill = background } }
     }
-    /// The transition that brought this page in; it leaves the same way (seed 000). A page that
+    /// The transition that brought this page in; it leaves the same way (VCStack). A page that
     /// came in as a sheet shows a Close button instead of a back button.
     public internal(set) var arrival: any Transition = ParametricTransition.slide {
         didSet { loadedBar?.closes = arrival.presentsSheet }
@@ -109,8 +109,8 @@ open class ViewController: Controller {
     open func layoutContent(_ content: Node) {}
     /// The command a tap on `node` runs (a row's action), or nil.
     open func action(for node: Node) -> Command? { nil }
-    /// The page a leftward swipe pushes (seed 002's bound page), made fresh for each swipe; nil
-    /// when this page has none.
+    /// The page a leftward swipe pushes (JPNavigationController's bound page), made fresh for each
+    /// swipe; nil when this page has none.
     open func pageForSwipePush() -> ViewController? { nil }
     open func viewDidLoad() {}
     open func viewWillAppear(_ animated: Bool) {}

@@ -53,8 +53,8 @@ public final class Node {
     /// The font text is set in; nil for the body font.
     @exclusivity(unchecked) public var font: Font? { didSet { restyle { _ in } } }
     // Every session keeps a node per view on screen and off (95 for the phone app's home screen),
-    // so the layout above is kept tight: one-byte fields together, rarely set ones out of line.
-    // 129 bytes (a 144-byte allocation) instead of 184 (192).
+    // so the layout above is kept tight (129 bytes, a 144-byte allocation): one-byte fields
+    // together, rarely set ones out of line.
 
     /// The node's yes-or-no properties.
     private struct Flags: OptionSet {

@@ -20,7 +20,7 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let tabbar: NodeRole = "tabbar"
     public static let tab: NodeRole = "tab"
     public static let badge: NodeRole = "badge"
-    /// The bottom link view of seed 002.
+    /// The bottom link view of JPNavigationController.
     public static let link: NodeRole = "link"
     public static let sidebar: NodeRole = "sidebar"
     public static let pagestack: NodeRole = "pagestack"

@@ -47,8 +47,7 @@ public struct DisplayStyle: Hashable, Sendable {
 
     /// Hashes the few fields that tell a screen's styles apart; equality still compares them all.
     /// `StyleTable` looks up every node of every pushed page once, and hashing all fourteen
-    /// fields (eight of them optional strings, fonts and colors) was most of that lookup. Adding
-    /// the fill cost more hashing than it saved comparisons.
+    /// fields (eight of them optional strings, fonts and colors) would be most of that lookup.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(text)
@@ -73,8 +72,8 @@ public struct DisplayStyle: Hashable, Sendable {
     /// and sharing one across threads is safe.
     public final class Storage: @unchecked Sendable, CustomStringConvertible {
         /// Without dynamic exclusivity checks, as on `Node`: every layer of every frame reads its
-        /// style (drawn? rounded? changed?), and the checks were a tenth of a frame's work. It is
-        /// only written by `Node.restyle` while nothing else holds the storage.
+        /// style (drawn? rounded? changed?), so the checks would be a good part of a frame's work.
+        /// It is only written by `Node.restyle` while nothing else holds the storage.
         @exclusivity(unchecked) @usableFromInline var style: DisplayStyle
 
         @usableFromInline init(_ style: DisplayStyle) {

@@ -8,8 +8,8 @@
 ///
 /// A layer keeps the item's fields itself, without the item's `clip` and `clipRadius` (a layer
 /// clips by `clips`): 80 bytes instead of 128. A server makes, compares and keeps a hundred of
-/// them per session frame, and with a thousand sessions animating their bytes, which no cache
-/// holds, were what a frame waited for.
+/// them per session frame, and with many sessions animating, their bytes, which no cache holds,
+/// are what a frame waits for.
 @dynamicMemberLookup
 public struct Layer: Equatable, Sendable {
     public var id: Int
@@ -90,8 +90,7 @@ public struct Layer: Equatable, Sendable {
     }
 
     /// `sameFields(as:)` of two layers in place. Diffs compare every layer of every frame this
-    /// way: passing layers by value copied each to the stack, which made the comparison three
-    /// times slower.
+    /// way: passing layers by value would copy each to the stack first.
     @inlinable public static func sameFields(_ a: UnsafePointer<Layer>, _ b: UnsafePointer<Layer>) -> Bool {
         a.pointee.frame == b.pointee.frame && a.pointee.alpha == b.pointee.alpha && a.pointee.scale == b.pointee.scale
             && a.pointee.clips == b.pointee.clips && a.pointee.standby == b.pointee.standby

@@ -54,7 +54,7 @@ extension Scene {
 
     private func pointerDown(_ event: PointerEvent) {
         guard pointer == nil else { return }
-        // A programmatic transition blocks new gestures (BEHAVIOUR.md: input is ignored meanwhile).
+        // A programmatic transition blocks new gestures (docs/behaviour.md).
         let hit = rootNode.hitTest(event.position)
         var caught = false
         if !isBusy, let hit {

@@ -72,7 +72,7 @@ public struct TabState: Equatable, Sendable {
     public var stack: StackState
 }
 
-/// A page stack (seed 003): page names from the root up.
+/// A page stack (NavigationRoute): page names from the root up.
 public struct SubpagesState: Equatable, Sendable {
     public var pages: [String]
     public var animating: Bool

@@ -29,7 +29,7 @@ public final class NavigationBar {
     private(set) var laidOut = (width: 0.0, safeTop: 0.0)
     /// Where the last layout put the title and the back label, and the title's travel between
     /// them: a shared-bar transition moves both from there every frame without laying the bar
-    /// out again (its text measuring was a tenth of a slide frame's work).
+    /// out again (which measures text, too costly for every frame).
     private(set) var rest = (titleX: 0.0, backLabelX: 0.0, travel: 0.0)
 
     public var spec: BarSpec { didSet { applyStyle() } }

@@ -1,9 +1,10 @@
-/// SPStackedNav's side tab bar (seed 004, `SPSideTabBar`): a dark strip 80 pt wide down the left
+/// SPStackedNav's side tab bar (`SPSideTabBar`): a dark strip 80 pt wide down the left
 /// edge, its items stacked from the top, each with an icon, a bold title and an optional grey
 /// badge pill at its top right. The selected tab's stack fills the rest of the container.
 ///
-/// Numbers are the source's (reference/spstackednav.md §1.3, §8); where it draws with images
-/// this draws with fills and tints (see the constants). Laid out by its `TabController`.
+/// Numbers are the source's (`SPSideTabController.m`, STC.m, and `SPSideTabBar.m`, STB.m); where
+/// it draws with images this draws with fills and tints (see the constants). Laid out by its
+/// `TabController`.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 public final class SideTabBar: TabBarView {

@@ -40,9 +40,9 @@ enum Step: Equatable, CustomStringConvertible {
         case plain(String)
         /// A list longer than any viewport, whose rows run commands.
         case list(String)
-        /// A page with a page stack of cards (seed 003).
+        /// A page with a page stack of cards (NavigationRoute).
         case cards(String)
-        /// A page with a left-swipe push (seed 002).
+        /// A page with a left-swipe push (JPNavigationController).
         case swipe(String)
         case hidesBar(String)
         /// A page without the pop drag.

@@ -1,6 +1,7 @@
-/// Transitions a finger drives: the interactive pop (seeds 000 and 002, UIKit, Flutter), the
-/// left-swipe push (seed 002) and the drag that dismisses a sheet (iOS 15). The stack offers them
-/// to pans through the responder chain; the scene's gesture code moves and ends them.
+/// Transitions a finger drives: the interactive pop (VCStack, JPNavigationController, UIKit,
+/// Flutter), the left-swipe push (JPNavigationController) and the drag that dismisses a sheet
+/// (iOS 15). The stack offers them to pans through the responder chain; the scene's gesture code
+/// moves and ends them.
 extension NavigationController {
     /// Seconds a full interactive pop's (or sheet dismissal's) remaining motion takes (scaled by
     /// what is left).

@@ -1,4 +1,4 @@
-/// A navigation stack (seed 000's VCStack, UIKit's UINavigationController): push, pop, popTo,
+/// A navigation stack (VCStack, UIKit's UINavigationController): push, pop, popTo,
 /// popToRoot, pop-then-push, replaceTop and setStack, each run through the scene's command queue
 /// with a transition object, UIKit's callback order, and release of popped pages.
 ///

@@ -2,7 +2,7 @@
 /// look alike: both pages' bars leave their pages for a node in front of both, where the lower
 /// bar's background stays still and both bars' titles and back buttons move as
 /// `NavigationBar.layoutShared` describes. At the end each bar goes back into its page, at rest.
-/// Pages whose bars differ keep their bars, which travel with them (seed 002).
+/// Pages whose bars differ keep their bars, which travel with them (JPNavigationController).
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 final class SharedBarTransition {

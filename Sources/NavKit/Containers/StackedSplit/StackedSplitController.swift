@@ -1,7 +1,7 @@
-/// SPStackedNav's stacked split (seed 004): half (472 pt) and full pages side by side, scrolled
+/// SPStackedNav's stacked split: half (472 pt) and full pages side by side, scrolled
 /// horizontally, stacking at the left edge and dimmed as they go under, with the reference's
 /// rubber band, display-link scroll animation, snapping and visibility (`StackedSplitLayout`,
-/// `StackedSplitScrollMath`, from `reference/spstackednav.md`).
+/// `StackedSplitScrollMath`, from SPStackedNav's source).
 ///
 /// Pages whose views are in the split (visible, in the reference's sense) have appeared; a page
 /// gets `viewWillAppear`/`viewDidAppear` when it becomes visible and the disappear pair when it is

@@ -1,7 +1,7 @@
 /// The geometry of SPStackedNav's stacked split: scroll ranges, alignment offsets and the frames
 /// `layoutSubviews` gives the pages, as pure functions of the container size, the pages and the
-/// offset being drawn. Citations are to `reference/spstackednav.md` and through it to Spotify's
-/// `SPStackedNavigationScrollView.m` (SV.m) and `SPStackedNavigationController` (NC.h, NC.m).
+/// offset being drawn. Citations are to Spotify's `SPStackedNavigationScrollView.m` (SV.m) and
+/// `SPStackedNavigationController` (NC.h, NC.m).
 ///
 /// Pages are listed in push order, which is also their z-order: a later page is drawn above every
 /// earlier one, stacked or not (the scroll view's `subviews`, NC.m:79). Offsets grow as the content

@@ -9,7 +9,7 @@ import Musl
 
 /// SPStackedNav's scrolling as pure functions: the display-link scroll animation, the rubber band
 /// and capture angle of the split's pan, the snap on release and the visibility pass. Citations are
-/// to `reference/spstackednav.md` and through it to `SPStackedNavigationScrollView.m` (SV.m).
+/// to SPStackedNav's `SPStackedNavigationScrollView.m` (SV.m).
 ///
 /// Offsets are in points and grow as the content moves left. Velocities are along the offset:
 /// positive when the finger moves left (the source's `-velocityInView.x`, SV.m:209).
@@ -212,7 +212,7 @@ public enum StackedSplitScrollMath {
     /// the middle of it (integer half, SV.m:158), when the next page is right-aligned; moving right
     /// or resting snaps the rightmost visible page right-aligned. Faster than 5500 or 8500 pt/s
     /// goes one or two pages further. Unlike the source (SV.m:177), a fast leftward fling reports
-    /// position left, matching its left-aligned offset (BEHAVIOUR.md).
+    /// position left, matching its left-aligned offset (docs/behaviour.md).
     public static func snap(
         _ layout: StackedSplitLayout, visible: [Bool], actual: Double, velocity: Double, isPortrait: Bool
     ) -> Snap? {

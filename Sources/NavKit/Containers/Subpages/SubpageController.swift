@@ -1,7 +1,7 @@
-/// A stack of pages inside one page (seed 003's NavigationRoute): pages between a top and a
+/// A stack of pages inside one page (NavigationRoute): pages between a top and a
 /// bottom inset of the host page, changed by the `page` command with a carousel transition, and
-/// announced with `pageWillHide`/`pageDidShow` (seed 003's delegate). Its pages have no
-/// appearance callbacks, as the seed's views have none.
+/// announced with `pageWillHide`/`pageDidShow` (NavigationRoute's delegate). Its pages have no
+/// appearance callbacks, as NavigationRoute's views have none.
 ///
 /// Its operations run through the scene's command queue, so calls during its animation wait or
 /// are refused as the stack's are.
@@ -31,7 +31,7 @@ public final class SubpageController: Controller {
         }
     }
 
-    /// The carousel of seed 003: 0.3 s; both pages move a full width, no parallax and no dim.
+    /// NavigationRoute's carousel: 0.3 s; both pages move a full width, no parallax and no dim.
     public static let carousel = ParametricTransition(
         name: "carousel", duration: 0.3, curve: .easeInOut,
         from: .init(dx: 1, relative: true), cover: .init(dx: -1, relative: true)
@@ -152,7 +152,7 @@ public final class SubpageController: Controller {
             view.addChild(change.incoming.view)
             return finish()
         }
-        // The incoming page is drawn on top in both directions, as seed 003 draws it.
+        // The incoming page is drawn on top in both directions, as NavigationRoute draws it.
         let transition = change.forward
             ? RunningTransition(op: change.op, upper: change.incoming, lower: change.outgoing, transition: SubpageController.carousel, presenting: true, removed: [], dims: false)
             : RunningTransition(op: change.op, upper: change.outgoing, lower: change.incoming, transition: SubpageController.carousel, presenting: false, removed: [], dims: false, lowerInFront: true)

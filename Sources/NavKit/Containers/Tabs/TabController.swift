@@ -1,4 +1,4 @@
-/// A tab bar controller (seed 000/001's TabBarManager, UIKit's UITabBarController; seed 004's
+/// A tab bar controller (VCStack's TabBarManager, UIKit's UITabBarController; SPStackedNav's
 /// SPSideTabController): up to five tabs, each owning a navigation stack that keeps its pages
 /// while other tabs are shown.
 ///
