@@ -134,7 +134,7 @@ struct SceneScript {
             send(.scrollTo(value < 128 ? .index(Int(value) % 6) : .offset(Double(value - 128) * 8), animated: value % 2 == 0))
         case 13:
             let action = next(), animated = next() % 4 != 0
-            let page = PageSpec(name: Self.names[Int(action / 8) % Self.names.count], fill: Color(rgb: 0xFFCC00))
+            let page = SubpageSpec(name: Self.names[Int(action / 8) % Self.names.count], fill: Color(rgb: 0xFFCC00))
             let actions: [PageCommand.Action] = [
                 .push(page), .pop, .popTo("Card"), .popToRoot, .switch(page, direction: action % 2 == 0 ? .push : .pop), .newRoot(page),
             ]
@@ -186,7 +186,7 @@ struct SceneScript {
         let actions: [Command?] = [
             .push(ScreenSpec(name: "Row", rows: [RowSpec(title: "Back", action: .pop())])),
             .pop(), .popToRoot(), .push(ScreenSpec(name: "Sheet"), transition: .modal),
-            .page(PageCommand(.push(PageSpec(name: "Next")))), .selectTab(.index(1)), nil,
+            .page(PageCommand(.push(SubpageSpec(name: "Next")))), .selectTab(.index(1)), nil,
         ]
         return RowSpec(title: "Row \(index)", detail: index % 3 == 0 ? "detail" : nil, action: actions[index % actions.count])
     }
@@ -197,7 +197,7 @@ struct SceneScript {
         switch byte % 8 {
         case 0: return ScreenSpec(name: name)
         case 1: return ScreenSpec(name: name, rows: Self.rows)
-        case 2: return ScreenSpec(name: name, rows: Self.rows, pages: PageStackSpec(root: PageSpec(name: "Card"), top: 200, bottom: 40))
+        case 2: return ScreenSpec(name: name, rows: Self.rows, pages: SubpagesSpec(root: SubpageSpec(name: "Card"), top: 200, bottom: 40))
         case 3: return ScreenSpec(name: name, swipePush: ScreenSpec(name: "Swiped", rows: Self.rows))
         case 4: return ScreenSpec(name: name, rows: Self.rows, options: PageOptions(hidesBottomBar: true))
         case 5: return ScreenSpec(name: name, bar: BarSpec(style: .transparent, fill: Color(rgb: 0xFF0000), alpha: 0.5), options: PageOptions(interactivePop: false))

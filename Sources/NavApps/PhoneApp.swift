@@ -1,10 +1,11 @@
 import NavKit
 
 /// The phone showcase (`phone`, the default app): a tab bar with Library, Search (with a badge)
-/// and Settings, whose rows show every phone-style system of the seeds: deep lists to pop across,
-/// each transition, per-page bars (transparent, red), a modal player, a page stack with cards, a
-/// link view, a page that hides the tab bar, a left-swipe push, a page without the pop drag, one
-/// pushed without animation, and a row that pushes onto another tab. Long lists scroll.
+/// and Settings, whose rows show every phone-style system (VCStack, JPNavigationController,
+/// NavigationRoute): deep lists to pop across, each transition, per-page bars (transparent, red),
+/// a modal player, a page stack with cards, a link view, a page that hides the tab bar, a
+/// left-swipe push, a page without the pop drag, one pushed without animation, and a row that
+/// pushes onto another tab. Long lists scroll.
 enum PhoneApp {
     static let root = RootSpec.tabs([
         TabSpec(id: "library", title: "Library", icon: "library", root: library),
@@ -75,7 +76,7 @@ enum PhoneApp {
         rows: [RowSpec(title: "Tonight", detail: "21:00"), RowSpec(title: "Tickets", action: .push(ScreenSpec(name: "Tickets")))]
     )
 
-    // MARK: Page stack (seed 003)
+    // MARK: Page stack (NavigationRoute)
 
     static let cardsTop = 91.0 + ScreenController.listHeight(rows: 5)
 
@@ -88,11 +89,11 @@ enum PhoneApp {
             RowSpec(title: "First Card", detail: "pop to root", action: .page(PageCommand(.popToRoot))),
             RowSpec(title: "Station", detail: "new root", action: .page(PageCommand(.newRoot(card("Station", 0xF3E8FF))))),
         ],
-        pages: PageStackSpec(root: card("Café", 0xFFF4E0), top: cardsTop, bottom: 83)
+        pages: SubpagesSpec(root: card("Café", 0xFFF4E0), top: cardsTop, bottom: 83)
     )
 
-    static func card(_ name: String, _ fill: Int) -> PageSpec {
-        PageSpec(name: name, fill: Color(rgb: UInt32(fill)), title: name)
+    static func card(_ name: String, _ fill: Int) -> SubpageSpec {
+        SubpageSpec(name: name, fill: Color(rgb: UInt32(fill)), title: name)
     }
 
     // MARK: Bars, gestures

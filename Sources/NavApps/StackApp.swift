@@ -1,9 +1,9 @@
 import NavKit
 
-/// The single-stack demo (`stack`): one navigation stack whose rows show each stack feature of the
-/// seeds: pushes with each transition, a modal, pop-to and pop-then-push, per-page bars, a page
-/// that refuses the pop gesture, a left-swipe push and a bottom link view. Small and stable, it is
-/// also what the protocol tests drive.
+/// The single-stack demo (`stack`): one navigation stack whose rows show each stack feature of
+/// VCStack and JPNavigationController: pushes with each transition, a modal, pop-to and
+/// pop-then-push, per-page bars, a page that refuses the pop gesture, a left-swipe push and a
+/// bottom link view. Small and stable, it is also what the protocol tests drive.
 enum StackApp {
     static let root = RootSpec.stack(id: "main", root: home)
 

@@ -9,9 +9,9 @@ import Foundation
 ///
 /// Both are blocked in the calling thread first, so every thread started afterwards (libwebsockets'
 /// service threads, Dispatch's workers) inherits the block and the kernel keeps the signal pending
-/// for `sigwait`. A `DispatchSource` for signals needed them ignored (`SIG_IGN`), and a signal that
-/// the kernel handed to a thread not blocking it was then dropped: `serve` sometimes survived a
-/// SIGTERM sent right after its URL line.
+/// for `sigwait`. A `DispatchSource` for signals would need them ignored (`SIG_IGN`), and the
+/// kernel drops an ignored signal it hands to a thread not blocking it, so a SIGTERM sent early
+/// could be lost.
 ///
 /// Create it on the main thread before any other thread exists (first thing in `run()`).
 final class StopSignals: Sendable {

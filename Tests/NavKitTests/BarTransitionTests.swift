@@ -1,13 +1,13 @@
 import Testing
 @testable import NavKit
 
-/// UIKit's navigation bar transition (issue 13 item 3): between pages whose bars look alike the
-/// bar stays and its title and back button move along one line; bars that differ travel with
-/// their pages (seed 002). The iPhone viewport of the harness: W = 390, safe-area top 47. A title's
-/// frame is its text's width (`TextMetrics`, rounded up) centred on the bar (centre 195); a back
-/// label's frame starts at 26 and is its text's width plus 8: "Home" (45.34 → 46) spans 26 ... 80
-/// (centre 53), so a title travels 195 − 53 = 142 between the two places, and an incoming title
-/// starts half the width (195) to the right.
+/// UIKit's navigation bar transition: between pages whose bars look alike the bar stays and its
+/// title and back button move along one line; bars that differ travel with their pages
+/// (JPNavigationController). The iPhone viewport of the harness: W = 390, safe-area top 47. A
+/// title's frame is its text's width (`TextMetrics`, rounded up) centred on the bar (centre 195);
+/// a back label's frame starts at 26 and is its text's width plus 8: "Home" (45.34 → 46) spans
+/// 26 ... 80 (centre 53), so a title travels 195 − 53 = 142 between the two places, and an
+/// incoming title starts half the width (195) to the right.
 @Suite struct BarTransitionTests {
     static let labelX = 26.0, entry = 195.0
     /// "Detail" in 17 pt semibold is 46.29 pt: 47 wide, from (390 − 47) / 2.

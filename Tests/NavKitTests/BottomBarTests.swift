@@ -1,8 +1,9 @@
 import Testing
 @testable import NavKit
 
-/// `hidesBottomBar` that works (seed 000's did nothing): the tab bar travels with the covered page,
-/// is gone at rest and comes back on pop; and the link view of seed 002, which moves with its page.
+/// `hidesBottomBar` that works (VCStack's did nothing): the tab bar travels with the covered page,
+/// is gone at rest and comes back on pop; and the link view of JPNavigationController, which moves
+/// with its page.
 @Suite struct BottomBarTests {
     static let link = LinkSpec(height: 49, text: "Now playing")
     static let player = ScreenSpec(name: "Player", options: PageOptions(hidesBottomBar: true), link: link)

@@ -2,7 +2,7 @@ import Testing
 @testable import NavKit
 
 /// Scripted pointer sequences on a virtual clock: interactive pop, left-swipe push, taps and
-/// arbitration, as BEHAVIOUR.md describes them.
+/// arbitration, as docs/behaviour.md describes them.
 @Suite struct GestureTests {
     private func pushed(_ screens: [ScreenSpec] = [screen("Detail")]) -> SceneHarness {
         let h = SceneHarness()

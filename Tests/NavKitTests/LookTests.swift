@@ -1,10 +1,10 @@
 import Testing
 @testable import NavKit
 
-/// The iOS 17 look, decided on the server (issue 13 item 2): inset grouped sections, system
-/// colours, text truncated against the server's width model, the status bar and home indicator,
-/// and rows that highlight on press and select on release. Phone: 390 × 844, safe area 47 / 34,
-/// so the content starts at 91 and a section at 91 + 35 = 126, 16 pt in from each side.
+/// The iOS 17 look, decided on the server: inset grouped sections, system colours, text truncated
+/// against the server's width model, the status bar and home indicator, and rows that highlight on
+/// press and select on release. Phone: 390 × 844, safe area 47 / 34, so the content starts at 91
+/// and a section at 91 + 35 = 126, 16 pt in from each side.
 @Suite struct LookTests {
     static let phone = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34))
     static let iPad = Viewport(width: 1024, height: 768, safeArea: EdgeInsets(top: 24))

@@ -10,7 +10,7 @@ import Testing
 
     private func scene() -> Scene {
         let scene = Scene(viewport: .phone)
-        scene.setRoot(StackController(root: scene.makeController(Self.home)))
+        scene.setRoot(NavigationController(root: scene.makeController(Self.home)))
         return scene
     }
 

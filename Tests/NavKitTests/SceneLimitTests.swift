@@ -39,11 +39,11 @@ import Testing
         #expect(h.run(.setStack([screen("1"), screen("2")], transition: ParametricTransition.none)).errorCode == nil)
     }
 
-    @Test func aPageStackHasTheSameDepthLimit() {
-        let h = SceneHarness(root: PageStackTests.host)
+    @Test func aSubpageControllerHasTheSameDepthLimit() {
+        let h = SceneHarness(root: SubpageControllerTests.host)
         h.scene.settings.maxStackDepth = 2
-        #expect(h.run(.page(PageCommand(.push(PageSpec(name: "Two")), animated: false))).errorCode == nil)
-        #expect(h.run(.page(PageCommand(.push(PageSpec(name: "Three")), animated: false))).errorCode == .invalidState)
+        #expect(h.run(.page(PageCommand(.push(SubpageSpec(name: "Two")), animated: false))).errorCode == nil)
+        #expect(h.run(.page(PageCommand(.push(SubpageSpec(name: "Three")), animated: false))).errorCode == .invalidState)
     }
 
     @Test func theQueueRefusesCommandsPastItsLength() {

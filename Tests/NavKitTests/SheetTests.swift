@@ -1,9 +1,9 @@
 import Testing
 @testable import NavKit
 
-/// `modal` as an iOS 15 page sheet (issue 13 item 4). The harness's iPhone: 390 × 844, safe-area
-/// top 47, so the card rests at y = 57 and is 787 high; the covered page scales to
-/// (390 − 32) / 390 and moves to (16, 47).
+/// `modal` as an iOS 15 page sheet. The harness's iPhone: 390 × 844, safe-area top 47, so the card
+/// rests at y = 57 and is 787 high; the covered page scales to (390 − 32) / 390 and moves to
+/// (16, 47).
 @Suite struct SheetTests {
     static let cardY = 57.0, cardHeight = 787.0
     static let coveredScale = 358.0 / 390.0

@@ -1,7 +1,7 @@
 import Testing
 @testable import NavKit
 
-/// The side tab bar (seed 004, SPStackedNav's SPSideTabController): the same `TabController` in
+/// The side tab bar (SPStackedNav's SPSideTabController): the same `TabController` in
 /// its side style. Bar, item and badge geometry from the source, the stack beside the bar, and the
 /// behaviour shared with the bottom bar: UIKit's callback order, reselect pops to the root, taps,
 /// badges and state (kind `sideTabs`).
@@ -15,7 +15,7 @@ import Testing
     /// An iPad in landscape with no safe area, showing the side tabs built directly.
     private func sideTabs(safeArea: EdgeInsets = .zero, selected: Int = 0) throws -> SceneHarness {
         let h = SceneHarness(viewport: Viewport(width: 1024, height: 768, safeArea: safeArea))
-        let stacks = Self.tabs.map { StackController(identifier: $0.id, root: h.scene.makeController($0.root)) }
+        let stacks = Self.tabs.map { NavigationController(identifier: $0.id, root: h.scene.makeController($0.root)) }
         h.scene.setRoot(try TabController(tabs: Self.tabs, stacks: stacks, selected: selected, style: .side))
         _ = h.advance(by: 1.0 / 60)
         h.clearEvents()
@@ -205,7 +205,7 @@ import Testing
     @Test func tooManyTabsAreRefusedInEitherStyle() {
         let six = (0..<6).map { TabSpec(id: "t\($0)", title: "T\($0)", root: screen("S\($0)")) }
         let scene = Scene(viewport: .tablet)
-        let stacks = six.map { StackController(identifier: $0.id, root: scene.makeController($0.root)) }
+        let stacks = six.map { NavigationController(identifier: $0.id, root: scene.makeController($0.root)) }
         #expect(throws: NavError.self) { try TabController(tabs: six, stacks: stacks, style: .side) }
     }
 }

@@ -39,7 +39,7 @@ import NavApps
             #expect(strong.isBusy, "the test must drop the scene mid-scroll")
             for controller in Self.controllers(strong.root) {
                 weak var weakController = controller
-                if controller is StackedController { splits.append { weakController } } else { pages.append { weakController } }
+                if controller is StackedSplitController { splits.append { weakController } } else { pages.append { weakController } }
             }
         }
         #expect(scene == nil)
@@ -94,7 +94,7 @@ import NavApps
             strong.handle(PointerEvent(phase: .up, position: Point(x: 740, y: 300), time: time + 0.016))
             Self.frame(strong)
             #expect(strong.isBusy, "the test must drop the scene while the pan settles")
-            for controller in Self.controllers(strong.root) where controller is StackedController {
+            for controller in Self.controllers(strong.root) where controller is StackedSplitController {
                 weak var weakController = controller
                 splits.append { weakController }
             }

@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aStackOutsideASceneSaysSo() {
-        let stack = StackController(root: ViewController(name: "Root"))
+        let stack = NavigationController(root: ViewController(name: "Root"))
         var result: Result<CommandResult, NavError>?
         stack.push(ViewController(name: "A")) { result = $0 }
         #expect(result?.errorCode == .invalidState)

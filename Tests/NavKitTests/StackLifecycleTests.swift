@@ -1,7 +1,7 @@
 import Testing
 @testable import NavKit
 
-/// The exact callback sequences of BEHAVIOUR.md (UIKit's order) for every stack operation.
+/// The exact callback sequences of docs/behaviour.md (UIKit's order) for every stack operation.
 @Suite struct StackLifecycleTests {
     @Test func pushCallsUIKitOrder() {
         let h = SceneHarness()

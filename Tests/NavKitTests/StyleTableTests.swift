@@ -8,7 +8,7 @@ import Testing
     private func scene(_ table: StyleTable?) -> Scene {
         let scene = Scene(viewport: .phone)
         scene.styles = table
-        scene.setRoot(StackController(root: scene.makeController(Self.home)))
+        scene.setRoot(NavigationController(root: scene.makeController(Self.home)))
         return scene
     }
 

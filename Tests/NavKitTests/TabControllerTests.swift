@@ -1,7 +1,7 @@
 import Testing
 @testable import NavKit
 
-/// The tab bar (seeds 000/001, UIKit): geometry and badges, UIKit's callback order on a switch,
+/// The tab bar (VCStack, UIKit): geometry and badges, UIKit's callback order on a switch,
 /// reselect pops to the root, taps, stacks kept per tab, and `setRoot` releasing everything.
 @Suite struct TabControllerTests {
     static let app = RootSpec.tabs([

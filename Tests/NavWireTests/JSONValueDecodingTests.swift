@@ -61,8 +61,8 @@ struct JSONValueDecodingTests {
         #expect(fraction.sign == .minus)
     }
 
-    /// Infinity has no JSON spelling and could not be written back; the old parser also refused
-    /// these. JSONDecoder refuses an underflow too, where the old parser read 0.
+    /// Infinity has no JSON spelling and could not be written back. JSONDecoder refuses an
+    /// underflow too, rather than reading 0.
     @Test(arguments: ["1e400", "[-1e400]", #"{"x":1.8e308}"#, "1e-400"])
     func numbersBeyondADoubleAreBadJSON(text: String) {
         #expect(parseError(text) == notJSON)
@@ -117,7 +117,7 @@ struct JSONValueDecodingTests {
         #expect(object == JSONObject(["alpha": 2, "mid": 3, "zeta": 1]))
     }
 
-    /// JSONDecoder keeps the first value of a repeated key (the old parser kept the last).
+    /// JSONDecoder keeps the first value of a repeated key.
     @Test func duplicateKeysFirstValueWins() throws {
         let object = try #require(try JSONValue.parse(#"{"a":1,"b":2,"a":3}"#).objectValue)
         #expect(object.count == 2)
@@ -153,8 +153,8 @@ struct JSONValueDecodingTests {
         #expect(parseError(text) == notJSON)
     }
 
-    /// Where JSONDecoder is more lenient than RFC 8259 (and the old parser): one trailing comma
-    /// in an array or object, and a leading byte-order mark.
+    /// Where JSONDecoder is more lenient than RFC 8259: one trailing comma in an array or object,
+    /// and a leading byte-order mark.
     @Test func whatJSONDecoderAlsoAccepts() throws {
         #expect(try JSONValue.parse("[1,]") == [1])
         #expect(try JSONValue.parse(#"{"type":"hello",}"#) == ["type": "hello"])
@@ -177,10 +177,9 @@ struct JSONValueDecodingTests {
 
     /// Each value of another kind than guessed costs the decoder an error, so a message may have
     /// 2,048 of them: `[[],true,[],true,…]` misses four times an element (as the element before,
-    /// then number, string, object) and is refused past about 500 elements (64 KiB of it took
-    /// 35 ms to refuse as a whole; now about a millisecond); a message whose members keep their
-    /// kinds misses once per member name and element kind, whatever its size. Such a text
-    /// spelled plainly is read by the scan (`JSONValueScanTests`), which does not guess.
+    /// then number, string, object) and is refused past about 500 elements; a message whose members
+    /// keep their kinds misses once per member name and element kind, whatever its size. Such a
+    /// text spelled plainly is read by the scan (`JSONValueScanTests`), which does not guess.
     @Test func valuesOfChangingKindsAreBounded() throws {
         #expect(JSONValue.maxMisses == 2048)
         let irregular = WireError(.badJSON, "not valid JSON for this server: more than 2048 values of a kind other than the one before them")

@@ -192,9 +192,9 @@ import NavKit
 
     @Test func pageActionsDecode() throws {
         let push = try #require(command(##"{"type":"command","id":"c","op":"page","action":"push","page":{"name":"Card","fill":"#FFCC00"}}"##))
-        #expect(push == .page(PageCommand(.push(PageSpec(name: "Card", fill: Color(rgb: 0xFFCC00))))))
+        #expect(push == .page(PageCommand(.push(SubpageSpec(name: "Card", fill: Color(rgb: 0xFFCC00))))))
         let switched = try #require(command(#"{"type":"command","id":"c","op":"page","action":"switch","direction":"pop","animated":false,"page":{"name":"B"},"vc":"vc3"}"#))
-        #expect(switched == .page(PageCommand(.switch(PageSpec(name: "B"), direction: .pop), animated: false), vc: "vc3"))
+        #expect(switched == .page(PageCommand(.switch(SubpageSpec(name: "B"), direction: .pop), animated: false), vc: "vc3"))
         #expect(failure(#"{"type":"command","id":"c","op":"page","action":"fly"}"#)?.error.code == .badMessage)
         #expect(failure(#"{"type":"command","id":"c","op":"page","action":"popTo"}"#)?.error.message == "name: missing; expected a string")
     }

@@ -8,7 +8,7 @@ import NavKit
     private func state(_ style: TabController.Style) throws -> JSONValue? {
         let scene = Scene(viewport: .tablet)
         let tabs = [TabSpec(id: "a", title: "A", root: ScreenSpec(name: "A")), TabSpec(id: "b", title: "B", badge: "2", root: ScreenSpec(name: "B"))]
-        let stacks = tabs.map { StackController(identifier: $0.id, root: scene.makeController($0.root)) }
+        let stacks = tabs.map { NavigationController(identifier: $0.id, root: scene.makeController($0.root)) }
         scene.setRoot(try TabController(tabs: tabs, stacks: stacks, style: style))
         return scene.state?.json
     }

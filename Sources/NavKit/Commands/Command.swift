@@ -15,7 +15,8 @@ public enum Command: Equatable, Sendable {
     case selectTab(TabSelector)
     /// Changes a tab's badge; nil removes it.
     case setBadge(TabSelector, badge: String?, color: Color? = nil)
-    /// An operation of the page stack inside a page (seed 003): that page's (`vc`) or the one on top.
+    /// An operation of the page stack inside a page (NavigationRoute): that page's (`vc`) or the
+    /// one on top.
     case page(PageCommand, vc: String? = nil)
     /// Scrolls a stacked split to a page (left-aligned, made active) or to an offset.
     case scrollTo(ScrollDestination, animated: Bool = true, target: StackTarget? = nil)

@@ -1,15 +1,15 @@
-/// An operation on a page stack (seed 003's NavigationRoute), as the protocol's `page` op sends it.
+/// An operation on a page stack (NavigationRoute), as the protocol's `page` op sends it.
 public struct PageCommand: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
-        case push(PageSpec)
+        case push(SubpageSpec)
         case pop
         /// Pops to the page with this name.
         case popTo(String)
         case popToRoot
         /// Replaces the top page, animating like a push or a pop (switchTopView).
-        case `switch`(PageSpec, direction: Direction)
+        case `switch`(SubpageSpec, direction: Direction)
         /// Replaces the root and pops to it.
-        case newRoot(PageSpec)
+        case newRoot(SubpageSpec)
     }
 
     public var action: Action

@@ -4,7 +4,7 @@ public enum RootSpec: Equatable, Sendable {
     case stack(id: String, root: ScreenSpec)
     /// A bottom tab bar, each tab hosting a stack.
     case tabs([TabSpec], selected: Int)
-    /// A side tab bar (seed 004), each tab hosting a stacked split.
+    /// A side tab bar (SPStackedNav), each tab hosting a stacked split.
     case sideTabs([TabSpec], selected: Int)
 
     /// The protocol's `kind` of this root.
@@ -22,12 +22,12 @@ public enum RootSpec: Equatable, Sendable {
     public func makeController(_ scene: Scene) throws(NavError) -> Controller {
         switch self {
         case .stack(let id, let root):
-            return StackController(identifier: id, root: scene.makeController(root))
+            return NavigationController(identifier: id, root: scene.makeController(root))
         case .tabs(let tabs, let selected):
-            let stacks = tabs.map { StackController(identifier: $0.id, root: scene.makeController($0.root)) }
+            let stacks = tabs.map { NavigationController(identifier: $0.id, root: scene.makeController($0.root)) }
             return try TabController(tabs: tabs, stacks: stacks, selected: selected)
         case .sideTabs(let tabs, let selected):
-            let splits: [any NavigationStack] = tabs.map { StackedController(identifier: $0.id, root: scene.makeController($0.root)) }
+            let splits: [any StackCommandTarget] = tabs.map { StackedSplitController(identifier: $0.id, root: scene.makeController($0.root)) }
             return try TabController(tabs: tabs, stacks: splits, selected: selected, style: .side)
         }
     }

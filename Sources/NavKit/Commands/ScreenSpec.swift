@@ -9,17 +9,17 @@ public struct ScreenSpec: Equatable, Sendable {
     public var bar: BarSpec
     public var rows: [RowSpec]
     public var options: PageOptions
-    /// The bottom link view of seed 002.
+    /// The bottom link view of JPNavigationController.
     public var link: LinkSpec?
-    /// The page stack inside this screen (seed 003), kept for when page stacks land.
-    public var pages: PageStackSpec?
+    /// The page stack inside this screen (NavigationRoute), if any.
+    public var pages: SubpagesSpec?
     // A struct cannot hold itself directly; an array gives the indirection.
     private var swipePushStorage: [ScreenSpec] = []
 
     public init(
         name: String, title: String? = nil, background: Color = .groupedBackground, bar: BarSpec = BarSpec(),
         rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
-        pages: PageStackSpec? = nil, swipePush: ScreenSpec? = nil
+        pages: SubpagesSpec? = nil, swipePush: ScreenSpec? = nil
     ) {
         self.name = name
         self.title = title ?? name
@@ -32,7 +32,7 @@ public struct ScreenSpec: Equatable, Sendable {
         self.swipePush = swipePush
     }
 
-    /// The screen a leftward swipe pushes (seed 002), if any.
+    /// The screen a leftward swipe pushes (JPNavigationController), if any.
     public var swipePush: ScreenSpec? {
         get { swipePushStorage.first }
         set { swipePushStorage = newValue.map { [$0] } ?? [] }
@@ -76,9 +76,10 @@ public struct RowSpec: Equatable, Sendable {
     }
     /// `action`, out of line: a `Command` takes 578 bytes inline (a push carries a screen and a
     /// transition), and specs keep a row per entry of a list (the phone app's playlists, every
-    /// screen pushed from the wire), so a row took 610 bytes instead of 40. A class, not an
-    /// `indirect` enum: Swift keeps an indirect enum's case in spare bits of its box's pointer,
-    /// which LeakSanitizer does not take for a pointer (it reported every built-in row leaked).
+    /// screen pushed from the wire), so inline a row would take 610 bytes instead of 40. A class,
+    /// not an `indirect` enum: Swift keeps an indirect enum's case in spare bits of its box's
+    /// pointer, which LeakSanitizer does not take for a pointer, so it would report every built-in
+    /// row leaked.
     private var boxedAction: ActionBox?
 
     /// A command kept on the heap, shared by the copies of a row.
@@ -101,7 +102,8 @@ public struct RowSpec: Equatable, Sendable {
     }
 }
 
-/// The bottom link view: a bar at the bottom of the page, above the safe area (seed 002).
+/// The bottom link view: a bar at the bottom of the page, above the safe area
+/// (JPNavigationController).
 public struct LinkSpec: Equatable, Sendable {
     public var height: Double
     public var fill: Color
@@ -115,7 +117,7 @@ public struct LinkSpec: Equatable, Sendable {
 }
 
 /// A page of a page stack (PAGE in the protocol).
-public struct PageSpec: Equatable, Sendable {
+public struct SubpageSpec: Equatable, Sendable {
     public var name: String
     public var fill: Color
     public var title: String?
@@ -127,13 +129,13 @@ public struct PageSpec: Equatable, Sendable {
     }
 }
 
-/// The page stack a screen hosts between two insets (seed 003).
-public struct PageStackSpec: Equatable, Sendable {
-    public var root: PageSpec
+/// The page stack a screen hosts between two insets (NavigationRoute).
+public struct SubpagesSpec: Equatable, Sendable {
+    public var root: SubpageSpec
     public var top: Double
     public var bottom: Double
 
-    public init(root: PageSpec, top: Double = 64, bottom: Double = 0) {
+    public init(root: SubpageSpec, top: Double = 64, bottom: Double = 0) {
         self.root = root
         self.top = top
         self.bottom = bottom

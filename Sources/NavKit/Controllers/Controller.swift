@@ -1,5 +1,5 @@
-/// The base of every controller: pages (`ViewController`) and containers (`StackController`,
-/// `TabController`, `PageStack`), in UIKit's containment model.
+/// The base of every controller: pages (`ViewController`) and containers (`NavigationController`,
+/// `TabController`, `SubpageController`), in UIKit's containment model.
 ///
 /// A controller has a `parent`, `children`, a lazily loaded root node (`view`) and an appearance
 /// state. Containers decide which children are on screen (`appearingChildren`); appearance

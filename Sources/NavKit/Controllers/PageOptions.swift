@@ -1,4 +1,4 @@
-/// Per-page navigation options (seeds 000 and 002).
+/// Per-page navigation options (VCStack and JPNavigationController).
 public struct PageOptions: Equatable, Sendable {
     /// The page's width in a stacked split.
     public enum Width: String, Equatable, Sendable {

@@ -45,7 +45,7 @@ public final class ScreenController: ViewController {
         self.spec = spec
         palette = ListPalette.on(spec.background)
         super.init(name: spec.name, title: spec.title, options: spec.options, bar: spec.bar, background: spec.background)
-        if let pages = spec.pages { embed(PageStack(spec: pages)) }
+        if let pages = spec.pages { embed(SubpageController(spec: pages)) }
     }
 
     /// The command a tap on `node` (or on a node inside it) runs, if it is one of this page's rows.

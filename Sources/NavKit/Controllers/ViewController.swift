@@ -20,7 +20,7 @@ open class ViewController: Controller {
     public var background: Color {
         didSet { if isViewLoaded { view.fill = background } }
     }
-    /// The transition that brought this page in; it leaves the same way (seed 000). A page that
+    /// The transition that brought this page in; it leaves the same way (VCStack). A page that
     /// came in as a sheet shows a Close button instead of a back button.
     public internal(set) var arrival: any Transition = ParametricTransition.slide {
         didSet { loadedBar?.closes = arrival.presentsSheet }
@@ -34,8 +34,8 @@ open class ViewController: Controller {
     /// How much of the content's bottom lies under the safe area or a tab bar: lists leave it free
     /// at the end of their scrolling, as a UIKit scroll view's content inset does.
     public private(set) var contentBottomInset = 0.0
-    /// The page stack inside this page (seed 003), if any.
-    public private(set) var pageStack: PageStack?
+    /// The subpages inside this page (NavigationRoute), if any.
+    public private(set) var subpageController: SubpageController?
 
     public init(name: String, title: String? = nil, options: PageOptions = PageOptions(), bar: BarSpec = BarSpec(), background: Color = .white) {
         self.title = title ?? name
@@ -46,15 +46,15 @@ open class ViewController: Controller {
     }
 
     /// The stack the page is in, if any.
-    public var stack: StackController? { parent as? StackController }
+    public var stack: NavigationController? { parent as? NavigationController }
 
-    public override var children: [Controller] { pageStack.map { [$0] } ?? [] }
+    public override var children: [Controller] { subpageController.map { [$0] } ?? [] }
     public override var appearingChildren: [Controller] { children }
 
-    /// Hosts `pages` between the bar and the bottom of this page (before the view loads).
-    public func embed(_ pages: PageStack) {
-        pageStack = pages
-        adopt(pages)
+    /// Hosts `subpages` between the bar and the bottom of this page (before the view loads).
+    public func embed(_ subpages: SubpageController) {
+        subpageController = subpages
+        adopt(subpages)
     }
 
     /// How far the page's list is scrolled, in points from the top.
@@ -71,7 +71,7 @@ open class ViewController: Controller {
         bar.backTitle = backTitle
         bar.closes = arrival.presentsSheet
         page.addChild(content)
-        if let pageStack { page.addChild(pageStack.view) }
+        if let subpageController { page.addChild(subpageController.view) }
         page.addChild(bar.node)
         loadedBar = bar
         loadedContent = content
@@ -109,8 +109,8 @@ open class ViewController: Controller {
     open func layoutContent(_ content: Node) {}
     /// The command a tap on `node` runs (a row's action), or nil.
     open func action(for node: Node) -> Command? { nil }
-    /// The page a leftward swipe pushes (seed 002's bound page), made fresh for each swipe; nil
-    /// when this page has none.
+    /// The page a leftward swipe pushes (JPNavigationController's bound page), made fresh for each
+    /// swipe; nil when this page has none.
     open func pageForSwipePush() -> ViewController? { nil }
     open func viewDidLoad() {}
     open func viewWillAppear(_ animated: Bool) {}
@@ -133,7 +133,7 @@ open class ViewController: Controller {
         let content = loadedContent!
         content.frame = Rect(x: 0, y: top, width: size.width, height: max(size.height - top - bottom, 0))
         layoutContent(content)
-        pageStack?.layout(size: size, safeArea: safeArea)
+        subpageController?.layout(size: size, safeArea: safeArea)
     }
 
     /// Lays out views pinned to the bottom of the page and returns the height they take.
@@ -165,7 +165,7 @@ open class ViewController: Controller {
     /// A back button (or a sheet's Close) pops this page's stack; a row runs its action with this
     /// page as origin.
     override func handleTap(on node: Node) -> Bool {
-        if node.ancestor(where: { $0.role == .back || $0.role == .close }) != nil, let stack = parent as? any NavigationStack, let scene {
+        if node.ancestor(where: { $0.role == .back || $0.role == .close }) != nil, let stack = parent as? any StackCommandTarget, let scene {
             scene.submitBack(popping: stack)
             return true
         }

@@ -96,10 +96,10 @@ public final class Scroller {
     }
 
     /// The finger lifted, moving at `velocity` pt/s (positive is down). Past an end the content
-    /// bounces back (the velocity is ignored, as the brief for this engine asks); otherwise it
-    /// decelerates from −velocity and, if that would carry it past an end, overshoots and bounces
-    /// back. Nothing animates below `ScrollPhysics.restingSpeed`. Durations are multiplied by
-    /// `slowMotion`. Ignored when not dragging.
+    /// bounces straight back, whatever the velocity, so a release in the rubber band always settles
+    /// the same way; otherwise it decelerates from −velocity and, if that would carry it past an
+    /// end, overshoots and bounces back. Nothing animates below `ScrollPhysics.restingSpeed`.
+    /// Durations are multiplied by `slowMotion`. Ignored when not dragging.
     public func endDrag(velocity: Double, slowMotion: Double = 1) {
         guard isDragging else { return }
         isDragging = false

@@ -90,13 +90,13 @@ extension Scene {
         case .scrollTo(let destination, let animated, let target):
             withStack(target, origin, done) { $0.performScroll(to: destination, animated: animated, done: done) }
         case .page(let pageCommand, let vc):
-            switch pageStack(vc: vc, origin: origin) {
-            case .success(let pages):
-                if case .push = pageCommand.action, let limit = settings.maxStackDepth, pages.pages.count >= limit {
+            switch subpageController(vc: vc, origin: origin) {
+            case .success(let controller):
+                if case .push = pageCommand.action, let limit = settings.maxStackDepth, controller.subpages.count >= limit {
                     return done(.failure(.invalidState(
-                        "the page stack holds \(pages.pages.count) pages, the most a page stack may hold in this session; pop pages before pushing more")))
+                        "the page stack holds \(controller.subpages.count) pages, the most a page stack may hold in this session; pop pages before pushing more")))
                 }
-                pages.perform(pageCommand, done: done)
+                controller.perform(pageCommand, done: done)
             case .failure(let error): done(.failure(error))
             }
         case .configure, .query:
@@ -105,7 +105,7 @@ extension Scene {
         }
     }
 
-    private func withStack(_ target: StackTarget?, _ origin: Controller?, _ done: CommandCompletion, _ body: (any NavigationStack) -> Void) {
+    private func withStack(_ target: StackTarget?, _ origin: Controller?, _ done: CommandCompletion, _ body: (any StackCommandTarget) -> Void) {
         switch stack(for: target, from: origin) {
         case .success(let stack): body(stack)
         case .failure(let error): done(.failure(error))
@@ -114,7 +114,7 @@ extension Scene {
 
     /// The error for a command that would leave `stack` with `pages` pages, when that is more than
     /// `settings.maxStackDepth`.
-    private func depthError(_ stack: any NavigationStack, pages: Int) -> NavError? {
+    private func depthError(_ stack: any StackCommandTarget, pages: Int) -> NavError? {
         guard let limit = settings.maxStackDepth, pages > limit else { return nil }
         return .invalidState(
             "stack \(stack.identifier) holds \(stack.viewControllers.count) pages, the most a stack may hold in this session is \(limit); pop pages before pushing more")

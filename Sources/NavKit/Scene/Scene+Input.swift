@@ -32,7 +32,7 @@ extension Scene {
 
     /// Pops `stack` when its turn in the queue comes, as a back button or Escape does, unless the
     /// stack has left the app by then (a `setRoot` that was queued first released it).
-    func submitBack(popping stack: any NavigationStack) {
+    func submitBack(popping stack: any StackCommandTarget) {
         // The stack weakly: a waiting job must not keep it (and the queue, which a stack's
         // pending answer may hold) alive when the scene goes.
         submit({ [weak self, weak stack] done in
@@ -54,7 +54,7 @@ extension Scene {
 
     private func pointerDown(_ event: PointerEvent) {
         guard pointer == nil else { return }
-        // A programmatic transition blocks new gestures (BEHAVIOUR.md: input is ignored meanwhile).
+        // A programmatic transition blocks new gestures (docs/behaviour.md).
         let hit = rootNode.hitTest(event.position)
         var caught = false
         if !isBusy, let hit {

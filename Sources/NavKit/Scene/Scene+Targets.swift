@@ -1,15 +1,15 @@
 /// Finding what a command acts on: a stack by target, the visible stack, the tab bar, a page stack.
 extension Scene {
     /// The innermost navigation stack along the chain of focused controllers (the selected tab's).
-    public var visibleStack: StackController? { focusedStack as? StackController }
+    public var visibleStack: NavigationController? { focusedStack as? NavigationController }
 
     /// The innermost stack of either kind along the chain of focused controllers: what commands
     /// without a target and the Escape key act on.
-    var focusedStack: (any NavigationStack)? {
-        var found: (any NavigationStack)?
+    var focusedStack: (any StackCommandTarget)? {
+        var found: (any StackCommandTarget)?
         var current = root
         while let controller = current {
-            if let stack = controller as? any NavigationStack { found = stack }
+            if let stack = controller as? any StackCommandTarget { found = stack }
             current = controller.focusedChild
         }
         return found
@@ -17,13 +17,13 @@ extension Scene {
 
     /// The stack a command acts on: the one `target` names, else the origin page's stack, else
     /// the visible one. A target with `select` also selects its tab.
-    func stack(for target: StackTarget?, from origin: Controller?) -> Result<any NavigationStack, NavError> {
+    func stack(for target: StackTarget?, from origin: Controller?) -> Result<any StackCommandTarget, NavError> {
         guard let root else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
         guard let target else {
             if let stack = origin.flatMap(enclosingStack) ?? focusedStack { return .success(stack) }
             return .failure(.notFound("this app has no navigation stack"))
         }
-        let found: (any NavigationStack)?
+        let found: (any StackCommandTarget)?
         switch target.location {
         case .tab(let index):
             guard let tabs = tabHost else { return .failure(.notFound("target \(target.description): this app has no tab bar")) }
@@ -32,9 +32,9 @@ extension Scene {
             }
             found = tabs.tabStacks[index]
         case .stack(let identifier):
-            found = root.subtree.lazy.compactMap { $0 as? any NavigationStack }.first { $0.identifier == identifier }
+            found = root.subtree.lazy.compactMap { $0 as? any StackCommandTarget }.first { $0.identifier == identifier }
             if found == nil {
-                let names = root.subtree.compactMap { ($0 as? any NavigationStack)?.identifier }
+                let names = root.subtree.compactMap { ($0 as? any StackCommandTarget)?.identifier }
                 return .failure(.notFound("target \(target.description): no stack named \(identifier); this app has \(names.joined(separator: ", "))"))
             }
         }
@@ -54,10 +54,10 @@ extension Scene {
     }
 
     /// The nearest stack of either kind above `controller`.
-    private func enclosingStack(_ controller: Controller) -> (any NavigationStack)? {
+    private func enclosingStack(_ controller: Controller) -> (any StackCommandTarget)? {
         var current: Controller? = controller
         while let candidate = current {
-            if let stack = candidate as? any NavigationStack { return stack }
+            if let stack = candidate as? any StackCommandTarget { return stack }
             current = candidate.parent
         }
         return nil
@@ -69,7 +69,7 @@ extension Scene {
     }
 
     /// The page stack a `page` command acts on: the one inside page `vc`, else the visible page's.
-    func pageStack(vc: String?, origin: Controller?) -> Result<PageStack, NavError> {
+    func subpageController(vc: String?, origin: Controller?) -> Result<SubpageController, NavError> {
         guard let root else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
         let page: Controller?
         if let vc {
@@ -78,7 +78,7 @@ extension Scene {
         } else {
             page = origin?.ancestor(ViewController.self) ?? focusedStack?.viewControllers.last
         }
-        guard let pages = page?.children.lazy.compactMap({ $0 as? PageStack }).first else {
+        guard let pages = page?.children.lazy.compactMap({ $0 as? SubpageController }).first else {
             let name = page.map { "\($0.name) (\($0.id))" } ?? "the visible page"
             return .failure(.notFound("\(name) has no page stack: page commands need a screen with pages"))
         }

@@ -217,8 +217,8 @@ public final class Scene {
     }
 
     /// A page stack event: `screen` is the page, `vc` the page that hosts the page stack.
-    func record(_ name: SceneEvent.Name, for page: PageStack.Page, in pages: PageStack) {
-        append(SceneEvent(name: name, time: now, vc: pages.parent?.id, screen: page.name))
+    func record(_ name: SceneEvent.Name, for subpage: SubpageController.Subpage, in subpages: SubpageController) {
+        append(SceneEvent(name: name, time: now, vc: subpages.parent?.id, screen: subpage.name))
     }
 
     func recordViolation(_ message: String) {

@@ -1,4 +1,4 @@
-/// A scene's behaviour settings; `configure` changes them. Defaults follow BEHAVIOUR.md.
+/// A scene's behaviour settings; `configure` changes them. Defaults follow docs/behaviour.md.
 public struct SceneSettings: Sendable {
     /// What a command does when it arrives while a transition or gesture runs.
     public var busyPolicy: BusyPolicy = .queue

@@ -47,7 +47,7 @@ public struct PageState: Equatable, Sendable {
     /// The vertical scroll offset of its list.
     public var scrollOffset: Double
     /// The page stack inside it, if any.
-    public var pages: PageStackState?
+    public var pages: SubpagesState?
     /// In a stacked split: whether the page is hidden (an older stacked page) and its dim.
     public var hidden: Bool? = nil
     public var dim: Double? = nil
@@ -72,8 +72,8 @@ public struct TabState: Equatable, Sendable {
     public var stack: StackState
 }
 
-/// A page stack (seed 003): page names from the root up.
-public struct PageStackState: Equatable, Sendable {
+/// A page stack (NavigationRoute): page names from the root up.
+public struct SubpagesState: Equatable, Sendable {
     public var pages: [String]
     public var animating: Bool
 }

@@ -74,14 +74,15 @@ public struct ParametricTransition: Transition, Equatable {
 }
 
 extension ParametricTransition {
-    /// Push from the right with 1/3 parallax, 0.1 dim and an edge shadow; 0.34 s ease-in-out (seed 000).
+    /// Push from the right with 1/3 parallax, 0.1 dim and an edge shadow; 0.34 s ease-in-out
+    /// (VCStack).
     public static let slide = ParametricTransition(
         name: "slide", duration: 0.34, curve: .easeInOut,
         from: Offset(dx: 1, relative: true), cover: Offset(dx: -1.0 / 3.0, relative: true), dim: 0.1,
         edgeShadow: Shadow(color: Color(rgb: 0x000000, alpha: 0x33), blur: 8, x: -2, y: 0)
     )
     /// An iOS 15 page sheet, up from the bottom over the page it covers, which scales back and
-    /// dims; 0.34 s (seed 000 "modal as push"; geometry in `ParametricTransition+Sheet`).
+    /// dims; 0.34 s (VCStack's "modal as push"; geometry in `ParametricTransition+Sheet`).
     public static let modal = ParametricTransition(
         name: "modal", duration: 0.34, curve: .easeInOut, from: Offset(dy: 1, relative: true), dim: 0.15, presentsSheet: true
     )

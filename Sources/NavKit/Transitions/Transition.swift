@@ -1,4 +1,4 @@
-/// How a page comes on top of another and leaves again: an object, not a flag (seed 000).
+/// How a page comes on top of another and leaves again: an object, not a flag (VCStack).
 ///
 /// A transition lays out a `TransitionPair` for a presentation progress `q`: at 0 the upper page
 /// is fully off (the lower page as at rest), at 1 the upper page is in place and the lower page

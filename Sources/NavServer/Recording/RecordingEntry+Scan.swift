@@ -6,8 +6,8 @@ extension RecordingEntry {
     /// `,"hash":"…"` in a `--record` recording), and an input, `{"t":0.41,"v":1,"in":"…"}` whose
     /// text escapes only `"` and `\`. Anything else (a time that is negative or has an exponent,
     /// another order, a member more) gives nil, and `Recording(parsing:)` reads the line in full,
-    /// so a line means what the full reader says. Reading a minute-long state file in full took
-    /// about a third of a takeover's time (`JSONDecoder`, 17 µs a line).
+    /// so a line means what the full reader says. A takeover reads every line of a state file,
+    /// and reading each in full (`JSONDecoder`) would be a large part of its time.
     init?(scanning line: Substring) {
         guard
             let entry: RecordingEntry = ByteScanner.scan(line, { scanner in

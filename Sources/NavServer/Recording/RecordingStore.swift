@@ -28,8 +28,7 @@ public final class RecordingStore: @unchecked Sendable {
     public static let maxBufferedBytes = 16 << 20
     /// The most deferred lines that may wait for the writing thread to make them. Past it, the
     /// thread that appends one makes it itself: a server recording more frames than one thread
-    /// can hash (about 45 µs each) slows down instead of growing by every frame waiting (250
-    /// phone sessions pushing and popping grew a server by 30 MB a second).
+    /// can hash slows down instead of growing by every frame waiting.
     static let maxDeferredLines = 4096
 
     /// One line of a recording, without its newline: its text, or what makes it.

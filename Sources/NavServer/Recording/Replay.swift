@@ -105,8 +105,8 @@ public final class Replay {
     }
 
     /// Replays every line, hashing no frame: what a takeover needs (the scene as the recording
-    /// left it, and its newest frame). Hashing was nine tenths of a replay's time, on the
-    /// service thread that serves the other sessions.
+    /// left it, and its newest frame). Hashing would be most of a replay's time, on the service
+    /// thread that serves the other sessions.
     public func run() throws(RecordingError) {
         while try nextMade() != nil {}
     }

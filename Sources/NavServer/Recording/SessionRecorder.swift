@@ -102,10 +102,9 @@ final class SessionRecorder {
     /// which the service thread need not wait for.
     ///
     /// A state file's frames go without a hash: a takeover replays the input and checks no hash,
-    /// and hashing every frame of every live session was more than the one writing thread could
-    /// do (500 phone sessions animating: 42 % of the server's CPU, and the lines waiting for their
-    /// hash, each holding its frame, grew the server by 40 MB a second while the files fell
-    /// seconds behind).
+    /// and hashing every frame of every live session is more than the one writing thread can do
+    /// (the lines waiting for their hash, each holding its frame, would pile up in memory while
+    /// the files fell behind).
     private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String?) -> RecordingEntry.Event) {
         guard !isEnded, !overflowed else { return }
         guard !store.isStateFolder else { return append(time, event(frame.seq, nil)) }

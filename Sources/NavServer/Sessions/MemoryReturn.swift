@@ -11,18 +11,16 @@ import Glibc
 /// glibc's malloc returns memory to the kernel only from the top of a heap. A session is
 /// thousands of small objects, so once sessions end their pages sit free between live ones and
 /// stay with the process: reused by the next sessions, never leaked, but the RSS stays at the
-/// peak. After a minute of churn (`Scripts/soak`, release build) the service threads' arenas held
-/// 895 MB of which 20 MB were in use; `malloc_trim(0)`, which gives back every whole free page
-/// of every arena, took the RSS from 872 MB to 48 MB (below the warmed-up 51 MB).
+/// peak. `malloc_trim(0)` gives back every whole free page of every arena.
 ///
 /// One per server, shared by its shards (the arenas are the process's): a shard reports each
-/// session that ends (`sessionEnded`). The trim runs once three quarters of
-/// the most sessions the shard held since the last trim, and at least 32, have ended, and once
-/// more when a shard that trimmed has none left (`Policy`): a few times as a load drains (2,400
-/// sessions: at 600, 150, 37, 5 and 0), never during a steady churn, never for a few sessions. A trim costs time in proportion to what it gives back
-/// (it walks the free chunks of each arena with the arena locked: 677 MB back in 111 ms of CPU
-/// after a soak), and the pages it gives back are faulted in again by the next load, hence not
-/// more often. It runs on a thread of its own half a second later, so that the sessions of the
+/// session that ends (`sessionEnded`). The trim runs once three quarters of the most sessions the
+/// shard held since the last trim, and at least 32, have ended, and once more when a shard that
+/// trimmed has none left (`Policy`): a few times as a load drains (2,400 sessions: at 600, 150,
+/// 37, 5 and 0), never during a steady churn, never for a few sessions. A trim costs time in
+/// proportion to what it gives back (it walks the free chunks of each arena with the arena
+/// locked), and the pages it gives back are faulted in again by the next load, hence not more
+/// often. It runs on a thread of its own half a second later, so that the sessions of the
 /// sweep that asked (which holds them until it is done) have been freed by then; requests in
 /// between share one run. No service thread waits for it, but to allocate from the arena it is
 /// trimming at that moment. Any thread.
@@ -37,9 +35,8 @@ public final class MemoryReturn: Sendable {
 
     /// When to trim: after `minimumEnded` sessions, and `releasedFraction` of the most a shard
     /// held, have ended since the last trim; and once more when a shard that trimmed since it was
-    /// last empty has no session left. Without that last one, the tail of a drained load (up to
-    /// 31 sessions a shard, below `minimumEnded`) stayed in the heap: `Scripts/soak` ended 2 to
-    /// 16 MiB over its baseline depending on how many were left after the last trim.
+    /// last empty has no session left, so that the tail of a drained load (up to 31 sessions a
+    /// shard, below `minimumEnded`) does not stay in the heap.
     struct Policy {
         /// Sessions that must have ended since the last run before another.
         static let minimumEnded = 32
@@ -72,11 +69,10 @@ public final class MemoryReturn: Sendable {
 
     /// Makes this the only thing that gives heap memory back (call once, before the service
     /// threads start): glibc otherwise trims a heap's top on `free` whenever more than 128 KB lies
-    /// free there, and the next frames fault those pages in again, zeroed by the kernel. With
-    /// 1,000 sessions animating, a heap's top rises and falls by more than that every few frames:
-    /// `stackcast bench`'s `capacity.frame_1000_sessions_ns` took 38–89 µs a frame from run to run,
-    /// up to 35 % of it in the kernel clearing pages, and 36.5 µs steadily once only `trim` returned
-    /// memory. Allocations below 32 MB also stay in the heap (no mmap and munmap per large buffer).
+    /// free there, and the next frames fault those pages in again, zeroed by the kernel. With many
+    /// sessions animating, a heap's top rises and falls by more than that every few frames, and
+    /// frame times would swing with the kernel's page clearing. Allocations below 32 MB also stay
+    /// in the heap (no mmap and munmap per large buffer).
     public static func takeOverTrimming() {
         #if canImport(Glibc)
         // M_TRIM_THRESHOLD and M_MMAP_THRESHOLD (malloc.h, not imported by the Glibc module).

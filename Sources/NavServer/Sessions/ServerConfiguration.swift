@@ -10,8 +10,7 @@ public struct ServerConfiguration: Sendable {
     /// How long a session whose viewers are all gone is kept for a resume, in seconds.
     public var sessionTTL: Double
     /// Sessions held at once (connected or waiting to be resumed). The default fits 10,000 idle
-    /// sessions: about 27 KiB each for the `stack` app and 62 KiB for `phone` (release build,
-    /// measured with 1,000 connected idle sessions), so under 1 GB.
+    /// sessions in under 1 GB: about 27 KiB each for the `stack` app and 62 KiB for `phone`.
     public var maxSessions: Int
     /// Messages a connection may send per second, on average.
     public var messagesPerSecond: Double

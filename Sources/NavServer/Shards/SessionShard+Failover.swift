@@ -5,12 +5,12 @@ import NavWire
 /// Failover by replay (`serve --state-dir`): a resume of a session this server does not hold
 /// rebuilds it from its state file, and a session whose file another server took is let go.
 extension SessionShard {
-    /// Starts taking `token`'s session over from the state folder for `hello` from `viewer`, or
-    /// has the hello wait for the takeover under way; sends `viewer` the error that says why not
-    /// when there can be none. The state file is renamed, read and replayed off the service
-    /// thread (a long-lived session's file holds every input and frame since it began, and
-    /// replaying it took a shard's every session hostage); `finishTakeover` joins the waiting
-    /// viewers to the rebuilt session.
+    /// Starts taking `token`'s session over from the state folder for `hello` from `viewer`, or has
+    /// the hello wait for the takeover under way; sends `viewer` the error that says why not when
+    /// there can be none. The state file is renamed, read and replayed off the service thread (a
+    /// long-lived session's file holds every input and frame since it began, and replaying it there
+    /// would hold up every session of the shard); `finishTakeover` joins the waiting viewers to the
+    /// rebuilt session.
     func takeOver(_ token: String, for hello: Hello, from viewer: Viewer, now: Double) {
         if let takeover = takeovers[token] { return takeover.wait(hello, from: viewer) }
         guard let state else {

@@ -357,8 +357,8 @@ final class ProtocolHandler {
     /// part of an earlier one waits); otherwise the rest waits for the next writeable callback. A
     /// compressed connection writes one message per callback, as lws deflates over several passes.
     /// Writing a command's result and the frame after it in one turn matters: the frame that ends
-    /// a transition comes after its result, and on the next pass of the loop it went out only after
-    /// the whole tick, its interval a third longer than the others' with 500 sessions a thread.
+    /// a transition comes after its result, and left to the next pass of the loop it would go out
+    /// only after the whole tick, late against the frames before it.
     private func writeable(_ connection: WebSocketConnection, _ wsi: OpaquePointer, atOnce: Bool = false) -> Int32 {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }

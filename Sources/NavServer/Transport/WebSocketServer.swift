@@ -40,8 +40,8 @@ public final class WebSocketServer: @unchecked Sendable {
     private var tickTimer: PreciseTimer?
     /// Runs the tick the clock asked for at the start of the loop's next pass, where lws runs its
     /// own timers: run in the middle of a pass, among the sockets that pass found writeable, a
-    /// loaded server made new frames before it had sent the last ones, which were then skipped
-    /// (1,000 sessions made 20 % fewer frames a second).
+    /// loaded server would make new frames before it had sent the last ones, which would then be
+    /// skipped.
     private lazy var tickRunner = ServiceTimer { [unowned self] in self.tickFired() }
     private var tickSchedule: (interval: Double, next: Double)?
     /// Calls the delegate's `webSocketServerDidWake` at `wakeAt`.

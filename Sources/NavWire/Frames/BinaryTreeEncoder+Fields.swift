@@ -67,8 +67,8 @@ extension BinaryTreeEncoder {
         into out: inout BinaryWriter
     ) {
         // Layers of a node whose style did not change share its storage: nothing of it can differ.
-        // The styles are read in place: a copy of two styles was a tenth of a loaded server's
-        // encoding.
+        // The styles are read in place, not copied: every changed layer of every frame comes
+        // through here.
         let stylesDiffer = !layer.sharesStyle(with: old)
         var mask: UInt64 = 0
         var cleared: UInt64 = 0
@@ -101,8 +101,8 @@ extension BinaryTreeEncoder {
 
     /// Writes the style fields of `layer` that differ from `old`'s (kind and selected apart, which
     /// come elsewhere in bit order), marking them in `mask` (or in `cleared` when they went away).
-    /// Takes the layers, not their styles: a style passed on from `Layer.style` was copied, twice
-    /// per inserted layer, and each field read from a layer here is read in place.
+    /// Takes the layers, not their styles: a style passed on from `Layer.style` would be copied,
+    /// twice per inserted layer, and each field read from a layer here is read in place.
     private static func writeStyle(
         of layer: borrowing Layer, changedFrom old: borrowing Layer, strings: inout StringTable, scratch: inout BinaryWriter,
         mask: inout UInt64, cleared: inout UInt64

@@ -4,9 +4,9 @@
 /// The newest two frames are kept whole: the newest is the one encoded, and the one before it is
 /// what the next frame is compared with. Older ones are kept as `FrameReversal`s where the shape
 /// held, and rebuilt only when a resume asks for one. A whole frame owns the chunks its changed
-/// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte: a
-/// thousand animating sessions peaked at 268 MB instead of 337 MB. It saves memory, not time:
-/// making a reversal and freeing the oldest entry cost what freeing the whole frames did.
+/// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte. It saves
+/// memory, not time: making a reversal and freeing the oldest entry cost about what freeing the
+/// whole frames would.
 ///
 /// A value owned by one session: its shard's service thread only.
 public struct FrameHistory {

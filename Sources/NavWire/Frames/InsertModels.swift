@@ -10,8 +10,8 @@ import NavKit
 /// the row above.
 ///
 /// Searched when asked, newest first, rather than indexed up front: a delta inserts a few layers,
-/// and indexing every held layer by its strings for each one cost a tenth of a loaded server's
-/// time.
+/// and indexing every held layer by its strings for each delta would cost far more than the
+/// search.
 ///
 /// Made only for full frames and for deltas that insert something. Service thread only.
 struct InsertModels {

@@ -3,8 +3,8 @@
 /// `BinaryTables`, which says how viewers keep in step with it.
 ///
 /// Every session keeps one for its whole life, so it is kept small: the strings in order, and
-/// an open-addressed index of 4-byte slots beside them. A `[String: Int]` of a phone session's
-/// sixty strings took 3 KB, more than the strings' own list; this takes about 1.5 KB.
+/// an open-addressed index of 4-byte slots beside them, where a `[String: Int]` would take more
+/// than the strings' own list.
 ///
 /// Service thread only.
 struct StringTable {

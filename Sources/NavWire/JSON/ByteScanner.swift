@@ -21,7 +21,7 @@ public struct ByteScanner {
         return text.withUTF8 { scan($0, read) }
     }
 
-    /// Taking a `String` as it is: made a `Substring` first, an ack's scan took a third longer.
+    /// Takes a `String` as it is: making a `Substring` of it first slows every scan down.
     private static func scan<Value>(_ bytes: UnsafeBufferPointer<UInt8>, _ read: (inout ByteScanner) -> Value?) -> Value? {
         var scanner = ByteScanner(bytes: bytes)
         guard let value = read(&scanner), scanner.position == bytes.count else { return nil }

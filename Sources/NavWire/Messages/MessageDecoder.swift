@@ -289,7 +289,7 @@ public enum MessageDecoder {
             throw reader.missing("action", PageCommand.actionNames.joined(separator: ", "))
         }
         let animated = try reader.optionalBool("animated") ?? true
-        func page() throws(WireError) -> PageSpec { try SpecDecoder.page(try reader.reader("page")) }
+        func page() throws(WireError) -> SubpageSpec { try SpecDecoder.page(try reader.reader("page")) }
         switch action {
         case "push": return PageCommand(.push(try page()), animated: animated)
         case "pop": return PageCommand(.pop, animated: animated)

@@ -23,9 +23,9 @@ enum SpecDecoder {
                 text: try linkReader.optionalString("text")
             )
         }
-        var pages: PageStackSpec?
+        var pages: SubpagesSpec?
         if let pagesReader = try reader.optionalReader("pages") {
-            pages = PageStackSpec(
+            pages = SubpagesSpec(
                 root: try page(try pagesReader.reader("root")),
                 top: try pagesReader.optionalNumber("top", in: 0...10_000) ?? 64,
                 bottom: try pagesReader.optionalNumber("bottom", in: 0...10_000) ?? 0
@@ -63,8 +63,8 @@ enum SpecDecoder {
         )
     }
 
-    static func page(_ reader: FieldReader) throws(WireError) -> PageSpec {
-        PageSpec(name: try reader.name("name"), fill: try reader.optionalColor("fill") ?? .white, title: try reader.optionalString("title"))
+    static func page(_ reader: FieldReader) throws(WireError) -> SubpageSpec {
+        SubpageSpec(name: try reader.name("name"), fill: try reader.optionalColor("fill") ?? .white, title: try reader.optionalString("title"))
     }
 
     static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {

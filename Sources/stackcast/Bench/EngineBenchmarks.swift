@@ -81,7 +81,7 @@ struct EngineBenchmarks {
     /// Median time of one push + pop (commands and every tick), and the median frame, at `depth`.
     private func pushPop(depth: Int) -> (pushPop: Double, frame: Double) {
         let scene = Scene(viewport: .phone)
-        scene.setRoot(StackController(root: scene.makeController(page)))
+        scene.setRoot(NavigationController(root: scene.makeController(page)))
         for _ in 1..<depth { scene.handle(.push(page, transition: ParametricTransition.none)) { _ in } }
         var now = 0.0
         _ = scene.tick(now: now)

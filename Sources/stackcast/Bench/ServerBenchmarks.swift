@@ -77,8 +77,8 @@ struct ServerBenchmarks {
 
     /// Bytes of the full frame and of each delta during slide pushes and pops, in each wire
     /// format, and the bytes of one whole slide transition (all its frames) against GTK Broadway's
-    /// 17.7 KB for a similar 340 ms GtkStack slide (measured on this machine, issue 11). Binary as
-    /// the viewer asks for it (with layer templates), and without them, to show what they save.
+    /// 17.7 KB for a similar 340 ms GtkStack slide. Binary as the viewer asks for it (with layer
+    /// templates), and without them, to show what they save.
     private func frameBytes(port: Int, into report: inout BenchReport) throws {
         let wires = WireFormat.allCases.map { ($0.rawValue, $0, true) } + [("v2BinaryWithoutTemplates", .v2Binary, false)]
         for (name, wire, templates) in wires {
@@ -115,10 +115,9 @@ struct ServerBenchmarks {
 
     /// Sessions animating at once (each alternating slide pushes and pops): frames per second each
     /// viewer receives, with the clients' own threads on the same two cores. Each session's rate
-    /// is its frames over the time its own commands took: the last command started before the
-    /// 2 s deadline ends after it, and counting its frames against 2 s read 66. A session that
-    /// keeps up still reads about 62, not 60: each command's first frame goes out at once, ahead
-    /// of the ticks (22 frames in a 0.35 s slide).
+    /// is its frames over the time its own commands took, since the last command started before
+    /// the 2 s deadline ends after it. A session that keeps up reads about 62, not 60: each
+    /// command's first frame goes out at once, ahead of the ticks (22 frames in a 0.35 s slide).
     private func animatingSessions(port: Int, into report: inout BenchReport) throws {
         for count in [50, 200, 400] {
             let rates = Total()
@@ -154,7 +153,7 @@ struct ServerBenchmarks {
         for format in [WireFormat.v1, .v2JSON, .v2Binary] {
             let scene = Scene(viewport: .phone)
             scene.layerPrecision = .wire
-            scene.setRoot(StackController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
+            scene.setRoot(NavigationController(root: scene.makeController(ScreenSpec(name: "Home", rows: (1...8).map { RowSpec(title: "Row \($0)") }))))
             // A page that slid in can be dragged back.
             scene.handle(.push(ScreenSpec(name: "Top", rows: (1...8).map { RowSpec(title: "Row \($0)") }))) { _ in }
             scene.advance(to: 1)

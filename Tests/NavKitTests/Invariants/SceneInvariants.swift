@@ -75,7 +75,7 @@ struct SceneInvariants {
     private func appearedPerSlot() -> String? {
         for controller in controllers {
             switch controller {
-            case let stack as StackController:
+            case let stack as NavigationController:
                 var pages = stack.viewControllers
                 for page in [stack.running?.upper, stack.running?.lower] {
                     if let page = page as? ViewController, !pages.contains(where: { $0 === page }) { pages.append(page) }
@@ -93,7 +93,7 @@ struct SceneInvariants {
                         return "tab \(index) is not selected but \(page.name) (\(page.id)) in it is \(page.appearance.rawValue)"
                     }
                 }
-            case let split as StackedController:
+            case let split as StackedSplitController:
                 for entry in split.entries where entry.page.appearance != .disappeared {
                     if !split.isShowing { return "split \(split.identifier) is not on screen but \(entry.page.name) (\(entry.page.id)) is \(entry.page.appearance.rawValue)" }
                     if !entry.visibility.isVisible { return "\(entry.page.name) (\(entry.page.id)) is \(entry.page.appearance.rawValue) but not visible in split \(split.identifier)" }
@@ -221,7 +221,7 @@ struct SceneInvariants {
         // running transition) or released.
         for (id, page) in known.sorted(by: { $0.key < $1.key }) where !ledger.isReleased(id) {
             guard let parent = page.parent, !parent.children.contains(where: { $0 === page }) else { continue }
-            let running = (parent as? StackController)?.running
+            let running = (parent as? NavigationController)?.running
             let leaving = [running?.upper, running?.lower].compactMap { $0 } + (running?.removed ?? [])
             if !leaving.contains(where: { $0 === page }) {
                 return "\(page.name) (\(id)) left \(parent.name) without being released"
@@ -240,7 +240,7 @@ struct SceneInvariants {
     private func restingPositions() -> String? {
         for controller in controllers {
             switch controller {
-            case let stack as StackController:
+            case let stack as NavigationController:
                 if let running = stack.running { return "stack \(stack.identifier) still runs a \(running.op) at rest" }
                 let top = stack.topViewController
                 if let page = stack.viewControllers.dropLast().first(where: { $0.appearance != .disappeared }) {
@@ -267,7 +267,7 @@ struct SceneInvariants {
                     return "top page \(top.name) (\(top.id)) rests at \(top.view.frame.origin) with alpha \(top.view.alpha)"
                 }
                 if top.appearance != .appeared { return "top page \(top.name) (\(top.id)) is \(top.appearance.rawValue) at rest" }
-            case let split as StackedController:
+            case let split as StackedSplitController:
                 if split.isScrolling || split.offset != split.targetOffset {
                     return "split \(split.identifier) at rest has offset \(split.offset) going to \(split.targetOffset)"
                 }
@@ -275,19 +275,19 @@ struct SceneInvariants {
                 // them as an offset inside would (pages narrower than the split), never stretched.
                 let maxScroll = split.layoutModel.maxScroll
                 let inside = min(max(split.offset, 0), max(0, maxScroll))
-                let drawn = StackedScrollMath.rubberBand(split.offset, maxScroll: maxScroll)
-                if abs(drawn - StackedScrollMath.rubberBand(inside, maxScroll: maxScroll)) > 1e-9 {
+                let drawn = StackedSplitScrollMath.rubberBand(split.offset, maxScroll: maxScroll)
+                if abs(drawn - StackedSplitScrollMath.rubberBand(inside, maxScroll: maxScroll)) > 1e-9 {
                     return "split \(split.identifier) rests rubber-banded at offset \(split.offset) (drawn \(drawn)), outside 0 ... \(max(0, maxScroll))"
                 }
                 if let entry = split.entries.first(where: \.isBeingRemoved) { return "\(entry.page.name) is still being removed at rest" }
                 if let page = split.viewControllers.first(where: { $0.appearance == .appearing || $0.appearance == .disappearing }) {
                     return "\(page.name) (\(page.id)) is \(page.appearance.rawValue) at rest"
                 }
-            case let pages as PageStack:
-                if pages.runner.isRunning { return "page stack of \(pages.parent?.name ?? "?") still animates at rest" }
-                guard pages.isViewLoaded, isInScene(pages.view) else { continue }
-                if pages.view.children.count != 1 || pages.view.children[0] !== pages.topPage.view || pages.topPage.view.frame.origin != .zero {
-                    return "page stack of \(pages.parent?.name ?? "?") shows \(pages.view.children.map { "\($0.name ?? "?") at \($0.frame.origin)" }), not \(pages.topPage.name) alone at its origin"
+            case let subpages as SubpageController:
+                if subpages.runner.isRunning { return "page stack of \(subpages.parent?.name ?? "?") still animates at rest" }
+                guard subpages.isViewLoaded, isInScene(subpages.view) else { continue }
+                if subpages.view.children.count != 1 || subpages.view.children[0] !== subpages.topSubpage.view || subpages.topSubpage.view.frame.origin != .zero {
+                    return "page stack of \(subpages.parent?.name ?? "?") shows \(subpages.view.children.map { "\($0.name ?? "?") at \($0.frame.origin)" }), not \(subpages.topSubpage.name) alone at its origin"
                 }
             case let screen as ScreenController:
                 if let scroller = screen.scroller, scroller.offset < -1e-9 || scroller.offset > scroller.maxOffset + 1e-9 {

@@ -40,9 +40,9 @@ enum Step: Equatable, CustomStringConvertible {
         case plain(String)
         /// A list longer than any viewport, whose rows run commands.
         case list(String)
-        /// A page with a page stack of cards (seed 003).
+        /// A page with a page stack of cards (NavigationRoute).
         case cards(String)
-        /// A page with a left-swipe push (seed 002).
+        /// A page with a left-swipe push (JPNavigationController).
         case swipe(String)
         case hidesBar(String)
         /// A page without the pop drag.
@@ -54,7 +54,7 @@ enum Step: Equatable, CustomStringConvertible {
             switch self {
             case .plain(let name): ScreenSpec(name: name)
             case .list(let name): ScreenSpec(name: name, rows: Screen.rows)
-            case .cards(let name): ScreenSpec(name: name, rows: Screen.rows, pages: PageStackSpec(root: PageSpec(name: "Card"), top: 200, bottom: 40))
+            case .cards(let name): ScreenSpec(name: name, rows: Screen.rows, pages: SubpagesSpec(root: SubpageSpec(name: "Card"), top: 200, bottom: 40))
             case .swipe(let name): ScreenSpec(name: name, swipePush: ScreenSpec(name: "Swiped", rows: Screen.rows))
             case .hidesBar(let name): ScreenSpec(name: name, rows: Screen.rows, options: PageOptions(hidesBottomBar: true))
             case .locked(let name): ScreenSpec(name: name, options: PageOptions(interactivePop: false))
@@ -71,7 +71,7 @@ enum Step: Equatable, CustomStringConvertible {
                 .popToRoot(),
                 .popTo(.name("A"), then: ThenPush(screen: ScreenSpec(name: "Then"))),
                 .push(ScreenSpec(name: "Sheet"), transition: .modal),
-                .page(PageCommand(.push(PageSpec(name: "Next")))),
+                .page(PageCommand(.push(SubpageSpec(name: "Next")))),
                 .selectTab(.index(1)),
                 .setBadge(.index(0), badge: "1"),
                 .push(ScreenSpec(name: "Elsewhere", options: PageOptions(width: .half)), target: .tab(0, select: true)),
@@ -192,12 +192,12 @@ enum Step: Equatable, CustomStringConvertible {
 
         var action: PageCommand.Action {
             switch self {
-            case .push(let name): .push(PageSpec(name: name))
+            case .push(let name): .push(SubpageSpec(name: name))
             case .pop: .pop
             case .popTo(let name): .popTo(name)
             case .popToRoot: .popToRoot
-            case .switchTo(let name, let direction): .switch(PageSpec(name: name), direction: direction)
-            case .newRoot(let name): .newRoot(PageSpec(name: name))
+            case .switchTo(let name, let direction): .switch(SubpageSpec(name: name), direction: direction)
+            case .newRoot(let name): .newRoot(SubpageSpec(name: name))
             }
         }
 

@@ -8,7 +8,7 @@ final class SceneHarness {
 
     init(viewport: Viewport = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34)), root: ScreenSpec = ScreenSpec(name: "Home")) {
         scene = Scene(viewport: viewport)
-        scene.setRoot(StackController(identifier: "main", root: scene.makeController(root)))
+        scene.setRoot(NavigationController(identifier: "main", root: scene.makeController(root)))
         _ = scene.tick(now: 0)
     }
 
@@ -20,7 +20,7 @@ final class SceneHarness {
     }
 
     /// The visible stack (the selected tab's in a tab bar).
-    var stack: StackController { scene.visibleStack! }
+    var stack: NavigationController { scene.visibleStack! }
     var width: Double { scene.viewport.size.width }
 
     /// Sends `command`; its result is appended to `results` under `label` when it completes.

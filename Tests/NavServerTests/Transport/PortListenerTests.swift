@@ -11,8 +11,8 @@ import Testing
 /// The listening socket of servers that share a port (`--threads` above 1, the default on a
 /// machine with several cores): the connections it accepts are set up as lws sets up its own.
 @Suite struct PortListenerTests {
-    /// Without `TCP_NODELAY` a frame waited for the ACK of the frame before it, which a client
-    /// delays by up to 40 ms: a command sent right behind its hello got its first frame 42 ms late.
+    /// Without `TCP_NODELAY` a frame would wait for the ACK of the frame before it, which a
+    /// client delays by up to 40 ms.
     @Test func acceptedConnectionsSendSmallWritesAtOnce() throws {
         let listener = try PortListener(address: #require(ListenAddress("127.0.0.1")), port: 0)
         defer { close(listener.descriptor) }

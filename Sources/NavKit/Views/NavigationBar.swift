@@ -1,0 +1,145 @@
+/// The navigation bar a page owns: fill, hairline, back button, centred title. It travels with its
+/// page, except between pages whose bars look alike, where the stack keeps one bar still and
+/// moves only its contents (`NavigationBar+Transition`).
+///
+/// Height 44 plus the safe-area top (56 on a sheet, as iOS's page sheet); the title is 17 pt
+/// semibold; the back button shows a chevron and the previous page's title, or "Back" when that
+/// title would take more than a third of the bar, as UIKit shortens it; a sheet's bar has a Close
+/// button instead. The title is centred on the bar when it fits clear of the back button,
+/// otherwise it sits beside it, truncated with an ellipsis against the trailing margin
+/// (`TextMetrics`). Laid out by its page.
+public final class NavigationBar {
+    /// Height of the bar below the safe area, as UIKit's.
+    public static let height = 44.0
+    /// Height of a sheet's bar below its top edge, as iOS's page sheet.
+    public static let sheetHeight = 56.0
+    /// The bar's side margins, and the space kept between the back button and the title.
+    static let margin = 16.0
+    static let titleGap = 6.0
+    /// Where the back label starts, after the chevron (a Close label starts at the margin).
+    static let backLabelX = 26.0
+
+    public let node = Node(role: .navbar, name: "navbar")
+    public let backButton = Node(role: .back, name: "Back")
+    public let titleNode = Node(role: .title)
+    let backIcon = Node()
+    let backLabel = Node()
+    let hairline = Node(role: .separator, fill: .separator)
+    /// The width and safe-area top of the last layout, which transitions offset from.
+    private(set) var laidOut = (width: 0.0, safeTop: 0.0)
+    /// Where the last layout put the title and the back label, and the title's travel between
+    /// them: a shared-bar transition moves both from there every frame without laying the bar
+    /// out again (which measures text, too costly for every frame).
+    private(set) var rest = (titleX: 0.0, backLabelX: 0.0, travel: 0.0)
+
+    public var spec: BarSpec { didSet { applyStyle() } }
+    public var title: String {
+        didSet {
+            titleNode.name = title
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        }
+    }
+    /// The back button's label; nil hides the back button (the root page).
+    public var backTitle: String? {
+        didSet {
+            applyBackTitle()
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        }
+    }
+    /// True on a sheet's bar: the leading button reads "Close" (role `close`), with no chevron,
+    /// whatever `backTitle` says.
+    public var closes = false {
+        didSet {
+            applyBackTitle()
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        }
+    }
+
+    init(spec: BarSpec, title: String) {
+        self.spec = spec
+        self.title = title
+        node.addChild(hairline)
+        node.addChild(backButton)
+        node.addChild(titleNode)
+        backButton.addChild(backIcon)
+        backButton.addChild(backLabel)
+        backIcon.icon = "back"
+        backIcon.isUserInteractionEnabled = false
+        backLabel.font = .body
+        backLabel.alignment = .left
+        backLabel.isUserInteractionEnabled = false
+        titleNode.text = title
+        titleNode.name = title
+        titleNode.font = .title
+        titleNode.alignment = .center
+        titleNode.isUserInteractionEnabled = false
+        applyStyle()
+        applyBackTitle()
+    }
+
+    /// The bar's height below the safe area: 56 on a sheet, 44 otherwise.
+    public var barHeight: Double { closes ? NavigationBar.sheetHeight : NavigationBar.height }
+
+    /// Total height including the safe-area top, or 0 when hidden.
+    public func totalHeight(safeTop: Double) -> Double {
+        spec.style == .hidden ? 0 : safeTop + barHeight
+    }
+
+    func layout(width: Double, safeTop: Double) {
+        laidOut = (width, safeTop)
+        let height = barHeight
+        node.frame = Rect(x: 0, y: 0, width: width, height: safeTop + height)
+        hairline.frame = Rect(x: 0, y: node.frame.height - 0.5, width: width, height: 0.5)
+        // The back button is as wide as its label (up to a third of the bar, where UIKit
+        // falls back to "Back").
+        let labelX = closes ? NavigationBar.margin : NavigationBar.backLabelX
+        let label = closes ? "Close" : backLabelText(width: width)
+        let labelWidth = label.map { TextMetrics.width($0, font: .body).rounded(.up) } ?? 0
+        backLabel.text = label
+        let backWidth = backButton.isHidden ? 0 : min(labelX + labelWidth + 8, width / 3)
+        backButton.frame = Rect(x: 0, y: safeTop, width: backWidth, height: height)
+        backIcon.frame = Rect(x: 8, y: (height - 22) / 2, width: 14, height: 22)
+        backLabel.frame = Rect(x: labelX, y: 0, width: max(backWidth - labelX, 0), height: height)
+        let box = titleBox(width: width, leading: backWidth > 0 ? backWidth + NavigationBar.titleGap : NavigationBar.margin)
+        titleNode.frame = Rect(x: box.x, y: safeTop, width: box.width, height: height)
+        let text = TextMetrics.truncated(title, font: .title, width: box.width)
+        titleNode.text = text
+        rest = (titleNode.frame.x, backLabel.frame.x, titleTravel)
+    }
+
+    /// The previous page's title, or "Back" when that would make the button wider than a third
+    /// of the bar; nil without a back button.
+    private func backLabelText(width: Double) -> String? {
+        guard let backTitle else { return nil }
+        let fits = NavigationBar.backLabelX + TextMetrics.width(backTitle, font: .body) + 8 <= width / 3
+        return fits ? backTitle : "Back"
+    }
+
+    /// The title's box: its natural width centred on the bar when that keeps clear of `leading`
+    /// (and of the trailing margin); otherwise from `leading` to the trailing margin.
+    private func titleBox(width: Double, leading: Double) -> (x: Double, width: Double) {
+        let trailing = width - NavigationBar.margin
+        let natural = TextMetrics.width(title, font: .title).rounded(.up)
+        guard natural <= trailing - leading else { return (leading, max(trailing - leading, 0)) }
+        let centred = (width - natural) / 2
+        return (min(max(centred, leading), trailing - natural), natural)
+    }
+
+    func applyStyle() {
+        node.isHidden = spec.style == .hidden
+        node.alpha = spec.alpha
+        node.fill = spec.style == .transparent ? nil : (spec.fill ?? Color.barBackground)
+        hairline.isHidden = spec.style != .default
+        let tint = spec.tint ?? .systemBlue
+        backIcon.textColor = tint
+        backLabel.textColor = tint
+        titleNode.textColor = spec.titleColor ?? .black
+    }
+
+    private func applyBackTitle() {
+        backButton.isHidden = backTitle == nil && !closes
+        backButton.role = closes ? .close : .back
+        backButton.name = closes ? "Close" : "Back"
+        backIcon.isHidden = closes
+    }
+}
