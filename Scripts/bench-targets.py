@@ -1,15 +1,27 @@
 #!/usr/bin/env python3
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
-Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON
+Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--markdown FILE]
+
+With --markdown, the same figures also replace what stands between the lines
+`<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
+the machine, the date and the commit.
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
 line. Every figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
 """
+import datetime
 import json
+import os
+import platform
+import re
+import subprocess
 import sys
+
+BEGIN = "<!-- bench:begin -->"
+END = "<!-- bench:end -->"
 
 
 def load_last_json(path):
@@ -18,13 +30,72 @@ def load_last_json(path):
     return json.loads(lines[-1]) if lines else {}
 
 
+def machine():
+    """The machine, the date and the commit a run belongs to, in one line."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as handle:
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+
+    def git(*args):
+        done = subprocess.run(["git", *args], capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    # The table itself is the only change a run makes: anything else uncommitted is named.
+    dirty = [line for line in git("status", "--porcelain").splitlines() if not line.endswith("docs/performance.md")]
+    if dirty:
+        commit += " with uncommitted changes"
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"{date}, commit `{commit}`, {os.cpu_count()} cores ({cpu}), "
+            f"{platform.system()} {platform.release()}, release build, everything on loopback")
+
+
+def markdown_table(rows, sweep_rows, figures):
+    lines = [f"Run: {machine()}.", "",
+             "| target | this run | target | |", "|---|---|---|---|"]
+    lines += [f"| {name} | {value} | {limit} | {state} |" for name, value, limit, state in rows]
+    if figures:
+        lines += ["", "| figure | this run |", "|---|---|"]
+        lines += [f"| {name} | {value} |" for name, value in figures]
+    if sweep_rows:
+        lines += ["", "Load sweep (`stackcast load --mode pushpop`, phone app, two service threads, the generator in",
+                  "its own process; fps while animating leaves out each session's own pauses between transitions):", "",
+                  "| sessions | fps while animating p50 (p5) | over the window p50 (p5) | input → frame p50 / p99 | frames/s |",
+                  "|---|---|---|---|---|"]
+        lines += sweep_rows
+    return "\n".join(lines)
+
+
+def write_markdown(path, table):
+    with open(path) as handle:
+        text = handle.read()
+    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+    if not pattern.search(text):
+        sys.exit(f"bench-targets: {path} has no {BEGIN} ... {END} lines to write the table between")
+    text = pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text)
+    with open(path, "w") as handle:
+        handle.write(text)
+    print(f"bench-targets: wrote the table to {path}")
+
+
 def main():
-    if len(sys.argv) != 5:
+    args = sys.argv[1:]
+    markdown = None
+    if "--markdown" in args:
+        at = args.index("--markdown")
+        if at + 1 >= len(args):
+            sys.exit(__doc__)
+        markdown = args[at + 1]
+        del args[at:at + 2]
+    if len(args) != 4:
         sys.exit(__doc__)
-    bench = load_last_json(sys.argv[1])
-    latency = load_last_json(sys.argv[2])
-    idle = load_last_json(sys.argv[4])
-    with open(sys.argv[3]) as handle:
+    bench = load_last_json(args[0])
+    latency = load_last_json(args[1])
+    idle = load_last_json(args[3])
+    with open(args[2]) as handle:
         sweep = [json.loads(line) for line in handle if line.startswith("{")]
 
     rows = []
@@ -70,10 +141,34 @@ def main():
     else:
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
 
+    # Figures without a target, which a reader compares across machines as ratios.
+    figures = []
+
+    def figure(name, key, unit, source=bench, scale=1.0):
+        value = source.get(key)
+        if value is not None:
+            figures.append((name, f"{value * scale:,.3g} {unit}".replace("e+", "e")))
+
+    figure("engine frame, slide push/pop, median", "engine.slide_frame_median_ns", "µs", scale=1e-3)
+    figure("engine frame, stacked split scrolling, median", "engine.split_scroll_frame_median_ns", "µs", scale=1e-3)
+    figure("server work per frame, 1 session", "capacity.frame_1_sessions_ns", "µs", scale=1e-3)
+    figure("server work per frame, 1,000 sessions", "capacity.frame_1000_sessions_ns", "µs", scale=1e-3)
+    one, many = bench.get("capacity.frame_1_sessions_ns"), bench.get("capacity.frame_1000_sessions_ns")
+    if one and many:
+        figures.append(("per-frame cost, 1,000 sessions ÷ 1 session", f"{many / one:.2f} ×"))
+    figure("ping round trip, NavClient, median", "server.ping_rtt_median_us", "µs")
+    figure("move → frame, NavClient, median", "server.pointer_to_frame_median_us", "µs")
+    figure("move → frame, Python websockets, median", "pointer_to_frame_median_us", "µs", source=latency)
+
     width = [max(len(row[column]) for row in rows) for column in range(3)]
     print("== targets (this run)")
     for row in rows:
         print(f"  {row[0]:<{width[0]}}  {row[1]:>{width[1]}}  target {row[2]:<{width[2]}}  {row[3]}")
+    sweep_rows = [f"| {size:,} | {run['fps_animating_p50']:.1f} ({run['fps_animating_p5']:.1f}) | "
+                  f"{run['fps_p50']:.1f} ({run['fps_p5']:.1f}) | {run['latency_ms_p50']:.1f} / {run['latency_ms_p99']:.1f} ms | "
+                  f"{run['frames_per_second']:,.0f} |" for size, run in sorted(median.items())]
+    if markdown:
+        write_markdown(markdown, markdown_table(rows, sweep_rows, figures))
     if sweep:
         print("  load sweep (stackcast load, pushpop, generator in its own process; fps while animating, then")
         print("  over the whole window, which counts each session's own pauses between transitions):")
