@@ -263,9 +263,19 @@ class Client:
         return None
 
     async def settle(self, quiet=0.5, timeout=10):
-        """Waits until no frame has come for `quiet` seconds (fails if frames keep coming)."""
+        """Waits until no frame has come for `quiet` seconds (fails if frames keep coming).
+
+        A ping goes first and the quiet time counts from its pong: the server handles a session's
+        messages in order, so by then it has taken every input sent before, however slow it runs
+        (a sanitizer build, a loaded machine)."""
         start = time.monotonic()
         deadline = start + timeout
+        self._next_id += 1
+        ping_id = f"settle{self._next_id}"
+        await self.send({"type": "ping", "id": ping_id, "t": 0})
+        await self.wait_message(lambda m: m["type"] == "pong" and m.get("id") == ping_id,
+                                timeout=timeout, what="the pong that settling waits for")
+        start = time.monotonic()
         while True:
             self.check()
             now = time.monotonic()
