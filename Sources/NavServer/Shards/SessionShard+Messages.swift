@@ -4,7 +4,7 @@ import NavWire
 
 extension SessionShard {
     /// Handles one decoded message from `viewer` at server time `now`, and has what it changed
-    /// shown at once, not at the next tick: the picture is made as soon as one of the session's
+    /// shown at once, not at the next tick, unless the scene was animating already: the picture is made as soon as one of the session's
     /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
     /// moves read in one turn make one picture, and a server flooded with input makes no pictures
     /// it cannot send. `text` is the message as it came (its size is what a queued command weighs;
@@ -12,9 +12,13 @@ extension SessionShard {
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         // Its hello waits for a takeover: so does this, unless too much already waits.
         if viewer.held != nil { return holdBack(message, text: text, from: viewer) }
+        let wasAnimating = viewer.session?.scene.animator.isAnimating ?? false
         handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session {
-            if session.scene.needsTick { requestRender(session) }
+            // Only what may change the scene is shown at once, and only when it starts the motion:
+            // while the scene animates its pictures come from the ticks, one each, whatever
+            // arrives between them (an ack per frame would otherwise make one per ack).
+            if !message.isReadOnly, !wasAnimating, session.scene.needsTick { requestRender(session) }
             publishStatus(session)
         }
     }

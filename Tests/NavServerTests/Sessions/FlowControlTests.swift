@@ -95,3 +95,44 @@ import Testing
         #expect(c.take(frames: false) == ["result c1"])
     }
 }
+
+/// Frames come from the session's clock only: a viewer that acknowledges every frame at once, as
+/// the browser viewer does, gets one picture per tick of a slide, not one per ack.
+@Suite struct FramesOnTheSessionClockTests {
+    /// Pushes a page on a viewer acking each frame 0.3 ms after it arrives (a loopback round
+    /// trip) and pinging as it goes, or on one without flow control; returns the times (ms) of the frames the slide brought.
+    private func slideFrameTimes(acking: Bool) -> [Double] {
+        let h = ShardHarness()
+        let c = h.connect()
+        h.hello(acking ? #""protocol":2,"window":16"# : #""protocol":2"#, on: c)
+        _ = c.take()
+        h.command("c1", "push", #""screen":{"name":"Detail"}"#, on: c)
+        let session = h.shard.sessions.values.first!
+        var times: [Double] = []
+        // The loop's passes send at most one frame at a time: each is the session's newest then.
+        let arrived = { c.take().filter { $0.hasPrefix("frame ") }.map { _ in session.latest } }
+        while h.transport.isTicking, times.count < 200 {
+            let frames = arrived()
+            times += frames.map { $0.time * 1000 }
+            if acking, let seq = frames.last?.seq {
+                h.advance(by: 0.0003)
+                h.send(#"{"type":"ack","seq":\#(seq)}"#, on: c)
+                h.send(#"{"type":"ping","id":\#(seq)}"#, on: c)
+                continue
+            }
+            guard let next = h.transport.nextTimer else { break }
+            h.advance(to: next)
+        }
+        return times + arrived().map { $0.time * 1000 }
+    }
+
+    @Test func aSlideAckedFrameByFrameMakesOnePicturePerTick() {
+        let times = slideFrameTimes(acking: true)
+        // 0.34 s at 60 frames a second: the first picture, one per tick, and the last.
+        #expect((21...23).contains(times.count), "\(times.count) frames")
+        #expect(times.count == slideFrameTimes(acking: false).count)
+        // On the tick grid: no two pictures closer than most of a tick.
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 > 10 }, "gaps in ms: \(gaps)")
+    }
+}
