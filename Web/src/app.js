@@ -12,6 +12,7 @@ import { Banner, SESSION_GONE_BANNER, SESSION_MOVED_BANNER, statusBanner } from 
 import { Connection, SESSION_KEY } from './connection.js';
 import { setupControls, STATUS_WORDS } from './controls.js';
 import { DisplayList } from './delta.js';
+import { DrawTrace } from './draw-trace.js';
 import { Hud } from './hud.js';
 import { PointerInput } from './input.js';
 import { Inspector } from './inspector.js';
@@ -50,9 +51,13 @@ const screenMessage = $('screen-message');
 // and the HUD the same display items.
 const model = options.wire === 'v1' ? new DisplayList() : new LayerTree();
 const stats = new ViewerStats();
+const drawTrace = new DrawTrace();
 /** The replay being shown (`?replay=NAME`), whose frame the renderer draws instead of the model's. */
 let timeline = null;
-const renderer = new Renderer(canvas, () => (timeline ?? model).nodes(), (now) => stats.drawn(now));
+const renderer = new Renderer(canvas, () => (timeline ?? model).nodes(), (now, drawn) => {
+  stats.drawn(now);
+  drawTrace.drawn(now, drawn);
+});
 const compactWindow = matchMedia(`(max-width: ${COMPACT_WIDTH}px)`);
 let layout = null;
 /** The session's app and viewport, once the server has said (null before). */
@@ -307,6 +312,10 @@ function startLive() {
     nodes: () => structuredClone(model.nodes()),
     /** Page (client) coordinates of a viewport point, e.g. to click on a node. */
     viewToCanvas: (x, y) => viewportToClient(canvas.getBoundingClientRect(), layout, x, y),
+    /** Starts (or with `false` stops) recording each draw's time and pages; see draw-trace.js. */
+    traceDraws: (on = true) => drawTrace.start(on),
+    /** The draws recorded since the last call, oldest first; clears them. */
+    drawTrace: () => drawTrace.take(),
   };
 
   connection.start();

@@ -23,7 +23,8 @@ export class Renderer {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {() => object[]} nodes the display list to draw, in paint order.
-   * @param {(now: number) => void} [onDraw] called after each draw (for the fps counter).
+   * @param {(now: number, nodes: object[]) => void} [onDraw] called after each draw with the nodes
+   *   drawn (for the fps counter and the draw trace).
    */
   constructor(canvas, nodes, onDraw = () => {}) {
     this.canvas = canvas;
@@ -59,12 +60,11 @@ export class Renderer {
     this.scheduled = true;
     requestAnimationFrame((now) => {
       this.scheduled = false;
-      this.draw();
-      this.onDraw(now);
+      this.onDraw(now, this.draw());
     });
   }
 
-  /** Draws the current display list now. */
+  /** Draws the current display list now; returns it. */
   draw() {
     const { ctx, canvas } = this;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -77,6 +77,7 @@ export class Renderer {
       this.overlay(ctx, nodes, 1 / this.scaleX);
       ctx.restore();
     }
+    return nodes;
   }
 
   drawNode(node) {
