@@ -72,6 +72,25 @@ public final class Animator {
         links.removeAll { $0.handle == handle }
     }
 
+    /// When the first running animation ends, while only animations run (no display link, whose
+    /// steps are not a function of time): until then the animations alone decide what moves, so
+    /// `sample(at:)` can show any moment of it. Nil when nothing animates or a link runs.
+    public var sampleableUntil: Double? {
+        guard links.isEmpty, !animations.isEmpty else { return nil }
+        return animations.reduce(Double.infinity) { min($0, $1.start + $1.duration) }
+    }
+
+    /// Puts every animation where it will be at `time`, without moving the clock or running a
+    /// completion; `sample(at: now)` puts them back. Exact because an update is a function of
+    /// its progress only, which the engine's animations are (a transition's layout, a scroll's
+    /// path).
+    public func sample(at time: Double) {
+        for animation in animations {
+            let t = animation.duration > 0 ? (time - animation.start) / animation.duration : 1
+            animation.update(animation.curve.value(at: t))
+        }
+    }
+
     /// Moves time forward to `time` (earlier times are ignored), updates every animation, and runs
     /// the completions of those that finished. Returns true when anything was updated.
     @discardableResult

@@ -53,7 +53,7 @@ public final class Scene {
     /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
     @exclusivity(unchecked) var needsDisplay = true
     /// Within `advance(to:)`, where changes tell `onNeedsTick` nothing.
-    @exclusivity(unchecked) private var isAdvancing = false
+    @exclusivity(unchecked) var isAdvancing = false
     /// Called when `needsTick` turns true: the scene changed, or started to animate, after a
     /// picture that left it still. A server keeps the scenes it ticks by this, so that a tick
     /// visits only those, however many still sessions it holds. Called on the thread that

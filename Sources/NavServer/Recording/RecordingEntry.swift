@@ -28,7 +28,12 @@ public struct RecordingEntry: Equatable, Sendable {
         /// The scene made frame `seq`, whose picture hashes to `hash` (`FrameHash`; nil in a
         /// state file, whose frames are not hashed).
         case frame(seq: Int, hash: String?)
-        /// The scene made a picture that showed the same as the newest frame: no frame.
+        /// The scene made frame `seq` ahead of time, as its running animations will show it at
+        /// scene time `due` (feature `timelines`), without moving its clock (its hash as for
+        /// `frame`).
+        case ahead(seq: Int, due: Double, hash: String?)
+        /// The scene made a picture that showed the same as the newest frame, or as the frame made
+        /// ahead for that time: no frame.
         case same
         /// The newest frame `seq` was made again in new forms under the same seq (its hash as
         /// for `frame`).
@@ -61,6 +66,10 @@ public struct RecordingEntry: Equatable, Sendable {
             object["kinds"] = RecordingEntry.json(kinds)
         case .frame(let seq, let hash):
             object["frame"] = .number(Double(seq))
+            if let hash { object["hash"] = .string(hash) }
+        case .ahead(let seq, let due, let hash):
+            object["ahead"] = .number(Double(seq))
+            object["due"] = .number(due)
             if let hash { object["hash"] = .string(hash) }
         case .same:
             object["same"] = true
@@ -102,6 +111,11 @@ public struct RecordingEntry: Equatable, Sendable {
             event = .kinds(try RecordingEntry.kinds(kinds, line: line))
         } else if object["frame"] != nil {
             event = .frame(seq: try int("frame"), hash: try hash())
+        } else if object["ahead"] != nil {
+            guard let due = object["due"]?.numberValue, due.isFinite, due >= time else {
+                throw .badLine(line, "due: missing or not a scene time at or after t")
+            }
+            event = .ahead(seq: try int("ahead"), due: due, hash: try hash())
         } else if object["same"] != nil {
             event = .same
         } else if object["remake"] != nil {
@@ -111,7 +125,7 @@ public struct RecordingEntry: Equatable, Sendable {
         } else if object.count == 1 {
             event = .advance
         } else {
-            throw .badLine(line, "expected one of in, leave, kinds, frame, same, remake or end, or t alone")
+            throw .badLine(line, "expected one of in, leave, kinds, frame, ahead, same, remake or end, or t alone")
         }
     }
 

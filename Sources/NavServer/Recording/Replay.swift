@@ -144,6 +144,16 @@ public final class Replay {
             let frame = WireFrame(seq: seq, time: scene.now, picture: scene.currentPicture(kinds: kinds))
             latest = frame
             return Made(frame: frame, recordedHash: hash, line: line, remade: false)
+        case .ahead(let seq, let due, let hash):
+            let expected = (latest?.seq ?? 0) + 1
+            guard seq == expected else { throw .inconsistent(line: line, "frame \(seq) follows frame \(expected - 1)") }
+            scene.advance(to: entry.time)
+            guard let until = scene.predictableUntil, due <= until else {
+                throw .inconsistent(line: line, "frame \(seq) is made ahead for t=\(due), but the scene cannot be told that far")
+            }
+            let frame = WireFrame(seq: seq, time: due, picture: scene.predictedPictures(at: [due], kinds: kinds)[0])
+            latest = frame
+            return Made(frame: frame, recordedHash: hash, line: line, remade: false)
         case .remake(let seq, let hash):
             guard let previous = latest, previous.seq == seq else {
                 throw .inconsistent(line: line, "remakes frame \(seq), but the newest frame is \(latest?.seq ?? 0)")

@@ -92,6 +92,12 @@ final class SessionRecorder {
         appendHashed(frame, at: frame.time) { .frame(seq: $0, hash: $1) }
     }
 
+    /// The session made `frame` ahead of time at scene time `time`, due at the frame's time.
+    func ahead(_ frame: WireFrame, at time: Double) {
+        let due = frame.time
+        appendHashed(frame, at: time) { .ahead(seq: $0, due: due, hash: $1) }
+    }
+
     /// The session made its newest frame again in new forms at scene time `time`, keeping its
     /// seq and time.
     func remade(_ frame: WireFrame, at time: Double) {

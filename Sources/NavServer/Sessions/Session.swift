@@ -45,6 +45,14 @@ final class Session {
     var layerCacheDropAt: Double?
     /// Input changed the scene: make the picture when a viewer can next take a frame.
     var needsRender = false
+    /// The seconds between two ticks (the server's `fps`): what frames made ahead are spaced by.
+    var tickInterval = 1.0 / 60
+    /// The frames of the motion under way made ahead of time, while every viewer asked for
+    /// timelines; nil when none are.
+    private(set) var timeline: Timeline?
+    /// Frames a cut voided, as seq ranges with the frame each cut went on from: a viewer holding
+    /// one of them gets its next delta from that frame (the newest few cuts are kept).
+    private var cuts: [(from: Int, voided: ClosedRange<Int>)] = []
     /// In its shard's list of sessions to tick (`SessionShard.ticking`).
     var isTicking = false
     /// Its place in that list, given when its shard took it: the list keeps this order.
@@ -70,6 +78,8 @@ final class Session {
         let format: WireFormat
         let templates: Bool
         let base: Int
+        /// A timeline message, not a frame.
+        let timeline: Bool
     }
 
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
@@ -178,6 +188,16 @@ final class Session {
         viewers.append(viewer)
         viewer.session = self
         expiresAt = nil
+        // A viewer that takes frames as they come cannot be sent the ones made ahead: the motion
+        // goes on in per-tick frames, from its picture now.
+        if let timeline, !viewer.wantsTimelines {
+            scene.advance(to: sceneTime(now))
+            cut(at: timeline.due(at: scene.now))
+            kinds.formUnion(viewersKinds)
+            for recorder in recorders { recorder.kinds(kinds, at: scene.now) }
+            record(scene.currentPicture(kinds: kinds))
+            return
+        }
         let needed = viewersKinds
         if !kinds.isSuperset(of: needed) {
             kinds.formUnion(needed)
@@ -213,19 +233,116 @@ final class Session {
         viewers.reduce(into: []) { $0.formUnion($1.wire.usesLayerTree ? .tree : .list) }
     }
 
-    /// Ticks the scene to server time `now`; when the picture changed, records the new frame and
-    /// returns true (viewers then ask for it when their sockets are ready).
+    /// Ticks the scene to server time `now`; when there is a new frame (the picture changed, or
+    /// more of a motion was made ahead), records it and returns true (viewers then ask for it
+    /// when their sockets are ready).
     func tick(now: Double) -> Bool {
         needsRender = false
-        guard let picture = scene.picture(now: sceneTime(now), kinds: kinds) else { return false }
+        var time = sceneTime(now)
+        // While a timeline runs, the scene is ticked to the time of the frame due, whose picture
+        // it must show; past its last frame the timeline is done.
+        var due: WireFrame?
+        if let timeline {
+            if time < timeline.last.time || !timeline.isComplete {
+                due = timeline.due(at: time)
+                time = due!.time
+            } else {
+                self.timeline = nil
+            }
+        }
+        guard let picture = scene.picture(now: time, kinds: kinds) else { return false }
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         // Compared as it goes on the wire: a change below its precision makes no frame.
-        if frame.showsTheSame(as: latest) {
+        if frame.showsTheSame(as: due ?? latest) {
             for recorder in recorders { recorder.same(at: scene.now) }
-            return false
+            // A motion that starts where things are (a fling's first moment) still goes ahead.
+            guard due != nil else {
+                startTimeline()
+                return (timeline?.frames.count ?? 0) > 1
+            }
+            timeline!.dropPast(time)
+            return planAhead()
         }
+        if let due { cut(at: due) }
         append(frame)
+        startTimeline()
         return true
+    }
+
+    // MARK: Timelines
+
+    /// At most this many frames are made ahead of the newest due one (0.4 s at 60 fps); more
+    /// follow as the ticks pass them.
+    static let framesAhead = 24
+
+    /// Whether the session makes frames ahead: every viewer asked for timelines.
+    private var makesTimelines: Bool {
+        !viewers.isEmpty && viewers.allSatisfy(\.wantsTimelines)
+    }
+
+    /// The newest frame starts a timeline when the scene moves in a way only time decides.
+    private func startTimeline() {
+        guard makesTimelines, let until = scene.predictableUntil else { return }
+        timeline = Timeline(start: latest, until: until)
+        _ = planAhead()
+    }
+
+    /// Makes frames ahead until `framesAhead` are due after the newest due one, or the motion's
+    /// predictable end; true when it made any. Made only once half of them have been passed, so
+    /// frames go out in runs, one message each.
+    private func planAhead() -> Bool {
+        guard var timeline, !timeline.isComplete else { return false }
+        let dueTime = timeline.frames[0].time
+        let pending = timeline.count(after: dueTime)
+        guard pending <= Self.framesAhead / 2 else { return false }
+        var times: [Double] = []
+        // From the newest frame, or from now when that was made before the motion began.
+        var time = max(timeline.last.time, scene.now)
+        while pending + times.count < Self.framesAhead, time < timeline.until {
+            time = min(time + tickInterval, timeline.until)
+            // Within a microsecond of the end, the end itself: no sliver of a frame before it.
+            if timeline.until - time < 1e-6 { time = timeline.until }
+            times.append(time)
+        }
+        let now = scene.now
+        var made = false
+        for (time, picture) in zip(times, scene.predictedPictures(at: times, kinds: kinds)) {
+            let frame = WireFrame(seq: seq + 1, time: time, picture: picture)
+            if frame.showsTheSame(as: latest) { continue }
+            for recorder in recorders { recorder.ahead(frame, at: now) }
+            appendFrame(frame)
+            timeline.append(frame)
+            made = true
+        }
+        self.timeline = timeline
+        return made
+    }
+
+    /// Something other than time changed the motion: the frames after `due` are void, and the
+    /// next frame goes on from `due` for the viewers that hold them.
+    private func cut(at due: WireFrame) {
+        timeline = nil
+        guard due.seq < seq else { return }
+        cuts.append((due.seq, (due.seq + 1)...seq))
+        if cuts.count > 4 { cuts.removeFirst() }
+    }
+
+    /// The frame a viewer holding `base` takes its next delta from: `base`, unless a cut voided
+    /// it, then the frame the cut went on from.
+    func deltaBase(for base: WireFrame?) -> WireFrame? {
+        guard let held = base, !cuts.isEmpty else { return base }
+        var seq = held.seq
+        while let cut = cuts.last(where: { $0.voided.contains(seq) }) { seq = cut.from }
+        return seq == held.seq ? held : history.frame(seq)
+    }
+
+    /// The frames a timelines viewer holding `base` lacks, as one message: the frame made when
+    /// due and those made ahead after it. Nil when no frame ahead is newer than `base` (then the
+    /// newest goes as a frame of its own).
+    func timelineFrames(from base: WireFrame?) -> ArraySlice<WireFrame>? {
+        guard let timeline, timeline.last.seq == seq, timeline.frames.count > 1 else { return nil }
+        let lacking = timeline.frames(after: base?.seq ?? 0)
+        return lacking.count > 1 || lacking.first !== timeline.frames.first ? lacking : nil
     }
 
     /// The frame with seq `seq`, if still kept.
@@ -237,9 +354,25 @@ final class Session {
     /// that holds `base`: made once per base and format, then shared. Nil when that viewer
     /// already shows it.
     func encodedLatest(_ format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8]? {
-        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0)
+        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: false)
         if let shared = encoded.first(where: { $0.key == key }) { return shared.bytes }
         let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, tables: &tables)
+        encoded.append((key, bytes))
+        return bytes
+    }
+
+    /// `frames` (a run of the timeline, ending with the newest frame) as one timeline message for
+    /// a viewer that holds `base`: each a delta from the one before, the first from `base`. Made
+    /// once per base and format, then shared.
+    func encodedTimeline(_ frames: ArraySlice<WireFrame>, format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8] {
+        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: true)
+        if let shared = encoded.first(where: { $0.key == key }), let bytes = shared.bytes { return bytes }
+        var previous = base
+        let parts = frames.map { frame in
+            defer { previous = frame }
+            return WireEncoder.encode(frame, from: previous, as: format, templates: templates, tables: &tables) ?? []
+        }
+        let bytes = TimelineEncoder.message(parts.filter { !$0.isEmpty }, format: format)
         encoded.append((key, bytes))
         return bytes
     }
@@ -262,6 +395,10 @@ final class Session {
 
     private func append(_ frame: WireFrame) {
         for recorder in recorders { recorder.frame(frame) }
+        appendFrame(frame)
+    }
+
+    private func appendFrame(_ frame: WireFrame) {
         seq = frame.seq
         history.append(frame)
         encoded.removeAll(keepingCapacity: true)

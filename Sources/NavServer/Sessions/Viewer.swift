@@ -22,8 +22,13 @@ final class Viewer {
     var flow: FlowWindow?
     /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).
     var features: Set<String> = [] {
-        didSet { templates = features.contains(Hello.Feature.templates) }
+        didSet {
+            templates = features.contains(Hello.Feature.templates)
+            wantsTimelines = features.contains(Hello.Feature.timelines)
+        }
     }
+    /// `features` holds `timelines` (protocol v2 only): its session may send it frames ahead.
+    private(set) var wantsTimelines = false
     /// `features` holds `templates` (granted on binary v2 only): asked once per frame sent, so
     /// kept as a flag rather than hashing the name each time.
     private(set) var templates = false

@@ -262,6 +262,7 @@ extension SessionShard {
     /// Makes `session`, new or rebuilt, one of this shard's: its tokens find it, its events reach
     /// its viewers.
     func hold(_ session: Session) {
+        session.tickInterval = 1 / Double(max(1, min(configuration.fps, 120)))
         session.scene.onEvent = eventForwarder(for: session)
         session.tickOrder = nextTickOrder
         nextTickOrder += 1

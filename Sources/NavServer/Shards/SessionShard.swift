@@ -261,8 +261,17 @@ final class SessionShard: @unchecked Sendable {
         if session.needsRender { render(session, now: transport.now, writing: viewer) }
         let latest = session.latest
         if let base = viewer.base, base.seq >= latest.seq { return nil }
-        guard let bytes = session.encodedLatest(viewer.wire, templates: viewer.templates, from: viewer.base) else { return nil }
-        let skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
+        // A cut voided what the viewer holds: it goes on from the frame the cut did.
+        let base = session.deltaBase(for: viewer.base)
+        let bytes: [UInt8]
+        var skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
+        if viewer.wantsTimelines, let frames = session.timelineFrames(from: base) {
+            bytes = session.encodedTimeline(frames, format: viewer.wire, templates: viewer.templates, from: base)
+            skipped = 0
+        } else {
+            guard let frame = session.encodedLatest(viewer.wire, templates: viewer.templates, from: base) else { return nil }
+            bytes = frame
+        }
         let isFull = viewer.base == nil
         let now = transport.now
         session.bytesSent += bytes.count

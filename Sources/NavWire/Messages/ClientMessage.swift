@@ -62,12 +62,15 @@ public struct Hello: Equatable, Sendable {
     /// controller set; `templates` (binary v2 only) lets binary frames write a new layer like one
     /// the session removed earlier. (The v1 `move` extension is gone: protocol v2 moves a page
     /// by patching one layer.)
-    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates, Feature.templates]
+    /// `timelines` (protocol v2) lets the server send the pictures of a motion at once, each due
+    /// at its time.
+    public static let supportedFeatures: Set<String> = [Feature.sessionUpdates, Feature.templates, Feature.timelines]
 
     /// The names of the extensions (`features`).
     public enum Feature {
         public static let sessionUpdates = "sessionUpdates"
         public static let templates = "templates"
+        public static let timelines = "timelines"
     }
 }
 

@@ -111,6 +111,8 @@ public enum MessageDecoder {
         var accepted = features.intersection(Hello.supportedFeatures)
         // Templates are a part of binary frames: JSON and v1 frames have nothing to put them in.
         if wire != .v2Binary { accepted.remove(Hello.Feature.templates) }
+        // Timelines are runs of layer-tree frames: v1's display lists have none.
+        if !wire.usesLayerTree { accepted.remove(Hello.Feature.timelines) }
         return Hello(
             app: try message.optionalString("app"), viewport: viewport, session: session, role: role, lastSeq: lastSeq,
             features: accepted, wire: wire, window: try window(message)

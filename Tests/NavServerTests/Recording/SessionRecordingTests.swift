@@ -25,8 +25,9 @@ import Testing
 
     /// Pushes, a drag that pops interactively, a v2 watcher joining (pictures in both forms from
     /// then on), a query while something moves, and a takeover by a second controller.
-    private func busySession(_ h: ShardHarness) -> (state: JSONValue?, frames: Int) {
-        let (c, token, watchToken) = h.controller()
+    /// With `hello`'s fields the first controller asks for its frames (timelines, say).
+    private func busySession(_ h: ShardHarness, hello: String = "") -> (state: JSONValue?, frames: Int) {
+        let (c, token, watchToken) = h.controller(hello)
         h.command("p1", "push", #""screen":{"name":"A"}"#, on: c)
         h.advance(by: 0.1)
         h.command("q1", "query", on: c)
@@ -56,15 +57,19 @@ import Testing
         return (h.shard.sessions[token]?.scene.state?.json ?? state, frames)
     }
 
-    @Test func aReplayMakesEveryFrameTheServerMadeWithTheSameHash() throws {
+    @Test(arguments: ["", #""protocol":2,"features":["timelines"]"#])
+    func aReplayMakesEveryFrameTheServerMadeWithTheSameHash(hello: String) throws {
         let folder = Folder()
         let h = ShardHarness(recordings: folder.store)
-        let (state, frames) = busySession(h)
+        let (state, frames) = busySession(h, hello: hello)
         let recording = try folder.recording()
         #expect(recording.header.app == "stack")
         #expect(recording.entries.contains { if case .kinds([.list, .tree]) = $0.event { true } else { false } })
         #expect(recording.entries.contains { if case .leave = $0.event { true } else { false } })
         #expect(recording.entries.contains { if case .advance = $0.event { true } else { false } })
+        // Frames made ahead are lines of their own, which the replay makes ahead too.
+        let ahead = recording.entries.contains { if case .ahead = $0.event { true } else { false } }
+        #expect(ahead == !hello.isEmpty)
 
         let replay = try Replay(recording)
         var seqs: [Int] = []
