@@ -1,5 +1,6 @@
 import Foundation
 import NavKit
+import NavWire
 
 /// Replays `FrameRoundTrip` inputs without the fuzzer: `FrameReplay OUT_DIR INPUT...` runs each
 /// input's `SceneScript` through the same `FrameCheck` and writes OUT_DIR/<n>.jsonl for the
@@ -36,6 +37,10 @@ struct FrameReplay {
                 print("FrameReplay: \(path): \(failure)")
                 failed += 1
             }
+            if let failure = predictedTheSame(bytes) {
+                print("FrameReplay: \(path): made ahead: \(failure)")
+                failed += 1
+            }
             if let (v1, v2) = check.lastFull {
                 lines += #"{"expect":"v1","frame":"# + String(decoding: v1, as: UTF8.self) + "}\n"
                 lines += #"{"expect":"v2","frame":"# + String(decoding: v2, as: UTF8.self) + "}\n"
@@ -43,6 +48,53 @@ struct FrameReplay {
             try lines.write(toFile: "\(out)/\(number).jsonl", atomically: false, encoding: .utf8)
         }
         exit(failed == 0 ? 0 : 1)
+    }
+
+    /// Runs the script twice, per tick and making pictures ahead as a server does for timelines
+    /// (each checked against its tick), and compares the two runs picture by picture: making
+    /// pictures ahead changes nothing the ticks show. Returns what differed, or nil.
+    static func predictedTheSame(_ bytes: [UInt8]) -> String? {
+        var pictures: [(Double, WireFrame)] = []
+        var plain = SceneScript(bytes)
+        plain.run { picture, _, time in
+            pictures.append((time, WireFrame(seq: 0, time: time, picture: picture)))
+            return true
+        } stepped: { _ in true }
+        var ahead = SceneScript(bytes)
+        ahead.predicts = true
+        var index = 0
+        var failure: String?
+        ahead.run { picture, seq, time in
+            guard index < pictures.count, pictures[index].0 == time,
+                  samePicture(pictures[index].1, WireFrame(seq: 0, time: time, picture: picture))
+            else {
+                failure = "frame \(seq) at t=\(time) differs from the per-tick run's (\(index < pictures.count ? "t=\(pictures[index].0)" : "none"))"
+                return false
+            }
+            index += 1
+            return true
+        } stepped: { _ in true }
+        if let broken = ahead.broken { return broken }
+        if failure == nil, index != pictures.count { return "\(index) frames against \(pictures.count) per tick" }
+        return failure
+    }
+
+    /// True when both frames' layer trees show the same: the same layers in the same order under
+    /// the same parents, placed and styled alike. Ids are left out: a node gets its id when it is
+    /// first pictured, and pictures made ahead that a step then voided may have named nodes
+    /// before the per-tick run did, without changing what anyone sees.
+    static func samePicture(_ a: WireFrame, _ b: WireFrame) -> Bool {
+        guard let one = a.tree?.layers, let two = b.tree?.layers, one.count == two.count else { return false }
+        var positions: ([Int: Int], [Int: Int]) = ([:], [:])
+        for index in 0..<one.count {
+            var x = one[index], y = two[index]
+            positions.0[x.id] = index
+            positions.1[y.id] = index
+            (x.id, y.id) = (0, 0)
+            (x.parent, y.parent) = (x.parent.flatMap { positions.0[$0] }, y.parent.flatMap { positions.1[$0] })
+            guard x == y else { return false }
+        }
+        return true
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -49,6 +49,13 @@ struct SceneScript {
     /// Pictures made so far (the next one's seq is this plus one).
     private(set) var frames = 0
     private var pointer = (down: false, x: 0.0, y: 0.0, time: 10.0)
+    /// Makes pictures ahead as a server does for a viewer that asked for timelines, whenever the
+    /// scene moves as time alone decides, and checks each against the tick's picture for its time.
+    var predicts = false
+    /// The pictures made ahead and not yet ticked, by time; a step (input, a command) voids them.
+    private var promised: [(time: Double, picture: ScenePicture)] = []
+    /// The first tick whose picture was not the one made ahead for its time.
+    private(set) var broken: String?
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -71,6 +78,7 @@ struct SceneScript {
         guard frame(scene.currentPicture(kinds: [.list, .tree]), 1, scene.now) else { return }
         while at < bytes.count && frames < Self.maxFrames {
             let count = step()
+            promised = []
             for _ in 0..<count where frames < Self.maxFrames {
                 if !tick(frame) { return }
             }
@@ -84,9 +92,31 @@ struct SceneScript {
     }
 
     private mutating func tick(_ frame: (ScenePicture, Int, Double) -> Bool) -> Bool {
+        if predicts, promised.isEmpty { promise() }
         guard let picture = scene.picture(now: scene.now + Self.frameInterval, kinds: [.list, .tree]) else { return true }
         frames += 1
+        if let index = promised.firstIndex(where: { $0.time == scene.now }) {
+            let made = WireFrame(seq: 0, time: scene.now, picture: promised[index].picture)
+            if !WireFrame(seq: 0, time: scene.now, picture: picture).showsTheSame(as: made) {
+                broken = "frame \(frames) at t=\(scene.now): the picture made ahead for it shows something else"
+                return false
+            }
+            promised.removeFirst(index + 1)
+        }
         return frame(picture, frames, scene.now)
+    }
+
+    /// Makes up to 24 pictures ahead, at the times the next ticks will have, as far as the scene
+    /// can be told.
+    private mutating func promise() {
+        guard let until = scene.predictableUntil else { return }
+        var times: [Double] = []
+        var time = scene.now
+        while times.count < 24, time + Self.frameInterval <= until {
+            time += Self.frameInterval
+            times.append(time)
+        }
+        promised = Array(zip(times, scene.predictedPictures(at: times, kinds: [.list, .tree])))
     }
 
     private mutating func next() -> UInt8 {
