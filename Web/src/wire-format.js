@@ -15,7 +15,7 @@ export const WIRE = freeze({
     "tenths": {"signed": false, "scale": 10},
   },
   "colour": {"bytes": 4, "opaque": 255},
-  "frameTypes": {"full": 1, "delta": 2, "templatesFollow": 4},
+  "frameTypes": {"full": 1, "delta": 2, "templatesFollow": 4, "timeline": 8},
   "ids": {"min": 1},
   "layerParent": {"root": 0, "likeFlag": 1},
   "insert": {
