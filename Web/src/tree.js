@@ -26,6 +26,9 @@
 //   to, is taken as it is. A column that is not a list of id and value pairs means resync.
 // - `parent` and `index` in a patch are ignored: a layer changes parent by a move.
 // Every check runs before anything changes, so a refused frame leaves the last good picture.
+// Held layer objects are never changed in place: a patch or a move replaces the layer with a
+// changed copy, so a snapshot (the pictures playout.js keeps to draw later or to cut back to)
+// shares every layer a later frame leaves alone and costs two map copies.
 //
 // Drawing (§3.5 "Drawing the tree"): pre-order from the root with offset (0, 0), alpha 1 and the
 // clip [0, 0, W, H], W × H being the root's own size (the root is the scene, the viewport's size).
@@ -89,6 +92,21 @@ export class LayerTree {
   get byId() {
     this.nodes();
     return this.cache.byId;
+  }
+
+  /**
+   * This picture as it stands, unchanged by the frames applied after it: the maps are copied,
+   * the layers (never changed in place) and the flattening shared.
+   * @returns {LayerTree}
+   */
+  snapshot() {
+    const copy = new LayerTree();
+    copy.seq = this.seq;
+    copy.layers = new Map(this.layers);
+    copy.children = new Map(this.children);
+    copy.rootId = this.rootId;
+    copy.cache = this.cache;
+    return copy;
   }
 
   /**
@@ -243,12 +261,11 @@ export class LayerTree {
       this.layers.set(id, layerFrom(node));
       this.children.set(id, []);
     }
-    for (const [id, parent] of moved) this.layers.get(id).parent = parent;
+    for (const [id, parent] of moved) this.layers.set(id, { ...this.layers.get(id), parent });
     const updated = [...moved.keys()];
     for (const patch of patches) {
-      const layer = this.layers.get(patch.id);
       if (!inserted.has(patch.id) && !moved.has(patch.id)) updated.push(patch.id);
-      merge(layer, patch);
+      this.layers.set(patch.id, merged(this.layers.get(patch.id), patch));
     }
     for (const [id, list] of lists) if (this.layers.has(id)) this.children.set(id, list);
     this.seq = seq;
@@ -432,8 +449,12 @@ function layerFrom(node) {
   return layer;
 }
 
-/** Merges a patch into a held layer: null deletes a field, a null frame slot keeps the old value, `x` and `y` move it. */
-function merge(layer, patch) {
+/**
+ * A held layer with a patch merged into a copy of it: null deletes a field, a null frame slot
+ * keeps the old value, `x` and `y` move it.
+ */
+function merged(held, patch) {
+  const layer = { ...held };
   for (const [key, value] of Object.entries(patch)) {
     if (key === 'id' || key === 'parent' || key === 'index') continue;
     if (value === null) delete layer[key];
@@ -442,6 +463,7 @@ function merge(layer, patch) {
     else if (key === 'y') layer.frame = [layer.frame[0], value, layer.frame[2], layer.frame[3]];
     else layer[key] = value;
   }
+  return layer;
 }
 
 function refuse(reason) {
