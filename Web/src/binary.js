@@ -9,7 +9,13 @@
 //   same way and lives beside it; whether frames carry it is the connection's welcome's to say.
 // - A delta's header is relative to its base (seq − base, time since the base's time), so the
 //   decoder also keeps the seq and time of the frame it decoded last, which is the frame the
-//   client holds: a delta based on another frame is refused here (code `base`), as tree.js would.
+//   client holds: a delta based on another frame is refused here (code `base`), as tree.js would,
+//   unless the caller still holds that frame's picture (`earlier`: a cut, §3.7), whose time the
+//   header then counts from and whose layers an INSERT or a template may be written like.
+// - A TIMELINE (feature `timelines`, §3.7) is frames back to back: `read` yields them one at a
+//   time, and decodes the next only when asked for it, so that the caller applies each frame
+//   before the next is read against the tree it leaves. The tables grow frame by frame, in
+//   arrival order, whatever a later cut voids.
 // - A frame is decoded whole before the tables change: a frame that throws half way leaves them
 //   as they were.
 // - A PATCH may change only some of x, y, w, h (one bit each). JSON always sends the whole
@@ -37,6 +43,8 @@ const FULL = WIRE.frameTypes.full;
 const DELTA = WIRE.frameTypes.delta;
 /** Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only): most frames add no entry. */
 const TEMPLATES_FOLLOW = WIRE.frameTypes.templatesFollow;
+/** The first byte of a TIMELINE message (feature `timelines`): a count, then whole frames. */
+const TIMELINE = WIRE.frameTypes.timeline;
 
 /** What follows an INSERT's index: the low bits of its `at` (§3.6). */
 const INSERT_KINDS = 2 ** WIRE.insert.kindBits;
@@ -142,16 +150,67 @@ export class FrameDecoder {
    *   `{type:'frame',seq,time,base,set?,insert?,remove?,order?}` (empty parts left out, as in JSON).
    * @param {(id: number) => object|undefined} held the layers the client holds (its tree before
    *   this frame), which an INSERT or a template may be written like.
+   * @param {(seq: number) => Picture|undefined} [earlier] the pictures held besides the last frame,
+   *   which a cut's delta may be based on (§3.7).
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
-  decode(data, held = () => undefined) {
+  decode(data, held = () => undefined, earlier = noPictures) {
+    return this.next(new Reader(toBytes(data)), held, earlier, true);
+  }
+
+  /**
+   * The frames of one binary message, a frame or a TIMELINE of them (§3.7), one at a time: each
+   * is decoded when the next is asked for, so the caller applies a frame to the tree `held` reads
+   * before the frame after it is read (an INSERT may be written like a layer the frame before
+   * inserted). Each frame's tables are kept as it decodes.
+   * @param {ArrayBuffer|ArrayBufferView} data one WebSocket binary message.
+   * @param {(id: number) => object|undefined} held the client's layers as they stand.
+   * @param {(seq: number) => Picture|undefined} [earlier] as in `decode`.
+   * @yields {{frame: object, bytes: number, timeline: {index: number, count: number}|null}} each
+   *   frame as `decode` returns it, its size in the message (the first also carries the
+   *   timeline's header), and its place in the timeline (null for a frame sent alone).
+   * @throws {BinaryFrameError} from the first frame that cannot be read; the ones before it have
+   *   been yielded.
+   */
+  *read(data, held = () => undefined, earlier = noPictures) {
+    const reader = new Reader(toBytes(data));
+    if (reader.bytes[0] !== TIMELINE) {
+      const frame = this.decode(reader.bytes, held, earlier);
+      yield { frame, bytes: reader.bytes.length, timeline: null };
+      return;
+    }
+    reader.u8();
+    const count = reader.count();
+    if (count === 0) throw new BinaryFrameError('a timeline of no frames', 'value');
+    for (let index = 0, start = 0; index < count; index++) {
+      const frame = this.next(reader, held, earlier, index === count - 1);
+      yield { frame, bytes: reader.pos - start, timeline: { index, count } };
+      start = reader.pos;
+    }
+  }
+
+  /**
+   * Decodes the frame at the reader's position and keeps its tables and header; `last`: the
+   * message must end with it (checked before anything is kept).
+   */
+  next(reader, held, earlier, last) {
     const { frame, strings, templates } =
-      decodeFrame(data, this.strings, held, this.last, this.withTemplates ? this.templates : null);
+      readFrame(reader, this.strings, held, this.last, this.withTemplates ? this.templates : null, earlier);
+    if (last && !reader.atEnd()) throw trailing(frame.seq, reader);
     this.strings = strings;
     if (templates) this.templates = templates;
     this.last = { seq: frame.seq, time: frame.time };
     return frame;
   }
+}
+
+/**
+ * A picture the client holds besides its last frame (a frame of a timeline a cut may go back to).
+ * @typedef {{time: number, layer: (id: number) => object|undefined}} Picture
+ */
+
+function noPictures() {
+  return undefined;
 }
 
 /**
@@ -163,24 +222,40 @@ export class FrameDecoder {
  *   client holds, which a delta's header counts from; null before any.
  * @param {object[]|null} templateTable the templates held before this frame, or null without the
  *   feature `templates` (no TEMPLATES part, and an INSERT of kind 3 is refused).
+ * @param {(seq: number) => Picture|undefined} [earlier] other pictures a delta may be based on
+ *   (a cut, §3.7): their time and layers stand in for `last` and `held`.
  * @returns {{frame: object, strings: string[], templates: object[]|null}} the frame (as
  *   FrameDecoder.decode) and the tables to hold after it (templates null without the feature).
  * @throws {BinaryFrameError}
  */
-export function decodeFrame(data, table, held = () => undefined, last = null, templateTable = null) {
+export function decodeFrame(data, table, held = () => undefined, last = null, templateTable = null, earlier = noPictures) {
   const reader = new Reader(toBytes(data));
+  const decoded = readFrame(reader, table, held, last, templateTable, earlier);
+  if (!reader.atEnd()) throw trailing(decoded.frame.seq, reader);
+  return decoded;
+}
+
+/** `decodeFrame` from the reader's position, leaving the reader after the frame. */
+function readFrame(reader, table, held, last, templateTable, earlier) {
   const first = reader.u8();
   const withEntries = templateTable !== null && (first & TEMPLATES_FOLLOW) !== 0;
   const type = withEntries ? first - TEMPLATES_FOLLOW : first;
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${first}`, 'type');
   const seq = reader.varint();
-  // A full frame's time is absolute; a delta's counts from its base's, which must be the frame held.
+  // A full frame's time is absolute; a delta's counts from its base's, which must be the frame
+  // held, or a picture held for a cut, whose layers then are the ones the delta may name.
   let tenths = reader.varint();
   let base = null;
   if (type === DELTA) {
     base = seq - reader.varint();
-    if (base !== last?.seq) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
-    tenths += Math.round(last.time * TIME_SCALE);
+    let baseTime = last?.time;
+    if (base !== last?.seq) {
+      const picture = earlier(base);
+      if (!picture) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
+      baseTime = picture.time;
+      held = (id) => picture.layer(id);
+    }
+    tenths += Math.round(baseTime * TIME_SCALE);
   }
   const time = tenths / TIME_SCALE;
 
@@ -269,10 +344,11 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
     if (remove.length) frame.remove = remove;
     if (order.length) frame.order = order;
   }
-  if (!reader.atEnd()) {
-    throw new BinaryFrameError(`frame ${seq}: ${reader.remaining()} bytes after the end of the frame`, 'trailing');
-  }
   return { frame, strings, templates };
+}
+
+function trailing(seq, reader) {
+  return new BinaryFrameError(`frame ${seq}: ${reader.remaining()} bytes after the end of the frame`, 'trailing');
 }
 
 /**
