@@ -17,10 +17,10 @@ import { Hud } from './hud.js';
 import { PointerInput } from './input.js';
 import { Inspector } from './inspector.js';
 import { deviceFor, readOptions, switchAppUrl, withParams } from './options.js';
+import { Playout } from './playout.js';
 import { Renderer } from './renderer.js';
 import { setupReplay } from './replay.js';
 import { ViewerStats } from './stats.js';
-import { LayerTree } from './tree.js';
 import {
   clientToViewport, deviceForViewport, layoutDevice, layoutViewport, sameViewport, viewportToClient,
 } from './viewport.js';
@@ -48,14 +48,20 @@ const canvas = $('display');
 const screenMessage = $('screen-message');
 
 // The v2 wires bring a layer tree, v1 a flat list; both models hand the renderer, the inspector
-// and the HUD the same display items.
-const model = options.wire === 'v1' ? new DisplayList() : new LayerTree();
+// and the HUD the same display items. On v2 the playout shows the picture due now (timelines,
+// docs/protocol.md §3.7): it wakes the renderer, and the mirror, while pictures are to come.
+const model = options.wire === 'v1' ? new DisplayList() : new Playout({
+  wake: () => {
+    renderer.invalidate();
+    mirror?.invalidate();
+  },
+});
 const stats = new ViewerStats();
 const drawTrace = new DrawTrace();
 /** The replay being shown (`?replay=NAME`), whose frame the renderer draws instead of the model's. */
 let timeline = null;
-const renderer = new Renderer(canvas, () => (timeline ?? model).nodes(), (now, drawn) => {
-  stats.drawn(now);
+const renderer = new Renderer(canvas, (now) => (timeline ?? model).nodes(now), (now, drawn) => {
+  stats.drawn(now, drawn);
   drawTrace.drawn(now, drawn);
 });
 const compactWindow = matchMedia(`(max-width: ${COMPACT_WIDTH}px)`);

@@ -4,7 +4,9 @@
 //
 // Frames come in one of three formats (`wire`, from `?wire=`): protocol v2 as binary messages
 // (the default: binary.js decodes them, tree.js holds the layer tree), v2 as JSON text (same
-// tree), or v1 (delta.js's flat list). Everything else is JSON text in all three.
+// tree), or v1 (delta.js's flat list). Everything else is JSON text in all three. On v2 a model
+// that plays frames on the viewer's clock (playout.js) asks for timelines (§3.7): the pictures of
+// a motion in one message, each applied on arrival and drawn when due.
 
 import { FrameDecoder } from './binary.js';
 
@@ -44,6 +46,11 @@ const SESSION_UPDATES = 'sessionUpdates';
  * (docs/protocol.md §3.6 "Templates"). Binary v2 only: other wires are not asked for it.
  */
 const TEMPLATES = 'templates';
+/**
+ * The extension that sends the pictures of a motion at once, each due at its time (docs/protocol.md
+ * §3.7). Protocol v2 only, and only for a model that can hold them until then (playout.js).
+ */
+const TIMELINES = 'timelines';
 
 const CLOSE_WORDS = {
   1000: 'The server closed the connection.',
@@ -111,7 +118,9 @@ export function backoffDelay(attempt, random = Math.random) {
  *   next attempt); `stopped` has `takenOver` (another window took control), `gone` (the watched
  *   session ended), `refused` (the server refused the hello; with `error`, its `error` message)
  *   or `failed`;
- * `welcome` {welcome}, `frame` {frame, result, bytes}, `pong` {ms}, `error` {error, message},
+ * `welcome` {welcome}, `frame` {frame, result, bytes, timeline} (one per frame, a timeline's too:
+ *   `timeline` its place in it or null, `bytes` its size, a JSON timeline's shared evenly),
+ * `pong` {ms}, `error` {error, message},
  * `viewport` {viewport} and `settings` {settings} (the session's, when they change),
  * `sessionGone` {} (the session to resume had ended: a new one is being started),
  * `event` {event} (a session event the connection subscribed to, docs/protocol.md §7).
@@ -125,8 +134,9 @@ export class Connection extends EventTarget {
    * @param {string|null} options.session a token from the address, or null.
    * @param {() => object|null} options.viewport the viewport to announce in `hello`; null: the
    *   session's (a new one gets its app's).
-   * @param {import('./tree.js').LayerTree|import('./delta.js').DisplayList} options.model where
-   *   frames are applied: a LayerTree for the v2 wires, a DisplayList for `v1`.
+   * @param {import('./playout.js').Playout|import('./tree.js').LayerTree|import('./delta.js').DisplayList} options.model
+   *   where frames are applied: a Playout (or a bare LayerTree, which draws every frame at once)
+   *   for the v2 wires, a DisplayList for `v1`.
    * @param {Storage} options.storage keeps a controlling viewer's token across reloads.
    * @param {'binary'|'json'|'v1'} [options.wire] the frame format to ask for (options.js).
    */
@@ -163,6 +173,19 @@ export class Connection extends EventTarget {
     this.resumeFromLastSeq = true;
     this.resyncStreak = 0;
     this.lastResyncAt = -Infinity;
+  }
+
+  /**
+   * The picture frames apply to and binary frames decode against: a playout's newest received
+   * (the one drawn may be an earlier one), or the model itself.
+   */
+  get held() {
+    return this.model.received ?? this.model;
+  }
+
+  /** Whether the model plays timelines: it holds pictures until they are due (playout.js). */
+  get playsTimelines() {
+    return this.wire !== 'v1' && typeof this.model.picture === 'function';
   }
 
   /** True while the session is live (welcome received, socket open). */
@@ -239,6 +262,7 @@ export class Connection extends EventTarget {
 
   sendHello() {
     const features = this.wire === 'binary' ? [SESSION_UPDATES, TEMPLATES] : [SESSION_UPDATES];
+    if (this.playsTimelines) features.push(TIMELINES);
     const hello = { type: 'hello', role: this.role, features, window: FLOW_WINDOW };
     if (this.app) hello.app = this.app;
     const viewport = this.viewport();
@@ -246,7 +270,7 @@ export class Connection extends EventTarget {
     // v1 is what a hello without `protocol` gets.
     if (this.wire !== 'v1') Object.assign(hello, { protocol: 2, encoding: this.wire });
     if (this.session) hello.session = this.session;
-    if (this.session && this.resumeFromLastSeq && this.model.seq !== null) hello.lastSeq = this.model.seq;
+    if (this.session && this.resumeFromLastSeq && this.held.seq !== null) hello.lastSeq = this.held.seq;
     this.socket.send(JSON.stringify(hello));
   }
 
@@ -261,6 +285,7 @@ export class Connection extends EventTarget {
     switch (message.type) {
       case 'welcome': return this.welcome(message);
       case 'frame': return this.frame(message, utf8Length(data));
+      case 'timeline': return this.timeline(message, utf8Length(data));
       case 'pong': return this.pong(message);
       case 'result': return this.settle(message.id, (entry) => entry.resolve(message.value));
       case 'error': return this.error(message);
@@ -293,29 +318,68 @@ export class Connection extends EventTarget {
     this.emit('welcome', { welcome: message });
   }
 
-  /** A binary message: a v2 frame (§3.6), decoded into what its JSON form parses to. */
+  /**
+   * A binary message: a v2 frame (§3.6) or a timeline of them (§3.7), each decoded into what its
+   * JSON form parses to. A timeline's frames are decoded one at a time, each against the picture
+   * the one before it left.
+   */
   binaryFrame(data) {
     if (this.wire !== 'binary') return this.report({ code: 'bad_message', message: 'binary data from the server' });
-    let message;
+    const frames = this.decoder.read(data, (id) => this.held.layer(id), (seq) => this.model.picture?.(seq));
+    const arrival = performance.now();
     try {
-      message = this.decoder.decode(data, (id) => this.model.layer(id));
+      for (const { frame, bytes, timeline } of frames) {
+        if (!this.take(frame, bytes, timeline, arrival)) return undefined;
+      }
     } catch (error) {
       // Cut short, unknown fields or strings, a string table out of step: the spec's answer is
       // the same as for a wrong base.
       return this.resync(`undecodable binary frame: ${error.message}`);
     }
-    return this.frame(message, data.byteLength);
+    return this.acknowledge();
   }
 
-  /** Applies a frame of `bytes` bytes (as it travelled); one that does not fit means resync. */
+  /** A JSON timeline (§3.7): its frames in order, then one ack for them all. */
+  timeline(message, bytes) {
+    const frames = message.frames;
+    if (!Array.isArray(frames) || frames.length === 0 || !frames.every((frame) => frame?.type === 'frame')) {
+      return this.resync('a timeline without frames');
+    }
+    const arrival = performance.now();
+    const share = bytes / frames.length;
+    for (const [index, frame] of frames.entries()) {
+      if (!this.take(frame, share, { index, count: frames.length }, arrival)) return undefined;
+    }
+    return this.acknowledge();
+  }
+
+  /** A JSON frame of `bytes` bytes (as it travelled), then its ack. */
   frame(message, bytes) {
-    const result = this.model.apply(message);
-    if (!result.ok) return this.resync(result.reason);
+    if (this.take(message, bytes, null, performance.now())) this.acknowledge();
+  }
+
+  /**
+   * Applies one frame (`timeline`: its place in a timeline, or null); one that does not fit
+   * means resync.
+   * @returns {boolean} whether it applied.
+   */
+  take(message, bytes, timeline, arrival) {
+    const result = this.model.apply(message, { arrival, timeline });
+    if (!result.ok) {
+      this.resync(result.reason);
+      return false;
+    }
     if (result.full) this.resumeFromLastSeq = true;
-    // Spelled exactly so, the server reads it with a scan instead of a JSON parse.
-    this.socket.send(`{"type":"ack","seq":${this.model.seq}}`);
-    this.emit('frame', { frame: message, result, bytes });
-    return undefined;
+    this.emit('frame', { frame: message, result, bytes, timeline });
+    return true;
+  }
+
+  /**
+   * Flow control: the newest frame decoded, once per message (a timeline counts as one frame).
+   * Spelled exactly so, the server reads it with a scan instead of a JSON parse.
+   */
+  acknowledge() {
+    this.socket?.send(`{"type":"ack","seq":${this.held.seq}}`);
   }
 
   /**

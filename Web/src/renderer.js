@@ -22,9 +22,10 @@ const TEXT_CACHE_LIMIT = 1000;
 export class Renderer {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {() => object[]} nodes the display list to draw, in paint order.
-   * @param {(now: number, nodes: object[]) => void} [onDraw] called after each draw with the nodes
-   *   drawn (for the fps counter and the draw trace).
+   * @param {(now?: number) => object[]} nodes the display list to draw, in paint order, given the
+   *   time of the display frame (a playout's picture depends on it).
+   * @param {(now: number, nodes: object[]) => void} [onDraw] called after each draw with the
+   *   nodes drawn (for the fps and picture counters and the draw trace).
    */
   constructor(canvas, nodes, onDraw = () => {}) {
     this.canvas = canvas;
@@ -60,17 +61,20 @@ export class Renderer {
     this.scheduled = true;
     requestAnimationFrame((now) => {
       this.scheduled = false;
-      this.onDraw(now, this.draw());
+      this.onDraw(now, this.draw(now));
     });
   }
 
-  /** Draws the current display list now; returns it. */
-  draw() {
+  /**
+   * Draws the display list now; returns it.
+   * @param {number} [now] the display frame's time (requestAnimationFrame's).
+   */
+  draw(now) {
     const { ctx, canvas } = this;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.setTransform(this.scaleX, 0, 0, this.scaleY, 0, 0);
-    const nodes = this.nodes();
+    const nodes = this.nodes(now);
     for (const node of nodes) this.drawNode(node);
     if (this.overlay) {
       ctx.save();

@@ -41,6 +41,9 @@ export class ViewerStats {
     this.drawTimes = [];
     this.frames = 0;
     this.framesSkipped = 0;
+    /** Distinct pictures drawn: a timeline's frames and the ones between them on a fast display. */
+    this.presented = 0;
+    this.lastPicture = undefined;
     this.oldestUnansweredInput = null;
   }
 
@@ -69,10 +72,17 @@ export class ViewerStats {
     }
   }
 
-  /** The canvas was drawn at `now`. */
-  drawn(now) {
+  /**
+   * The canvas was drawn at `now`, showing `picture` (the display list drawn: models hand out the
+   * same list until the picture changes, so a new one is a new picture).
+   */
+  drawn(now, picture) {
     this.drawTimes.push(now);
     while (this.drawTimes[0] <= now - 1000) this.drawTimes.shift();
+    if (picture !== undefined && picture !== this.lastPicture) {
+      this.presented += 1;
+      this.lastPicture = picture;
+    }
   }
 
   /**
@@ -87,6 +97,7 @@ export class ViewerStats {
       bytesPerFrame: this.frameBytes.median(),
       frames: this.frames,
       framesSkipped: this.framesSkipped,
+      presented: this.presented,
     };
   }
 }
