@@ -246,6 +246,7 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
   // held, or a picture held for a cut, whose layers then are the ones the delta may name.
   let tenths = reader.varint();
   let base = null;
+  let cut = false;
   if (type === DELTA) {
     base = seq - reader.varint();
     let baseTime = last?.time;
@@ -254,16 +255,17 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
       if (!picture) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
       baseTime = picture.time;
       held = (id) => picture.layer(id);
+      cut = true;
     }
     tenths += Math.round(baseTime * TIME_SCALE);
   }
   const time = tenths / TIME_SCALE;
 
-  const strings = continueTable(reader, type, seq, table, 'string', StringTableError);
+  const strings = continueTable(reader, type, seq, table, 'string', StringTableError, false, cut);
   for (let n = reader.count(); n > 0; n--) strings.push(reader.string());
   const fields = new FieldReader(reader, strings);
   // Without entries a full frame empties the table and a delta keeps it.
-  const templates = withEntries ? continueTable(reader, type, seq, templateTable, 'template', TemplateTableError, true)
+  const templates = withEntries ? continueTable(reader, type, seq, templateTable, 'template', TemplateTableError, true, cut)
     : templateTable && (type === FULL ? [] : templateTable.slice());
   if (withEntries) {
     for (let n = reader.count(); n > 0; n--) {
@@ -383,9 +385,11 @@ function entryModel(from, templates, held) {
  * @param {boolean} [startsAnywhere] a full frame's table may start past 0 (templates): the
  *   entries below its `first` are unknown (null), and the server never names them to us.
  */
-function continueTable(reader, type, seq, table, noun, OutOfStep, startsAnywhere = false) {
+function continueTable(reader, type, seq, table, noun, OutOfStep, startsAnywhere = false, rewinds = false) {
   const first = reader.varint();
   if (type === FULL && startsAnywhere) return new Array(first).fill(null);
+  // A cut (§3.7) continues the table as it was at its base: what came after is sent again.
+  if (type !== FULL && rewinds && first <= table.length) return table.slice(0, first);
   const expected = type === FULL ? WIRE.strings.fullFirst : table.length;
   if (first !== expected) {
     throw new OutOfStep(type === FULL
