@@ -30,6 +30,10 @@ public final class Animator {
     /// The time animations are measured against, in seconds.
     @exclusivity(unchecked) public private(set) var now: Double = 0
 
+    /// How many animations and display links have started: a server tells by it whether input
+    /// started a motion (whose first picture it shows at once) or only changed a running one.
+    public var startedCount: Int { nextHandle }
+
     /// Called when an animation or display link starts on an animator that ran none: its
     /// scene needs ticks again (`Scene.onNeedsTick`).
     public var onStart: (() -> Void)?

@@ -12,13 +12,16 @@ extension SessionShard {
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         // Its hello waits for a takeover: so does this, unless too much already waits.
         if viewer.held != nil { return holdBack(message, text: text, from: viewer) }
-        let wasAnimating = viewer.session?.scene.animator.isAnimating ?? false
+        let animator = viewer.session?.scene.animator
+        let wasAnimating = animator?.isAnimating ?? false, started = animator?.startedCount ?? 0
         handle(message, text: text, from: viewer, now: now)
         if let session = viewer.session {
-            // Only what may change the scene is shown at once, and only when it starts the motion:
-            // while the scene animates its pictures come from the ticks, one each, whatever
-            // arrives between them (an ack per frame would otherwise make one per ack).
-            if !message.isReadOnly, !wasAnimating, session.scene.needsTick { requestRender(session) }
+            // Only what may change the scene is shown at once, and while the scene animates only
+            // what starts a motion (a tap's push during its press highlight): otherwise pictures
+            // come from the ticks, one each, whatever arrives between them (an ack per frame
+            // would make one per ack).
+            let startsMotion = !wasAnimating || session.scene.animator.startedCount != started
+            if !message.isReadOnly, startsMotion, session.scene.needsTick { requestRender(session) }
             publishStatus(session)
         }
     }
