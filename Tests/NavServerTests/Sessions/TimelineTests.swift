@@ -104,6 +104,23 @@ import Testing
         #expect(session.latest.showsTheSame(as: plainSession.latest))
     }
 
+    @Test(arguments: ["json", "binary"])
+    func aSlideAsATimelineTakesAtMostOneFrameMoreThanAsFrames(encoding: String) {
+        let h = ShardHarness()
+        let (ahead, _, _) = h.controller(#""protocol":2,"encoding":"\#(encoding)","features":["timelines"]"#)
+        let (plain, _, _) = h.controller(#""protocol":2,"encoding":"\#(encoding)""#)
+        for (connection, id) in [(ahead, "a"), (plain, "p")] {
+            h.command(id, "push", #""screen":{"name":"Detail"}"#, on: connection)
+        }
+        h.settle()
+        let bytes = { (connection: FakeConnection) in connection.frameBytes.reduce(0, +) }
+        // The same deltas, less a message's framing each, plus one: the picture at the slide's
+        // very end, which the ticks skip from the one before it to the page put to rest.
+        let largest = plain.frameBytes.dropFirst().max() ?? 0
+        #expect(bytes(ahead) <= bytes(plain) + largest, "\(bytes(ahead)) B as timelines, \(bytes(plain)) B as frames")
+        #expect(ahead.frameBytes.count <= 3, "one message for the slide, and its end")
+    }
+
     @Test func onlyProtocolTwoMayAskForTimelines() {
         let h = ShardHarness()
         let (v1, _, _) = h.controller(#""features":["timelines"]"#)

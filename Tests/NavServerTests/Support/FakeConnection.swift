@@ -83,6 +83,11 @@ final class FakeConnection: ShardConnection {
         return output[taken...].filter { frames || !$0.isFrame }.map(Self.summary)
     }
 
+    /// The size of each frame message sent (frames and timelines, either encoding), in order.
+    var frameBytes: [Int] {
+        output.compactMap { if case .frame(let payload) = $0 { payload.bytes.count } else { nil } }
+    }
+
     /// Every JSON message sent (texts and frames), decoded, in order.
     var messages: [JSONValue] {
         output.compactMap { output in
