@@ -12,7 +12,13 @@ WIRE: dict[str, Any] = {
         "tenths": {"signed": False, "scale": 10},
     },
     "colour": {"bytes": 4, "opaque": 255},
-    "frameTypes": {"full": 1, "delta": 2, "templatesFollow": 4, "timeline": 8},
+    "frameTypes": {"full": 1, "delta": 2, "templatesFollow": 4, "inputFollows": 16, "timeline": 8},
+    "bindings": {
+        "none": 0,
+        "same": 1,
+        "axes": {"x": 0, "y": 1},
+        "fields": {"x": 0, "y": 1, "alpha": 2},
+    },
     "ids": {"min": 1},
     "layerParent": {"root": 0, "likeFlag": 1},
     "insert": {
