@@ -216,6 +216,8 @@ final class ListScroll: PanHandler {
     /// Scrolling is not announced as a gesture event and does not hold navigation commands.
     var gestureName: String? { nil }
     var holdsCommands: Bool { false }
+    /// The offset is the drag's start less the translation, banded past an end.
+    var followsTranslationAlone: Bool { true }
 
     func panBegan(_ pan: PanTracker) { scroller.beginDrag() }
 

@@ -13,4 +13,12 @@ protocol PanHandler: AnyObject {
     func panEnded(_ pan: PanTracker, done: @escaping (_ completed: Bool) -> Void)
     /// The gesture was cancelled (a `cancel` pointer, a dropped connection).
     func panCancelled(done: @escaping (_ completed: Bool) -> Void)
+    /// True when what `panMoved` shows is a function of the pan's translation alone, so that it
+    /// may be called with other translations to see where the finger would take things
+    /// (`Scene.probePan`) and then with the real one to put them back.
+    var followsTranslationAlone: Bool { get }
+}
+
+extension PanHandler {
+    var followsTranslationAlone: Bool { false }
 }

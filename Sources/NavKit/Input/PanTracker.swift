@@ -55,6 +55,14 @@ public struct PanTracker {
         return current.position - panOrigin
     }
 
+    /// The same pan with the pointer `offset` further (no sample added to the velocity): what a
+    /// probe of the pan's handler is given.
+    func moved(by offset: Point) -> PanTracker {
+        var moved = self
+        moved.current = PointerEvent.Sample(position: current.position + offset, time: current.time)
+        return moved
+    }
+
     /// The whole movement since the pointer went down.
     public var movement: Point { current.position - start.position }
 

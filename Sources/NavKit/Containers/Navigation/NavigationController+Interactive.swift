@@ -159,6 +159,9 @@ final class InteractiveStackTransition: PanHandler {
         }
     }
 
+    /// The progress is the translation's share of the travel, clamped.
+    var followsTranslationAlone: Bool { true }
+
     func panMoved(_ pan: PanTracker) {
         stack.updateInteractive(translation: pan.translation)
     }
