@@ -46,6 +46,39 @@ def test_a_delta_header_counts_back_from_the_frame_held():
             decode_frame(delta, table, held)
 
 
+def test_a_frame_with_an_input_number_carries_it_and_its_bindings_as_json_does():
+    """Type + 16 (feature timelines, §3.8): input:v after the header, BINDINGS after the body."""
+    def z(value):
+        return varint_encode(zigzag_encode(value))
+
+    # §3.6's example as a full frame showing input 5, without bindings (count 0).
+    full = bytes([0x11]) + DOC_FULL[1:3] + varint_encode(5) + DOC_FULL[3:] + b"\x00"
+    display = TreeDisplay(binary=True)
+    frame = display.receive_binary(full)
+    assert frame["input"] == 5 and "bind" not in frame
+    assert display.tree.input == 5
+    # The slide, still input 5 (left out, as JSON leaves out what did not change), with bindings:
+    # along x, travel -100, 0, 50; the page's x 1:1 and the title's alpha.
+    bindings = (varint_encode(3) + b"\x00" + varint_encode(3) + z(-10000) + z(0) + z(5000)
+                + varint_encode(2) + b"\x00" + z(-10000) + z(0) + z(5000)
+                + varint_encode(3) + b"\x02" + z(100) + z(0) + z(-50))
+    delta = bytes([0x12]) + DOC_DELTA[1:5] + varint_encode(5) + DOC_DELTA[5:] + bindings
+    frame = display.receive_binary(delta)
+    assert "input" not in frame
+    assert frame["bind"] == {"axis": "x", "travel": [-100, 0, 50], "layers": [
+        {"id": 2, "field": "x", "values": [-100, 0, 50]}, {"id": 3, "field": "alpha", "values": [0.1, 0, -0.05]}]}
+    assert display.flatten()[0]["frame"] == [-21.74, 0, 390, 844]
+    # Without the input held, or when it changed, the delta keeps it; "same" is count 1.
+    same = bytes([0x12]) + DOC_DELTA[1:5] + varint_encode(6) + DOC_DELTA[5:] + b"\x01"
+    frame, _, _ = decode_frame(same, display.strings, (1, 0, 5))
+    assert (frame["input"], frame["bind"]) == (6, "same")
+    assert decode_frame(delta, display.strings, (1, 0))[0]["input"] == 5
+    # An axis or field byte out of range, or bindings cut short, are refused.
+    for bad in (delta[:-1], delta.replace(bindings, varint_encode(2) + b"\x02" + bindings[2:])):
+        with pytest.raises(WireError):
+            decode_frame(bad, display.strings, (1, 0, 5))
+
+
 def rows_frame(second_row_like="04"):
     """A full frame of two rows and their labels, the second row and label written like the first
     (§3.6): LAYER = id, parent (zig-zag doubled, plus 1 when like), [like], FIELDS. The second

@@ -13,6 +13,12 @@ layers it holds (`templates=`, `layers=`): the frame then carries a TEMPLATES pa
 written like an entry comes out as the whole layer at once (entries are whole layers already, so
 unlike an insert written like a held layer nothing is left for `resolve_likes`);
 `info["templates"]` is the table after the frame.
+
+With the feature `timelines` a frame's type may add 16 (§3.8): `input:v` follows the header and
+BINDINGS the body. The frame then carries them as JSON does: `input` (left out of a delta when it
+is the base's, which `held`'s third item gives, as JSON sends it only when it changed) and `bind`
+(`"same"` for the base's, else `{"axis", "travel", "layers": [{"id", "field", "values"}]}`); the
+client reads them and does nothing more with them.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ ALIGNS = tuple(WIRE["enums"]["align"])
 FRAME_TYPES = {WIRE["frameTypes"]["full"]: "full", WIRE["frameTypes"]["delta"]: "delta"}
 # Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only, §3.6).
 TEMPLATES_FOLLOW = WIRE["frameTypes"]["templatesFollow"]
+# Added to the type when `input` follows the header and BINDINGS the body (feature `timelines`, §3.8).
+INPUT_FOLLOWS = WIRE["frameTypes"]["inputFollows"]
+BINDING_AXES = {value: name for name, value in WIRE["bindings"]["axes"].items()}
+BINDING_FIELDS = {value: name for name, value in WIRE["bindings"]["fields"].items()}
 # What follows an INSERT's index: the low bits of its `at` (§3.6). Kind template exists only with
 # the feature `templates`.
 INSERT_KINDS = 1 << WIRE["insert"]["kindBits"]
@@ -130,12 +140,14 @@ def varint_encode(n: int) -> bytes:
 
 
 def decode_frame(data: bytes, strings: Sequence[str] = (),
-                 held: tuple[int, float] | None = None, *,
+                 held: tuple[int, float] | tuple[int, float, int | None] | None = None, *,
                  templates: Sequence[Mapping[str, Any]] | None = None,
                  layers: Mapping[int, Mapping[str, Any]] | None = None) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
     """Decodes one binary v2 frame for a client whose string table is `strings` and which holds the
     frame whose seq and time (ms, as JSON) are `held` (None before any frame). A delta's header is
     seq − base and the time since the base's, so a delta whose base is not `held` is a wrong base.
+    A third item of `held`, the input that frame shows (§3.8), lets a delta leave out an `input` that
+    did not change, as JSON does; without it a delta keeps every `input` it carries.
 
     `templates` is None without the feature `templates`; with it, the client's template table (the
     entries are layers without id, parent and index), and `layers` the layers it holds at the base
@@ -149,6 +161,10 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     (a new list; `templates` is never changed)."""
     reader = ByteReader(data)
     kind_byte = reader.u8("type")
+    # A frame that carries an input number and bindings says so (type + 16, feature timelines).
+    with_input = kind_byte & INPUT_FOLLOWS != 0
+    if with_input:
+        kind_byte -= INPUT_FOLLOWS
     # Only a frame that adds template entries says so (type + 4): most add none.
     with_entries = templates is not None and kind_byte & TEMPLATES_FOLLOW != 0
     if with_entries:
@@ -160,11 +176,14 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     seq = reader.varint("seq")
     time_tenths = reader.varint("time")
     base = None
+    base_input = None
     if not full:
         base = seq - reader.varint("base")
         if held is None or base != held[0]:
             raise WireError(f"delta {seq} has base {base}, but the client holds {held and held[0]}: wrong base")
         time_tenths += round(held[1] * TIME_SCALE)
+        base_input = held[2] if len(held) > 2 else None
+    input_number = reader.varint("input") if with_input else base_input
     first = reader.varint("strings.first")
     count = reader.varint("strings.count")
     if full and first != WIRE["strings"]["fullFirst"]:
@@ -194,6 +213,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     frame: dict[str, Any] = {"type": "frame", "seq": seq, "time": time_tenths / TIME_SCALE}
     if full:
         frame["full"] = True
+        if with_input:
+            frame["input"] = input_number
         nodes = []
         written: dict[int, dict[str, Any]] = {}
         previous = 0
@@ -214,6 +235,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         frame["nodes"] = nodes
     else:
         frame["base"] = base
+        if with_input and input_number != base_input:
+            frame["input"] = input_number
         removed = [reader.varint(f"remove #{i}") for i in range(reader.varint("remove count"))]
         inserted = []
         previous = 0
@@ -267,9 +290,40 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         for key, part in (("set", patches), ("insert", inserted), ("remove", removed), ("order", orders)):
             if part:
                 frame[key] = part
+    if with_input:
+        bind = _read_bindings(reader)
+        if bind is not None:
+            frame["bind"] = bind
     if not reader.at_end():
         raise WireError(f"frame {seq}: {len(reader.data) - reader.pos} byte(s) after the end of the frame")
     return frame, table, info
+
+
+def _read_bindings(reader: ByteReader) -> str | dict[str, Any] | None:
+    """BINDINGS (§3.8) as JSON's `bind`: None for none, "same" for the base's, else the axis, the
+    travels (hundredths) and each layer's field and changes (hundredths, thousandths for alpha)."""
+    count = reader.varint("bindings count")
+    if count == WIRE["bindings"]["none"]:
+        return None
+    if count == WIRE["bindings"]["same"]:
+        return "same"
+    axis = reader.u8("bindings axis")
+    if axis not in BINDING_AXES:
+        raise WireError(f"bindings: axis {axis}; expected 0 (x) or 1 (y)")
+    travel = [reader.hundredths(f"travel #{i}") for i in range(reader.varint("travel count"))]
+    layers = []
+    for position in range(count - 1):
+        layer_id = reader.varint(f"id of binding #{position}")
+        if layer_id < WIRE["ids"]["min"]:
+            raise WireError(f"binding #{position}: layer id {layer_id} (ids start at 1)")
+        field = reader.u8(f"field of binding #{position}")
+        if field not in BINDING_FIELDS:
+            raise WireError(f"binding of layer {layer_id}: field {field}; expected 0 (x), 1 (y) or 2 (alpha)")
+        name = BINDING_FIELDS[field]
+        scale = WIRE["fixedPoint"]["thousandths" if name == "alpha" else "hundredths"]["scale"]
+        values = [reader.zigzag(f"value #{i} of binding {layer_id}") / scale for i in range(len(travel))]
+        layers.append({"id": layer_id, "field": name, "values": values})
+    return {"axis": BINDING_AXES[axis], "travel": travel, "layers": layers}
 
 
 def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any] | None],

@@ -100,6 +100,8 @@ class LayerTree:
         self.root: int | None = None
         self.seq: int | None = None
         self.time: float | None = None
+        # The input the picture shows (§3.8): a delta without `input` shows its base's.
+        self.input: int | None = None
         # Fields a delta sent although they did not change, and `order`s that changed nothing:
         # counted, not fatal (the spec says only what changed is sent).
         self.unchanged = 0
@@ -145,6 +147,7 @@ class LayerTree:
         self.deviations += deviations
         self.layers, self.children, self.root = layers, children, root
         self.seq, self.time = seq, time_ms
+        self.input = frame.get("input") if frame.get("full") else frame.get("input", self.input)
         for text in unchanged:
             self.unchanged += 1
             if self.unchanged_example is None:
@@ -417,7 +420,7 @@ class TreeDisplay:
 
     def receive_binary(self, data: bytes) -> Frame:
         """Decodes and applies one binary frame; returns the JSON-equivalent frame."""
-        held = None if self.tree.seq is None else (self.tree.seq, self.tree.time)
+        held = None if self.tree.seq is None else (self.tree.seq, self.tree.time, self.tree.input)
         frame, table, info = decode_frame(data, self.strings, held,
                                           templates=self.templates if self.templates_enabled else None,
                                           layers=self.tree.layers)
