@@ -9,6 +9,7 @@
 
 import { AccessibilityMirror } from './accessibility.js';
 import { Banner, SESSION_GONE_BANNER, SESSION_MOVED_BANNER, statusBanner } from './banner.js';
+import { PointerBindings } from './bindings.js';
 import { Connection, SESSION_KEY } from './connection.js';
 import { setupControls, STATUS_WORDS } from './controls.js';
 import { DisplayList } from './delta.js';
@@ -49,19 +50,26 @@ const screenMessage = $('screen-message');
 
 // The v2 wires bring a layer tree, v1 a flat list; both models hand the renderer, the inspector
 // and the HUD the same display items. On v2 the playout shows the picture due now (timelines,
-// docs/protocol.md §3.7): it wakes the renderer, and the mirror, while pictures are to come.
+// docs/protocol.md §3.7): it wakes the renderer, and the mirror, while pictures are to come. A
+// held pointer moves the layers a frame binds to it (§3.8) at the next draw, before the server's
+// frame for that move arrives.
+const stats = new ViewerStats();
+const bindings = options.wire === 'v1' ? null : new PointerBindings({
+  wake: () => renderer.invalidate(),
+  jumped: (points) => stats.reconcileJump(points),
+});
 const model = options.wire === 'v1' ? new DisplayList() : new Playout({
   wake: () => {
     renderer.invalidate();
     mirror?.invalidate();
   },
+  bindings,
 });
-const stats = new ViewerStats();
 const drawTrace = new DrawTrace();
 /** The replay being shown (`?replay=NAME`), whose frame the renderer draws instead of the model's. */
 let timeline = null;
 const renderer = new Renderer(canvas, (now) => (timeline ?? model).nodes(now), (now, drawn) => {
-  stats.drawn(now, drawn);
+  stats.drawn(now, drawn, timeline ? undefined : model.input);
   drawTrace.drawn(now, drawn);
 });
 const compactWindow = matchMedia(`(max-width: ${COMPACT_WIDTH}px)`);
@@ -225,6 +233,20 @@ function startLive() {
   });
   showDevice();
 
+  /**
+   * Sends a controller's input: numbered when the session echoes numbers (§3.8), timed for the
+   * HUD, and told to the pointer bindings.
+   * @returns {boolean} whether it was sent.
+   */
+  const sendInput = (message) => {
+    if (connection.role !== 'control') return false;
+    const sent = connection.sendInput(message);
+    if (!sent) return false;
+    stats.inputSent(performance.now(), sent.input ?? null);
+    bindings?.sent(sent);
+    return true;
+  };
+
   // The mirror shows the session's viewport, whatever this window's own device.
   mirror = new AccessibilityMirror({
     root: $('a11y'),
@@ -232,20 +254,14 @@ function startLive() {
     layout: () => ({ width: layout.width, height: layout.height, scale: layout.scale }),
     controlling,
     tap(x, y) {
-      if (connection.role !== 'control') return false;
       const t = Math.round(performance.now() * 100) / 100;
-      const sent = connection.send({ type: 'pointer', phase: 'down', id: KEYBOARD_POINTER, x, y, t }) &&
-        connection.send({ type: 'pointer', phase: 'up', id: KEYBOARD_POINTER, x, y, t });
-      if (sent) stats.inputSent(performance.now());
-      return sent;
+      return sendInput({ type: 'pointer', phase: 'down', id: KEYBOARD_POINTER, x, y, t }) &&
+        sendInput({ type: 'pointer', phase: 'up', id: KEYBOARD_POINTER, x, y, t });
     },
   });
 
   if (options.role === 'control') {
-    new PointerInput(canvas, (message) => {
-      // Time from this input to the next frame is the HUD's input-to-frame latency.
-      if (connection.role === 'control' && connection.send(message)) stats.inputSent(performance.now());
-    }, toViewport);
+    new PointerInput(canvas, sendInput, toViewport, (id, x, y) => bindings?.moved(id, x, y));
   }
 
   connection.addEventListener('frame', ({ detail }) => {
@@ -256,6 +272,9 @@ function startLive() {
   });
   connection.addEventListener('pong', ({ detail }) => stats.pong(detail.ms));
   connection.addEventListener('welcome', ({ detail: { welcome } }) => {
+    // A new connection numbers its input from 1: nothing sent before is waited for or bound.
+    bindings?.reset();
+    stats.inputReset();
     app = welcome.app;
     sessionViewport = welcome.viewport;
     if (welcome.migrated) banner.set('session', SESSION_MOVED_BANNER, SESSION_GONE_MS);
@@ -309,7 +328,14 @@ function startLive() {
     /** The session's viewport as the server last said, and the one this window shows. */
     get sessionViewport() { return structuredClone(sessionViewport); },
     get layout() { return structuredClone(layout); },
+    /**
+     * The viewer's figures (stats.js): `inputToFrameMs` (to the picture that shows the input when
+     * the session echoes input numbers), `reconcileJumpPt` (the largest recent jump of a bound
+     * layer when a frame replaced the picture the pointer moved), and the rest the HUD shows.
+     */
     get stats() { return stats.snapshot(performance.now()); },
+    /** Input numbers (§3.8): the last one sent, and the last one the picture drawn shows. */
+    get input() { return { sent: connection.inputNumber, shown: model.input ?? null }; },
     /** The layer templates the binary stream has sent this viewer (feature `templates`). */
     get templates() { return connection.decoder.templates.filter(Boolean).length; },
     /** Whether the viewer ever had to start again from a full frame (a frame it could not place). */

@@ -12,6 +12,11 @@
 //   client holds: a delta based on another frame is refused here (code `base`), as tree.js would,
 //   unless the caller still holds that frame's picture (`earlier`: a cut, §3.7), whose time the
 //   header then counts from and whose layers an INSERT or a template may be written like.
+// - With the feature `timelines` (§3.8) a type plus 16 carries `input` after the header and
+//   BINDINGS after the body. Binary writes `input` whenever the flag is set; JSON only when it
+//   changed since the base, so the decoder leaves it out when it is the base's (the decoder keeps
+//   the input of the frame held, and a cut's picture gives its own) and the frame comes out as its
+//   JSON form. The flag is read whether or not the welcome listed the feature, like a TIMELINE.
 // - A TIMELINE (feature `timelines`, §3.7) is frames back to back: `read` yields them one at a
 //   time, and decodes the next only when asked for it, so that the caller applies each frame
 //   before the next is read against the tree it leaves. The tables grow frame by frame, in
@@ -29,7 +34,8 @@
 //   INSERT naming a template outside the table or below a full frame's `first` (the entries
 //   there were never sent to this client), a LAYER, INSERT or template that clears its
 //   frame, a `kind`, `clips`, `standby`,
-//   `selected` or `align` byte out of range, a field both written and cleared, a cleared mask naming bit 19 (which
+//   `selected` or `align` byte out of range, a BINDINGS axis or field byte out of range or a
+//   binding of layer 0, a field both written and cleared, a cleared mask naming bit 19 (which
 //   is no field) or a bit above 18 (`standby` and `scale` are values, never cleared), and varints
 //   beyond 2^53 (no exact JS number).
 
@@ -45,6 +51,14 @@ const DELTA = WIRE.frameTypes.delta;
 const TEMPLATES_FOLLOW = WIRE.frameTypes.templatesFollow;
 /** The first byte of a TIMELINE message (feature `timelines`): a count, then whole frames. */
 const TIMELINE = WIRE.frameTypes.timeline;
+/** Added to the type when `input` follows the header and BINDINGS the body (feature `timelines`). */
+const INPUT_FOLLOWS = WIRE.frameTypes.inputFollows;
+/** BINDINGS' count for none, and for the base's. */
+const BINDINGS_NONE = WIRE.bindings.none;
+const BINDINGS_SAME = WIRE.bindings.same;
+/** BINDINGS' axis and field bytes, as names by value. */
+const BINDING_AXES = byValue(WIRE.bindings.axes);
+const BINDING_FIELDS = byValue(WIRE.bindings.fields);
 
 /** What follows an INSERT's index: the low bits of its `at` (§3.6). */
 const INSERT_KINDS = 2 ** WIRE.insert.kindBits;
@@ -128,7 +142,10 @@ export class FrameDecoder {
     this.withTemplates = false;
     /** @type {object[]} the template table the next delta continues (layers without a place). */
     this.templates = [];
-    /** @type {{seq: number, time: number}|null} the frame a delta's header is relative to. */
+    /**
+     * @type {{seq: number, time: number, input: number|null}|null} the frame a delta's header is
+     *   relative to, and the input it shows (§3.8).
+     */
     this.last = null;
   }
 
@@ -140,6 +157,11 @@ export class FrameDecoder {
     this.strings = [];
     this.templates = [];
     this.last = null;
+  }
+
+  /** Forgets the input the frame held shows: a new connection numbers its input from 1 again. */
+  forgetInput() {
+    if (this.last) this.last = { ...this.last, input: null };
   }
 
   /**
@@ -194,19 +216,20 @@ export class FrameDecoder {
    * message must end with it (checked before anything is kept).
    */
   next(reader, held, earlier, last) {
-    const { frame, strings, templates } =
+    const { frame, strings, templates, input } =
       readFrame(reader, this.strings, held, this.last, this.withTemplates ? this.templates : null, earlier);
     if (last && !reader.atEnd()) throw trailing(frame.seq, reader);
     this.strings = strings;
     if (templates) this.templates = templates;
-    this.last = { seq: frame.seq, time: frame.time };
+    this.last = { seq: frame.seq, time: frame.time, input };
     return frame;
   }
 }
 
 /**
- * A picture the client holds besides its last frame (a frame of a timeline a cut may go back to).
- * @typedef {{time: number, layer: (id: number) => object|undefined}} Picture
+ * A picture the client holds besides its last frame (a frame of a timeline a cut may go back to),
+ * with the input it shows (§3.8).
+ * @typedef {{time: number, input?: number|null, layer: (id: number) => object|undefined}} Picture
  */
 
 function noPictures() {
@@ -218,14 +241,16 @@ function noPictures() {
  * @param {ArrayBuffer|ArrayBufferView} data the message.
  * @param {string[]} table the strings held before this frame.
  * @param {(id: number) => object|undefined} held the client's layers before this frame.
- * @param {{seq: number, time: number}|null} last the seq and time (ms, as JSON) of the frame the
- *   client holds, which a delta's header counts from; null before any.
+ * @param {{seq: number, time: number, input?: number|null}|null} last the seq and time (ms, as
+ *   JSON) of the frame the client holds, which a delta's header counts from, and the input it
+ *   shows; null before any.
  * @param {object[]|null} templateTable the templates held before this frame, or null without the
  *   feature `templates` (no TEMPLATES part, and an INSERT of kind 3 is refused).
  * @param {(seq: number) => Picture|undefined} [earlier] other pictures a delta may be based on
  *   (a cut, §3.7): their time and layers stand in for `last` and `held`.
- * @returns {{frame: object, strings: string[], templates: object[]|null}} the frame (as
- *   FrameDecoder.decode) and the tables to hold after it (templates null without the feature).
+ * @returns {{frame: object, strings: string[], templates: object[]|null, input: number|null}} the
+ *   frame (as FrameDecoder.decode), the tables to hold after it (templates null without the
+ *   feature) and the input the frame shows (its own or its base's).
  * @throws {BinaryFrameError}
  */
 export function decodeFrame(data, table, held = () => undefined, last = null, templateTable = null, earlier = noPictures) {
@@ -238,8 +263,10 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
 /** `decodeFrame` from the reader's position, leaving the reader after the frame. */
 function readFrame(reader, table, held, last, templateTable, earlier) {
   const first = reader.u8();
-  const withEntries = templateTable !== null && (first & TEMPLATES_FOLLOW) !== 0;
-  const type = withEntries ? first - TEMPLATES_FOLLOW : first;
+  const withInput = (first & INPUT_FOLLOWS) !== 0;
+  const flagless = withInput ? first - INPUT_FOLLOWS : first;
+  const withEntries = templateTable !== null && (flagless & TEMPLATES_FOLLOW) !== 0;
+  const type = withEntries ? flagless - TEMPLATES_FOLLOW : flagless;
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${first}`, 'type');
   const seq = reader.varint();
   // A full frame's time is absolute; a delta's counts from its base's, which must be the frame
@@ -247,19 +274,23 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
   let tenths = reader.varint();
   let base = null;
   let cut = false;
+  let baseInput = null;
   if (type === DELTA) {
     base = seq - reader.varint();
     let baseTime = last?.time;
+    baseInput = last?.input ?? null;
     if (base !== last?.seq) {
       const picture = earlier(base);
       if (!picture) throw new BinaryFrameError(`delta ${seq} is based on ${base}, we hold ${last?.seq ?? 'nothing'}`, 'base');
       baseTime = picture.time;
+      baseInput = picture.input ?? null;
       held = (id) => picture.layer(id);
       cut = true;
     }
     tenths += Math.round(baseTime * TIME_SCALE);
   }
   const time = tenths / TIME_SCALE;
+  const input = withInput ? reader.varint() : baseInput;
 
   const strings = continueTable(reader, type, seq, table, 'string', StringTableError, false, cut);
   for (let n = reader.count(); n > 0; n--) strings.push(reader.string());
@@ -291,9 +322,12 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
       }
       written.set(layer.id, nodes.at(-1));
     }
-    frame = { type: 'frame', seq, time, full: true, nodes };
+    frame = { type: 'frame', seq, time, full: true };
+    if (withInput) frame.input = input;
+    frame.nodes = nodes;
   } else {
     frame = { type: 'frame', seq, time, base };
+    if (withInput && input !== baseInput) frame.input = input;
     const remove = [];
     for (let n = reader.count(); n > 0; n--) remove.push(reader.varint());
     const insert = [];
@@ -346,7 +380,43 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
     if (remove.length) frame.remove = remove;
     if (order.length) frame.order = order;
   }
-  return { frame, strings, templates };
+  if (withInput) {
+    const bind = readBindings(reader);
+    if (bind !== undefined) frame.bind = bind;
+  }
+  return { frame, strings, templates, input };
+}
+
+/**
+ * BINDINGS (§3.8): `"same"` for the base's, their JSON form, or undefined for none. Travel, x and
+ * y in hundredths, alpha in thousandths (signed: a change).
+ */
+function readBindings(reader) {
+  const count = reader.varint();
+  if (count === BINDINGS_NONE) return undefined;
+  if (count === BINDINGS_SAME) return 'same';
+  // Each layer takes at least two bytes: a larger count is a frame cut short.
+  if (count - 1 > reader.remaining()) throw truncated(reader.bytes.length);
+  const axis = pick(BINDING_AXES, reader.u8(), 'axis');
+  const travel = [];
+  for (let n = reader.count(); n > 0; n--) travel.push(reader.hundredths());
+  const layers = [];
+  for (let n = count - 1; n > 0; n--) {
+    const id = reader.varint();
+    if (id < WIRE.ids.min) throw new BinaryFrameError(`a binding of layer ${id} (ids start at 1)`, 'id');
+    const field = pick(BINDING_FIELDS, reader.u8(), 'field');
+    const scale = field === 'alpha' ? WIRE.fixedPoint.thousandths.scale : WIRE.fixedPoint.hundredths.scale;
+    const values = travel.map(() => reader.zigzag() / scale);
+    layers.push({ id, field, values });
+  }
+  return { axis, travel, layers };
+}
+
+/** `{name: value}` as the names in order of value. */
+function byValue(values) {
+  const names = [];
+  for (const [name, value] of Object.entries(values)) names[value] = name;
+  return names;
 }
 
 function trailing(seq, reader) {

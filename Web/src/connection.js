@@ -6,7 +6,9 @@
 // (the default: binary.js decodes them, tree.js holds the layer tree), v2 as JSON text (same
 // tree), or v1 (delta.js's flat list). Everything else is JSON text in all three. On v2 a model
 // that plays frames on the viewer's clock (playout.js) asks for timelines (§3.7): the pictures of
-// a motion in one message, each applied on arrival and drawn when due.
+// a motion in one message, each applied on arrival and drawn when due. When the server accepts
+// that feature the viewer also numbers its input (§3.8), from 1 on each connection, and frames say
+// which input they show.
 
 import { FrameDecoder } from './binary.js';
 
@@ -173,6 +175,10 @@ export class Connection extends EventTarget {
     this.resumeFromLastSeq = true;
     this.resyncStreak = 0;
     this.lastResyncAt = -Infinity;
+    /** Whether input messages carry `input` numbers: the welcome accepted `timelines` (§3.8). */
+    this.numbersInput = false;
+    /** The number of the last input message sent on this connection (0 before any). */
+    this.inputNumber = 0;
   }
 
   /**
@@ -232,6 +238,20 @@ export class Connection extends EventTarget {
     if (!this.connected) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /**
+   * Sends one input message (`pointer`, `scroll` or `key`), numbered when the session echoes input
+   * numbers (§3.8): each one more than the last sent on this connection.
+   * @param {object} message
+   * @returns {object|null} the message as sent (with its `input` when numbered), or null when the
+   *   session is not live.
+   */
+  sendInput(message) {
+    const sent = this.numbersInput ? { ...message, input: this.inputNumber + 1 } : message;
+    if (!this.send(sent)) return null;
+    if (this.numbersInput) this.inputNumber += 1;
+    return sent;
   }
 
   /**
@@ -310,6 +330,12 @@ export class Connection extends EventTarget {
     // Frames carry templates only if the server accepted them: one that did not (an older build)
     // sends frames without the part, which must still decode.
     this.decoder.withTemplates = Array.isArray(message.features) && message.features.includes(TEMPLATES);
+    // Input numbers are this connection's: they start again at 1, and the pictures held show
+    // none of them yet.
+    this.numbersInput = this.playsTimelines && Array.isArray(message.features) && message.features.includes(TIMELINES);
+    this.inputNumber = 0;
+    this.model.forgetInput?.();
+    this.decoder.forgetInput();
     this.session = message.session;
     this.role = message.role ?? this.role;
     if (this.role === 'control') this.storage.setItem(SESSION_KEY, message.session);

@@ -1,6 +1,8 @@
 // Input: pointer (mouse, touch, pen), wheel and Escape key events on the canvas, turned into
 // protocol messages in viewport coordinates. Moves go through the coalescer: at most one message
-// per pointer per animation frame, with every sample and its timestamp.
+// per pointer per animation frame, with every sample and its timestamp. Each move is also reported
+// at once (`moved`), before it is sent, so that pointer bindings (bindings.js) can move the picture
+// with it at the next draw.
 
 import { MoveCoalescer } from './coalescer.js';
 import { round2 } from './viewport.js';
@@ -16,11 +18,14 @@ export class PointerInput {
    * @param {HTMLCanvasElement} canvas
    * @param {(message: object) => void} send
    * @param {(clientX: number, clientY: number) => number[]} toViewport page to viewport points.
+   * @param {(id: number, x: number, y: number) => void} [moved] a pointer that is down moved to
+   *   (x, y) in viewport points (its last coalesced sample), before the move is sent.
    */
-  constructor(canvas, send, toViewport) {
+  constructor(canvas, send, toViewport, moved = () => {}) {
     this.canvas = canvas;
     this.send = send;
     this.toViewport = toViewport;
+    this.moved = moved;
     this.coalescer = new MoveCoalescer(send);
     /** pointer id -> last [x, y] in viewport points, for the pointers that are down. */
     this.down = new Map();
@@ -64,8 +69,10 @@ export class PointerInput {
     const samples = (events.length ? events : [e]).map((event) => [
       ...this.toViewport(event.clientX, event.clientY), round2(event.timeStamp),
     ]);
-    this.down.set(e.pointerId, samples[samples.length - 1].slice(0, 2));
+    const [x, y] = samples[samples.length - 1];
+    this.down.set(e.pointerId, [x, y]);
     this.coalescer.add(e.pointerId, samples);
+    this.moved(e.pointerId, x, y);
     if (!this.flushRequested) {
       this.flushRequested = true;
       requestAnimationFrame(() => {

@@ -32,6 +32,9 @@
 //   (the frame is refused and the connection asks for a full frame).
 // - Held pictures: the latest HELD_PICTURES, and all of the latest timeline with the frame before
 //   it. A picture is a tree.js snapshot, which shares every layer the next frame leaves alone.
+// - Pointer bindings (§3.8): while a pointer is held, the picture due now goes through
+//   `bindings.picture` (bindings.js), which moves the layers it binds with the pointer's moves
+//   that picture's frame does not show yet. The pointer's moves wake the display themselves.
 
 import { LayerTree } from './tree.js';
 
@@ -66,12 +69,15 @@ export class Playout {
    *   asks for a draw (requestAnimationFrame), which reads `nodes(now)`.
    * @param {(run: () => void, ms: number) => any} [options.setTimer]
    * @param {(handle: any) => void} [options.clearTimer]
+   * @param {{picture: (tree: LayerTree) => LayerTree}|null} [options.bindings] what the picture due
+   *   now is drawn through (bindings.js's PointerBindings), or null.
    */
   constructor({
     clock = () => performance.now(), wake = () => {},
     setTimer = (run, ms) => setTimeout(run, ms), clearTimer = (handle) => clearTimeout(handle),
+    bindings = null,
   } = {}) {
-    Object.assign(this, { clock, wake, setTimer, clearTimer });
+    Object.assign(this, { clock, wake, setTimer, clearTimer, bindings });
     this.timer = null;
     this.reset();
   }
@@ -90,8 +96,10 @@ export class Playout {
     this.offset = null;
     /** The seq of the latest timeline's first frame (null before any). */
     this.timelineStart = null;
-    /** @type {LayerTree} what the display reads: a held picture, or one interpolated between two. */
-    this.view = new LayerTree();
+    /** @type {LayerTree} the picture due now: a held one, or one interpolated between two. */
+    this.duePicture = new LayerTree();
+    /** @type {LayerTree} what the display reads: `duePicture`, or that moved by the pointer's bindings. */
+    this.view = this.duePicture;
     /** The pictures and fraction `view` shows, so that the same instant gives the same object. */
     this.viewOf = null;
     /** The interpolation between two pictures, worked out once: which layers change. */
@@ -151,11 +159,22 @@ export class Playout {
   /**
    * A held picture, for a binary delta based on it (a cut): its time and layers.
    * @param {number} seq
-   * @returns {{time: number, layer: (id: number) => object|undefined}|undefined}
+   * @returns {{time: number, input: number|null, layer: (id: number) => object|undefined}|undefined}
    */
   picture(seq) {
     const picture = this.pictures.find((held) => held.seq === seq);
-    return picture && { time: picture.time, layer: (id) => picture.tree.layer(id) };
+    return picture && { time: picture.time, input: picture.tree.input, layer: (id) => picture.tree.layer(id) };
+  }
+
+  /**
+   * Forgets which input every held picture shows, and their bindings: a new connection numbers
+   * its input from 1 again (§3.8), and a resumed delta without `input` would otherwise show an
+   * old connection's number.
+   */
+  forgetInput() {
+    this.received.forgetInput();
+    for (const picture of this.pictures) picture.tree.forgetInput();
+    this.viewOf = null;
   }
 
   // The display's face: the picture drawn now.
@@ -175,6 +194,8 @@ export class Playout {
 
   /** @returns {number|null} the seq of the picture drawn (the earlier one while in between two). */
   get seq() { return this.view.seq; }
+  /** @returns {number|null} the number of the last input the picture drawn shows (§3.8). */
+  get input() { return this.view.input; }
   get order() { return this.view.order; }
   get byId() { return this.view.byId; }
   get rootId() { return this.view.rootId; }
@@ -208,9 +229,12 @@ export class Playout {
       fraction = Math.min(1, Math.max(0, (now - this.due(from)) / (to.time - from.time)));
     }
     const of = this.viewOf;
-    if (of && of.from === from && (fraction === 0 ? of.fraction === 0 : of.to === to && of.fraction === fraction)) return;
-    this.viewOf = { from, to, fraction };
-    this.view = fraction === 0 ? from.tree : this.between(from, to, fraction);
+    if (!of || of.from !== from || (fraction === 0 ? of.fraction !== 0 : of.to !== to || of.fraction !== fraction)) {
+      this.viewOf = { from, to, fraction };
+      this.duePicture = fraction === 0 ? from.tree : this.between(from, to, fraction);
+    }
+    // Bindings move the picture with the pointer whether or not a new one fell due.
+    this.view = this.bindings ? this.bindings.picture(this.duePicture) : this.duePicture;
   }
 
   /** The picture `fraction` of the way from `from` to `to`. */

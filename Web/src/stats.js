@@ -5,6 +5,8 @@
 const WINDOW = 60;
 /** An input that got no frame within this time caused none; it is not a latency sample. */
 const INPUT_FRAME_TIMEOUT_MS = 1000;
+/** Numbered inputs waiting for a picture that shows them: a few seconds of moves. */
+const WAITING_INPUTS = 512;
 
 /**
  * A fixed-size window of recent numbers with their median.
@@ -19,6 +21,11 @@ export class RecentValues {
   push(value) {
     this.values.push(value);
     if (this.values.length > this.size) this.values.shift();
+  }
+
+  /** The largest value of the window, or null when empty. */
+  max() {
+    return this.values.length ? Math.max(...this.values) : null;
   }
 
   /** The median of the window, or null when empty. */
@@ -36,7 +43,14 @@ export class RecentValues {
 export class ViewerStats {
   constructor() {
     this.roundTrip = new RecentValues(10);
+    /** Input to the next frame of any kind: for a server that does not echo input numbers. */
     this.inputToFrame = new RecentValues();
+    /** Input to the first picture drawn that shows it (its number echoed, §3.8). */
+    this.inputToPicture = new RecentValues();
+    /** @type {{input: number, at: number}[]} numbered inputs sent, oldest first, not yet shown. */
+    this.waitingInputs = [];
+    /** How far a frame put the layers a pointer's bindings had moved from where they were drawn. */
+    this.reconcileJumps = new RecentValues();
     this.frameBytes = new RecentValues();
     this.drawTimes = [];
     this.frames = 0;
@@ -52,9 +66,44 @@ export class ViewerStats {
     this.roundTrip.push(ms);
   }
 
-  /** An input message was sent at `now`. Only the oldest unanswered one is timed. */
-  inputSent(now) {
+  /**
+   * An input message was sent at `now`. A numbered one (`input`) waits for the first picture drawn
+   * that shows it; of the others, only the oldest unanswered one is timed, to the next frame.
+   * @param {number} now
+   * @param {number|null} [input] the number it carried, or null.
+   */
+  inputSent(now, input = null) {
+    if (input !== null) {
+      this.waitingInputs.push({ input, at: now });
+      if (this.waitingInputs.length > WAITING_INPUTS) this.waitingInputs.shift();
+      return;
+    }
     if (this.oldestUnansweredInput === null) this.oldestUnansweredInput = now;
+  }
+
+  /** A new connection: its input numbers start again, so none sent before is waited for. */
+  inputReset() {
+    this.waitingInputs = [];
+    this.oldestUnansweredInput = null;
+  }
+
+  /**
+   * A picture drawn at `now` shows the inputs numbered up to `input`: each one still waiting is
+   * answered (unless it waited so long it caused nothing).
+   * @param {number} now
+   * @param {number|null|undefined} input the picture's input number (none on a v1 list).
+   */
+  inputShown(now, input) {
+    if (!Number.isFinite(input)) return;
+    while (this.waitingInputs.length && this.waitingInputs[0].input <= input) {
+      const latency = now - this.waitingInputs.shift().at;
+      if (latency <= INPUT_FRAME_TIMEOUT_MS) this.inputToPicture.push(latency);
+    }
+  }
+
+  /** A frame replaced a picture the pointer's bindings had moved, `points` away from it. */
+  reconcileJump(points) {
+    this.reconcileJumps.push(points);
   }
 
   /**
@@ -74,9 +123,11 @@ export class ViewerStats {
 
   /**
    * The canvas was drawn at `now`, showing `picture` (the display list drawn: models hand out the
-   * same list until the picture changes, so a new one is a new picture).
+   * same list until the picture changes, so a new one is a new picture), which shows the input
+   * numbered `input` (§3.8; undefined when frames carry none).
    */
-  drawn(now, picture) {
+  drawn(now, picture, input) {
+    this.inputShown(now, input);
     this.drawTimes.push(now);
     while (this.drawTimes[0] <= now - 1000) this.drawTimes.shift();
     if (picture !== undefined && picture !== this.lastPicture) {
@@ -93,7 +144,11 @@ export class ViewerStats {
     return {
       fps: this.drawTimes.filter((t) => t > now - 1000).length,
       roundTripMs: this.roundTrip.median(),
-      inputToFrameMs: this.inputToFrame.median(),
+      // Echoed input numbers time each input to the picture that shows it; without them, the
+      // next frame of any kind is all there is.
+      inputToFrameMs: this.inputToPicture.median() ?? this.inputToFrame.median(),
+      inputEchoed: this.inputToPicture.values.length > 0,
+      reconcileJumpPt: this.reconcileJumps.max(),
       bytesPerFrame: this.frameBytes.median(),
       frames: this.frames,
       framesSkipped: this.framesSkipped,

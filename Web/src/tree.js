@@ -25,6 +25,9 @@
 //   into one patch per layer. A list of patches ({id, field: value, …}), which binary.js decodes
 //   to, is taken as it is. A column that is not a list of id and value pairs means resync.
 // - `parent` and `index` in a patch are ignored: a layer changes parent by a move.
+// - `input` and `bind` (§3.8, feature `timelines`) belong to the picture: a delta without `input`
+//   shows its base's, one without `bind` has no bindings, `"bind":"same"` its base's (bindings.js
+//   reads them; bindings it cannot read are dropped, the frame still applies).
 // Every check runs before anything changes, so a refused frame leaves the last good picture.
 // Held layer objects are never changed in place: a patch or a move replaces the layer with a
 // changed copy, so a snapshot (the pictures playout.js keeps to draw later or to cut back to)
@@ -36,6 +39,8 @@
 // as v1 writes them: sums of two-decimal numbers in binary floating point pick up noise
 // (0.1 + 0.2), which would otherwise show up as 154.50000000000003 and could turn a touching edge
 // into an overlap.
+
+import { readBindings } from './bindings.js';
 
 /** The keys of a move in `insert`: its new place and nothing else. */
 const MOVE_KEYS = new Set(['id', 'parent', 'index', 'move']);
@@ -69,6 +74,10 @@ export class LayerTree {
     /** @type {number|null} */
     this.rootId = null;
     this.cache = null;
+    /** @type {number|null} the number of the last input the server had applied to this picture (§3.8). */
+    this.input = null;
+    /** @type {import('./bindings.js').Bindings|null} how the layers a held pan moves would follow the pointer. */
+    this.bindings = null;
   }
 
   /**
@@ -106,7 +115,18 @@ export class LayerTree {
     copy.children = new Map(this.children);
     copy.rootId = this.rootId;
     copy.cache = this.cache;
+    copy.input = this.input;
+    copy.bindings = this.bindings;
     return copy;
+  }
+
+  /**
+   * Forgets which input this picture shows, and its bindings: the numbers were a connection's,
+   * and a new one counts from 1 again.
+   */
+  forgetInput() {
+    this.input = null;
+    this.bindings = null;
   }
 
   /**
@@ -166,6 +186,8 @@ export class LayerTree {
     this.rootId = nodes[0].id;
     this.seq = seq;
     this.cache = null;
+    this.input = Number.isSafeInteger(frame.input) ? frame.input : null;
+    this.bindings = readBindings(frame.bind, null);
     return { ok: true, full: true, skipped: 0, added: nodes.map((node) => node.id), updated: [], removed };
   }
 
@@ -269,6 +291,8 @@ export class LayerTree {
     }
     for (const [id, list] of lists) if (this.layers.has(id)) this.children.set(id, list);
     this.seq = seq;
+    if (Number.isSafeInteger(frame.input)) this.input = frame.input;
+    this.bindings = readBindings(frame.bind, this.bindings);
     if (gone.size || inserted.size || moved.size || patches.length || orders.length) this.cache = null;
     return {
       ok: true, full: false, skipped: Math.max(0, seq - base - 1),
