@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BinaryFrameError, FrameDecoder } from '../../Web/src/binary.js';
-import { PointerBindings, boundPicture, changeAt, readBindings } from '../../Web/src/bindings.js';
+import { PointerBindings, boundPicture, readBindings, valueAt } from '../../Web/src/bindings.js';
 import { Connection } from '../../Web/src/connection.js';
 import { DisplayList } from '../../Web/src/delta.js';
 import { hudRows } from '../../Web/src/hud.js';
@@ -29,14 +29,18 @@ const full = (seq, time, x = 0, more = {}) => ({ type: 'frame', seq, time, full:
 const drag = (seq, time, x, more = {}, base = seq - 1) => ({
   type: 'frame', seq, time, base, ...more, set: { x: [2, x, 3, -117 + 0.3 * x] },
 });
-/** A back swipe's bindings from the page at `x`: 1:1 up to the right edge, parallax, the dim fading. */
-const swipe = (x) => ({
+/**
+ * A back swipe's bindings, the pan starting at x 20: the page 1:1 from 0 to the right edge, the
+ * covered page at 0.3 of it, the dim fading; the same for every frame of the pan.
+ */
+const swipe = () => ({
   axis: 'x',
-  travel: [-x, 0, 390 - x],
+  origin: [20, 400],
+  travel: [-600, 0, 390, 990],
   layers: [
-    { id: 2, field: 'x', values: [-x, 0, 390 - x] },
-    { id: 3, field: 'x', values: [-0.3 * x, 0, 0.3 * (390 - x)] },
-    { id: 4, field: 'alpha', values: [0, 0, -0.1] },
+    { id: 2, field: 'x', values: [0, 0, 390, 390] },
+    { id: 3, field: 'x', values: [-117, -117, 0, 0] },
+    { id: 4, field: 'alpha', values: [0.1, 0.1, 0, 0] },
   ],
 });
 
@@ -76,9 +80,10 @@ test('bind: the bindings of the frame, "same" for its base\'s, none without it; 
   assert.equal(tree.bindings, null, 'the same as none is none');
   const bad = [
     { ...swipe(0), axis: 'z' },
-    { ...swipe(0), travel: [0, -10, 10] },
+    { ...swipe(0), travel: [0, -10, 10, 20] },
     { ...swipe(0), travel: [] },
-    { ...swipe(0), layers: [{ id: 2, field: 'w', values: [0, 0, 0] }] },
+    { ...swipe(0), origin: [1] },
+    { ...swipe(0), layers: [{ id: 2, field: 'w', values: [0, 0, 0, 0] }] },
     { ...swipe(0), layers: [{ id: 2, field: 'x', values: [0, 0] }] },
     'other',
   ];
@@ -109,7 +114,8 @@ class Bytes {
   bind(bind) {
     if (bind === null) return this.v(0);
     if (bind === 'same') return this.v(1);
-    this.v(bind.layers.length + 1).u8(bind.axis === 'x' ? 0 : 1).v(bind.travel.length);
+    this.v(bind.layers.length + 1).u8(bind.axis === 'x' ? 0 : 1);
+    this.z(Math.round(bind.origin[0] * 100)).z(Math.round(bind.origin[1] * 100)).v(bind.travel.length);
     for (const distance of bind.travel) this.z(Math.round(distance * 100));
     for (const { id, field, values } of bind.layers) {
       this.v(id).u8({ x: 0, y: 1, alpha: 2 }[field]);
@@ -145,7 +151,7 @@ test('binary type + 16: input after the header, BINDINGS after the body, decoded
   const first = decoder.decode(fullBytes(1, 100, 0, { input: 5 }));
   assert.equal(first.input, 5, 'a full frame always carries it');
   assert.equal('bind' in first, false, 'BINDINGS count 0: none');
-  const bind = { axis: 'x', travel: [-10, 0, 380], layers: [{ id: 2, field: 'x', values: [-10, 0, 380] }, { id: 4, field: 'alpha', values: [0, 0, -0.1] }] };
+  const bind = { axis: 'x', origin: [20.5, 400], travel: [-10, 0, 380], layers: [{ id: 2, field: 'x', values: [0, 0, 380] }, { id: 4, field: 'alpha', values: [0.1, 0.1, 0] }] };
   // Input 5 again (binary writes it whenever the flag is set; JSON leaves it out when unchanged).
   assert.deepEqual(decoder.decode(slideBytes(2, 1, 167, 10, { input: 5, bind })),
     { type: 'frame', seq: 2, time: 26.7, base: 1, set: [{ id: 2, frame: [10, null, null, null] }], bind });
@@ -156,7 +162,7 @@ test('binary type + 16: input after the header, BINDINGS after the body, decoded
   assert.equal(decoder.last.input, 6);
   // A vertical axis and a list's y, and the flag beside templates' (2 + 4 + 16).
   decoder.withTemplates = true;
-  const scroll = { axis: 'y', travel: [-500, 0, 120.5], layers: [{ id: 2, field: 'y', values: [-500, 0, 120.5] }] };
+  const scroll = { axis: 'y', origin: [200, 610], travel: [-500, 0, 120.5], layers: [{ id: 2, field: 'y', values: [-500, 0, 120.5] }] };
   const frame = decoder.decode(slideBytes(5, 1, 167, 40, { input: 7, bind: scroll, templates: true }));
   assert.equal(frame.input, 7);
   assert.deepEqual(frame.bind, scroll);
@@ -199,16 +205,16 @@ test('binary BINDINGS out of range or cut short are refused like a corrupt frame
   // The delta without its BINDINGS' count, then BINDINGS as given.
   const body = slideBytes(2, 1, 167, 10, { input: 2, bind: null }).subarray(0, -1);
   const frame = (...bindings) => Uint8Array.from([...body, ...bindings]);
-  // Two entries (one layer), axis x, two travels 0 and 10, layer 2's x by 0 and 10.
-  const good = [2, 0, 2, 0, 0xD0, 0x0F, 2, 0, 0, 0xD0, 0x0F];
+  // Two entries (one layer), axis x, origin (0, 1), two travels 0 and 10, layer 2's x 0 and 10.
+  const good = [2, 0, 0, 0xC8, 0x01, 2, 0, 0xD0, 0x0F, 2, 0, 0, 0xD0, 0x0F];
   assert.deepEqual(held().decode(frame(...good)).bind,
-    { axis: 'x', travel: [0, 10], layers: [{ id: 2, field: 'x', values: [0, 10] }] });
+    { axis: 'x', origin: [0, 1], travel: [0, 10], layers: [{ id: 2, field: 'x', values: [0, 10] }] });
   const bad = [
     frame(...good.slice(0, -1)), // cut short
     frame(),                     // no count at all
     frame(2, 2, ...good.slice(2)), // axis 2
-    frame(...good.slice(0, 7), 3, ...good.slice(8)), // field 3
-    frame(...good.slice(0, 6), 0, ...good.slice(7)), // layer id 0
+    frame(...good.slice(0, 10), 3, ...good.slice(11)), // field 3
+    frame(...good.slice(0, 9), 0, ...good.slice(10)), // layer id 0
     frame(0x7F, ...good.slice(1)), // 126 layers in 10 bytes
     frame(...good, 0), // a byte after the bindings
   ];
@@ -312,23 +318,21 @@ test('a new connection forgets the input the held pictures show: its numbers sta
 
 // The change along the axis.
 
-test('a bound field changes linearly between travels: 1:1, a parallax slope, held beyond the ends', () => {
-  const { travel, layers: [page, covered, dim] } = swipe(100);
-  // travel -100, 0, 290
-  assert.equal(changeAt(travel, page.values, 0), 0);
-  assert.equal(changeAt(travel, page.values, 37.5), 37.5, '1:1');
-  assert.equal(changeAt(travel, page.values, -60), -60);
-  assert.equal(changeAt(travel, page.values, 500), 290, 'held at the last');
-  assert.equal(changeAt(travel, page.values, -400), -100, 'held at the first');
-  assert.ok(Math.abs(changeAt(travel, covered.values, 50) - 15) < 1e-9, 'parallax: 0.3 of the finger');
-  assert.ok(Math.abs(changeAt(travel, dim.values, 145) + 0.05) < 1e-9);
-  assert.equal(changeAt(travel, dim.values, -50), 0);
+test('a bound field is linear between travels: 1:1, a parallax slope, held beyond the ends', () => {
+  const { travel, layers: [page, covered, dim] } = swipe();
+  assert.equal(valueAt(travel, page.values, 0), 0);
+  assert.equal(valueAt(travel, page.values, 37.5), 37.5, '1:1');
+  assert.equal(valueAt(travel, page.values, -60), 0, 'the page stops at the left edge');
+  assert.equal(valueAt(travel, page.values, 500), 390, 'and at the right one');
+  assert.equal(valueAt(travel, page.values, -4000), 0, 'held at the first');
+  assert.ok(Math.abs(valueAt(travel, covered.values, 50) - (-117 + 0.3 * 50)) < 1e-9, 'parallax: 0.3 of the finger');
+  assert.ok(Math.abs(valueAt(travel, dim.values, 195) - 0.05) < 1e-9);
   // Uneven steps: a rubber band's slope changes past an end.
-  assert.equal(changeAt([-100, 0, 100], [-50, 0, 100], -40), -20);
-  assert.equal(changeAt([0], [3], 99), 3, 'a single travel: the same change everywhere');
+  assert.equal(valueAt([-100, 0, 100], [-50, 0, 100], -40), -20);
+  assert.equal(valueAt([0], [3], 99), 3, 'a single travel: the same value everywhere');
   // A bound picture: the bound layers moved, alpha within 0 … 1, the rest shared.
   const tree = new LayerTree();
-  tree.apply(full(1, 0, 100, { bind: swipe(100) }));
+  tree.apply(full(1, 0, 100, { bind: swipe() }));
   const bound = boundPicture(tree, tree.bindings, 1000);
   assert.equal(xOf(bound.nodes(), 2), 390);
   assert.equal(bound.layer(4).alpha, 0);
@@ -362,7 +366,7 @@ function held() {
   return { bindings, player, jumps, send, move, receive, draw, wakes: () => wakes };
 }
 
-test('a held pointer moves the bound layers at once, from where the frame\'s input left it', () => {
+test('a held pointer moves the bound layers at once, to where its translation puts them', () => {
   const h = held();
   h.receive(full(1, 0, 0));
   h.send('down', 20);
@@ -372,7 +376,7 @@ test('a held pointer moves the bound layers at once, from where the frame\'s inp
   h.send('move', 40);
   // The pan started on input 2: the server's frame shows the page at 10 and binds it.
   h.receive(drag(2, 16.7, 10, { input: 2, bind: swipe(10) }));
-  // The pointer is at 40 now, 10 past input 2's 30: drawn 10 further at once.
+  // The pointer is at 40 now, 20 from the pan's origin: drawn there at once.
   assert.equal(xOf(h.draw(), 2), 20);
   const wakes = h.wakes();
   h.move(75);
@@ -380,7 +384,7 @@ test('a held pointer moves the bound layers at once, from where the frame\'s inp
   const nodes = h.draw();
   assert.equal(xOf(nodes, 2), 55, '1:1 with the finger');
   assert.ok(Math.abs(xOf(nodes, 3) - (-117 + 0.3 * 55)) < 1e-9, 'the covered page at 0.3');
-  assert.ok(Math.abs(alphaOf(nodes, 4) - (0.1 - 0.1 * 45 / 380)) < 1e-3, 'the dim fades along (drawn to thousandths)');
+  assert.ok(Math.abs(alphaOf(nodes, 4) - 0.1 * (1 - 55 / 390)) < 1e-3, 'the dim fades along (drawn to thousandths)');
   assert.equal(h.player.input, 2, 'the picture still shows input 2');
   // Past the right edge: held at the last travel.
   h.move(900);
@@ -404,15 +408,15 @@ test('a frame for a later input replaces the local picture, the moves after it a
   // The server's frame for input 3 (the pointer at 50): it says 31, where input 2's bindings put 30.
   h.receive(drag(3, 33.4, 31, { input: 3, bind: 'same' }));
   assert.deepEqual(h.jumps.map((jump) => Math.round(jump * 1000) / 1000), [1], 'the server against the local guess for that input');
-  // Drawn from the new frame: 31, plus the 10 the pointer moved since input 3.
-  assert.equal(xOf(h.draw(), 2), 41);
+  // Drawn from the new frame, its bound layers where the pointer now (60) puts them.
+  assert.equal(xOf(h.draw(), 2), 40);
   // A frame without bindings for a later input is drawn as it came.
   h.send('move', 60); // 4
   h.receive(drag(4, 50.1, 41, { input: 4 }));
   h.move(80);
   assert.equal(xOf(h.draw(), 2), 41);
   assert.equal(h.jumps.length, 2);
-  assert.ok(Math.abs(h.jumps[1]) < 1e-9, 'it put the page where the local picture had it');
+  assert.ok(Math.abs(h.jumps[1] - 1) < 1e-9, 'one point from where the bindings put it for input 4');
 });
 
 test('after up the last bound picture stays until a frame shows the up; then the server\'s frames and timelines draw alone', () => {
@@ -436,7 +440,7 @@ test('after up the last bound picture stays until a frame shows the up; then the
   assert.ok(Math.abs(h.jumps.at(-1) - 2) < 1e-9, 'the release against the bound picture at the up');
   assert.equal(h.bindings.active, false);
   // A later frame with bindings (another pointer's drag) is not bound without a pointer held.
-  h.receive(drag(5, 66.8, 60, { bind: swipe(60) }));
+  h.receive(drag(5, 66.8, 60, { bind: swipe() }));
   assert.equal(xOf(h.draw(), 2), 60);
 });
 
@@ -449,14 +453,14 @@ test('frames from before the down, other pointers, and unnumbered messages are n
   h.receive(drag(2, 16.7, 10, { input: 3 }));
   h.send('down', 100); // 4: a new drag
   h.move(150);
-  // A frame that shows input 2 of the drag before, with bindings: nothing to measure from.
+  // A frame that shows input 2 of the drag before, with that pan's bindings: not bound.
   h.receive(drag(3, 33.4, 10, { input: 2, bind: swipe(10) }, 2));
   assert.equal(xOf(h.draw(), 2), 10);
   // Another pointer's down and moves change nothing.
   h.bindings.sent({ type: 'pointer', phase: 'down', id: 2, x: 0, y: 0, input: 5 });
   h.bindings.moved(2, 300, 0);
   h.receive(drag(4, 50.1, 10, { input: 5, bind: swipe(10) }));
-  assert.equal(xOf(h.draw(), 2), 60, 'travel from pointer 1 at input 5 (its down at 100): 50');
+  assert.equal(xOf(h.draw(), 2), 130, 'pointer 1 at 150, 130 from the origin');
   // Without numbers (a server that does not echo them) nothing is bound at all.
   const plain = new PointerBindings();
   plain.sent({ type: 'pointer', phase: 'down', id: 1, x: 20, y: 400 });

@@ -398,6 +398,7 @@ function readBindings(reader) {
   // Each layer takes at least two bytes: a larger count is a frame cut short.
   if (count - 1 > reader.remaining()) throw truncated(reader.bytes.length);
   const axis = pick(BINDING_AXES, reader.u8(), 'axis');
+  const origin = [reader.hundredths(), reader.hundredths()];
   const travel = [];
   for (let n = reader.count(); n > 0; n--) travel.push(reader.hundredths());
   const layers = [];
@@ -409,7 +410,7 @@ function readBindings(reader) {
     const values = travel.map(() => reader.zigzag() / scale);
     layers.push({ id, field, values });
   }
-  return { axis, travel, layers };
+  return { axis, origin, travel, layers };
 }
 
 /** `{name: value}` as the names in order of value. */

@@ -1,6 +1,6 @@
 // Pointer bindings (docs/protocol.md §3.8, feature `timelines`): a frame made while the server
-// holds a pan that follows the finger says how the layers the pan moves would change if the finger
-// went further along the pan's axis. While the pointer is held the viewer moves those layers with
+// holds a pan that follows the finger says where the layers the pan moves would be for any
+// translation of the pan along its axis. While the pointer is held the viewer moves those layers with
 // every local pointer move, at once, instead of waiting a round trip for the server's frame; each
 // frame that arrives (showing a later move) replaces the local picture and is moved on from there.
 // Pure: no DOM; the playout asks for the bound picture (`picture`), input.js and app.js report the
@@ -9,10 +9,9 @@
 // How we read what the spec leaves open:
 // - The bindings used are the picture drawn now's (the newest frame, while a pointer is held: the
 //   server sends frames then, not timelines), applied to that picture.
-// - The position "in the input message the frame names" is that of the newest pointer message of
-//   the held pointer numbered at most the frame's `input` (a scroll or key in between does not
-//   move the pointer). A frame that names an input from before this pointer's `down`, or one older
-//   than the messages kept, is drawn as it came.
+// - The pan's translation is the pointer's position now less the bindings' `origin`, along the
+//   axis. The position in the input message a frame names (the newest pointer message of the held
+//   pointer numbered at most the frame's `input`) is used only to measure the reconciliation jump.
 // - After `up` or `cancel` the viewer keeps drawing the picture bound at the pointer's last
 //   position until a frame shows that input (its number or later): the frames still on their way
 //   show moves the finger made before it lifted, and dropping the bindings at once would jump the
@@ -28,7 +27,7 @@ const FIELDS = new Set(['x', 'y', 'alpha']);
 
 /**
  * A frame's bindings as the tree keeps them.
- * @typedef {{axis: 'x'|'y', travel: number[], layers: {id: number, field: 'x'|'y'|'alpha', values: number[]}[]}} Bindings
+ * @typedef {{axis: 'x'|'y', origin: number[], travel: number[], layers: {id: number, field: 'x'|'y'|'alpha', values: number[]}[]}} Bindings
  */
 
 /**
@@ -41,7 +40,8 @@ export function readBindings(bind, base) {
   if (bind === undefined || bind === null) return null;
   if (bind === 'same') return base;
   if (typeof bind !== 'object' || !AXES.has(bind.axis)) return null;
-  const { travel, layers } = bind;
+  const { origin, travel, layers } = bind;
+  if (!Array.isArray(origin) || origin.length !== 2 || !origin.every(Number.isFinite)) return null;
   if (!Array.isArray(travel) || travel.length === 0 || !travel.every(Number.isFinite)) return null;
   if (travel.some((distance, i) => i > 0 && distance < travel[i - 1])) return null;
   if (!Array.isArray(layers)) return null;
@@ -51,17 +51,17 @@ export function readBindings(bind, base) {
     if (!Array.isArray(layer.values) || layer.values.length !== travel.length || !layer.values.every(Number.isFinite)) return null;
     out.push({ id: layer.id, field: layer.field, values: layer.values });
   }
-  return { axis: bind.axis, travel, layers: out };
+  return { axis: bind.axis, origin, travel, layers: out };
 }
 
 /**
- * A bound field's change at `distance` along the axis: linear between two travels, the end value
- * beyond the first or last.
- * @param {number[]} travel ascending distances.
- * @param {number[]} values the change at each.
+ * A bound field's value at translation `distance` along the axis: linear between two travels, the
+ * end value beyond the first or last.
+ * @param {number[]} travel ascending translations.
+ * @param {number[]} values the field's value at each.
  * @param {number} distance
  */
-export function changeAt(travel, values, distance) {
+export function valueAt(travel, values, distance) {
   const last = travel.length - 1;
   if (distance <= travel[0]) return values[0];
   if (distance >= travel[last]) return values[last];
@@ -82,9 +82,14 @@ export function fieldOf(layer, field) {
   return layer.alpha ?? 1;
 }
 
+/** The pan's translation along the bindings' axis with the pointer at `[x, y]`. */
+export function translationOf(bindings, [x, y]) {
+  return bindings.axis === 'x' ? x - bindings.origin[0] : y - bindings.origin[1];
+}
+
 /**
- * `tree` (a tree.js picture) with each layer its bindings move changed as the finger `distance`
- * further along the axis makes it: a snapshot, the other layers shared. Alpha stays within 0 … 1.
+ * `tree` (a tree.js picture) with each layer its bindings move put where the pan's translation
+ * `distance` puts it: a snapshot, the other layers shared. Alpha stays within 0 … 1.
  * @param {import('./tree.js').LayerTree} tree
  * @param {Bindings} bindings
  * @param {number} distance
@@ -95,7 +100,7 @@ export function boundPicture(tree, bindings, distance) {
   for (const { id, field, values } of bindings.layers) {
     const layer = out.layers.get(id);
     if (!layer) continue;
-    const value = fieldOf(layer, field) + changeAt(bindings.travel, values, distance);
+    const value = valueAt(bindings.travel, values, distance);
     if (field === 'alpha') {
       out.layers.set(id, { ...layer, alpha: Math.min(1, Math.max(0, value)) });
     } else {
@@ -132,6 +137,8 @@ export class PointerBindings {
     this.position = null;
     /** @type {{input: number, x: number, y: number}[]} its numbered messages, oldest first. */
     this.sentPositions = [];
+    /** @type {number} the number of its `down`. */
+    this.downInput = Infinity;
     /** @type {number|null} the number of its `up` or `cancel`, once sent. */
     this.endedAt = null;
     /** The last picture bound, with its input and bindings: a later frame is measured against it. */
@@ -160,6 +167,7 @@ export class PointerBindings {
       if (this.pointer !== null && this.endedAt === null) return;
       this.reset();
       this.pointer = id;
+      this.downInput = message.input;
     }
     if (id !== this.pointer || this.endedAt !== null) return;
     const [x, y] = message.samples?.length ? message.samples.at(-1) : [message.x, message.y];
@@ -204,9 +212,9 @@ export class PointerBindings {
       return tree;
     }
     const bindings = tree.bindings;
-    const from = this.positionAt(input);
-    if (!bindings || !from || !this.position) return tree;
-    const distance = this.position[bindings.axis === 'x' ? 0 : 1] - from[bindings.axis];
+    // A frame from before this pointer's down shows another pan's bindings.
+    if (!bindings || !this.position || input < this.downInput) return tree;
+    const distance = translationOf(bindings, this.position);
     if (this.cached?.tree === tree && this.cached.distance === distance) return this.cached.picture;
     this.last = { input, tree, bindings };
     const picture = boundPicture(tree, bindings, distance);
@@ -222,17 +230,15 @@ export class PointerBindings {
     const last = this.last;
     if (!last || tree.input <= last.input) return;
     this.last = null;
-    const then = this.positionAt(last.input);
     const now = this.positionAt(tree.input);
-    if (!then || !now) return;
-    const distance = now[last.bindings.axis] - then[last.bindings.axis];
+    if (!now) return;
+    const distance = translationOf(last.bindings, [now.x, now.y]);
     let jump = null;
     for (const { id, field, values } of last.bindings.layers) {
       if (field === 'alpha') continue;
-      const guessed = last.tree.layer(id);
       const shown = tree.layer(id);
-      if (!guessed || !shown) continue;
-      const local = fieldOf(guessed, field) + changeAt(last.bindings.travel, values, distance);
+      if (!shown) continue;
+      const local = valueAt(last.bindings.travel, values, distance);
       jump = Math.max(jump ?? 0, Math.abs(fieldOf(shown, field) - local));
     }
     if (jump !== null) this.jumped(jump);

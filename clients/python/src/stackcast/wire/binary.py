@@ -17,7 +17,7 @@ unlike an insert written like a held layer nothing is left for `resolve_likes`);
 With the feature `timelines` a frame's type may add 16 (§3.8): `input:v` follows the header and
 BINDINGS the body. The frame then carries them as JSON does: `input` (left out of a delta when it
 is the base's, which `held`'s third item gives, as JSON sends it only when it changed) and `bind`
-(`"same"` for the base's, else `{"axis", "travel", "layers": [{"id", "field", "values"}]}`); the
+(`"same"` for the base's, else `{"axis", "origin", "travel", "layers": [{"id", "field", "values"}]}`); the
 client reads them and does nothing more with them.
 """
 
@@ -301,7 +301,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
 
 def _read_bindings(reader: ByteReader) -> str | dict[str, Any] | None:
     """BINDINGS (§3.8) as JSON's `bind`: None for none, "same" for the base's, else the axis, the
-    travels (hundredths) and each layer's field and changes (hundredths, thousandths for alpha)."""
+    origin and travels (hundredths) and each layer's field and values (hundredths, thousandths for
+    alpha)."""
     count = reader.varint("bindings count")
     if count == WIRE["bindings"]["none"]:
         return None
@@ -310,6 +311,7 @@ def _read_bindings(reader: ByteReader) -> str | dict[str, Any] | None:
     axis = reader.u8("bindings axis")
     if axis not in BINDING_AXES:
         raise WireError(f"bindings: axis {axis}; expected 0 (x) or 1 (y)")
+    origin = [reader.hundredths("bindings origin x"), reader.hundredths("bindings origin y")]
     travel = [reader.hundredths(f"travel #{i}") for i in range(reader.varint("travel count"))]
     layers = []
     for position in range(count - 1):
@@ -323,7 +325,7 @@ def _read_bindings(reader: ByteReader) -> str | dict[str, Any] | None:
         scale = WIRE["fixedPoint"]["thousandths" if name == "alpha" else "hundredths"]["scale"]
         values = [reader.zigzag(f"value #{i} of binding {layer_id}") / scale for i in range(len(travel))]
         layers.append({"id": layer_id, "field": name, "values": values})
-    return {"axis": BINDING_AXES[axis], "travel": travel, "layers": layers}
+    return {"axis": BINDING_AXES[axis], "origin": origin, "travel": travel, "layers": layers}
 
 
 def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any] | None],
