@@ -13,13 +13,24 @@ import NavKit
         #"{"type":"pointer","phase":"cancel","id":123456789,"x":389.99999999999994,"y":843.9,"t":86400000.123}"#,
         #"{"type":"pointer","phase":"move","id":7,"x":3,"y":4,"t":1016,"samples":[[1,2,1000],[3,4,1016]]}"#,
         #"{"type":"pointer","phase":"move","id":7,"x":0.30000000000000004,"y":0.1,"t":1}"#,
+        #"{"type":"pointer","phase":"move","id":1,"x":3,"y":4,"t":5,"samples":[[3,4,5]],"input":17}"#,
     ]
 
     @Test(arguments: scanned)
     func readsWhatTheFullDecoderReads(_ text: String) throws {
-        let event = try #require(MessageScanner.pointerEvent(in: text))
-        #expect(MessageDecoder.decodeInFull(text) == .success(.pointer(event)))
-        #expect(MessageDecoder.decode(text) == .success(.pointer(event)))
+        let (event, input) = try #require(MessageScanner.pointerEvent(in: text))
+        let message: ClientMessage = input.map { .numbered(input: $0, .pointer(event)) } ?? .pointer(event)
+        #expect(MessageDecoder.decodeInFull(text) == .success(message))
+        #expect(MessageDecoder.decode(text) == .success(message))
+    }
+
+    @Test func anInputNumberOutOfRangeIsABadMessage() {
+        let text = #"{"type":"key","key":"Escape","input":-1}"#
+        guard case .failure(let failure) = MessageDecoder.decode(text) else {
+            Issue.record("decoded \(text)")
+            return
+        }
+        #expect(failure.error.message == "input: expected a number from 0 to 9007199254740992 for this input message, got -1")
     }
 
     /// Anything but the plain spellings is left to the full decoder, which answers as before
@@ -62,7 +73,7 @@ import NavKit
             let y = Double(next() % 100_000) / 7
             let t = Double(next() % 1_000_000_000) / 1000
             let text = #"{"type":"pointer","phase":"move","id":1,"x":\#(plain(x)),"y":\#(plain(y)),"t":\#(plain(t))}"#
-            guard let event = MessageScanner.pointerEvent(in: text) else {
+            guard let (event, _) = MessageScanner.pointerEvent(in: text) else {
                 Issue.record("not scanned: \(text)")
                 return
             }

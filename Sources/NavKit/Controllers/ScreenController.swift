@@ -218,6 +218,7 @@ final class ListScroll: PanHandler {
     var holdsCommands: Bool { false }
     /// The offset is the drag's start less the translation, banded past an end.
     var followsTranslationAlone: Bool { true }
+    var bends: [Double] { scroller.dragBends }
 
     func panBegan(_ pan: PanTracker) { scroller.beginDrag() }
 

@@ -17,8 +17,12 @@ protocol PanHandler: AnyObject {
     /// may be called with other translations to see where the finger would take things
     /// (`Scene.probePan`) and then with the real one to put them back.
     var followsTranslationAlone: Bool { get }
+    /// The translations along the pan's axis where what it shows bends (a progress reaching 0 or
+    /// 1, a rubber band starting), for a handler that follows its translation alone.
+    var bends: [Double] { get }
 }
 
 extension PanHandler {
     var followsTranslationAlone: Bool { false }
+    var bends: [Double] { [] }
 }

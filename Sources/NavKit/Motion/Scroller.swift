@@ -95,6 +95,12 @@ public final class Scroller {
         }
     }
 
+    /// The translations at which a drag reaches an end and starts to rubber-band (none while not
+    /// dragging).
+    public var dragBends: [Double] {
+        isDragging ? [dragStart - maxOffset, dragStart] : []
+    }
+
     /// The finger lifted, moving at `velocity` pt/s (positive is down). Past an end the content
     /// bounces straight back, whatever the velocity, so a release in the rubber band always settles
     /// the same way; otherwise it decelerates from −velocity and, if that would carry it past an

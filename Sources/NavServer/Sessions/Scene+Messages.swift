@@ -21,6 +21,8 @@ extension Scene {
             handleKey(key)
         case .command(_, .navigation(let command)):
             handle(command, submitter: submitter, bytes: bytes, completion: completion)
+        case .numbered(_, let input):
+            apply(input, submitter: submitter, bytes: bytes, completion: completion)
         }
     }
 }

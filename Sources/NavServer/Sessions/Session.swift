@@ -67,6 +67,12 @@ final class Session {
     var bytesSent = 0
     /// Server time of the last input that reached the scene, for `/status`.
     var lastInputAt: Double?
+    /// The number of the last input message applied, when its controller numbers them: frames
+    /// carry it (feature `timelines`).
+    private(set) var lastInput: Int?
+    /// The held pan's bindings and the layers they were probed with: kept while its frames have
+    /// those layers, so a pan is probed once, not at every move.
+    private var panBindings: (bindings: PointerBindings, layers: LayerList)?
     /// The session as `/status` lists it: its app, start and watch token set here, the rest
     /// written by the service thread (`SessionShard.publishStatus`) and read by whichever shard
     /// serves the page. A cell of its own, listed on its shard's board, so that a frame sent
@@ -80,6 +86,8 @@ final class Session {
         let base: Int
         /// A timeline message, not a frame.
         let timeline: Bool
+        /// Input numbers and bindings written (feature `timelines`).
+        let echoes: Bool
     }
 
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
@@ -144,6 +152,7 @@ final class Session {
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
         scene.advance(to: sceneTime(now))
         lastInputAt = now
+        if case .numbered(let input, _) = message { lastInput = input }
         for recorder in recorders { recorder.input(text, from: viewer, at: scene.now) }
         scene.apply(message, submitter: viewer, bytes: text.utf8.count, completion: completion)
     }
@@ -264,9 +273,32 @@ final class Session {
             return planAhead()
         }
         if let due { cut(at: due) }
+        frame.input = lastInput
+        frame.bindings = bindings(for: frame)
         append(frame)
         startTimeline()
         return true
+    }
+
+    /// The held pan's bindings for `frame` (a viewer moves its layers with the finger before the
+    /// next frame comes), when the viewers asked for them and number their input.
+    private func bindings(for frame: WireFrame) -> PointerBindings? {
+        guard lastInput != nil, makesTimelines, scene.holdsPanThatFollowsTranslation, let tree = frame.tree else {
+            panBindings = nil
+            return nil
+        }
+        if let held = panBindings, PointerBindings.sameLayers(held.layers, tree.layers) { return held.bindings }
+        guard let probe = scene.probePan(kinds: .tree, travel: PointerBindings.travel(bends:)) else { return nil }
+        let trees = probe.pictures.map { picture in picture.tree.map(LayerTreeSnapshot.init) }
+        guard trees.allSatisfy({ $0 != nil }),
+              let bindings = PointerBindings(
+                axis: probe.axis == .horizontal ? .x : .y, origin: probe.origin, travel: probe.travel, trees: trees.map { $0! }, current: tree)
+        else {
+            panBindings = nil
+            return nil
+        }
+        panBindings = (bindings, tree.layers)
+        return bindings
     }
 
     // MARK: Timelines
@@ -309,6 +341,7 @@ final class Session {
         for (time, picture) in zip(times, scene.predictedPictures(at: times, kinds: kinds)) {
             let frame = WireFrame(seq: seq + 1, time: time, picture: picture)
             if frame.showsTheSame(as: latest) { continue }
+            frame.input = lastInput
             for recorder in recorders { recorder.ahead(frame, at: now) }
             appendFrame(frame)
             timeline.append(frame)
@@ -353,10 +386,10 @@ final class Session {
     /// The newest frame in `format` (binary with layer templates when `templates`) for a viewer
     /// that holds `base`: made once per base and format, then shared. Nil when that viewer
     /// already shows it.
-    func encodedLatest(_ format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8]? {
-        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: false)
+    func encodedLatest(_ format: WireFormat, templates: Bool, echoes: Bool = false, from base: WireFrame?) -> [UInt8]? {
+        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: false, echoes: echoes)
         if let shared = encoded.first(where: { $0.key == key }) { return shared.bytes }
-        let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, tables: &tables)
+        let bytes = WireEncoder.encode(latest, from: base, as: format, templates: templates, echoes: echoes, tables: &tables)
         encoded.append((key, bytes))
         return bytes
     }
@@ -365,12 +398,12 @@ final class Session {
     /// a viewer that holds `base`: each a delta from the one before, the first from `base`. Made
     /// once per base and format, then shared.
     func encodedTimeline(_ frames: ArraySlice<WireFrame>, format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8] {
-        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: true)
+        let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: true, echoes: true)
         if let shared = encoded.first(where: { $0.key == key }), let bytes = shared.bytes { return bytes }
         var previous = base
         let parts = frames.map { frame in
             defer { previous = frame }
-            return WireEncoder.encode(frame, from: previous, as: format, templates: templates, tables: &tables) ?? []
+            return WireEncoder.encode(frame, from: previous, as: format, templates: templates, echoes: true, tables: &tables) ?? []
         }
         let bytes = TimelineEncoder.message(parts.filter { !$0.isEmpty }, format: format)
         encoded.append((key, bytes))
@@ -390,7 +423,9 @@ final class Session {
     }
 
     private func record(_ picture: ScenePicture) {
-        append(WireFrame(seq: seq + 1, time: scene.now, picture: picture))
+        let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
+        frame.input = lastInput
+        append(frame)
     }
 
     private func append(_ frame: WireFrame) {

@@ -269,7 +269,9 @@ final class SessionShard: @unchecked Sendable {
             bytes = session.encodedTimeline(frames, format: viewer.wire, templates: viewer.templates, from: base)
             skipped = 0
         } else {
-            guard let frame = session.encodedLatest(viewer.wire, templates: viewer.templates, from: base) else { return nil }
+            guard let frame = session.encodedLatest(viewer.wire, templates: viewer.templates, echoes: viewer.wantsTimelines, from: base) else {
+                return nil
+            }
             bytes = frame
         }
         let isFull = viewer.base == nil

@@ -14,6 +14,8 @@ public enum BinaryTreeEncoder {
     /// Added to the type when a TEMPLATES part follows STRINGS (feature `templates`): most frames
     /// add no entry, and a flag costs them nothing where two counts would cost two bytes.
     static let templatesFollow: UInt8 = 4
+    /// Added to the type when the frame carries its input number and BINDINGS (feature timelines).
+    static let inputFollows: UInt8 = 16
 
     /// What follows an INSERT's index (the low two bits of its `at`, docs/protocol.md §3.6).
     enum InsertKind: Int {
@@ -47,7 +49,9 @@ public enum BinaryTreeEncoder {
     /// when the viewer already shows exactly this tree. With `templates` (the viewer asked for
     /// the feature) the frame carries the template entries since `base` and its inserts may be
     /// written like them; viewers with and without the feature share `tables`.
-    public static func encode(_ frame: WireFrame, from base: WireFrame?, tables: inout BinaryTables, templates: Bool = false) -> [UInt8]? {
+    public static func encode(
+        _ frame: WireFrame, from base: WireFrame?, tables: inout BinaryTables, templates: Bool = false, echoes: Bool = false
+    ) -> [UInt8]? {
         guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
         // Only a frame nobody has been sent yet may start new tables, or add entries to them:
         // marks already handed out must stay true.
@@ -120,7 +124,7 @@ public enum BinaryTreeEncoder {
         let firstString = delta?.mark.strings ?? 0
 
         var out = BinaryWriter(capacity: body.bytes.count + (entries?.bytes.count ?? 0) + 16)
-        out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow))
+        out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow) | (echoes ? inputFollows : 0))
         out.varint(frame.seq)
         if let (base, _, _) = delta {
             // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
@@ -130,11 +134,13 @@ public enum BinaryTreeEncoder {
         } else {
             out.varint(tenths(frame.time))
         }
+        if echoes { out.varint(frame.input ?? 0) }
         out.varint(firstString)
         out.varint(endString - firstString)
         for index in firstString..<endString { out.string(tables.strings.strings[index]) }
         if let entries { out.append(entries) }
         out.append(body)
+        if echoes { writeBindings(frame.bindings, base: delta?.base, into: &out) }
         return out.bytes
     }
 
@@ -248,6 +254,24 @@ public enum BinaryTreeEncoder {
             out.varint(order.parent)
             out.varint(order.children.count)
             for child in order.children { out.varint(child) }
+        }
+    }
+
+    /// BINDINGS (docs/protocol.md §3.8): 0 none, 1 the base's, else the layers plus one.
+    private static func writeBindings(_ bindings: PointerBindings?, base: WireFrame?, into out: inout BinaryWriter) {
+        guard let bindings else { return out.varint(0) }
+        if let base, base.bindings == bindings { return out.varint(1) }
+        out.varint(bindings.layers.count + 1)
+        out.byte(bindings.axis.rawValue)
+        out.zigzag(Int64((bindings.origin.x * 100).rounded()))
+        out.zigzag(Int64((bindings.origin.y * 100).rounded()))
+        out.varint(bindings.travel.count)
+        for travel in bindings.travel { out.zigzag(Int64((travel * 100).rounded())) }
+        for binding in bindings.layers {
+            out.varint(binding.id)
+            out.byte(binding.field.rawValue)
+            let scale = binding.field == .alpha ? 1000.0 : 100
+            for value in binding.values { out.zigzag(Int64((value * scale).rounded())) }
         }
     }
 }

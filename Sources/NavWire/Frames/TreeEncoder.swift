@@ -16,15 +16,23 @@ public enum TreeEncoder {
     /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
     /// has nothing or the root itself changed, else a delta; nil when it already shows exactly
     /// this tree. `frame` must have a tree, and so must `base`.
-    public static func encode(_ frame: WireFrame, from base: WireFrame?) -> [UInt8]? {
+    /// With `echoes` (feature `timelines`) the frame also names its input number when it changed
+    /// since `base`, and its pointer bindings (docs/protocol.md §3.8).
+    public static func encode(_ frame: WireFrame, from base: WireFrame?, echoes: Bool = false) -> [UInt8]? {
         guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
         var out: [UInt8] = []
         out.reserveCapacity(base == nil ? 256 + tree.layers.count * 120 : 256)
         JSONWriter.appendFrameHeader(seq: frame.seq, time: frame.time, into: &out)
-        if let base, let old = base.tree, old.rootID == tree.rootID, let diff = frame.treeDiff(from: base) {
+        let delta = base.flatMap { base in
+            base.tree.flatMap { old in old.rootID == tree.rootID ? frame.treeDiff(from: base).map { (base, old, $0) } : nil }
+        }
+        if let (base, _, diff) = delta {
             if diff.isEmpty { return nil }
             out.append(contentsOf: #","base":"#.utf8)
             JSONWriter.appendNumber(Double(base.seq), into: &out)
+        }
+        if echoes { appendEchoes(frame, from: delta?.0, into: &out) }
+        if let (_, old, diff) = delta {
             appendDiff(diff, from: old, to: tree, into: &out)
         } else {
             out.append(contentsOf: #","full":true,"nodes":["#.utf8)
@@ -36,6 +44,48 @@ public enum TreeEncoder {
         }
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// `input` when it changed since `base`'s (or is set, without a base), and `bind`.
+    private static func appendEchoes(_ frame: WireFrame, from base: WireFrame?, into out: inout [UInt8]) {
+        if let input = frame.input, base == nil || base?.input != input {
+            out.append(contentsOf: #","input":"#.utf8)
+            JSONWriter.appendNumber(Double(input), into: &out)
+        }
+        guard let bindings = frame.bindings else { return }
+        if let base, base.bindings == bindings {
+            out.append(contentsOf: #","bind":"same""#.utf8)
+            return
+        }
+        out.append(contentsOf: #","bind":{"axis":""#.utf8)
+        out.append(contentsOf: (bindings.axis == .x ? "x" : "y").utf8)
+        out.append(contentsOf: #"","origin":["#.utf8)
+        JSONWriter.appendNumber(bindings.origin.x, into: &out)
+        out.append(UInt8(ascii: ","))
+        JSONWriter.appendNumber(bindings.origin.y, into: &out)
+        out.append(contentsOf: #"],"travel":"#.utf8)
+        appendNumbers(bindings.travel, into: &out)
+        out.append(contentsOf: #","layers":["#.utf8)
+        for (index, binding) in bindings.layers.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"id":"#.utf8)
+            JSONWriter.appendNumber(Double(binding.id), into: &out)
+            out.append(contentsOf: #","field":""#.utf8)
+            out.append(contentsOf: binding.field.name.utf8)
+            out.append(contentsOf: #"","values":"#.utf8)
+            appendNumbers(binding.values, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: "]}".utf8)
+    }
+
+    private static func appendNumbers(_ numbers: [Double], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.appendNumber(number, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// Writes `set`, `insert`, `remove` and `order`, each only when it has something.

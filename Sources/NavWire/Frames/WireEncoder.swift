@@ -56,13 +56,16 @@ public struct WireEncoder {
 
     /// One frame in `format` (binary with layer templates when `templates`): the one place that
     /// picks the encoder for a format.
+    /// With `echoes`, a v2 frame also carries its input number and pointer bindings (feature
+    /// `timelines`).
     public static func encode(
-        _ frame: WireFrame, from base: WireFrame?, as format: WireFormat, templates: Bool = false, tables: inout BinaryTables
+        _ frame: WireFrame, from base: WireFrame?, as format: WireFormat, templates: Bool = false, echoes: Bool = false,
+        tables: inout BinaryTables
     ) -> [UInt8]? {
         switch format {
         case .v1: FrameEncoder.encode(frame, from: base)
-        case .v2JSON: TreeEncoder.encode(frame, from: base)
-        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, tables: &tables, templates: templates)
+        case .v2JSON: TreeEncoder.encode(frame, from: base, echoes: echoes)
+        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, tables: &tables, templates: templates, echoes: echoes)
         }
     }
 }

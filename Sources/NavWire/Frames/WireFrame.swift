@@ -14,6 +14,12 @@ public final class WireFrame {
     public let time: Double
     public let list: DisplayListSnapshot?
     public let tree: LayerTreeSnapshot?
+    /// The number of the last input message the session had applied when the picture was made,
+    /// if its controller numbers them (feature `timelines`, docs/protocol.md §3.8).
+    public var input: Int?
+    /// Where the held pan would move the layers it moves, for any translation (§3.8); nil when
+    /// no such pan is held.
+    public var bindings: PointerBindings?
     /// The binary tables once this frame's entries are in them: set by its first binary encoding.
     var tables: BinaryTables.Mark?
     /// The last tree diff made to this frame, and the layers of the frame it was made from: the

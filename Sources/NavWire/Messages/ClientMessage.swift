@@ -13,6 +13,9 @@ public enum ClientMessage: Equatable, Sendable {
     case command(id: JSONValue, SessionCommand)
     /// The client has applied every frame up to `seq` (flow control, hello's `window`).
     case ack(seq: Int)
+    /// An input message (`pointer`, `scroll` or `key`) the client numbered `input`: frames made
+    /// after it name that number (feature `timelines`, docs/protocol.md §3.8).
+    indirect case numbered(input: Int, ClientMessage)
 }
 
 /// The first message of a connection.
@@ -101,6 +104,7 @@ extension ClientMessage {
     public var isReadOnly: Bool {
         switch self {
         case .ping, .ack, .command(_, .subscribe), .command(_, .navigation(.query)): true
+        case .numbered(_, let message): message.isReadOnly
         default: false
         }
     }

@@ -16,7 +16,9 @@ public enum MessageDecoder {
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
         // Pointer moves spelled as viewers spell them are read by a scan of their bytes.
-        if let event = MessageScanner.pointerEvent(in: text) { return .success(.pointer(event)) }
+        if let (event, input) = MessageScanner.pointerEvent(in: text) {
+            return .success(input.map { .numbered(input: $0, .pointer(event)) } ?? .pointer(event))
+        }
         return decodeInFull(text)
     }
 
@@ -63,15 +65,15 @@ public enum MessageDecoder {
             case "hello": return .success(.hello(try hello(message)))
             case "resize": return .success(.resize(try viewport(message)))
             case "ping": return .success(.ping(id: message.object["id"] ?? .null, t: message.object["t"] ?? .null))
-            case "pointer": return .success(.pointer(try pointer(message)))
+            case "pointer": return .success(try numbered(.pointer(try pointer(message)), message))
             case "scroll":
                 let event = ScrollEvent(
                     position: Point(x: try message.number("x"), y: try message.number("y")),
                     delta: Point(x: try message.optionalNumber("dx") ?? 0, y: try message.optionalNumber("dy") ?? 0),
                     time: (try message.optionalNumber("t") ?? 0) / 1000
                 )
-                return .success(.scroll(event))
-            case "key": return .success(.key(try message.name("key")))
+                return .success(try numbered(.scroll(event), message))
+            case "key": return .success(try numbered(.key(try message.name("key")), message))
             case "ack":
                 let seq = try message.int("seq")
                 guard seq >= 0 else { throw .badMessage("seq: expected the seq of a frame (0 or more), got \(seq)") }
@@ -160,6 +162,19 @@ public enum MessageDecoder {
             )
         }
         return Viewport(width: width, height: height, safeArea: safeArea, scale: scale)
+    }
+
+    /// The largest input number: every integer up to it is exact in a JSON number.
+    public static let maxInputNumber = 1 << 53
+
+    /// `input` as the client numbered it (`"input": N`), or as it is.
+    private static func numbered(_ input: ClientMessage, _ message: FieldReader) throws(WireError) -> ClientMessage {
+        guard message.object["input"] != nil else { return input }
+        let number = try message.int("input")
+        guard (0...maxInputNumber).contains(number) else {
+            throw .badMessage("input: expected a number from 0 to \(maxInputNumber) for this input message, got \(number)")
+        }
+        return .numbered(input: number, input)
     }
 
     private static func pointer(_ message: FieldReader) throws(WireError) -> PointerEvent {

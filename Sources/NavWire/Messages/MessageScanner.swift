@@ -22,13 +22,14 @@ enum MessageScanner {
         }
     }
 
-    static func pointerEvent(in text: String) -> PointerEvent? {
+    /// A pointer message as viewers spell it, with the input number it may end with.
+    static func pointerEvent(in text: String) -> (PointerEvent, input: Int?)? {
         ByteScanner.scan(text) { $0.pointerEvent() }
     }
 }
 
 extension ByteScanner {
-    fileprivate mutating func pointerEvent() -> PointerEvent? {
+    fileprivate mutating func pointerEvent() -> (PointerEvent, input: Int?)? {
         guard skip(#"{"type":"pointer","phase":"#), let phase = phase() else { return nil }
         var pointer = 1
         if skip(#""id":"#) {
@@ -46,8 +47,13 @@ extension ByteScanner {
                 guard skip(",") else { return nil }
             }
         }
+        var input: Int?
+        if skip(#","input":"#) {
+            guard let number = integer(maxDigits: 15) else { return nil }
+            input = number
+        }
         guard skip("}") else { return nil }
-        return PointerEvent(phase: phase, pointer: pointer, position: Point(x: x, y: y), time: t / 1000, samples: samples)
+        return (PointerEvent(phase: phase, pointer: pointer, position: Point(x: x, y: y), time: t / 1000, samples: samples), input)
     }
 
     /// The phase with its quotes and the comma after it.

@@ -58,15 +58,15 @@ def test_a_frame_with_an_input_number_carries_it_and_its_bindings_as_json_does()
     assert frame["input"] == 5 and "bind" not in frame
     assert display.tree.input == 5
     # The slide, still input 5 (left out, as JSON leaves out what did not change), with bindings:
-    # along x, travel -100, 0, 50; the page's x 1:1 and the title's alpha.
-    bindings = (varint_encode(3) + b"\x00" + varint_encode(3) + z(-10000) + z(0) + z(5000)
-                + varint_encode(2) + b"\x00" + z(-10000) + z(0) + z(5000)
-                + varint_encode(3) + b"\x02" + z(100) + z(0) + z(-50))
+    # along x from (20, 400), travel -100, 0, 50; the page's x 1:1 from 0 and the title's alpha.
+    bindings = (varint_encode(3) + b"\x00" + z(2000) + z(40000) + varint_encode(3) + z(-10000) + z(0) + z(5000)
+                + varint_encode(2) + b"\x00" + z(0) + z(0) + z(5000)
+                + varint_encode(3) + b"\x02" + z(100) + z(100) + z(50))
     delta = bytes([0x12]) + DOC_DELTA[1:5] + varint_encode(5) + DOC_DELTA[5:] + bindings
     frame = display.receive_binary(delta)
     assert "input" not in frame
-    assert frame["bind"] == {"axis": "x", "travel": [-100, 0, 50], "layers": [
-        {"id": 2, "field": "x", "values": [-100, 0, 50]}, {"id": 3, "field": "alpha", "values": [0.1, 0, -0.05]}]}
+    assert frame["bind"] == {"axis": "x", "origin": [20, 400], "travel": [-100, 0, 50], "layers": [
+        {"id": 2, "field": "x", "values": [0, 0, 50]}, {"id": 3, "field": "alpha", "values": [0.1, 0.1, 0.05]}]}
     assert display.flatten()[0]["frame"] == [-21.74, 0, 390, 844]
     # Without the input held, or when it changed, the delta keeps it; "same" is count 1.
     same = bytes([0x12]) + DOC_DELTA[1:5] + varint_encode(6) + DOC_DELTA[5:] + b"\x01"

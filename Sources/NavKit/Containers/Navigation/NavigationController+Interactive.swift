@@ -90,6 +90,14 @@ extension NavigationController {
 
     /// How far `vector` goes in the direction that completes `running`, and the distance a
     /// complete run covers: down a sheet's height, or across the width.
+    /// Where the running interactive transition's progress stops following the finger: at no
+    /// translation and at a whole extent, either way along the axis.
+    var interactiveBends: [Double] {
+        guard let running, running.interactive else { return [] }
+        let extent = travel(of: running, along: .zero).extent
+        return [-extent, 0, extent]
+    }
+
     private func travel(of running: RunningTransition, along vector: Point) -> (distance: Double, extent: Double) {
         if running.transition.presentsSheet {
             return (vector.y, max(ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).height, 1))
@@ -161,6 +169,7 @@ final class InteractiveStackTransition: PanHandler {
 
     /// The progress is the translation's share of the travel, clamped.
     var followsTranslationAlone: Bool { true }
+    var bends: [Double] { stack.interactiveBends }
 
     func panMoved(_ pan: PanTracker) {
         stack.updateInteractive(translation: pan.translation)
