@@ -24,6 +24,8 @@ import NavKit
         #expect(Int(BinaryTreeEncoder.fullType) == WireContract.int("frameTypes", "full"))
         #expect(Int(BinaryTreeEncoder.deltaType) == WireContract.int("frameTypes", "delta"))
         #expect(Int(BinaryTreeEncoder.templatesFollow) == WireContract.int("frameTypes", "templatesFollow"))
+        #expect(Int(BinaryTreeEncoder.inputFollows) == WireContract.int("frameTypes", "inputFollows"))
+        #expect(Int(TimelineEncoder.binaryType) == WireContract.int("frameTypes", "timeline"))
         let kinds: [(String, BinaryTreeEncoder.InsertKind)] = [("new", .new), ("like", .like), ("move", .move), ("template", .template)]
         #expect(WireContract.value("insert", "kinds").objectValue?.count == kinds.count)
         for (name, kind) in kinds { #expect(kind.rawValue == WireContract.int("insert", "kinds", name), "insert kind \(name)") }

@@ -197,6 +197,8 @@ final class Session {
         viewers.append(viewer)
         viewer.session = self
         expiresAt = nil
+        // A new controller numbers its input from 1 again: frames name no number until it sends one.
+        if viewer.isController { lastInput = nil }
         // A viewer that takes frames as they come cannot be sent the ones made ahead: the motion
         // goes on in per-tick frames, from its picture now.
         if let timeline, !viewer.wantsTimelines {

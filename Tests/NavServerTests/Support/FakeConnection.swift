@@ -88,6 +88,11 @@ final class FakeConnection: ShardConnection {
         output.compactMap { if case .frame(let payload) = $0 { payload.bytes.count } else { nil } }
     }
 
+    /// The bytes of each binary message sent, in order.
+    var binaryFrames: [[UInt8]] {
+        output.compactMap { if case .frame(let payload) = $0, payload.isBinary { payload.bytes } else { nil } }
+    }
+
     /// Every JSON message sent (texts and frames), decoded, in order.
     var messages: [JSONValue] {
         output.compactMap { output in
