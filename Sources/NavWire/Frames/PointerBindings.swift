@@ -8,11 +8,14 @@ import NavKit
 /// compare as they would go on the wire.
 public struct PointerBindings: Equatable, Sendable {
     public enum Axis: UInt8, Sendable {
-        case x = 0, y = 1
+        case x = 0
+        case y = 1
     }
 
     public enum Field: UInt8, Sendable {
-        case x = 0, y = 1, alpha = 2
+        case x = 0
+        case y = 1
+        case alpha = 2
 
         var name: String {
             switch self {
