@@ -294,7 +294,7 @@ final class Session {
         let trees = probe.pictures.map { picture in picture.tree.map(LayerTreeSnapshot.init) }
         guard trees.allSatisfy({ $0 != nil }),
               let bindings = PointerBindings(
-                axis: probe.axis == .horizontal ? .x : .y, origin: probe.origin, travel: probe.travel, trees: trees.map { $0! }, current: tree)
+                axis: probe.axis == .horizontal ? .x : .y, origin: probe.origin, travel: probe.travel, trees: trees.map { $0! })
         else {
             panBindings = nil
             return nil

@@ -47,24 +47,46 @@ public struct PointerBindings: Equatable, Sendable {
         self.layers = layers
     }
 
-    /// The bindings a probe of the pan shows: `trees` the layer trees at each of `travel`, each
-    /// with exactly the layers of `current` (the frame's); a travel whose tree has other layers is
-    /// left out. Nil when no layer's x, y or alpha follows the translation.
-    public init?(axis: Axis, origin: Point, travel: [Double], trees: [LayerTreeSnapshot], current: LayerTreeSnapshot) {
-        let same = trees.indices.filter { Self.sameLayers(trees[$0].layers, current.layers) }
-        guard same.count >= 2 else { return nil }
+    /// The bindings a probe of the pan shows: `trees` the layer trees at each of `travel`. The
+    /// travels whose trees hold the layers most of them hold are kept (at a bend a transition at
+    /// rest may show a layer fewer, a dim gone); the frame being sent may be one of the others,
+    /// a client then binds the layers it has. Nil when no layer's x, y or alpha follows the
+    /// translation.
+    public init?(axis: Axis, origin: Point, travel: [Double], trees: [LayerTreeSnapshot]) {
+        var groups: [[Int]] = []
+        for index in trees.indices {
+            if let group = groups.firstIndex(where: { Self.sameLayers(trees[$0[0]].layers, trees[index].layers) }) {
+                groups[group].append(index)
+            } else {
+                groups.append([index])
+            }
+        }
+        // The largest group in which something moves: at either end of a pop nothing does.
+        for same in groups.sorted(by: { $0.count > $1.count }) where same.count >= 2 {
+            let layers = Self.bindings(of: same.map { trees[$0].layers })
+            if !layers.isEmpty {
+                self.init(axis: axis, origin: origin, travel: same.map { travel[$0] }, layers: layers)
+                return
+            }
+        }
+        return nil
+    }
+
+    /// The x, y and alpha of each layer that changes from one of `lists` to another (lists with
+    /// the same layers in the same order).
+    private static func bindings(of lists: [LayerList]) -> [Binding] {
+        let reference = lists[0]
         var bindings: [Binding] = []
-        for position in current.layers.indices {
-            let id = current.layers[position].id
-            let frames = same.map { trees[$0].layers[position] }
-            let xs = frames.map { Self.hundredths($0.frame.x) }, ys = frames.map { Self.hundredths($0.frame.y) }
-            let alphas = frames.map { Self.thousandths($0.alpha) }
+        for position in reference.indices {
+            let id = reference[position].id
+            let layers = lists.map { $0[position] }
+            let xs = layers.map { hundredths($0.frame.x) }, ys = layers.map { hundredths($0.frame.y) }
+            let alphas = layers.map { thousandths($0.alpha) }
             if Set(xs).count > 1 { bindings.append(Binding(id: id, field: .x, values: xs)) }
             if Set(ys).count > 1 { bindings.append(Binding(id: id, field: .y, values: ys)) }
             if Set(alphas).count > 1 { bindings.append(Binding(id: id, field: .alpha, values: alphas)) }
         }
-        guard !bindings.isEmpty else { return nil }
-        self.init(axis: axis, origin: origin, travel: same.map { travel[$0] }, layers: bindings)
+        return bindings
     }
 
     /// The translations a pan is probed at: a coarse spread, a hundredth either side of each
