@@ -52,7 +52,7 @@ final class Session {
     private(set) var timeline: Timeline?
     /// Frames a cut voided, as seq ranges with the frame each cut went on from: a viewer holding
     /// one of them gets its next delta from that frame (the newest few cuts are kept).
-    private var cuts: [(from: Int, voided: ClosedRange<Int>)] = []
+    private var cuts: [(from: WireFrame, voided: ClosedRange<Int>)] = []
     /// In its shard's list of sessions to tick (`SessionShard.ticking`).
     var isTicking = false
     /// Its place in that list, given when its shard took it: the list keeps this order.
@@ -294,7 +294,8 @@ final class Session {
         let trees = probe.pictures.map { picture in picture.tree.map(LayerTreeSnapshot.init) }
         guard trees.allSatisfy({ $0 != nil }),
               let bindings = PointerBindings(
-                axis: probe.axis == .horizontal ? .x : .y, origin: probe.origin, travel: probe.travel, trees: trees.map { $0! })
+                axis: probe.axis == .horizontal ? .x : .y, origin: probe.origin, travel: probe.travel, trees: trees.map { $0! },
+                current: tree)
         else {
             panBindings = nil
             return nil
@@ -358,17 +359,18 @@ final class Session {
     private func cut(at due: WireFrame) {
         timeline = nil
         guard due.seq < seq else { return }
-        cuts.append((due.seq, (due.seq + 1)...seq))
+        // The frame itself, as its viewers were sent it: a copy rebuilt from the history would
+        // lack the binary tables' mark its delta goes on from.
+        cuts.append((due, (due.seq + 1)...seq))
         if cuts.count > 4 { cuts.removeFirst() }
     }
 
     /// The frame a viewer holding `base` takes its next delta from: `base`, unless a cut voided
     /// it, then the frame the cut went on from.
     func deltaBase(for base: WireFrame?) -> WireFrame? {
-        guard let held = base, !cuts.isEmpty else { return base }
-        var seq = held.seq
-        while let cut = cuts.last(where: { $0.voided.contains(seq) }) { seq = cut.from }
-        return seq == held.seq ? held : history.frame(seq)
+        guard var frame = base, !cuts.isEmpty else { return base }
+        while let cut = cuts.last(where: { $0.voided.contains(frame.seq) }) { frame = cut.from }
+        return frame
     }
 
     /// The frames a timelines viewer holding `base` lacks, as one message: the frame made when

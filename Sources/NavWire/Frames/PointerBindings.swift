@@ -47,46 +47,43 @@ public struct PointerBindings: Equatable, Sendable {
         self.layers = layers
     }
 
-    /// The bindings a probe of the pan shows: `trees` the layer trees at each of `travel`. The
-    /// travels whose trees hold the layers most of them hold are kept (at a bend a transition at
-    /// rest may show a layer fewer, a dim gone); the frame being sent may be one of the others,
-    /// a client then binds the layers it has. Nil when no layer's x, y or alpha follows the
-    /// translation.
-    public init?(axis: Axis, origin: Point, travel: [Double], trees: [LayerTreeSnapshot]) {
-        var groups: [[Int]] = []
-        for index in trees.indices {
-            if let group = groups.firstIndex(where: { Self.sameLayers(trees[$0[0]].layers, trees[index].layers) }) {
-                groups[group].append(index)
-            } else {
-                groups.append([index])
-            }
+    /// The bindings a probe of the pan shows: `trees` the layer trees at each of `travel`, for
+    /// the layers of `current` (the frame being sent). A layer absent from some of the trees
+    /// (culled at a bend, a title faded out) takes the value of the nearest tree that has it
+    /// under the same parent. Nil when no layer's x, y or alpha follows the translation.
+    public init?(axis: Axis, origin: Point, travel: [Double], trees: [LayerTreeSnapshot], current: LayerTreeSnapshot) {
+        let positions = trees.map { tree in
+            Dictionary(tree.layers.indices.map { (tree.layers[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         }
-        // The largest group in which something moves: at either end of a pop nothing does.
-        for same in groups.sorted(by: { $0.count > $1.count }) where same.count >= 2 {
-            let layers = Self.bindings(of: same.map { trees[$0].layers })
-            if !layers.isEmpty {
-                self.init(axis: axis, origin: origin, travel: same.map { travel[$0] }, layers: layers)
-                return
+        var bindings: [Binding] = []
+        for layer in current.layers {
+            let found: [Layer?] = trees.indices.map { index in
+                guard let position = positions[index][layer.id] else { return nil }
+                let probed = trees[index].layers[position]
+                return probed.parent == layer.parent ? probed : nil
             }
+            guard found.count(where: { $0 != nil }) >= 2 else { continue }
+            let filled = Self.filled(found)
+            let xs = filled.map { Self.hundredths($0.frame.x) }, ys = filled.map { Self.hundredths($0.frame.y) }
+            let alphas = filled.map { Self.thousandths($0.alpha) }
+            if Set(xs).count > 1 { bindings.append(Binding(id: layer.id, field: .x, values: xs)) }
+            if Set(ys).count > 1 { bindings.append(Binding(id: layer.id, field: .y, values: ys)) }
+            if Set(alphas).count > 1 { bindings.append(Binding(id: layer.id, field: .alpha, values: alphas)) }
         }
-        return nil
+        guard !bindings.isEmpty else { return nil }
+        self.init(axis: axis, origin: origin, travel: travel, layers: bindings)
     }
 
-    /// The x, y and alpha of each layer that changes from one of `lists` to another (lists with
-    /// the same layers in the same order).
-    private static func bindings(of lists: [LayerList]) -> [Binding] {
-        let reference = lists[0]
-        var bindings: [Binding] = []
-        for position in reference.indices {
-            let id = reference[position].id
-            let layers = lists.map { $0[position] }
-            let xs = layers.map { hundredths($0.frame.x) }, ys = layers.map { hundredths($0.frame.y) }
-            let alphas = layers.map { thousandths($0.alpha) }
-            if Set(xs).count > 1 { bindings.append(Binding(id: id, field: .x, values: xs)) }
-            if Set(ys).count > 1 { bindings.append(Binding(id: id, field: .y, values: ys)) }
-            if Set(alphas).count > 1 { bindings.append(Binding(id: id, field: .alpha, values: alphas)) }
+    /// Each missing entry replaced by the nearest present one (the earlier on a tie).
+    private static func filled(_ found: [Layer?]) -> [Layer] {
+        found.indices.map { index in
+            if let layer = found[index] { return layer }
+            for distance in 1..<found.count {
+                if index >= distance, let layer = found[index - distance] { return layer }
+                if index + distance < found.count, let layer = found[index + distance] { return layer }
+            }
+            preconditionFailure("at least two entries are present")
         }
-        return bindings
     }
 
     /// The translations a pan is probed at: a coarse spread, a hundredth either side of each
