@@ -1,6 +1,7 @@
 """`stackcast load` against the real server: a few sessions in each mode and wire format give a
-JSON report with every key, no errors, frames and positive latencies; a bad URL, a port nobody
-listens on and a server that refuses a session give clear errors. No timing thresholds: the
+JSON report with every key, no errors, frames and positive latencies, with acks by default and
+with timelines when asked; a bad URL, a port nobody listens on, a bad window and a server that
+refuses a session give clear errors. No timing thresholds: the
 figures depend on the machine, so only their presence and sign are checked."""
 
 import json
@@ -17,6 +18,9 @@ REPORT_KEYS = {
     "latency_ms_p50", "latency_ms_p99",
     "bytes_per_frame_median", "errors", "errors_by_kind", "frames_total", "bytes_total", "wire", "mode",
     "seconds", "generator_cpu_percent", "loop_lag_ms_p99", "coalesce_us",
+    "window", "timelines", "acks_sent", "pictures_total", "timelines_total", "presented_total",
+    "presented_fps_p50", "presented_fps_p5", "presented_fps_animating_p50", "presented_fps_animating_p5",
+    "cuts_total", "pictures_voided",
 }
 
 
@@ -59,6 +63,49 @@ def test_load_reports_frames_latency_and_no_errors(start_server, mode, wire):
     assert report["latency_ms_p50"] <= report["latency_ms_p99"], report
     # A few sessions read every frame as it comes, so their latencies read exactly.
     assert report["coalesce_us"] == 0, report
+    # Flow control by default, as the browser viewer asks for it: every frame message acknowledged.
+    assert report["window"] == 16 and report["timelines"] is False, report
+    assert report["acks_sent"] >= report["frames_total"], report
+    # Frames one per tick are each one picture, due as it arrives.
+    assert report["timelines_total"] == 0 and report["cuts_total"] == 0, report
+    assert report["pictures_total"] == report["frames_total"] == report["presented_total"], report
+
+
+@pytest.mark.parametrize("wire", ["json", "binary"])
+@pytest.mark.parametrize("mode", ["pushpop", "drag"])
+def test_timelines_are_read_acknowledged_and_presented(start_server, mode, wire):
+    """With --timelines a push's or a release's pictures come in one message: the run reads every
+    frame of each (binary ones walked to their ends), acknowledges each message, and counts the
+    pictures by their due times."""
+    server = start_server()
+    report = load_report(server, "--sessions", "3", "--seconds", "2", "--mode", mode, "--wire", wire, "--timelines")
+    assert report["timelines"] is True and report["errors"] == 0, report
+    assert report["timelines_total"] > 0, report
+    assert report["pictures_total"] > report["frames_total"], report
+    assert report["acks_sent"] >= report["frames_total"], report
+    assert positive_number(report["presented_fps_p5"]) and positive_number(report["presented_total"]), report
+    if mode == "pushpop":
+        # A slide's pictures in one message or two: far fewer messages than pictures shown.
+        assert report["frames_total"] * 4 < report["presented_total"], report
+
+
+def test_window_zero_sends_no_acks(start_server):
+    server = start_server()
+    report = load_report(server, "--sessions", "2", "--seconds", "1", "--mode", "pushpop", "--window", "0")
+    assert report["window"] == 0 and report["acks_sent"] == 0 and report["errors"] == 0, report
+    assert report["frames_total"] > 0, report
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--timelines", "--wire", "v1"], "--timelines needs protocol 2"),
+    (["--window", "1025"], "--window must be from 0"),
+    (["--window=-1"], "--window must be from 0"),
+])
+def test_bad_window_or_timelines_is_a_clear_error(args, expected):
+    done = run_load("--url", "ws://127.0.0.1:8080/ws", *args)
+    assert done.returncode != 0, done
+    assert expected in done.stderr, done.stderr
+    assert done.stdout == "", done.stdout
 
 
 def test_coalescing_reads_every_frame_and_says_so(start_server):

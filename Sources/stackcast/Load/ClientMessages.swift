@@ -4,11 +4,20 @@ enum ClientMessages {
     /// The phone viewport the sessions ask for; the drag path (`DragPath`) is laid out for it.
     static let viewportWidth = 390.0
 
-    /// `hello` for a new controlling session of `app`, asking for `wire`'s frame format.
-    static func hello(app: String, wire: LoadWire) -> String {
-        #"{"type":"hello","app":""# + app
+    /// `hello` for a new controlling session of `app`, asking for `wire`'s frame format, flow
+    /// control with `window` (0: none) and, with `timelines`, the feature `timelines`.
+    static func hello(app: String, wire: LoadWire, window: Int, timelines: Bool) -> String {
+        let features = wire.features + (timelines ? ["timelines"] : [])
+        return #"{"type":"hello","app":""# + app
             + #"","viewport":{"width":390,"height":844,"scale":3,"safeArea":{"top":47,"bottom":34}}"#
-            + wire.helloFields + "}"
+            + wire.helloFields
+            + (features.isEmpty ? "" : #","features":["# + features.map { "\"\($0)\"" }.joined(separator: ",") + "]")
+            + (window > 0 ? #","window":\#(window)"# : "") + "}"
+    }
+
+    /// The acknowledgement of frames up to `seq`, spelled as the server scans for it (§2 `ack`).
+    static func ack(seq: Int) -> String {
+        #"{"type":"ack","seq":\#(seq)}"#
     }
 
     /// A slide push of a page with a navigation bar and three rows (the page the drag pops).

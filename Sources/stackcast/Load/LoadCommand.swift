@@ -17,11 +17,19 @@ struct LoadCommand: ParsableCommand {
             never stop. With --mode pushpop it pushes a page, waits for the result, pops it, waits, \
             and again.
 
+            Sessions ask for flow control with --window (16 by default, as the browser viewer does) and \
+            acknowledge every frame message they receive, so the server's work for acks counts; \
+            --window 0 asks for none and sends no acks. With --timelines (protocol 2 only) sessions ask \
+            for the feature timelines: the pictures of a motion come at once in one message, each due \
+            at its time, and a cut voids those after its base that were not due yet.
+
             Measuring starts once every session runs its script (in drag mode: once its page is \
             pushed) or failed, and lasts --seconds. Latency runs from sending a pointer move that moves \
-            the page, or a command, to the first frame received after it. A progress line goes to \
-            stderr once a second. The summary goes to stdout, or with --json to stderr while stdout \
-            gets one JSON object.
+            the page, or a command, to the first frame message received after it. Frames count as \
+            messages (a timeline once, as flow control counts it); presented fps counts distinct \
+            pictures by their due times, which is what a person would see, and equals the frame rate \
+            without timelines. A progress line goes to stderr once a second. The summary goes to \
+            stdout, or with --json to stderr while stdout gets one JSON object.
 
             Only plain ws:// URLs: there is no TLS (wss:// is refused). The port defaults to 80 and the \
             path to /ws. The server must allow the load from one address: `stackcast serve` lets one \
@@ -45,6 +53,16 @@ struct LoadCommand: ParsableCommand {
 
     @Option(help: "Frame format to ask for: binary or json (protocol 2), or v1 (protocol 1).")
     var wire: LoadWire = .binary
+
+    @Option(help: ArgumentHelp(
+        "Flow control: frames the server may send each session before its ack (0: no window, no acks).",
+        discussion: "Every frame message is acknowledged with the seq of its last frame, as the browser viewer does with its window of 16.",
+        valueName: "frames"
+    ))
+    var window = LoadPlan.defaultWindow
+
+    @Flag(help: "Ask for the feature timelines (protocol 2: --wire binary or json): a motion's pictures come at once, each due at its time.")
+    var timelines = false
 
     @Option(help: ArgumentHelp(
         "The built-in app each session asks for: stack (one navigation stack) or phone (tab bar).",
@@ -73,6 +91,12 @@ struct LoadCommand: ParsableCommand {
         guard seconds > 0, seconds <= 86_400 else { throw ValidationError("--seconds must be more than 0 (and at most a day), got \(seconds)") }
         guard connectConcurrency >= 1 else { throw ValidationError("--connect-concurrency must be at least 1") }
         guard handshakeTimeout > 0 else { throw ValidationError("--handshake-timeout must be more than 0 seconds") }
+        guard (0...1024).contains(window) else {
+            throw ValidationError("--window must be from 0 (no flow control) to 1024 frames, got \(window)")
+        }
+        guard !timelines || wire != .v1 else {
+            throw ValidationError("--timelines needs protocol 2: use --wire binary or --wire json, not v1")
+        }
         if let coalesce, !(0...100_000).contains(coalesce) {
             throw ValidationError("--coalesce must be from 0 to 100000 microseconds, got \(coalesce)")
         }
@@ -88,7 +112,8 @@ struct LoadCommand: ParsableCommand {
 
     func run() throws {
         let plan = LoadPlan(
-            target: try LoadTarget(url: url), sessions: sessions, seconds: seconds, mode: mode, wire: wire, app: app,
+            target: try LoadTarget(url: url), sessions: sessions, seconds: seconds, mode: mode, wire: wire,
+            window: window, timelines: timelines, app: app,
             connectConcurrency: connectConcurrency, handshakeTimeout: handshakeTimeout,
             coalesceNanoseconds: UInt64(coalesce ?? LoadPlan.defaultCoalesceMicroseconds(sessions: sessions)) * 1000
         )

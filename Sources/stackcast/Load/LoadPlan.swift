@@ -7,6 +7,11 @@ struct LoadPlan {
     let seconds: Double
     let mode: LoadMode
     let wire: LoadWire
+    /// The flow-control window each session asks for in `hello`, acknowledging every frame
+    /// message; 0: no flow control and no acks.
+    let window: Int
+    /// Sessions ask for the feature `timelines` (protocol 2 only).
+    let timelines: Bool
     /// The built-in app each session asks for in `hello`.
     let app: String
     /// Sessions between connect and `welcome` at once (the ramp's pace).
@@ -25,4 +30,7 @@ struct LoadPlan {
 
     /// From this many sessions on, the loop coalesces its reads by default.
     static let coalescingSessions = 100
+
+    /// The window sessions ask for unless told otherwise: the browser viewer's.
+    static let defaultWindow = 16
 }

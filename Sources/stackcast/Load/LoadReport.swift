@@ -3,7 +3,9 @@ import Foundation
 /// The result of a load run: printed as a short summary for people, or as one JSON object.
 ///
 /// Per-session figures (fps) are percentiles across sessions; latency and bytes per frame are
-/// percentiles across every sample of the measured window. Latencies come from a histogram
+/// percentiles across every sample of the measured window. "Frames" are frame messages as they
+/// arrive (a timeline counts once, as flow control counts it, its frames as pictures);
+/// "presented" pictures are counted by their due times, as a person would see them. Latencies come from a histogram
 /// with buckets 0.8 % wide (exact below 0.256 ms).
 struct LoadReport {
     /// What was asked for.
@@ -12,6 +14,9 @@ struct LoadReport {
     let wire: LoadWire
     let app: String
     let sessionsRequested: Int
+    /// The flow-control window asked for (0: none), and whether timelines were.
+    let window: Int
+    let timelines: Bool
 
     /// Sessions that got their `welcome`, and of those the ones lost before the end.
     let sessions: Int
@@ -26,6 +31,18 @@ struct LoadReport {
     let animatingFPS: [Double]
     let frames: Int
     let bytes: Int
+    /// The frames the messages held (a timeline's each), and the timelines among the messages.
+    let pictures: Int
+    let timelineMessages: Int
+    /// Pictures presented per second by their due times, per session and while animating, both
+    /// sorted; pictures presented in all; cuts and the pictures they voided before they were due.
+    let presentedFPS: [Double]
+    let presentedAnimatingFPS: [Double]
+    let presented: Int
+    let cuts: Int
+    let voided: Int
+    /// `ack` messages sent.
+    let acks: Int
     let latencyMilliseconds: (p50: Double?, p90: Double?, p99: Double?, max: Double?)
     let latencySamples: Int
     let bytesPerFrame: (median: Int?, p99: Int?)
@@ -65,6 +82,10 @@ struct LoadReport {
     /// The same of the sessions' frame rates while animating.
     func animatingFPSPercentile(_ p: Double) -> Double { Self.percentile(p, of: animatingFPS) }
 
+    /// The same of the sessions' presented rates, over the window and while animating.
+    func presentedFPSPercentile(_ p: Double) -> Double { Self.percentile(p, of: presentedFPS) }
+    func presentedAnimatingFPSPercentile(_ p: Double) -> Double { Self.percentile(p, of: presentedAnimatingFPS) }
+
     private static func percentile(_ p: Double, of sorted: [Double]) -> Double {
         guard !sorted.isEmpty else { return 0 }
         return sorted[max(0, min(sorted.count - 1, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
@@ -76,14 +97,22 @@ struct LoadReport {
     var text: String {
         func ms(_ value: Double?) -> String { value.map { String(format: "%.2f ms", $0) } ?? "–" }
         let perSecond = seconds > 0 ? Double(frames) / seconds : 0
+        func rate(_ value: Double) -> String { String(format: "%.1f", value) }
         var lines = [
             "stackcast load: \(sessions) of \(sessionsRequested) sessions up (\(sessionsLost) lost), mode \(mode.rawValue), "
-                + "wire \(wire.rawValue), app \(app), \(String(format: "%.1f", seconds)) s measured after a "
-                + "\(String(format: "%.1f", rampSeconds)) s ramp, \(url)",
-            "  frames     \(frames) in all, \(Int(perSecond.rounded())) per second; per session fps p50 "
-                + "\(String(format: "%.1f", fpsPercentile(0.5))), p5 \(String(format: "%.1f", fpsPercentile(0.05))), "
-                + "min \(String(format: "%.1f", fps.first ?? 0)); while animating p50 "
-                + "\(String(format: "%.1f", animatingFPSPercentile(0.5))), p5 \(String(format: "%.1f", animatingFPSPercentile(0.05)))",
+                + "wire \(wire.rawValue)\(timelines ? " with timelines" : ""), "
+                + (window > 0 ? "window \(window) (every frame acknowledged)" : "no window (no acks)") + ", app \(app), "
+                + "\(String(format: "%.1f", seconds)) s measured after a \(String(format: "%.1f", rampSeconds)) s ramp, \(url)",
+            "  frames     \(frames) messages in all, \(Int(perSecond.rounded())) per second; per session fps p50 "
+                + "\(rate(fpsPercentile(0.5))), p5 \(rate(fpsPercentile(0.05))), "
+                + "min \(rate(fps.first ?? 0)); while animating p50 "
+                + "\(rate(animatingFPSPercentile(0.5))), p5 \(rate(animatingFPSPercentile(0.05)))"
+                + (timelineMessages > 0 ? "; \(timelineMessages) timelines, \(pictures) pictures in all" : ""),
+            "  presented  pictures by their due times: \(presented) in all; per session fps p50 "
+                + "\(rate(presentedFPSPercentile(0.5))), p5 \(rate(presentedFPSPercentile(0.05))), "
+                + "min \(rate(presentedFPS.first ?? 0)); while animating p50 "
+                + "\(rate(presentedAnimatingFPSPercentile(0.5))), p5 \(rate(presentedAnimatingFPSPercentile(0.05)))"
+                + (cuts > 0 ? "; \(cuts) cuts voided \(voided) pictures before they were due" : ""),
             "  latency    input → next frame: p50 \(ms(latencyMilliseconds.p50)), p90 \(ms(latencyMilliseconds.p90)), "
                 + "p99 \(ms(latencyMilliseconds.p99)), max \(ms(latencyMilliseconds.max)) (\(latencySamples) samples)",
             "  size       bytes per frame: median \(bytesPerFrame.median.map(String.init) ?? "–"), "
@@ -91,7 +120,8 @@ struct LoadReport {
             "  sent       \(inputs) pointer messages"
                 + (mode == .drag ? " (\(String(format: "%.1f", inputsPerSessionPerSecond)) a second per session; the drag "
                     + "plans \(String(format: "%.1f", DragPath.messagesPerSecond)))" : "")
-                + ", \(commands) commands\(inputsDropped > 0 ? ", \(inputsDropped) inputs never answered by a frame" : "")",
+                + ", \(commands) commands\(inputsDropped > 0 ? ", \(inputsDropped) inputs never answered by a frame" : "")"
+                + (window > 0 ? ", \(acks) acks" : ""),
             "  handshake  connect → welcome p50 \(ms(handshakeMilliseconds.p50)), p99 \(ms(handshakeMilliseconds.p99))",
             "  errors     \(errors)"
                 + (errors > 0 ? " (" + SessionFailure.Kind.allCases.compactMap { kind in
@@ -116,13 +146,20 @@ struct LoadReport {
             return (value * digits).rounded() / digits
         }
         let object: [String: Any] = [
-            "url": url, "mode": mode.rawValue, "wire": wire.rawValue, "app": app,
+            "url": url, "mode": mode.rawValue, "wire": wire.rawValue, "app": app, "window": window, "timelines": timelines,
             "sessions": sessions, "sessions_requested": sessionsRequested, "sessions_lost": sessionsLost,
             "seconds": number(seconds), "ramp_seconds": number(rampSeconds),
             "fps_p50": number(fpsPercentile(0.5)), "fps_p5": number(fpsPercentile(0.05)),
             "fps_animating_p50": number(animatingFPSPercentile(0.5)), "fps_animating_p5": number(animatingFPSPercentile(0.05)),
             "fps_min": number(fps.first ?? 0), "fps_mean": number(fps.isEmpty ? 0 : fps.reduce(0, +) / Double(fps.count)),
-            "frames_total": frames, "bytes_total": bytes,
+            "frames_total": frames, "bytes_total": bytes, "pictures_total": pictures, "timelines_total": timelineMessages,
+            "presented_total": presented,
+            "presented_fps_p50": number(presentedFPSPercentile(0.5)), "presented_fps_p5": number(presentedFPSPercentile(0.05)),
+            "presented_fps_min": number(presentedFPS.first ?? 0),
+            "presented_fps_mean": number(presentedFPS.isEmpty ? 0 : presentedFPS.reduce(0, +) / Double(presentedFPS.count)),
+            "presented_fps_animating_p50": number(presentedAnimatingFPSPercentile(0.5)),
+            "presented_fps_animating_p5": number(presentedAnimatingFPSPercentile(0.05)),
+            "cuts_total": cuts, "pictures_voided": voided, "acks_sent": acks,
             "frames_per_second": number(seconds > 0 ? Double(frames) / seconds : 0),
             "latency_ms_p50": number(latencyMilliseconds.p50), "latency_ms_p90": number(latencyMilliseconds.p90),
             "latency_ms_p99": number(latencyMilliseconds.p99), "latency_ms_max": number(latencyMilliseconds.max),

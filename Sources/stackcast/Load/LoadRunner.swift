@@ -179,12 +179,18 @@ final class LoadRunner {
         let seconds = Double(windowEnd - windowStart) / 1e9
         let up = sessions.filter(\.wasUp)
         let fps = up.map { Double($0.windowFrames) / max(seconds, 1e-9) }.sorted()
+        let presentedFPS = up.map { Double($0.playout.windowPresented) / max(seconds, 1e-9) }.sorted()
         func ms(_ micros: UInt64?) -> Double? { micros.map { Double($0) / 1000 } }
         return LoadReport(
             url: "ws://\(plan.target.hostHeader)\(plan.target.path)", mode: plan.mode, wire: plan.wire, app: plan.app,
-            sessionsRequested: plan.sessions, sessions: statistics.sessionsUp, sessionsLost: statistics.sessionsLost,
+            sessionsRequested: plan.sessions, window: plan.window, timelines: plan.timelines,
+            sessions: statistics.sessionsUp, sessionsLost: statistics.sessionsLost,
             seconds: seconds, rampSeconds: Double(windowStart - origin) / 1e9,
             fps: fps, animatingFPS: up.map(\.animatingRate.framesPerSecond).sorted(), frames: statistics.frames, bytes: statistics.bytes,
+            pictures: statistics.pictures, timelineMessages: statistics.timelines,
+            presentedFPS: presentedFPS, presentedAnimatingFPS: up.map(\.playout.animatingRate.framesPerSecond).sorted(),
+            presented: statistics.presented, cuts: up.reduce(0) { $0 + $1.playout.windowCuts },
+            voided: up.reduce(0) { $0 + $1.playout.windowVoided }, acks: statistics.acks,
             latencyMilliseconds: (
                 ms(statistics.latency.percentile(0.5)), ms(statistics.latency.percentile(0.9)),
                 ms(statistics.latency.percentile(0.99)), statistics.latency.count > 0 ? ms(statistics.latency.maximum) : nil

@@ -11,12 +11,17 @@ import Darwin
 /// The runner calls it from its event loop thread only: `open` when its turn to connect comes,
 /// `handle` for each readiness report, `tick` at its 60 Hz slot, `closeGracefully` at the end.
 /// A session measures what it receives into the shared `LoadStatistics`:
-/// - a **frame** is a text message whose type is `frame`, or any binary message with
-///   `--wire binary`; its size is the WebSocket payload's. The full frame that follows
-///   `welcome` is not counted;
+/// - a **frame message** is a text message whose type is `frame` or `timeline`, or any binary
+///   message with `--wire binary`; its size is the WebSocket payload's. A timeline counts once,
+///   as flow control counts it, and its frames count as **pictures**. The full frame that
+///   follows `welcome` is not counted;
+/// - **presented** pictures are counted by their due times (`LoadPlayout`);
 /// - **latency** runs from sending an input (a pointer move that moves the page, or a command)
-///   to the first frame received after it. Every input still waiting gets its sample from that
-///   frame, so a frame that answers several moves at once (latest wins) gives several.
+///   to the first frame message received after it. Every input still waiting gets its sample
+///   from that message, so one that answers several moves at once (latest wins) gives several.
+///
+/// With a `window` it asks for flow control in `hello` and acknowledges every frame message
+/// with the seq of its last frame, as the browser viewer does.
 final class LoadSession {
     /// Where the session is in its life.
     enum Stage: Equatable {
@@ -29,6 +34,8 @@ final class LoadSession {
     private(set) var windowFrames = 0
     /// The frame rate while animating, inside the measured window.
     private(set) var animatingRate = AnimatingFrameRate()
+    /// The pictures as a person would see them, by their due times.
+    private(set) var playout = LoadPlayout()
     /// The session got its `welcome`.
     private(set) var wasUp = false
     /// The session runs its steady script (push/pop: from `welcome`; drag: from the first
@@ -207,11 +214,17 @@ final class LoadSession {
     }
 
     private func received(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
+        consume(bytes, now: now)
+        // The acks for what was read go in one write.
+        if stage != .closed, outboxSent < outbox.count, !watchingWrites { flush() }
+    }
+
+    private func consume(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
         if stage == .upgrading {
             inbox.append(contentsOf: bytes)
             guard upgraded() else { return }
             stage = .greeting
-            send(ClientMessages.hello(app: plan.app, wire: plan.wire))
+            send(ClientMessages.hello(app: plan.app, wire: plan.wire, window: plan.window, timelines: plan.timelines))
             guard stage != .closed, !inbox.isEmpty else { return }
             return consumeInbox(appending: UnsafeRawBufferPointer(start: nil, count: 0), now: now)
         }
@@ -288,14 +301,16 @@ final class LoadSession {
 
     private func message(opcode: UInt8, _ payload: UnsafeRawBufferPointer, now: UInt64) {
         guard opcode == 0x1 else {
-            if plan.wire == .binary { return frameReceived(bytes: payload.count, now: now) }
+            if plan.wire == .binary { return frameReceived(payload, binary: true, timeline: payload.first == BinaryFrameReader.timelineType, now: now) }
             return fail(.badFrame("a binary message, but --wire \(plan.wire.rawValue) asks for text frames"), fatal: false)
         }
         switch ServerMessageKind.classify(payload) {
         case .frame:
-            frameReceived(bytes: payload.count, now: now)
-        case .welcome(let version):
-            welcomed(protocolVersion: version, now: now)
+            frameReceived(payload, binary: false, timeline: false, now: now)
+        case .timeline:
+            frameReceived(payload, binary: false, timeline: true, now: now)
+        case .welcome(let version, let timelines):
+            welcomed(protocolVersion: version, timelines: timelines, now: now)
         case .result(let id):
             if let id, id == awaitedCommand { commandAnswered(ok: true, now: now) }
         case .error(let id):
@@ -308,32 +323,65 @@ final class LoadSession {
         }
     }
 
-    private func welcomed(protocolVersion: Int?, now: UInt64) {
+    private func welcomed(protocolVersion: Int?, timelines: Bool, now: UInt64) {
         guard stage == .greeting else { return }
         guard (protocolVersion ?? 1) == plan.wire.protocolVersion else {
             return fail(.protocolNotAccepted(asked: plan.wire, answered: protocolVersion), fatal: true)
         }
+        // Frames one per tick would measure something else than the run asked for.
+        guard timelines || !plan.timelines else { return fail(.timelinesNotAccepted, fatal: true) }
         stage = .running
         wasUp = true
         statistics.sessionUp(after: now - openedAt)
         if plan.mode == .pushpop { settle() }
     }
 
-    private func frameReceived(bytes: Int, now: UInt64) {
+    /// A frame message: its frames go to the playout, its last frame's seq is acknowledged.
+    private func frameReceived(_ payload: UnsafeRawBufferPointer, binary: Bool, timeline: Bool, now: UInt64) {
         guard wasUp else { return }
         lastFrameAt = now
+        // The full frame that follows welcome is no picture of the run, as it is no frame of it.
+        let measuring = statistics.measuring && sawFullFrame
+        presented(playout.present(at: now, measuring: measuring))
+        var frames = 0, lastSeq = 0, unknownTimes = 0
+        func take(_ stamp: FrameStamp, _ index: Int) {
+            if !playout.receive(stamp, index: index, arrival: now, measuring: measuring) { unknownTimes += 1 }
+            frames += 1
+            lastSeq = stamp.seq
+        }
+        do throws(SessionFailure) {
+            if binary {
+                try BinaryFrameReader.read(payload, take)
+            } else {
+                try JSONFrameReader.read(payload, take)
+            }
+        } catch {
+            // Not acknowledged: a run that cannot read its frames says so, in its errors.
+            fail(error, fatal: false)
+        }
+        if unknownTimes > 0 { fail(.badFrame("a delta based on a frame this session never received"), fatal: false) }
+        presented(playout.present(at: now, measuring: measuring))
+        if plan.window > 0, frames > 0, stage != .closed {
+            writer.appendText(ClientMessages.ack(seq: lastSeq), to: &outbox)
+            statistics.ackSent()
+        }
         // The full frame that follows welcome shows the app, not an input.
         guard sawFullFrame else {
             sawFullFrame = true
             return
         }
-        statistics.frameReceived(bytes: bytes)
-        if statistics.measuring {
+        statistics.frameReceived(bytes: payload.count, pictures: frames, timeline: timeline)
+        if measuring {
             windowFrames += 1
             animatingRate.frame(at: now)
         }
         for sent in pendingInputs { statistics.latencyMeasured(nanoseconds: now > sent ? now - sent : 0) }
         pendingInputs.removeAll(keepingCapacity: true)
+    }
+
+    /// Counts the pictures the playout presented inside the window.
+    private func presented(_ count: Int) {
+        if count > 0 { statistics.picturesPresented(count) }
     }
 
     private func closeReceived(_ payload: UnsafeRawBufferPointer) {
@@ -352,6 +400,7 @@ final class LoadSession {
     /// Runs the session's part of one 60 Hz tick, scheduled for `scheduled` (`now` or a little before).
     func tick(scheduled: UInt64, now: UInt64) {
         guard stage == .running else { return }
+        presented(playout.present(at: now, measuring: statistics.measuring))
         if scriptStartedAt == nil { scriptStartedAt = now }
         if let step = dragStep {
             dragStep = step + 1
@@ -364,6 +413,7 @@ final class LoadSession {
         case .drag where pagePushed:
             dragStep = 1
             animatingRate.endRun()
+            playout.endRun()
             settle()
             drag(DragPath.step(0), scheduled: scheduled)
         case .drag:
@@ -377,6 +427,7 @@ final class LoadSession {
         awaitedCommand = id
         awaitedIsPush = push
         animatingRate.endRun()
+        playout.endRun()
         send(push ? ClientMessages.push(id: id) : ClientMessages.pop(id: id))
         statistics.commandSent()
         startInputClock()

@@ -18,9 +18,15 @@ final class LoadStatistics {
     /// How late the event loop ran each 60 Hz slot, in microseconds (window).
     private(set) var loopLag = Histogram(precisionBits: 7)
 
-    /// Frames and their payload bytes (window).
+    /// Frame messages and their payload bytes (window).
     private(set) var frames = 0
     private(set) var bytes = 0
+    /// The frames those messages held (a timeline's each), the timelines among them, the
+    /// pictures presented by their due times, and the acks sent (window).
+    private(set) var pictures = 0
+    private(set) var timelines = 0
+    private(set) var presented = 0
+    private(set) var acks = 0
     /// Frames over the whole run (the progress line's frames per second).
     private(set) var runFrames = 0
     /// Pointer messages and commands sent (window).
@@ -49,13 +55,19 @@ final class LoadStatistics {
     func startWindow() { measuring = true }
     func endWindow() { measuring = false }
 
-    func frameReceived(bytes count: Int) {
+    func frameReceived(bytes count: Int, pictures held: Int, timeline: Bool) {
         runFrames += 1
         guard measuring else { return }
         frames += 1
         bytes += count
+        pictures += held
+        if timeline { timelines += 1 }
         frameBytes.record(UInt64(count))
     }
+
+    /// Pictures a session's playout presented inside the window (`LoadPlayout.present`).
+    func picturesPresented(_ count: Int) { presented += count }
+    func ackSent() { if measuring { acks += 1 } }
 
     func latencyMeasured(nanoseconds: UInt64) {
         let micros = nanoseconds / 1000

@@ -13,11 +13,14 @@ enum LoadWire: String, CaseIterable, ExpressibleByArgument {
     /// The `hello` fields that ask for this format, each with its leading comma.
     var helloFields: String {
         switch self {
-        case .binary: #","protocol":2,"encoding":"binary","features":["templates"]"#
+        case .binary: #","protocol":2,"encoding":"binary""#
         case .json: #","protocol":2,"encoding":"json""#
         case .v1: ""
         }
     }
+
+    /// The features `hello` asks for with this format.
+    var features: [String] { self == .binary ? ["templates"] : [] }
 
     /// The `protocol` number `welcome` must carry for the format to be in effect.
     var protocolVersion: Int { self == .v1 ? 1 : 2 }

@@ -6,8 +6,10 @@ import Foundation
 /// except the rare error message, for the report.
 enum ServerMessageKind: Equatable {
     case frame
-    /// `welcome`, with its `protocol` number.
-    case welcome(protocolVersion: Int?)
+    /// Frames made ahead, in one message (feature `timelines`, docs/protocol.md §3.7).
+    case timeline
+    /// `welcome`, with its `protocol` number and whether it grants the feature `timelines`.
+    case welcome(protocolVersion: Int?, timelines: Bool)
     /// A command's result, with its integer id (the generator only sends integer ids).
     case result(id: Int?)
     /// An error, with the id of the command it answers, if any.
@@ -22,10 +24,14 @@ enum ServerMessageKind: Equatable {
         guard let typeAt = find(typeKey, in: head) else { return .other }
         let valueAt = typeAt + typeKey.count
         if starts(text, at: valueAt, with: Array(#"frame""#.utf8)) { return .frame }
+        if starts(text, at: valueAt, with: Array(#"timeline""#.utf8)) { return .timeline }
         if starts(text, at: valueAt, with: Array(#"result""#.utf8)) { return .result(id: integer(after: idKey, in: text)) }
         if starts(text, at: valueAt, with: Array(#"error""#.utf8)) { return .error(id: integer(after: idKey, in: text)) }
         if starts(text, at: valueAt, with: Array(#"welcome""#.utf8)) {
-            return .welcome(protocolVersion: integer(after: Array(#""protocol":"#.utf8), in: text))
+            // `features` is the welcome's only list of strings that can name it.
+            return .welcome(
+                protocolVersion: integer(after: Array(#""protocol":"#.utf8), in: text),
+                timelines: find(Array(#""timelines""#.utf8), in: text) != nil)
         }
         return .other
     }

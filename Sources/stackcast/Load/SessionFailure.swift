@@ -17,6 +17,8 @@ enum SessionFailure: Error, CustomStringConvertible {
     case timedOut(stage: String, seconds: Double)
     /// `welcome` named another protocol than the one asked for.
     case protocolNotAccepted(asked: LoadWire, answered: Int?)
+    /// `welcome` does not list the feature `timelines` that `--timelines` asked for.
+    case timelinesNotAccepted
     /// The server sent a close frame we did not ask for.
     case closedByServer(code: UInt16, reason: String)
     /// The TCP connection ended or broke without a close frame.
@@ -40,7 +42,7 @@ enum SessionFailure: Error, CustomStringConvertible {
 
     var kind: Kind {
         switch self {
-        case .connect, .handshakeRefused, .handshakeMalformed, .timedOut, .protocolNotAccepted: .handshake
+        case .connect, .handshakeRefused, .handshakeMalformed, .timedOut, .protocolNotAccepted, .timelinesNotAccepted: .handshake
         case .closedByServer, .connectionLost: .close
         case .serverError: .errorMessage
         case .badFrame: .protocolViolation
@@ -62,6 +64,8 @@ enum SessionFailure: Error, CustomStringConvertible {
         case .protocolNotAccepted(let asked, let answered):
             return "asked for protocol \(asked.protocolVersion) (--wire \(asked.rawValue)) but welcome says protocol "
                 + "\(answered.map(String.init) ?? "(none)"): the server does not speak it; try --wire v1"
+        case .timelinesNotAccepted:
+            return "asked for the feature timelines (--timelines) but welcome does not list it: the server does not send them"
         case .closedByServer(let code, let reason):
             return "the server closed the WebSocket with \(code)\(reason.isEmpty ? "" : " (\(reason))")"
         case .connectionLost(let why):
