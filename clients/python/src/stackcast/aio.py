@@ -47,12 +47,14 @@ async def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: floa
                   session: str | None = None, role: str = "control", protocol: int = 2, encoding: str = "binary", *,
                   scale: float | None = None, safe_area: Mapping[str, float] | None = None,
                   last_seq: int | None = None, timeout: float = 30, open_timeout: float = 10, strict: bool = False,
+                  timelines: bool = False, window: int | None = None,
                   **websocket: Any) -> Session:
     """`stackcast.connect` for asyncio: the same arguments, the same errors, the same reconnection
     after a 1012."""
     url, session = resume_target(url, session)
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
-                          role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
+                          role=role, protocol=protocol, encoding=encoding, last_seq=last_seq,
+                          timelines=timelines, window=window)
     client = await open_connection(url, timeout=timeout, open_timeout=open_timeout, strict=strict, **websocket)
     try:
         await client._hello(fields, wait_frame=last_seq is None)
@@ -239,11 +241,13 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
             self._core.check("rest")
             now = time.monotonic()
             last = max(start, self._core.last_frame_at or start)
-            if now - last >= quiet:
+            # With timelines, frames stop coming before their pictures are due.
+            wait = max(quiet - (now - last), self._core.due_in(now))
+            if wait <= 0:
                 return
             if now >= deadline:
                 raise Timeout(f"not at rest after {timeout} s: frames keep coming")
-            await asyncio.sleep(min(quiet - (now - last), deadline - now))
+            await asyncio.sleep(min(wait, deadline - now))
 
     async def events(self, timeout: float | None = None) -> AsyncIterator[Event]:
         """The events of the subscribed groups, as `stackcast.Session.events` (use `async for`)."""

@@ -5,6 +5,7 @@ awaitable of it (asyncio): `Api[R, S]` is typed with what they return."""
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from . import gestures
@@ -82,8 +83,15 @@ class Api(Generic[R, S]):
 
     def nodes(self, role: str | None = None, name: str | None = None) -> list[Node]:
         """The picture's drawn nodes, back to front, filtered by `role` and/or `name`: the latest
-        frame that has arrived (`settle()` first to see the result of what you did)."""
+        frame that has arrived (`settle()` first to see the result of what you did; with
+        timelines, a picture that may be due later: `nodes_due()` gives the one due now)."""
         return self._reading(lambda core: core.nodes(role, name))
+
+    def nodes_due(self, role: str | None = None, name: str | None = None) -> list[Node]:
+        """The same of the picture due now. With `timelines=True` a motion's pictures arrive ahead
+        of their time and `nodes()` shows the newest; this shows the one a viewer draws now, by
+        the due times (docs/protocol.md §3.7). Without timelines, the same as `nodes()`."""
+        return self._reading(lambda core: core.nodes_due(time.monotonic(), role, name))
 
     def node(self, role: str | None = None, name: str | None = None) -> Node:
         """The one node with that role and/or name; raises LookupError for none or several."""

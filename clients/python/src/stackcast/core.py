@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 from .errors import CommandError, ConnectionClosedError, HelloError, ProtocolError, WireError
 from .model import Event, Node, Welcome
 from .wire import DisplayList, TreeDisplay
+from .wire.binary import TEMPLATES_FOLLOW, TIMELINE
 
 SUBPROTOCOL = "stackcast.v1"
 EVENT_GROUPS = ("lifecycle", "transition", "gesture", "page")
@@ -31,6 +32,11 @@ class Core:
     `strict`: a frame that does not fit the picture is a protocol violation that every later
     wait raises. Otherwise the client does what the spec asks (§3.4): it says `hello` again on
     the same socket with the session's token and ignores deltas until the full frame comes.
+
+    A hello with `window` asks for flow control (§2 `ack`): the core then acknowledges every frame
+    message it applied, a timeline (§3.7) once, with the seq of the newest frame. Timelines go to
+    the v2 picture frame by frame, each with its due time (`TreeDisplay`); `nodes()` shows the
+    newest picture, `nodes_due(now)` the one due then.
     """
 
     def __init__(self, *, strict: bool = False, keep_snapshots: bool = False, v2: TreeDisplay | None = None) -> None:
@@ -52,7 +58,7 @@ class Core:
         self.resyncs = 0                         # full frames asked for after a frame did not fit
         self.resyncing = False
         self.outbox: list[Message] = []          # messages the core wants sent (a resync hello)
-        self.frames = 0                          # frames applied
+        self.frames = 0                          # frames applied (each of a timeline)
         self.last_frame_at: float | None = None  # arrival time of the last frame (transport clock)
         self.closed = False
         self.reconnects = 0                      # times the connection was opened again after a 1012
@@ -119,43 +125,49 @@ class Core:
         return True, message.get("value")
 
     def take_outbox(self) -> list[str]:
-        """The messages the core asked to send, as text; the transport sends them in order."""
+        """The messages the core asked to send, as text; the transport sends them in order. Compact,
+        so that an ack is spelled as the server scans for it (§2 `ack`)."""
         out, self.outbox = self.outbox, []
-        return [json.dumps(m) for m in out]
+        return [json.dumps(m, separators=(",", ":")) for m in out]
 
     # MARK: - receiving
 
     def receive(self, raw: str | bytes, now: float) -> Message | None:
         """Takes one WebSocket message; returns it parsed (a binary frame as its JSON-equivalent
         dict), or None when it could not be read (then `violation` says why)."""
+        applied = self.frames
         if isinstance(raw, bytes):
-            message = self._binary_frame(raw)
+            message = self._binary_frame(raw, now)
         else:
-            message = self._text(raw)
+            message = self._text(raw, now)
         if message is None:
             return None
-        if message["type"] == "frame":
-            self.frames += 1
+        if message["type"] in ("frame", "timeline"):
             self.last_frame_at = now
+        if self.frames > applied and self.hello_fields.get("window"):
+            self.outbox.append({"type": "ack", "seq": self.picture.seq})
         for observer in self.observers:
             observer(message, raw, now)
         return message
 
-    def _binary_frame(self, raw: bytes) -> Message | None:
+    def _binary_frame(self, raw: bytes, now: float) -> Message | None:
         if not (self.v2_active and self.v2 is not None and self.v2.binary):
             self._violate(f"binary frame from the server ({len(raw)} bytes) on a connection that did not ask for them")
             return None
-        if self.resyncing and raw[:1] != b"\x01":
+        if self.resyncing and not starts_full(raw):
             return None                          # deltas to a picture we no longer trust
+        before = self.v2.frames_applied
         try:
-            message = self.v2.receive_binary(raw)
+            message = self.v2.receive_binary(raw, arrival=now * 1000)
         except WireError as error:
+            self.frames += self.v2.frames_applied - before
             self._frame_failed(f"binary v2 frame: {error}; bytes {raw.hex()[:600]}")
             return None
+        self.frames += self.v2.frames_applied - before
         self.resyncing = False
         return message
 
-    def _text(self, raw: str) -> Message | None:
+    def _text(self, raw: str, now: float) -> Message | None:
         try:
             message = json.loads(raw)
         except ValueError as error:
@@ -166,7 +178,9 @@ class Core:
             return None
         kind = message["type"]
         if kind == "frame":
-            self._frame(message, raw)
+            self._frame(message, raw, now)
+        elif kind == "timeline":
+            self._timeline(message, raw, now)
         elif kind == "welcome":
             self._welcomed(message)
         elif kind == "event" and isinstance(message.get("name"), str):
@@ -201,19 +215,38 @@ class Core:
         if self.hello_answer is None:
             self.hello_answer = self.welcome
 
-    def _frame(self, message: Message, raw: str) -> None:
+    def _frame(self, message: Message, raw: str, now: float) -> None:
         if self.resyncing and not message.get("full"):
             return
         try:
             if self.v2_active and self.v2 is not None:
                 if self.v2.binary:
                     self._violate(f"JSON frame on a binary v2 connection: {raw[:200]!r}")
-                self.v2.apply(message)
+                self.v2.apply(message, arrival=now * 1000)
             else:
                 self.display.apply(message)
         except WireError as error:
             self._frame_failed(f"v{2 if self.v2_active else 1} frame: {error}")
             return
+        self.frames += 1
+        self.resyncing = False
+
+    def _timeline(self, message: Message, raw: str, now: float) -> None:
+        """A JSON timeline (§3.7): its frames in order, each due at its time."""
+        if not (self.v2_active and self.v2 is not None) or self.v2.binary:
+            self._violate(f"a JSON timeline on a connection that gets {'binary' if self.v2_active else 'v1'} frames: {raw[:200]!r}")
+            return
+        frames = message.get("frames")
+        if self.resyncing and not (isinstance(frames, list) and frames and isinstance(frames[0], dict) and frames[0].get("full")):
+            return
+        before = self.v2.frames_applied
+        try:
+            self.v2.apply_timeline(message, arrival=now * 1000)
+        except WireError as error:
+            self.frames += self.v2.frames_applied - before
+            self._frame_failed(f"v2 timeline: {error}")
+            return
+        self.frames += self.v2.frames_applied - before
         self.resyncing = False
 
     def _frame_failed(self, text: str) -> None:
@@ -255,12 +288,45 @@ class Core:
         return self.display
 
     def nodes(self, role: str | None = None, name: str | None = None) -> list[Node]:
-        """The drawn nodes, back to front, with that role and/or name."""
+        """The drawn nodes of the newest picture, back to front, with that role and/or name."""
         return [Node.from_dict(n) for n in self.picture.find(role, name)]
+
+    def nodes_due(self, now: float, role: str | None = None, name: str | None = None) -> list[Node]:
+        """The same of the picture due at `now` (the transport's clock, seconds): with timelines a
+        motion's pictures come ahead of their time; without them, the newest picture."""
+        picture = self.picture
+        if isinstance(picture, TreeDisplay):
+            return [Node.from_dict(n) for n in picture.find(role, name, tree=picture.picture_at(now * 1000))]
+        return self.nodes(role, name)
+
+    def still(self, now: float) -> bool:
+        """Whether every picture received is due at `now` (the transport's clock, seconds)."""
+        picture = self.picture
+        return not isinstance(picture, TreeDisplay) or picture.still_at(now * 1000)
+
+    def due_in(self, now: float) -> float:
+        """Seconds from `now` until the newest picture received is due (0 when it is)."""
+        picture = self.picture
+        if not isinstance(picture, TreeDisplay) or not picture.pictures:
+            return 0.0
+        due = picture.due(picture.pictures[-1])
+        return 0.0 if due is None else max(0.0, due / 1000 - now)
 
     def gesture_sent(self, messages: list[Message]) -> None:
         """Moves the viewer clock past a gesture, so that the next one starts later (200 ms on)."""
         self.pointer_time = float(messages[-1]["t"]) + 200
+
+
+def starts_full(raw: bytes) -> bool:
+    """Whether binary message `raw` is a full frame (type 1, or 5 with templates), or a timeline
+    whose first frame is one (after the byte 8 and its count)."""
+    at = 0
+    if raw[:1] == bytes([TIMELINE]):
+        at = 1
+        while at < len(raw) and raw[at] & 0x80:
+            at += 1
+        at += 1
+    return at < len(raw) and raw[at] & ~TEMPLATES_FOLLOW == 1
 
 
 def motion(state: Mapping[str, Any]) -> str | None:

@@ -27,15 +27,21 @@ T = TypeVar("T")
 def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 390, height: float = 844,
             session: str | None = None, role: str = "control", protocol: int = 2, encoding: str = "binary", *,
             scale: float | None = None, safe_area: Mapping[str, float] | None = None, last_seq: int | None = None,
-            timeout: float = 30, open_timeout: float = 10, strict: bool = False,
-            **websocket: Any) -> Session:
+            timeout: float = 30, open_timeout: float = 10, strict: bool = False, timelines: bool = False,
+            window: int | None = None, **websocket: Any) -> Session:
     """Opens a WebSocket to a Stackcast server, says `hello` and waits for the first frame.
 
     `app` picks the built-in app of a new session (`phone`, `tablet`, `stack`); `session` resumes
     (a control token) or watches (a watch token, or `role="view"`) an existing one instead.
     `protocol`/`encoding` choose the frame format (v1, v2 JSON, v2 binary); the picture is the
     same. `timeout` bounds every wait for an answer; `strict` makes a frame that does not fit the
-    picture an error instead of a resync. Other keyword arguments go to `websockets`' `connect`
+    picture an error instead of a resync. `timelines=True` (protocol 2) asks for the feature
+    `timelines` (docs/protocol.md §3.7): a motion's pictures come at once, each due at its time;
+    `nodes()` then shows the newest picture received, `nodes_due()` the one due now, and
+    `settle()` also waits until the newest is due. It asks for flow control too, as the browser
+    viewer does (`window` 16); `window=N` asks for flow control with any protocol. With flow
+    control every frame message is acknowledged, a timeline once. Other keyword arguments go to
+    `websockets`' `connect`
     (`ssl=`, `origin=`, …). The token may also come in the URL (`ws://host/ws?session=TOKEN`);
     a resume always carries it there too, for a load balancer to route by.
 
@@ -47,7 +53,8 @@ def connect(url: str = DEFAULT_URL, app: str | None = "phone", width: float = 39
     `.code`), `Timeout`."""
     url, session = resume_target(url, session)
     fields = hello_fields(app=app, width=width, height=height, scale=scale, safe_area=safe_area, session=session,
-                          role=role, protocol=protocol, encoding=encoding, last_seq=last_seq)
+                          role=role, protocol=protocol, encoding=encoding, last_seq=last_seq,
+                          timelines=timelines, window=window)
     try:
         ws = open_websocket(url, open_timeout, websocket)
     except CONNECT_FAILURES as error:
@@ -223,9 +230,9 @@ class Session(Api[Any, None]):
     # MARK: - waiting
 
     def settle(self, timeout: float = 5, quiet: float = 0.2) -> None:
-        """Waits until the session is at rest: no frame for `quiet` seconds, and a `query` shows
-        no transition, split scroll or page carousel running. Raises `Timeout` if it keeps moving
-        for `timeout` seconds."""
+        """Waits until the session is at rest: no frame for `quiet` seconds, every picture received
+        due (with timelines), and a `query` shows no transition, split scroll or page carousel
+        running. Raises `Timeout` if it keeps moving for `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while True:
             self._wait_quiet(quiet, deadline, timeout)
@@ -243,11 +250,13 @@ class Session(Api[Any, None]):
                 self._core.check("rest")
                 now = time.monotonic()
                 last = max(start, self._core.last_frame_at or start)
-                if now - last >= quiet:
+                # With timelines, frames stop coming before their pictures are due.
+                wait = max(quiet - (now - last), self._core.due_in(now))
+                if wait <= 0:
                     return
                 if now >= deadline:
                     raise Timeout(f"not at rest after {timeout} s: frames keep coming")
-                self._changed.wait(min(quiet - (now - last), deadline - now))
+                self._changed.wait(min(wait, deadline - now))
 
     def events(self, timeout: float | None = None) -> Iterator[Event]:
         """The events of the subscribed groups, in order, as they come (those already received

@@ -49,26 +49,41 @@ def websocket_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"subprotocols": [SUBPROTOCOL], "max_size": None, "proxy": None, **options}
 
 
+TIMELINES_WINDOW = 16
+"""The flow-control window a session that asks for timelines asks for unless told otherwise: the
+browser viewer's."""
+
+
 def hello_fields(*, app: str | None, width: float, height: float, scale: float | None,
                  safe_area: Mapping[str, float] | None, session: str | None, role: str, protocol: int,
-                 encoding: str, last_seq: int | None) -> dict[str, Any]:
+                 encoding: str, last_seq: int | None, timelines: bool = False,
+                 window: int | None = None) -> dict[str, Any]:
     """The fields of `hello` (docs/protocol.md §2); `encoding` is v2's only. A binary v2 hello asks
     for the feature `templates` (§3.6: a page pushed again is written like the one popped, in
     about half the bytes); the client decodes frames with or without it, as the welcome says, so
-    a server that does not grant it costs nothing."""
+    a server that does not grant it costs nothing. `timelines` asks for the feature `timelines`
+    (§3.7, protocol 2 only) and then flow control as the browser viewer does (`window` 16, unless
+    `window` says otherwise); `window` asks for flow control (§2 `ack`; 0 or None: none)."""
     if protocol not in (1, 2):
         raise ValueError(f"protocol must be 1 or 2, got {protocol!r}")
     if encoding not in ("json", "binary"):
         raise ValueError(f"encoding must be 'json' or 'binary', got {encoding!r}")
+    if timelines and protocol != 2:
+        raise ValueError("timelines need protocol 2 (JSON or binary)")
+    if window is not None and not (isinstance(window, int) and 0 <= window <= 1024):
+        raise ValueError(f"window must be from 1 to 1024 frames (0 or None: no flow control), got {window!r}")
+    if window is None and timelines:
+        window = TIMELINES_WINDOW
     viewport: dict[str, Any] = {"width": width, "height": height}
     if scale is not None:
         viewport["scale"] = scale
     if safe_area is not None:
         viewport["safeArea"] = dict(safe_area)
     binary = protocol == 2 and encoding == "binary"
+    features = (["templates"] if binary else []) + (["timelines"] if timelines else [])
     return {"app": app, "viewport": viewport, "session": session, "role": role, "protocol": protocol,
             "encoding": encoding if protocol == 2 else None, "lastSeq": last_seq,
-            "features": ["templates"] if binary else None}
+            "features": features or None, "window": window or None}
 
 
 def connect_error(url: str, error: BaseException, open_timeout: float | None) -> StackcastError:

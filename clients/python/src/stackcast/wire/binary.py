@@ -19,13 +19,22 @@ BINDINGS the body. The frame then carries them as JSON does: `input` (left out o
 is the base's, which `held`'s third item gives, as JSON sends it only when it changed) and `bind`
 (`"same"` for the base's, else `{"axis", "origin", "travel", "layers": [{"id", "field", "values"}]}`); the
 client reads them and does nothing more with them.
+
+With the feature `timelines` (§3.7) a message may be a TIMELINE: the byte 8, a count, then whole
+frames back to back. `open_message(data)` gives a reader at its first frame and the count, and
+`read_frame(reader, …)` decodes one frame after another, so that the caller applies each before
+it reads the next (an insert may be written like a layer the frame before inserted). A frame
+whose base is an older frame than the one held (a cut) is read against that frame, which the
+caller passes as `earlier`: its time, its layers, and the string and template tables cut back to
+the sizes the frame says it continues, as the server wrote them at that frame (the strings
+after it are sent again).
 """
 
 from __future__ import annotations
 
 import copy
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import WireError
 from .format import WIRE
@@ -35,6 +44,8 @@ from .format import WIRE
 KINDS = tuple(WIRE["enums"]["kind"])
 ALIGNS = tuple(WIRE["enums"]["align"])
 FRAME_TYPES = {WIRE["frameTypes"]["full"]: "full", WIRE["frameTypes"]["delta"]: "delta"}
+# The first byte of a TIMELINE (feature `timelines`, §3.7): a count, then whole frames.
+TIMELINE = WIRE["frameTypes"]["timeline"]
 # Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only, §3.6).
 TEMPLATES_FOLLOW = WIRE["frameTypes"]["templatesFollow"]
 # Added to the type when `input` follows the header and BINDINGS the body (feature `timelines`, §3.8).
@@ -159,7 +170,32 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     frame's new strings) and `size` (bytes); with the feature also `template_first`,
     `template_count` (the frame's new entries) and `templates`, the template table after this frame
     (a new list; `templates` is never changed)."""
+    return read_frame(ByteReader(data), strings, held, templates=templates, layers=layers, last=True)
+
+
+def open_message(data: bytes) -> tuple[ByteReader, int | None]:
+    """A reader at the first frame of binary message `data`, and how many frames it holds when it
+    is a TIMELINE (§3.7; None for a frame alone). A timeline of no frames is refused."""
     reader = ByteReader(data)
+    if not data or data[0] != TIMELINE:
+        return reader, None
+    reader.u8("type")
+    count = reader.varint("timeline count")
+    if count == 0:
+        raise WireError("a timeline of no frames")
+    return reader, count
+
+
+def read_frame(reader: ByteReader, strings: Sequence[str] = (), held: tuple[int, float] | None = None, *,
+               templates: Sequence[Mapping[str, Any]] | None = None,
+               layers: Mapping[int, Mapping[str, Any]] | None = None,
+               earlier: Callable[[int], tuple[float, Mapping[int, Mapping[str, Any]]] | None] | None = None,
+               last: bool = True) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """`decode_frame` of the frame at the reader's position, leaving the reader after it; `last`:
+    the message must end with it. `earlier(seq)` gives the time and layers of a picture held besides
+    `held`, which a cut's delta may be based on (§3.7); the frame is then read against it, and its
+    tables continue ours cut back to the sizes it names. `info["size"]` is the frame's bytes."""
+    start = reader.pos
     kind_byte = reader.u8("type")
     # A frame that carries an input number and bindings says so (type + 16, feature timelines).
     with_input = kind_byte & INPUT_FOLLOWS != 0
@@ -171,16 +207,20 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         kind_byte -= TEMPLATES_FOLLOW
     if kind_byte not in FRAME_TYPES:
         expected = "1 (full) or 2 (delta), plus 4 with template entries" if templates is not None else "1 (full) or 2 (delta)"
-        raise WireError(f"unknown frame type {data[0]}; expected {expected}")
+        raise WireError(f"unknown frame type {reader.data[start]}; expected {expected}")
     full = kind_byte == 1
     seq = reader.varint("seq")
     time_tenths = reader.varint("time")
     base = None
     base_input = None
+    cut = False
     if not full:
         base = seq - reader.varint("base")
         if held is None or base != held[0]:
-            raise WireError(f"delta {seq} has base {base}, but the client holds {held and held[0]}: wrong base")
+            picture = earlier(base) if earlier is not None else None
+            if picture is None:
+                raise WireError(f"delta {seq} has base {base}, but the client holds {held and held[0]}: wrong base")
+            held, layers, cut = (base, picture[0]), picture[1], True
         time_tenths += round(held[1] * TIME_SCALE)
         base_input = held[2] if len(held) > 2 else None
     input_number = reader.varint("input") if with_input else base_input
@@ -188,6 +228,8 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
     count = reader.varint("strings.count")
     if full and first != WIRE["strings"]["fullFirst"]:
         raise WireError(f"full frame {seq}: strings start at {first}, a full frame's start at 0")
+    if cut and first <= len(strings):
+        strings = strings[:first]      # a cut goes on from the table as it was at its base
     if not full and first != len(strings):
         raise WireError(f"delta {seq}: its strings start at {first} but the client holds {len(strings)}: out of step")
     new_strings = []
@@ -199,11 +241,11 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         except UnicodeDecodeError as error:
             raise WireError(f"string {first + index} is not UTF-8: {error}") from None
     table = new_strings if full else list(strings) + new_strings
-    info: dict[str, Any] = {"first": first, "count": count, "size": len(reader.data)}
+    info: dict[str, Any] = {"first": first, "count": count}
     entries: list[Mapping[str, Any]] | None = None
     if with_entries:
         entries, info["template_first"], info["template_count"] = _read_templates(
-            reader, table, templates, layers or {}, full, seq)
+            reader, table, templates, layers or {}, full, seq, cut)
         info["templates"] = entries
     elif templates is not None:
         # No entries: a full frame empties the table, a delta keeps it.
@@ -294,8 +336,9 @@ def decode_frame(data: bytes, strings: Sequence[str] = (),
         bind = _read_bindings(reader)
         if bind is not None:
             frame["bind"] = bind
-    if not reader.at_end():
+    if last and not reader.at_end():
         raise WireError(f"frame {seq}: {len(reader.data) - reader.pos} byte(s) after the end of the frame")
+    info["size"] = reader.pos - start
     return frame, table, info
 
 
@@ -329,8 +372,8 @@ def _read_bindings(reader: ByteReader) -> str | dict[str, Any] | None:
 
 
 def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequence[Mapping[str, Any] | None],
-                    layers: Mapping[int, Mapping[str, Any]], full: bool,
-                    seq: int) -> tuple[list[Mapping[str, Any] | None], int, int]:
+                    layers: Mapping[int, Mapping[str, Any]], full: bool, seq: int,
+                    cut: bool = False) -> tuple[list[Mapping[str, Any] | None], int, int]:
     """The TEMPLATES part (§3.6 "Templates"): returns (the table after it, first, count). It works
     as the string table does: a full frame's entries replace the table, a delta's are appended to
     the `first` entries the client must hold. A full frame's table starts at its `first`: the
@@ -341,6 +384,8 @@ def _read_templates(reader: ByteReader, table: Sequence[str], templates: Sequenc
     a layer without its place, so `_like` with no place makes it whole, as for an insert."""
     first = reader.varint("templates.first")
     count = reader.varint("templates.count")
+    if cut and first <= len(templates):
+        templates = templates[:first]  # as the string table: a cut goes on from its base's
     if not full and first != len(templates):
         raise WireError(f"delta {seq}: its templates start at {first} but the client holds {len(templates)}: out of step")
     # Entries are never changed once made, so the new table may share them with the old one.

@@ -1,7 +1,8 @@
 """Protocol v2's layer tree (docs/protocol.md §3.5) on the client side: `LayerTree` applies full
 frames and deltas (JSON, or binary ones decoded by `binary.decode_frame`) and draws itself as v1's
-flat display list (`flatten`); `TreeDisplay` adds the string table a binary connection keeps, and
-its template table when the connection has the feature `templates` (§3.6).
+flat display list (`flatten`); `TreeDisplay` adds the string table a binary connection keeps, its
+template table when the connection has the feature `templates` (§3.6), and the pictures of the
+feature `timelines` (§3.7): timeline messages, each picture's due time, and cuts.
 
 Rules read from the spec where it leaves something open:
 - A full frame lists layers in pre-order: the first is the root (no `parent`), every other layer's
@@ -11,6 +12,13 @@ Rules read from the spec where it leaves something open:
   one patch per layer. A list of patches, which binary frames decode to, is taken as it is.
 - A `remove` of an id the client does not hold, or of the root, is an error (the server names
   the roots of gone subtrees, which the client holds).
+- Timelines, read as the browser viewer reads them (Web/src/playout.js): session time maps to the
+  client's clock by one offset, set by each frame due when made (a frame alone, a timeline's
+  first) to its `arrival − time`, unless the frame goes on from a picture not due yet (the next
+  pictures of a motion, sent before the viewer ran out). A delta based on a held picture older
+  than the newest is a cut: the pictures after its base go, and it applies to a copy of the base.
+  The last HELD_PICTURES pictures are held, which covers the latest timeline (at most 24 frames)
+  and the frame before it; a base older than those is a wrong base.
 - Flattening rounds absolute frames to hundredths and effective alpha to thousandths, as v1
   writes them (sums of two-decimal numbers in binary floating point pick up noise such as
   154.50000000000003, which could turn touching edges into an overlap). A clipping layer whose
@@ -20,10 +28,10 @@ Rules read from the spec where it leaves something open:
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from ..errors import WireError
-from .binary import KINDS, decode_frame, resolve_likes, resolve_patches
+from .binary import KINDS, ByteReader, open_message, read_frame, resolve_likes, resolve_patches
 from .delta import check_base
 
 Layer = dict[str, Any]
@@ -33,6 +41,9 @@ Frame = dict[str, Any]
 STRUCTURAL = {"id", "parent", "index", "clips", "standby"}
 # What makes a layer draw something of its own (§3.5: with `role`, what gets it drawn).
 DRAWING_FIELDS = ("fill", "border", "shadow", "text", "icon")
+# Pictures held for a cut to go back to: the server names as a base only one of the last 24
+# frames it sent, and a timeline holds at most 24 (with the frame before it, 25); a few more.
+HELD_PICTURES = 32
 
 
 def patches_of(changes: Any, where: str) -> list[Layer]:
@@ -110,6 +121,13 @@ class LayerTree:
         # new layer that writes a default (alpha 1, clips false, radius 0), a patch that sends
         # alpha, clips or radius as null instead of their value.
         self.deviations: list[str] = []
+
+    def snapshot(self) -> LayerTree:
+        """A copy that later frames leave alone: `apply` replaces the layer and child tables (and the
+        layers it changes) instead of changing them, so the copy shares them."""
+        other = copy.copy(self)
+        other.deviations = list(self.deviations)
+        return other
 
     # MARK: applying
 
@@ -383,11 +401,26 @@ class LayerTree:
         return out
 
 
+class Picture(NamedTuple):
+    """A picture a `TreeDisplay` holds: the frame's seq, its session time (ms, when it is due on the
+    session clock) and the tree as that frame left it."""
+    seq: int
+    time: float
+    tree: LayerTree
+
+
 class TreeDisplay:
     """What a v2 viewer holds: the layer tree and, for binary frames, the string table and (with
-    the feature `templates`) the template table. Frames go in as parsed JSON (`apply`) or as bytes
-    (`receive_binary`, which returns the JSON-equivalent dict). `keep_snapshots` keeps the
-    flattened picture after every frame, by seq.
+    the feature `templates`) the template table. Frames go in as parsed JSON (`apply`, and
+    `apply_timeline` for a JSON timeline) or as bytes (`receive_binary`, a frame or a timeline,
+    which returns the JSON-equivalent message). `keep_snapshots` keeps the flattened picture after
+    every frame, by seq.
+
+    `tree` is always the newest picture received. With the feature `timelines` (§3.7) that may be
+    a picture due later: `pictures` holds the recent ones with their session times, `due(picture)`
+    maps a time to the client's clock (the `arrival` passed with each frame, in ms), and
+    `picture_at(now)` gives the one due then; a frame based on an older held picture than the
+    newest is a cut (`cuts`, `voided`). Without the feature every frame is due as it arrives.
 
     `templates_enabled` says whether binary frames carry a TEMPLATES part: the welcome decides it
     (`welcome.features`), not the hello, so the client that reads the welcome sets it. Turning it
@@ -408,26 +441,63 @@ class TreeDisplay:
         # seq -> {"first", "count", "size"}, and "template_first", "template_count" with the
         # feature (binary only)
         self.string_info: dict[int, dict[str, int]] = {}
+        self.pictures: list[Picture] = []
+        """The recent pictures, oldest first; the last is `tree`'s."""
+        self.offset: float | None = None
+        """The client's clock minus session time, in ms (None before a frame came with its arrival)."""
+        self.timelines = 0
+        """Timeline messages applied."""
+        self.cuts = 0
+        """Frames based on an older picture than the newest (§3.7 "Cuts")."""
+        self.voided = 0
+        """Pictures those cuts voided."""
+        self.frames_applied = 0
+        """Frames applied, each of a timeline."""
 
     @property
     def seq(self) -> int | None:
         return self.tree.seq
 
-    def apply(self, frame: Frame) -> None:
-        """Applies a JSON v2 frame."""
-        self.tree.apply(frame)
-        self._after(frame)
+    def apply(self, frame: Frame, *, arrival: float | None = None, first: bool = True) -> None:
+        """Applies a JSON v2 frame that arrived at `arrival` (the client's clock, ms); `first`:
+        sent alone or first in its timeline, so due as it arrives."""
+        tree, cut = self._base_for(frame)
+        tree.apply(frame)
+        self._took(tree, frame, cut, arrival, first)
 
-    def receive_binary(self, data: bytes) -> Frame:
-        """Decodes and applies one binary frame; returns the JSON-equivalent frame."""
+    def apply_timeline(self, message: Frame, *, arrival: float | None = None) -> None:
+        """Applies a JSON timeline (`{"type":"timeline","frames":[…]}`, §3.7), frame by frame;
+        raises WireError at the first frame that does not fit (those before it stay applied)."""
+        frames = message.get("frames")
+        if not isinstance(frames, list) or not frames or not all(isinstance(f, dict) for f in frames):
+            raise WireError(f"a timeline without frames: {str(message)[:200]}")
+        for index, frame in enumerate(frames):
+            self.apply(frame, arrival=arrival, first=index == 0)
+        self.timelines += 1
+
+    def receive_binary(self, data: bytes, *, arrival: float | None = None) -> Frame:
+        """Decodes and applies one binary message: a frame, whose JSON-equivalent frame it
+        returns, or a timeline (§3.7), returned as `{"type":"timeline","frames":[…]}`. A timeline's
+        frames are decoded one at a time, each against the picture the one before it left; a
+        frame that does not fit raises WireError (those before it stay applied)."""
+        reader, count = open_message(data)
+        frames = [self._receive_frame(reader, arrival, index, count) for index in range(count or 1)]
+        if count is None:
+            return frames[0]
+        self.timelines += 1
+        return {"type": "timeline", "frames": frames}
+
+    def _receive_frame(self, reader: ByteReader, arrival: float | None, index: int, count: int | None) -> Frame:
         held = None if self.tree.seq is None else (self.tree.seq, self.tree.time, self.tree.input)
-        frame, table, info = decode_frame(data, self.strings, held,
-                                          templates=self.templates if self.templates_enabled else None,
-                                          layers=self.tree.layers)
+        frame, table, info = read_frame(reader, self.strings, held,
+                                        templates=self.templates if self.templates_enabled else None,
+                                        layers=self.tree.layers, earlier=self._earlier,
+                                        last=index == (count or 1) - 1)
+        tree, cut = self._base_for(frame)
         if not frame.get("full"):
-            resolve_likes(frame, self.tree.layers)
-            resolve_patches(frame, self.tree.layers)
-        self.tree.apply(frame)
+            resolve_likes(frame, tree.layers)
+            resolve_patches(frame, tree.layers)
+        tree.apply(frame)
         # Only once the frame is applied. A full frame starts a new template table (empty without
         # the feature or a TEMPLATES part; else unknown entries up to its `first`).
         self.strings = table
@@ -436,8 +506,68 @@ class TreeDisplay:
             self.templates = templates or []
         self.sizes[frame["seq"]] = info["size"]
         self.string_info[frame["seq"]] = info
-        self._after(frame)
+        self._took(tree, frame, cut, arrival, index == 0)
         return frame
+
+    def _held(self, seq: Any) -> Picture | None:
+        return next((picture for picture in reversed(self.pictures) if picture.seq == seq), None)
+
+    def _earlier(self, seq: int) -> tuple[float, Mapping[int, Layer]] | None:
+        picture = self._held(seq)
+        return None if picture is None else (picture.time, picture.tree.layers)
+
+    def _base_for(self, frame: Frame) -> tuple[LayerTree, bool]:
+        """The tree `frame` applies to: the newest, or for a cut (a delta based on an older held
+        picture) a copy of that picture's; and whether it is a cut."""
+        base = frame.get("base")
+        if frame.get("full") or self.tree.seq is None or base == self.tree.seq:
+            return self.tree, False
+        picture = self._held(base)
+        if picture is None:
+            return self.tree, False          # LayerTree.apply refuses the wrong base
+        return picture.tree.snapshot(), True
+
+    def _took(self, tree: LayerTree, frame: Frame, cut: bool, arrival: float | None, first: bool) -> None:
+        """`tree` applied `frame`: it becomes the newest picture, due as §3.7 says."""
+        if frame.get("full"):
+            self.pictures = []               # its tables start afresh: no cut goes back past it
+        if cut:
+            kept = [picture for picture in self.pictures if picture.seq <= frame["base"]]
+            self.voided += len(self.pictures) - len(kept)
+            self.cuts += 1
+            self.pictures = kept
+        newest = self.pictures[-1] if self.pictures else None
+        # Due when made unless it goes on from a picture not due yet (a motion's next pictures).
+        continues = (not cut and not frame.get("full") and newest is not None and newest.seq == frame.get("base")
+                     and arrival is not None and not self.is_due(newest, arrival))
+        if arrival is not None and ((first and not continues) or self.offset is None):
+            self.offset = arrival - frame["time"]
+        self.tree = tree
+        self.frames_applied += 1
+        self.pictures.append(Picture(frame["seq"], frame["time"], tree.snapshot()))
+        del self.pictures[:-HELD_PICTURES]
+        self._after(frame)
+
+    def due(self, picture: Picture) -> float | None:
+        """When `picture` is due on the client's clock (ms); None before any frame came with its arrival."""
+        return None if self.offset is None else picture.time + self.offset
+
+    def is_due(self, picture: Picture, now: float) -> bool:
+        """Whether `picture` is due at `now` (the client's clock, ms)."""
+        due = self.due(picture)
+        return due is None or due <= now + 0.001
+
+    def picture_at(self, now: float) -> LayerTree:
+        """The picture due at `now` (the client's clock, ms): the newest held picture due by then
+        (the oldest held when none is; the newest when frames came without arrival times)."""
+        due = [picture for picture in self.pictures if self.is_due(picture, now)]
+        if due:
+            return due[-1].tree
+        return self.pictures[0].tree if self.pictures else self.tree
+
+    def still_at(self, now: float) -> bool:
+        """Whether the newest picture is due at `now`: nothing received is still to be shown."""
+        return not self.pictures or self.is_due(self.pictures[-1], now)
 
     def _after(self, frame: Frame) -> None:
         if self.keep_snapshots:
@@ -448,9 +578,10 @@ class TreeDisplay:
         """The v1 display list the tree draws, back to front."""
         return self.tree.flatten()
 
-    def find(self, role: str | None = None, name: str | None = None) -> list[Layer]:
-        """The drawn nodes with that role and/or name, back to front."""
-        return [n for n in self.flatten()
+    def find(self, role: str | None = None, name: str | None = None, *, tree: LayerTree | None = None) -> list[Layer]:
+        """The drawn nodes with that role and/or name, back to front: of the newest picture, or of
+        `tree` (a held picture, `picture_at(now)`)."""
+        return [n for n in (tree or self.tree).flatten()
                 if (role is None or n.get("role") == role) and (name is None or n.get("name") == name)]
 
     def clone(self) -> TreeDisplay:
@@ -460,4 +591,6 @@ class TreeDisplay:
         other.tree = copy.deepcopy(self.tree)
         other.strings = list(self.strings)
         other.templates = list(self.templates)      # entries are never changed once made
+        if other.tree.seq is not None:
+            other.pictures = [Picture(other.tree.seq, other.tree.time, other.tree.snapshot())]
         return other
