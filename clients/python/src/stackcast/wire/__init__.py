@@ -4,8 +4,8 @@ on their own to apply frames recorded elsewhere."""
 
 from ..errors import WireError
 from .binary import decode_frame, resolve_patches, varint_encode, zigzag_encode
-from .tree import LayerTree, TreeDisplay
+from .tree import LayerTree, Picture, TreeDisplay
 from .v1 import DisplayList
 
-__all__ = ["DisplayList", "LayerTree", "TreeDisplay", "WireError", "decode_frame", "resolve_patches",
+__all__ = ["DisplayList", "LayerTree", "Picture", "TreeDisplay", "WireError", "decode_frame", "resolve_patches",
            "varint_encode", "zigzag_encode"]
