@@ -33,22 +33,47 @@ struct BinaryFrameReader {
     /// The first byte of a timeline message.
     static let timelineType: UInt8 = 8
     private static let full: UInt8 = 1, delta: UInt8 = 2, templatesFollow: UInt8 = 4
+    /// Added to the type when an input number follows the header and BINDINGS the body.
+    private static let inputFollows: UInt8 = 16
     /// The mask bit that announces a `cleared` mask, and the highest field bit.
     private static let clearedFollows = 19, lastBit = 22
 
     /// A frame's type, seq, time and `back`, leaving the reader at its STRINGS.
+    /// A frame's type, seq, time and `back`, and its input number when it has one, leaving the
+    /// reader at its STRINGS.
     private mutating func header() throws(SessionFailure) -> FrameStamp {
-        let type = try byte() & ~Self.templatesFollow
+        let first = try byte()
+        let type = first & ~(Self.templatesFollow | Self.inputFollows)
         guard type == Self.full || type == Self.delta else { throw .badFrame("binary frame type \(bytes[offset - 1])") }
         let seq = try varint()
         let time = try varint()
-        guard type == Self.delta else { return FrameStamp(seq: seq, base: nil, time: .absolute(time)) }
-        return FrameStamp(seq: seq, base: seq - (try varint()), time: .sinceBase(time))
+        let base = type == Self.delta ? seq - (try varint()) : nil
+        if first & Self.inputFollows != 0 { _ = try varint() }
+        guard let base else { return FrameStamp(seq: seq, base: nil, time: .absolute(time)) }
+        return FrameStamp(seq: seq, base: base, time: .sinceBase(time))
+    }
+
+    /// BINDINGS: none (0), the base's (1), or an axis, an origin and travels, then a field's
+    /// values per bound layer.
+    private mutating func bindings() throws(SessionFailure) {
+        let entries = try varint()
+        guard entries > 1 else { return }
+        try skip(1)
+        _ = try varint()
+        _ = try varint()
+        let travels = try count()
+        for _ in 0..<travels { _ = try varint() }
+        for _ in 0..<(entries - 1) {
+            _ = try varint()
+            try skip(1)
+            for _ in 0..<travels { _ = try varint() }
+        }
     }
 
     /// A whole frame, leaving the reader after it.
     private mutating func frame() throws(SessionFailure) -> FrameStamp {
         let withTemplates = offset < bytes.count && bytes[offset] & Self.templatesFollow != 0
+        let echoes = offset < bytes.count && bytes[offset] & Self.inputFollows != 0
         let stamp = try header()
         _ = try varint()
         for _ in 0..<(try count()) { try skip(try varint()) }
@@ -66,6 +91,7 @@ struct BinaryFrameReader {
                 if try varint() & 1 == 1 { _ = try varint() }
                 try fields()
             }
+            if echoes { try bindings() }
             return stamp
         }
         for _ in 0..<(try count()) { _ = try varint() }
@@ -85,6 +111,7 @@ struct BinaryFrameReader {
             _ = try varint()
             for _ in 0..<(try count()) { _ = try varint() }
         }
+        if echoes { try bindings() }
         return stamp
     }
 
