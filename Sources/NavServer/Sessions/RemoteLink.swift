@@ -13,8 +13,9 @@ final class RemoteLink: @unchecked Sendable {
     // Home's service thread.
     /// The socket (a `WebSocketConnection`, or a test's fake).
     let connection: any ViewerConnection
-    /// A frame from the owner waiting for the socket.
-    var frame: WebSocketPayload?
+    /// False once the home has ended the link (its connection left for another session): a frame
+    /// the owner sent before it heard is dropped.
+    var isLinkedAtHome = true
 
     // Owner's service thread.
     /// The owner's viewer standing for the connection, once the owner has taken the `hello`.
@@ -23,10 +24,6 @@ final class RemoteLink: @unchecked Sendable {
     var isOpen = true
     /// A frame has gone to the home and not yet been written.
     var frameInFlight = false
-    /// A newer frame was asked for while one was in flight.
-    var frameWanted = false
-    /// Making the next frame is queued on the owner's loop.
-    var frameScheduled = false
 
     init(home: SessionShard, owner: SessionShard, connection: any ViewerConnection) {
         self.home = home

@@ -1,6 +1,6 @@
 /// The owner's side of a `RemoteLink`: the connection of a viewer whose socket is on another
-/// shard. Text messages and closes are queued to the home shard; frames are made on request, one
-/// in flight at a time (`SessionShard.requestRemoteFrame`).
+/// shard. Text messages, frames and closes are queued to the home shard, which puts each frame in
+/// its socket's slot; the owner sends one frame at a time (`SessionShard.fillSlot(for:)`).
 ///
 /// Owner's service thread only.
 final class RemoteViewerConnection: ViewerConnection {
@@ -20,9 +20,14 @@ final class RemoteViewerConnection: ViewerConnection {
         link.home.transport.perform { link.connection.send(text) }
     }
 
-    func requestWrite() {
+    func replaceLatest(_ payload: WebSocketPayload?) {
         guard link.isOpen else { return }
-        link.owner.requestRemoteFrame(link)
+        let link = link
+        link.home.transport.perform {
+            // A frame that comes after the home ended the link is not for what its socket does now.
+            guard link.isLinkedAtHome else { return }
+            link.connection.replaceLatest(payload)
+        }
     }
 
     func close(code: UInt16, reason: String) {

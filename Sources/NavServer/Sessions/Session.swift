@@ -43,8 +43,12 @@ final class Session {
     /// When the scene, still since its last animation, lets go of its layer cache
     /// (`SessionShard.layerCacheSeconds`); nil when it keeps none or animates.
     var layerCacheDropAt: Double?
-    /// Input changed the scene: make the picture when a viewer can next take a frame.
+    /// Input changed the scene: its picture is made at the end of the loop turn, or once a viewer
+    /// has room for a frame (`SessionShard.endTurn`).
     var needsRender = false
+    /// In its shard's list of sessions to bring up to date at the end of the loop turn
+    /// (`SessionShard.scheduled`).
+    var isScheduled = false
     /// The seconds between two ticks (the server's `fps`): what frames made ahead are spaced by.
     var tickInterval = 1.0 / 60
     /// The frames of the motion under way made ahead of time, while every viewer asked for
@@ -245,8 +249,8 @@ final class Session {
     }
 
     /// Ticks the scene to server time `now`; when there is a new frame (the picture changed, or
-    /// more of a motion was made ahead), records it and returns true (viewers then ask for it
-    /// when their sockets are ready).
+    /// more of a motion was made ahead), records it and returns true (its viewers' slots then get
+    /// it).
     func tick(now: Double) -> Bool {
         needsRender = false
         var time = sceneTime(now)

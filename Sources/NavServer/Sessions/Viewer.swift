@@ -16,8 +16,12 @@ final class Viewer {
     var role: Hello.Role = .control
     /// How this viewer wants its frames (`hello`'s `protocol` and `encoding`).
     var wire: WireFormat = .v1
-    /// The frame this viewer holds (its next delta's base); nil when it needs a full frame.
+    /// The frame this viewer holds (its next delta's base): the newest its socket took, or on
+    /// another shard, sent; nil when it needs a full frame.
     var base: WireFrame?
+    /// The frame waiting in its connection's latest slot, not yet taken by the socket; it becomes
+    /// `base` once it is.
+    var waiting: OutgoingFrame?
     /// Frames sent and not yet acknowledged, when the viewer asked for flow control.
     var flow: FlowWindow?
     /// The protocol extensions `hello` turned on (`Hello.supportedFeatures`).

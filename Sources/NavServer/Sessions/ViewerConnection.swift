@@ -9,9 +9,9 @@ protocol ViewerConnection: AnyObject {
     var isOpen: Bool { get }
     /// Queues a text message, in order with the others.
     func send(_ text: String)
-    /// Asks for the viewer's next frame (`SessionShard.nextFrame(for:)`) as soon as the socket can
-    /// take it; several calls before then mean one frame.
-    func requestWrite()
+    /// Puts a frame in the connection's latest slot, replacing one the socket has not taken (nil
+    /// empties it). It goes after the queued messages once the socket can take it.
+    func replaceLatest(_ payload: WebSocketPayload?)
     /// Closes after what is queued, with `code` and `reason`.
     func close(code: UInt16, reason: String)
 }

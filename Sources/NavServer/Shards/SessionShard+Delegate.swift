@@ -16,8 +16,12 @@ extension SessionShard: WebSocketServerDelegate {
         closed(connection)
     }
 
-    public func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
-        nextPayload(for: connection)
+    public func webSocketServer(_ server: WebSocketServer, didSendLatestOn connection: WebSocketConnection) {
+        frameSent(on: connection)
+    }
+
+    public func webSocketServerDidFinishTurn(_ server: WebSocketServer) {
+        endTurn()
     }
 
     public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {
@@ -125,11 +129,11 @@ extension SessionShard {
         leaveAnywhere(viewer, now: now)
     }
 
-    /// What `connection` is to send now that its socket can take it: its viewer's next frame.
-    func nextPayload(for connection: any ShardConnection) -> WebSocketPayload? {
-        guard let viewer = connection.context as? Viewer else { return nil }
-        if let link = viewer.remote { return nextRemoteFrame(link) }
-        return nextFrame(for: viewer)
+    /// `connection`'s socket took the frame in its latest slot.
+    func frameSent(on connection: any ShardConnection) {
+        guard let viewer = connection.context as? Viewer else { return }
+        if let link = viewer.remote { return remoteFrameSent(link) }
+        frameTaken(by: viewer)
     }
 
     /// Sweeps expired sessions and still scenes' layer caches, then asks to be woken for the

@@ -4,11 +4,10 @@ import NavWire
 
 extension SessionShard {
     /// Handles one decoded message from `viewer` at server time `now`, and has what it changed
-    /// shown at once, not at the next tick, unless the scene was animating already: the picture is made as soon as one of the session's
-    /// sockets can take a frame, within the same service-loop turn when they are idle. Pointer
-    /// moves read in one turn make one picture, and a server flooded with input makes no pictures
-    /// it cannot send. `text` is the message as it came (its size is what a queued command weighs;
-    /// a recording keeps it).
+    /// shown at once, not at the next tick, unless the scene was animating already: the picture is
+    /// made at the end of the service-loop turn that read the message (`endTurn`), once however
+    /// many of the turn's messages changed the scene, and idle sockets take it then. `text` is the
+    /// message as it came (its size is what a queued command weighs; a recording keeps it).
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         // Its hello waits for a takeover: so does this, unless too much already waits.
         if viewer.held != nil { return holdBack(message, text: text, from: viewer) }
@@ -112,8 +111,9 @@ extension SessionShard {
         }
         let wasFull = viewer.flow!.isFull
         viewer.flow!.acknowledge(seq)
+        // At the end of the turn, after whatever else the turn read: one delta to the newest.
         if wasFull, !viewer.flow!.isFull, (viewer.base?.seq ?? 0) < session.latest.seq || session.needsRender {
-            viewer.connection.requestWrite()
+            schedule(session)
         }
     }
 
@@ -258,7 +258,8 @@ extension SessionShard {
             wire: hello.wire, watchToken: session.watchToken, window: hello.window, recording: session.recordingName,
             settings: session.scene.settingsState, apps: AppCatalog.names
         ))
-        viewer.connection.requestWrite()
+        // Its first frame goes after the welcome, at the end of the turn.
+        schedule(session)
         updateGauges()
     }
 
@@ -330,6 +331,7 @@ extension SessionShard {
     /// commands it queued (their results could not be delivered).
     func leave(_ viewer: Viewer, now: Double) {
         guard let session = viewer.session else { return }
+        dropWaitingFrame(of: viewer)
         if viewer.isController { session.controllerLeaves(viewer, now: now) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }

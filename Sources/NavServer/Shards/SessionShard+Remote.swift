@@ -32,18 +32,17 @@ extension SessionShard {
     func unlink(_ viewer: Viewer) {
         guard let link = viewer.remote else { return }
         viewer.remote = nil
+        link.isLinkedAtHome = false
+        // The link's frame still waiting for the socket is not for what the connection does next.
+        viewer.connection.replaceLatest(nil)
         let owner = link.owner
         owner.transport.perform { owner.unlink(link) }
     }
 
-    /// The frame the owner sent for a linked connection, if one waits; tells the owner it has
-    /// gone, so it can make the next.
-    func nextRemoteFrame(_ link: RemoteLink) -> WebSocketPayload? {
-        guard let frame = link.frame else { return nil }
-        link.frame = nil
+    /// A linked connection's socket took the frame the owner sent: the owner may send the next.
+    func remoteFrameSent(_ link: RemoteLink) {
         let owner = link.owner
         owner.transport.perform { owner.remoteFrameWritten(link) }
-        return frame
     }
 
     // MARK: Owner side (this shard holds the session)
@@ -69,34 +68,11 @@ extension SessionShard {
         link.viewer = nil
     }
 
-    /// Asks for the link's next frame: made on this shard's next loop pass, or once the frame in
-    /// flight has been written.
-    func requestRemoteFrame(_ link: RemoteLink) {
-        if link.frameInFlight {
-            link.frameWanted = true
-            return
-        }
-        guard !link.frameScheduled else { return }
-        link.frameScheduled = true
-        transport.perform { [self] in
-            link.frameScheduled = false
-            sendRemoteFrame(link)
-        }
-    }
-
-    private func sendRemoteFrame(_ link: RemoteLink) {
-        guard link.isOpen, let viewer = link.viewer, let frame = nextFrame(for: viewer) else { return }
-        link.frameInFlight = true
-        link.home.transport.perform {
-            link.frame = frame
-            link.connection.requestWrite()
-        }
-    }
-
+    /// The home wrote the link's frame: the viewer gets the newest at the end of this turn, if it
+    /// is behind, and input the session held back for want of a viewer to show it is rendered.
     private func remoteFrameWritten(_ link: RemoteLink) {
         link.frameInFlight = false
-        guard link.frameWanted else { return }
-        link.frameWanted = false
-        requestRemoteFrame(link)
+        guard link.isOpen, let session = link.viewer?.session else { return }
+        schedule(session)
     }
 }

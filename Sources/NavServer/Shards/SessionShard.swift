@@ -43,6 +43,10 @@ final class SessionShard: @unchecked Sendable {
     /// While a tick goes through `ticking`: the sessions that came to need ticks meanwhile, put
     /// in after it (the list does not change under the tick).
     private var startedDuringTick: [Session]?
+    /// The sessions to bring up to date at the end of this loop turn (`endTurn`), each once
+    /// (`Session.isScheduled`): input changed their scenes, a viewer joined, or one has room for a
+    /// frame again.
+    var scheduled: [Session] = []
     /// The styles of this shard's scenes, kept once however many sessions show them.
     let styles = StyleTable()
     /// How many of `sessions` have a viewer: kept as viewers come and go, so publishing the gauge
@@ -78,8 +82,8 @@ final class SessionShard: @unchecked Sendable {
     }
 
     /// A shard on the transport `makeTransport` makes for it (the shard hears the transport's
-    /// events: `opened(_:)`, `received(_:on:)`, `closed(_:)`, `nextPayload(for:)`, `tick(now:)`,
-    /// `woke(now:)`).
+    /// events: `opened(_:)`, `received(_:on:)`, `closed(_:)`, `frameSent(on:)`, `endTurn()`,
+    /// `tick(now:)`, `woke(now:)`).
     init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
         recordings: RecordingStore? = nil, state: SessionStateStore? = nil, drain: DrainState = DrainState(), logger: Logger,
@@ -153,30 +157,6 @@ final class SessionShard: @unchecked Sendable {
         if ticking.isEmpty { transport.stopTicking() }
     }
 
-    /// Ticks `session` to `now`; when its picture changed, its viewers (but `writing`, which is
-    /// being asked already) ask for the new frame as soon as their sockets can take it.
-    func render(_ session: Session, now: Double, writing: Viewer? = nil) {
-        if session.tick(now: now) {
-            for viewer in session.viewers where viewer !== writing { viewer.connection.requestWrite() }
-        }
-        if !session.scene.needsTick, session.scene.keepsLayerCache {
-            // On a whole second: the scenes that stop within one second share one wake-up.
-            let dropAt = (now + Self.layerCacheSeconds).rounded(.up)
-            if session.layerCacheDropAt != dropAt {
-                session.layerCacheDropAt = dropAt
-                transport.wake(at: dropAt)
-            }
-        }
-    }
-
-    /// Asks for `session`'s picture to be made when the first of its viewers can take a frame
-    /// (`nextFrame(for:)`), instead of now.
-    func requestRender(_ session: Session) {
-        guard !session.needsRender else { return }
-        session.needsRender = true
-        for viewer in session.viewers { viewer.connection.requestWrite() }
-    }
-
     /// How long (at least; at most a second more) a scene that has stopped animating keeps its
     /// layer cache: a command within it (the pop after a push, the next push) makes its first
     /// frame by copying what did not change, not by walking every node; after it an idle session
@@ -214,6 +194,7 @@ final class SessionShard: @unchecked Sendable {
     /// ends and its state file goes.
     func end(_ session: Session, now: Double, reason: String) {
         session.endRecorders(reason)
+        session.needsRender = false
         session.scene.onNeedsTick = nil
         if session.isTicking {
             session.isTicking = false
@@ -250,45 +231,6 @@ final class SessionShard: @unchecked Sendable {
             metrics.sessions = held
             metrics.connectedSessions = connected
         }
-    }
-
-    /// The next frame for `viewer`: the newest, in its wire format, full at first and then a delta
-    /// from the frame it holds. Viewers at the same frame share one encoding.
-    func nextFrame(for viewer: Viewer) -> WebSocketPayload? {
-        guard let session = viewer.session else { return nil }
-        // A full window waits for the viewer's ack, which asks again.
-        if viewer.flow?.isFull == true { return nil }
-        if session.needsRender { render(session, now: transport.now, writing: viewer) }
-        let latest = session.latest
-        if let base = viewer.base, base.seq >= latest.seq { return nil }
-        // A cut voided what the viewer holds: it goes on from the frame the cut did.
-        let base = session.deltaBase(for: viewer.base)
-        let bytes: [UInt8]
-        var skipped = viewer.base.map { latest.seq - $0.seq - 1 } ?? 0
-        if viewer.wantsTimelines, let frames = session.timelineFrames(from: base) {
-            bytes = session.encodedTimeline(frames, format: viewer.wire, templates: viewer.templates, from: base)
-            skipped = 0
-        } else {
-            guard let frame = session.encodedLatest(viewer.wire, templates: viewer.templates, echoes: viewer.wantsTimelines, from: base) else {
-                return nil
-            }
-            bytes = frame
-        }
-        let isFull = viewer.base == nil
-        let now = transport.now
-        session.bytesSent += bytes.count
-        viewer.base = latest
-        viewer.flow?.sent(seq: latest.seq, bytes: bytes.count)
-        session.dropEncodingsIfEveryViewerHasLatest()
-        metrics.withLock { metrics in
-            metrics.framesSkipped += skipped
-            if isFull { metrics.fullFramesSent += 1 }
-            metrics.framesSent += 1
-            metrics.frameRate.record(at: now)
-            metrics.frameBytesSent += bytes.count
-        }
-        publishStatus(session)
-        return viewer.wire == .v2Binary ? .binary(bytes) : .text(bytes)
     }
 
     /// Sends an error to `viewer` and counts it.

@@ -3,9 +3,9 @@ import CWebSockets
 /// Messages out: what waits for a connection, written when its socket can take it.
 extension ProtocolHandler {
     /// Everything waiting, in order, as far as the socket takes it in this turn: a due ping, the
-    /// queued messages, then the pending close frame or (when asked for with `requestWrite`) the
-    /// delegate's newest payload. lws also calls this unasked (after answering a ping), so an
-    /// empty turn must be harmless.
+    /// queued messages, then the pending close frame or the payload in the latest slot
+    /// (`replaceLatest`), which the delegate then hears was sent. lws also calls this unasked
+    /// (after answering a ping), so an empty turn must be harmless.
     ///
     /// A write follows another only when lws holds nothing back of it (lws's rule: no write while
     /// part of an earlier one waits); otherwise the rest waits for the next writeable callback. A
@@ -30,14 +30,12 @@ extension ProtocolHandler {
         if let close = connection.pendingClose {
             return closeNow(connection, wsi, close)
         }
-        if connection.payloadRequested {
-            connection.payloadRequested = false
-            if let payload = server.delegate?.webSocketServer(server, nextPayloadFor: connection) {
-                guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
-                else { return -1 }
-            }
-            // One payload a turn: a delegate that asks again from inside `nextPayloadFor` (or
-            // queues a message) is asked on the next callback, so no turn runs on without end.
+        if let payload = connection.takeLatest() {
+            guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
+            else { return -1 }
+            server.delegate?.webSocketServer(server, didSendLatestOn: connection)
+            // One payload a turn: one the delegate puts (or a message it queues) when it hears of
+            // this write goes on the next callback, so no turn runs on without end.
             if connection.hasOutputWaiting { lws_callback_on_writable(wsi) }
         }
         return 0
@@ -55,21 +53,19 @@ extension ProtocolHandler {
         return true
     }
 
-    /// `requestWrite()` outside every lws callback: writes what waits for the connection now (the
-    /// queued messages, then its payload), as its writeable callback would, when lws holds nothing
-    /// back of an earlier write, no close frame is pending and the connection is not compressed.
-    /// False leaves the request to the writeable callback. A write that fails here cannot return
-    /// -1 to lws, so lws is asked to kill the connection from its timeout machinery instead, as for
-    /// a stalled reader.
+    /// `replaceLatest(_:)` outside every lws callback: writes what waits for the connection now
+    /// (the queued messages, then the latest slot), as its writeable callback would, when lws holds
+    /// nothing back of an earlier write, no close frame is pending and the connection is not
+    /// compressed. False leaves the payload to the writeable callback. A write that fails here
+    /// cannot return -1 to lws, so lws is asked to kill the connection from its timeout machinery
+    /// instead, as for a stalled reader.
     func writeAtOnce(_ connection: WebSocketConnection, _ wsi: OpaquePointer) -> Bool {
-        guard callbackDepth == 0, writingAtOnce !== connection, !connection.isCompressed, connection.pendingClose == nil,
-            lws_partial_buffered(wsi) == 0
+        guard callbackDepth == 0, !connection.isCompressed, connection.pendingClose == nil, lws_partial_buffered(wsi) == 0
         else { return false }
-        // Writing one connection's frame can make others' (its session's other viewers): those
-        // nest, each restoring the one before.
-        let outer = writingAtOnce
-        writingAtOnce = connection
-        defer { writingAtOnce = outer }
+        // Counted as a callback: a payload the delegate puts when it hears of this write waits for
+        // the writeable callback, after this one, instead of nesting a write inside it.
+        callbackDepth += 1
+        defer { callbackDepth -= 1 }
         if writeable(connection, wsi, atOnce: true) < 0 {
             connection.abandon(because: CloseStatus(code: 1006, reason: "write failed"))
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
@@ -77,7 +73,7 @@ extension ProtocolHandler {
         return true
     }
 
-    /// Writes one message and counts it (`atOnce`: a payload `writeAtOnce` asked for).
+    /// Writes one message and counts it (`atOnce`: a payload `writeAtOnce` wrote).
     private func write<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol, atOnce: Bool = false
     ) -> Bool {

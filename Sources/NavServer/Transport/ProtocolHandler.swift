@@ -63,12 +63,9 @@ final class ProtocolHandler {
         }
     }
 
-    /// How many libwebsockets callbacks are running (they nest: a write can call back): outside
-    /// all of them, `writeAtOnce` may write.
+    /// How many libwebsockets callbacks, and writes at once, are running (they nest: a write can
+    /// call back): outside all of them, `writeAtOnce` may write.
     var callbackDepth = 0
-    /// The connection `writeAtOnce` is asking for a payload: a `requestWrite()` on it from inside
-    /// the delegate (to be asked again) waits for the callback, after this payload, not before it.
-    var writingAtOnce: WebSocketConnection?
 
     fileprivate func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,

@@ -9,7 +9,7 @@ struct TransportMetrics: Sendable {
     var messagesSent = 0
     var bytesSent = 0
     var stalledReadersKilled = 0
-    /// Payloads written within `requestWrite()`, outside every lws callback, rather than on a
+    /// Payloads written within `replaceLatest(_:)`, outside every lws callback, rather than on a
     /// writeable callback (`ProtocolHandler.writeAtOnce`).
     var writesAtOnce = 0
     /// Closes by the code that ended the connection (see `WebSocketServerDelegate`'s `didClose`).

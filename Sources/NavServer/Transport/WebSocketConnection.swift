@@ -44,8 +44,8 @@ public final class WebSocketConnection {
     /// Set once a callback has decided to close at once (returned -1 to lws, which may ignore
     /// it while inflating a message: the next writeable callback returns -1 again).
     var isHangingUp = false
-    /// Set by `requestWrite()`, cleared when the delegate is asked for a payload.
-    var payloadRequested = false
+    /// The latest slot: the newest payload, waiting for the socket (`replaceLatest`).
+    private(set) var latest: WebSocketPayload?
     /// The fragments of a message still being received.
     var partialMessage: [UInt8] = []
     /// Whether the message being received came compressed (RSV1 on its first frame); nil
@@ -93,16 +93,20 @@ public final class WebSocketConnection {
         handler.didQueue(on: self)
     }
 
-    /// Asks the delegate for `nextPayloadFor` this connection as soon as the socket can take a
-    /// message and the queue is empty. Several calls before then still mean one payload.
+    /// Puts `payload` in the connection's latest slot, replacing one the socket has not taken yet
+    /// (latest wins), or empties the slot (nil). It goes after the queued messages once the socket
+    /// can take it, and the delegate then hears `didSendLatestOn`. This is how "latest wins"
+    /// traffic works: whatever makes a new state puts its payload here, and a slow reader gets the
+    /// newest when it reads again, never a backlog.
     ///
-    /// Outside every libwebsockets callback (the tick, timers) a socket with nothing waiting is
-    /// asked at once, within this call: the frame just made is encoded and sent while it is still
-    /// in the cache, instead of on the loop's next pass. Inside a callback, and on a compressed
-    /// connection (lws deflates over several passes), the request waits for the writeable callback.
-    public func requestWrite() {
+    /// Outside every libwebsockets callback (the tick, the end of a loop turn) a socket with
+    /// nothing held back takes it at once, within this call: the bytes just made go while they are
+    /// still in the cache, instead of on the loop's next pass. Inside a callback, and on a
+    /// compressed connection (lws deflates over several passes), it waits for the writeable callback.
+    public func replaceLatest(_ payload: WebSocketPayload?) {
         guard isOpen, let wsi else { return }
-        payloadRequested = true
+        latest = payload
+        guard payload != nil else { return }
         if handler?.writeAtOnce(self, wsi) == true { return }
         lws_callback_on_writable(wsi)
     }
@@ -121,6 +125,12 @@ public final class WebSocketConnection {
     func heard(at now: Double) {
         lastHeardAt = now
         isPinged = false
+    }
+
+    /// Takes the payload in the latest slot, if any: the slot is empty after.
+    func takeLatest() -> WebSocketPayload? {
+        defer { latest = nil }
+        return latest
     }
 
     /// Takes the next queued message, if any.
@@ -147,19 +157,20 @@ public final class WebSocketConnection {
     var hasQueuedMessages: Bool { outboxHead < outbox.count }
 
     /// Anything at all waits for the socket: a ping, a queued message, a close frame or a payload.
-    var hasOutputWaiting: Bool { pingDue || hasPendingOutput || payloadRequested }
+    var hasOutputWaiting: Bool { pingDue || hasPendingOutput || latest != nil }
 
     /// Forgets everything queued (the connection is being dropped) and records why.
     func abandon(because status: CloseStatus) {
         clearOutbox()
         pendingClose = nil
-        payloadRequested = false
+        latest = nil
         ending = status
     }
 
     /// The socket is gone: detach from libwebsockets so every later call is a no-op.
     func detach() {
         wsi = nil
+        latest = nil
         clearOutbox()
         partialMessage = []
         receivingCompressed = nil

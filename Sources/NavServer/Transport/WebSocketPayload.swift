@@ -1,5 +1,5 @@
-/// One outgoing WebSocket message built on demand (a frame): its bytes and whether it goes out
-/// as a text or a binary WebSocket frame.
+/// One outgoing WebSocket message for a connection's latest slot (a frame): its bytes and whether
+/// it goes out as a text or a binary WebSocket frame.
 ///
 /// A value type whose bytes are shared copy-on-write, so one encoded frame handed to many
 /// connections is copied only into each socket's write buffer.

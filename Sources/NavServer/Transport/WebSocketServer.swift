@@ -312,6 +312,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 break
             }
             serviceWakeUps += 1
+            delegate?.webSocketServerDidFinishTurn(self)
             if let drainDeadline, handler.openConnections == 0 || now >= drainDeadline { break }
         }
         stopTicking()

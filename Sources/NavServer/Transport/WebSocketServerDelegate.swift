@@ -16,13 +16,15 @@ public protocol WebSocketServerDelegate: AnyObject {
     func webSocketServer(
         _ server: WebSocketServer, didClose connection: WebSocketConnection, code: UInt16)
 
-    /// Asked after `connection.requestWrite()`, once the socket can take a message and the
-    /// connection's own queue is empty: return the newest payload to send now, or nil. This is
-    /// how "latest wins" traffic works: call `requestWrite()` whenever there is something new and
-    /// build the payload here, so a slow reader never makes frames pile up. Call `requestWrite()`
-    /// from here to be asked once more after this payload has been written.
-    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection)
-        -> WebSocketPayload?
+    /// The payload in `connection`'s latest slot (`replaceLatest(_:)`) was written: the slot is
+    /// empty. The transport hands bytes over and reports it; it never asks for them. A payload put
+    /// from here goes on the next writeable callback.
+    func webSocketServer(_ server: WebSocketServer, didSendLatestOn connection: WebSocketConnection)
+
+    /// The service loop finished a turn (one pass of `lws_service`): every message it read is in.
+    /// Work put off to the end of a turn runs here, once however many messages asked for it, and
+    /// outside every libwebsockets callback, so a payload put now goes at once to an idle socket.
+    func webSocketServerDidFinishTurn(_ server: WebSocketServer)
 
     /// The tick timer fired (see `WebSocketServer.startTicking(interval:)`); `now` is
     /// `server.now` as the tick runs.
@@ -45,9 +47,9 @@ public protocol WebSocketServerDelegate: AnyObject {
 }
 
 extension WebSocketServerDelegate {
-    public func webSocketServer(
-        _ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection
-    ) -> WebSocketPayload? { nil }
+    public func webSocketServer(_ server: WebSocketServer, didSendLatestOn connection: WebSocketConnection) {}
+
+    public func webSocketServerDidFinishTurn(_ server: WebSocketServer) {}
 
     public func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {}
 

@@ -19,10 +19,10 @@ import Testing
         h.transport.now = try #require(h.transport.nextTimer)
         #expect(h.transport.takeDueTick())
         h.shard.tick(now: h.now)
-        #expect(c.takeWriteRequest() && w.takeWriteRequest())
-        let forController = try #require(h.shard.nextPayload(for: c))
+        #expect(session.encodingsHeld == 1, "one encoding in both viewers' slots")
+        let forController = try #require(h.takeFrame(on: c))
         #expect(session.encodingsHeld == 1, "kept for the watcher, at the same base")
-        let forWatcher = try #require(h.shard.nextPayload(for: w))
+        let forWatcher = try #require(h.takeFrame(on: w))
         let storage = { (payload: WebSocketPayload) in payload.bytes.withUnsafeBufferPointer { $0.baseAddress } }
         #expect(storage(forWatcher) == storage(forController), "one encoding, not two")
         #expect(session.encodingsHeld == 0, "every viewer has the newest frame")

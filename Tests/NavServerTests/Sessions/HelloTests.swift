@@ -2,18 +2,21 @@ import NavWire
 import Testing
 @testable import NavServer
 
-/// `hello` and what comes before it (docs/protocol.md §2): the welcome, then the first frame once
-/// the socket can take it; `not_ready`, `bad_message` and `not_found` refusals; `ping`.
+/// `hello` and what comes before it (docs/protocol.md §2): the welcome, then the first frame, put
+/// in the connection's slot at the end of the loop turn and sent once the socket takes it;
+/// `not_ready`, `bad_message` and `not_found` refusals; `ping`.
 @Suite struct HelloTests {
-    @Test func helloGetsAWelcomeThenAFullFrameWhenTheSocketCanTakeIt() throws {
+    @Test func helloGetsAWelcomeThenAFullFrameFromTheEndOfTheTurn() throws {
         let h = ShardHarness()
         let c = h.connect()
         h.receive(#"{"type":"hello"}"#, on: c)
         #expect(c.take() == ["welcome control resumed=false"])
-        #expect(c.wantsWrite)
+        #expect(c.latest == nil, "nothing is made while the turn reads")
+        h.shard.endTurn()
+        #expect(c.latest != nil)
         h.serviceWrites()
         #expect(c.take() == ["frame 1 full"])
-        #expect(!c.wantsWrite)
+        #expect(c.latest == nil)
 
         let welcome = try #require(c.last("welcome"))
         let token = try #require(welcome["session"]?.stringValue)

@@ -4,9 +4,9 @@ import NavWire
 
 /// The `SessionShard`s of one server, each on a `FakeTransport`, driven as libwebsockets drives
 /// them, without sockets, threads or the wall clock: connections open on a shard, send texts and
-/// close; after each step the loop passes (work the shards queued for each other runs, sockets
-/// that asked for a frame take one, connections the server closed are reported gone) until
-/// nothing is left to do; the clock, one for all shards, moves only with `advance(to:)`, firing
+/// close; after each step the loop passes (work the shards queued for each other runs, each
+/// turn's end renders what input changed, sockets take the frames in their slots, connections
+/// the server closed are reported gone) until nothing is left to do; the clock, one for all shards, moves only with `advance(to:)`, firing
 /// the wake-ups and ticks that fall due on the way, in time order.
 ///
 /// The test's own thread only.
@@ -79,7 +79,7 @@ final class ShardHarness {
         serviceWrites()
     }
 
-    /// One text message from `connection`, and nothing else: frames asked for wait.
+    /// One text message from `connection`, and nothing else: the end of the turn waits.
     func receive(_ text: String, on connection: FakeConnection) {
         precondition(connection.isOpen, "a closed connection sends nothing")
         home(of: connection).received(text, on: connection)
@@ -123,8 +123,9 @@ final class ShardHarness {
     // MARK: What the loops do
 
     /// Passes of the shards' loops until none has anything to do: work the shards sent off their
-    /// service threads and queued for each other runs, in order; every socket that asked for a frame takes one from its shard;
-    /// the shard of a connection that went away hears so.
+    /// service threads and queued for each other runs, in order; each shard ends its turn
+    /// (`endTurn`); every socket with a frame in its slot takes it, and its shard hears so; the
+    /// shard of a connection that went away hears so.
     func serviceWrites() {
         for _ in 0..<1000 {
             var busy = false
@@ -134,18 +135,26 @@ final class ShardHarness {
                 busy = busy || !work.isEmpty
                 for job in work { job() }
             }
-            for connection in connections where connection.takeWriteRequest() {
-                busy = true
-                if let payload = home(of: connection).nextPayload(for: connection) { connection.record(payload) }
+            for shard in shards { shard.endTurn() }
+            for connection in connections {
+                if takeFrame(on: connection) != nil { busy = true }
             }
             for connection in connections where !connection.isOpen && !connection.isGone {
                 busy = true
                 connection.isGone = true
                 home(of: connection).closed(connection)
             }
-            if !busy { return }
+            if !busy, !transports.contains(where: \.hasQueuedWork) { return }
         }
         preconditionFailure("the loops never went idle")
+    }
+
+    /// `connection`'s socket takes the frame in its slot, if one waits, and its shard hears so.
+    @discardableResult
+    func takeFrame(on connection: FakeConnection) -> WebSocketPayload? {
+        guard let payload = connection.takeLatest() else { return nil }
+        home(of: connection).frameSent(on: connection)
+        return payload
     }
 
     /// Moves the clock to `time`, firing on the way, in time order, each wake-up and tick that

@@ -3,8 +3,8 @@ import NavWire
 @testable import NavServer
 
 /// A `ShardConnection` without a socket: it records what the server sends, in order (texts at
-/// once, as they are queued; a frame when the test lets the socket take one; the close asked
-/// for), and keeps the write request for the test to answer (`ShardHarness.serviceWrites`).
+/// once, as they are queued; a frame when the test lets the socket take the one in its latest
+/// slot, `ShardHarness.serviceWrites`; the close asked for).
 ///
 /// The test's own thread only.
 final class FakeConnection: ShardConnection {
@@ -24,12 +24,16 @@ final class FakeConnection: ShardConnection {
     var context: AnyObject?
     /// Everything the server sent, in order.
     private(set) var output: [Output] = []
-    /// The server asked for a frame (`requestWrite()`) that the socket has not taken yet.
-    private(set) var wantsWrite = false
+    /// The latest slot: the frame the server put there (`replaceLatest`) and the socket has not
+    /// taken yet.
+    private(set) var latest: WebSocketPayload?
     /// False once the server asked to close, or the peer went away.
     private(set) var isOpen = true
     /// True once the shard has heard that the connection is gone (`ShardHarness`).
     var isGone = false
+    /// While true the socket takes nothing: a frame waits in the slot, as for a reader that has
+    /// stopped reading.
+    var isStalled = false
     /// How much of `output` `take()` has returned.
     private var taken = 0
 
@@ -44,9 +48,9 @@ final class FakeConnection: ShardConnection {
         output.append(.text(text))
     }
 
-    func requestWrite() {
+    func replaceLatest(_ payload: WebSocketPayload?) {
         guard isOpen else { return }
-        wantsWrite = true
+        latest = payload
     }
 
     func close(code: UInt16, reason: String) {
@@ -55,14 +59,12 @@ final class FakeConnection: ShardConnection {
         output.append(.close(code: code, reason: reason))
     }
 
-    /// The socket can take a frame: clears the request, and true when there was one.
-    func takeWriteRequest() -> Bool {
-        defer { wantsWrite = false }
-        return wantsWrite && isOpen
-    }
-
-    func record(_ frame: WebSocketPayload) {
-        output.append(.frame(frame))
+    /// The socket takes the frame in the slot, if one waits and it is not stalled: it is sent.
+    func takeLatest() -> WebSocketPayload? {
+        guard isOpen, !isStalled, let latest else { return nil }
+        self.latest = nil
+        output.append(.frame(latest))
+        return latest
     }
 
     /// The peer went away: nothing more is sent.

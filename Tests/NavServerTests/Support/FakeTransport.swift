@@ -66,6 +66,9 @@ final class FakeTransport: ShardTransport {
         return queued
     }
 
+    /// Work waits to be run, on the service thread or off it.
+    var hasQueuedWork: Bool { !queued.isEmpty || (!background.isEmpty && !holdsBackgroundWork) }
+
     /// When the next timer fires (the wake-up or a tick), if one is armed.
     var nextTimer: Double? {
         [wakeAt, ticking?.next].compactMap { $0 }.min()

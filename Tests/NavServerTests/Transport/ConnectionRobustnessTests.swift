@@ -75,9 +75,8 @@ import Testing
         let harness = try TestServer { $0.heartbeatSeconds = 1 }
         defer { harness.stop() }
         let payload = WebSocketPayload.text(Array(repeating: UInt8(ascii: "f"), count: 30_000))
-        harness.delegate.nextPayload = { _ in payload }
         try expectOnlyTheStalledReaderDropped(harness) {
-            harness.delegate.connections.values.forEach { $0.requestWrite() }
+            harness.delegate.connections.values.forEach { $0.replaceLatest(payload) }
         }
     }
 

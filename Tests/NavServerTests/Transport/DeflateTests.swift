@@ -103,11 +103,10 @@ import Testing
         defer { harness.stop() }
         let binary = (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) }
         var turn = 0
-        harness.delegate.nextPayload = { _ in
+        harness.delegate.onText = { _, connection, _ in
             turn += 1
-            return turn % 2 == 1 ? .binary(binary) : .text(Array(Self.json(2000, seed: turn).utf8))
+            connection.replaceLatest(turn % 2 == 1 ? .binary(binary) : .text(Array(Self.json(2000, seed: turn).utf8)))
         }
-        harness.delegate.onText = { _, connection, _ in connection.requestWrite() }
         let client = try DeflateClient.connect(port: harness.port)
         for round in 1...4 {
             try client.send("next")

@@ -25,7 +25,10 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         connection.send(text)
     }
     var onTick: (WebSocketServer, Double) -> Void = { _, _ in }
-    var nextPayload: (WebSocketConnection) -> WebSocketPayload? = { _ in nil }
+    /// The payload in a connection's latest slot was written.
+    var onSent: (WebSocketServer, WebSocketConnection) -> Void = { _, _ in }
+    /// The service loop finished a turn.
+    var onTurnEnd: (WebSocketServer) -> Void = { _ in }
     var extraMetrics = ""
     /// The answer to a GET under `/status` or `/recordings`.
     var respond: (String) -> HTTPAnswer? = { _ in nil }
@@ -36,7 +39,8 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         onOpen = { _, _ in }
         onText = { _, connection, text in connection.send(text) }
         onTick = { _, _ in }
-        nextPayload = { _ in nil }
+        onSent = { _, _ in }
+        onTurnEnd = { _ in }
         respond = { _ in nil }
     }
 
@@ -59,8 +63,12 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         record.withLock { $0.closes[connection.id] = code }
     }
 
-    func webSocketServer(_ server: WebSocketServer, nextPayloadFor connection: WebSocketConnection) -> WebSocketPayload? {
-        nextPayload(connection)
+    func webSocketServer(_ server: WebSocketServer, didSendLatestOn connection: WebSocketConnection) {
+        onSent(server, connection)
+    }
+
+    func webSocketServerDidFinishTurn(_ server: WebSocketServer) {
+        onTurnEnd(server)
     }
 
     func webSocketServerDidTick(_ server: WebSocketServer, now: Double) {

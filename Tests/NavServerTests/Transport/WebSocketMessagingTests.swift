@@ -126,18 +126,18 @@ import Testing
         #expect(client.receive() == .text("no subprotocol"))
     }
 
-    @Test func suppliesTheLatestPayloadWhenTheSocketIsReady() throws {
-        // "Latest wins": the delegate never queues frames; every tick makes a new state and asks
-        // for a write, and the payload is built only when the socket can take it.
+    @Test func theLatestPayloadReplacesOneTheSocketHasNotTaken() throws {
+        // "Latest wins": the delegate never queues frames; every tick makes a new state and puts
+        // it in each connection's latest slot, replacing one the socket has not taken.
         let harness = try TestServer()
         defer { harness.stop() }
         var state = 0
         harness.delegate.onTick = { server, _ in
             state += 1
-            harness.delegate.connections.values.forEach { $0.requestWrite() }
+            let payload = WebSocketPayload.text(Array("state \(state)".utf8))
+            harness.delegate.connections.values.forEach { $0.replaceLatest(payload) }
             if state == 50 { server.stopTicking() }
         }
-        harness.delegate.nextPayload = { _ in .text(Array("state \(state)".utf8)) }
         let client = try WebSocketClient.connect(port: harness.port)
         harness.server.perform { [server = harness.server] in server.startTicking(interval: 0.002) }
 
@@ -154,10 +154,9 @@ import Testing
         let harness = try TestServer()
         defer { harness.stop() }
         let bytes: [UInt8] = [0x00, 0xFF, 0x80, 0x0A, 0xC3]  // not UTF-8: only a binary frame may carry it
-        harness.delegate.nextPayload = { _ in .binary(bytes) }
-        harness.delegate.onOpen = { _, connection in connection.requestWrite() }
+        harness.delegate.onOpen = { _, connection in connection.replaceLatest(.binary(bytes)) }
         let client = try WebSocketClient.connect(port: harness.port)
         #expect(client.receive() == .binary(bytes))
-        #expect(client.receive(timeout: 0.2) == .timeout, "one request, one payload")
+        #expect(client.receive(timeout: 0.2) == .timeout, "one payload, one message")
     }
 }
