@@ -1,8 +1,9 @@
 /// A WebSocket on one shard (its home) serving a viewer of a session held by another shard (the
 /// owner). The session never moves: the home forwards the connection's messages to the owner, and
-/// the owner makes the viewer's frames and hands them back one at a time, making the next only
-/// once the home has written the last (so a slow socket holds at most one frame, as on the owner's
-/// own connections).
+/// the owner makes the viewer's frames and hands them back one at a time; the home puts each in
+/// its socket's latest slot and tells the owner when the socket took it, and only then does the
+/// owner make the next (so a slow socket holds at most one frame, as on the owner's own
+/// connections).
 ///
 /// Each property belongs to one thread, as marked; the link itself only travels between the two
 /// shards inside work queued with `WebSocketServer.perform`, which orders those accesses.

@@ -42,7 +42,7 @@ struct TransportMetrics: Sendable {
         out.metric("stackcast_messages_sent_total", "counter", "Text messages written to sockets.", Double(messagesSent))
         out.metric(
             "stackcast_writes_at_once_total", "counter",
-            "Frames written where they were made (the tick, on an idle socket) instead of on a later writeable callback.",
+            "Frames written where they were made (the tick, the end of a loop turn, on an idle socket) instead of on a later writeable callback.",
             Double(writesAtOnce))
         out.metric("stackcast_bytes_sent_total", "counter", "Payload bytes of messages written to sockets (before compression).", Double(bytesSent))
         out.metric(

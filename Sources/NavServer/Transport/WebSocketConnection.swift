@@ -2,9 +2,9 @@ import CWebSockets
 
 /// One WebSocket of a `WebSocketServer`.
 ///
-/// Service thread only: create none yourself, and use one only from delegate callbacks, the tick,
-/// or work queued with `WebSocketServer.perform(_:)`. After the delegate hears `didClose`, every
-/// method is a harmless no-op.
+/// Service thread only: create none yourself, and use one only from delegate callbacks (the tick,
+/// the end of a loop turn), or work queued with `WebSocketServer.perform(_:)`. After the delegate
+/// hears `didClose`, every method is a harmless no-op.
 public final class WebSocketConnection {
     /// Unique among the connections of one server, never reused.
     public let id: Int

@@ -10,9 +10,12 @@ import Synchronization
 /// delegate call live on the **service thread**, started by `start()`. The only members that may
 /// be used from any thread are `start()` (before the service thread exists), `stop()` and
 /// `waitUntilStopped()` (any thread except the service thread), `perform(_:)`, `port` and `now`.
-/// Everything else is service thread only: call it from delegate callbacks, the tick, or work
-/// queued with `perform(_:)`. Mutable state outside `shared` and the atomics is touched only on
-/// that thread, which is why the class can be `@unchecked Sendable`.
+/// Everything else is service thread only: call it from delegate callbacks (the tick and the end
+/// of each loop turn among them), or work queued with `perform(_:)`. Mutable state outside
+/// `shared` and the atomics is touched only on that thread, which is why the class can be
+/// `@unchecked Sendable`. Frames go one way: the delegate puts each in a connection's latest slot
+/// (`WebSocketConnection.replaceLatest`), and the server only takes it when the socket can take
+/// it and reports the write; it never asks the delegate for one.
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: WebSocketServerConfiguration
     let logger: Logger
