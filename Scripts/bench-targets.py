@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
-Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--markdown FILE]
+Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -9,7 +9,8 @@ the machine, the date and the commit.
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-line. Every figure comes from that one run on this machine; a target that could not be measured
+line, WAN_JSON Scripts/wan's report (the viewer in headless Chromium through a delay proxy). Every
+figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
 """
 import datetime
@@ -90,6 +91,14 @@ def main():
             sys.exit(__doc__)
         markdown = args[at + 1]
         del args[at:at + 2]
+    wan = None
+    if "--wan" in args:
+        at = args.index("--wan")
+        if at + 1 >= len(args):
+            sys.exit(__doc__)
+        with open(args[at + 1]) as handle:
+            wan = json.load(handle)
+        del args[at:at + 2]
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
@@ -140,6 +149,23 @@ def main():
         target("most sessions animating at ≥ 58 fps each (p5, while animating)", most, 1000, "sessions", at_most=False)
     else:
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
+
+    # What a person sees across a network (Scripts/wan): medians of its runs, per network.
+    networks = {(net["rtt_ms"], net["jitter_ms"]): net for net in (wan or {}).get("networks", [])}
+
+    def wan_figure(rtt, jitter, part, key, scale=1.0):
+        net = networks.get((rtt, jitter))
+        value = net and net[part][key]["median"]
+        return None if value is None else value * scale
+
+    for rtt, jitter in ((50, 10), (150, 30)):
+        where = f"RTT {rtt} ± {jitter} ms"
+        target(f"slide, display frames that advance, {where}", wan_figure(rtt, jitter, "slide", "slots_advanced", 100), 95, "%",
+               at_most=False)
+        target(f"slide, longest stall, {where}", wan_figure(rtt, jitter, "slide", "longest_gap_ms"), 17, "ms")
+    target("drag, finger-to-pixel lag p50, RTT 150 ± 30 ms", wan_figure(150, 30, "drag", "lag_p50_ms"), 17, "ms")
+    target("drag, finger-to-pixel lag max, RTT 150 ± 30 ms", wan_figure(150, 30, "drag", "lag_max_ms"), 34, "ms")
+    target("drag, reconciliation jump, RTT 150 ± 30 ms", wan_figure(150, 30, "drag", "reconcile_jump_pt"), 2, "pt")
 
     # Figures without a target, which a reader compares across machines as ratios.
     figures = []
