@@ -27,8 +27,14 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
     var onTick: (WebSocketServer, Double) -> Void = { _, _ in }
     /// The payload in a connection's latest slot was written.
     var onSent: (WebSocketServer, WebSocketConnection) -> Void = { _, _ in }
-    /// The service loop finished a turn.
-    var onTurnEnd: (WebSocketServer) -> Void = { _ in }
+    /// The service loop finished a turn. Read at every turn, and set by a test while the loop
+    /// runs: behind a lock, unlike the hooks read only when a peer does something.
+    var onTurnEnd: (WebSocketServer) -> Void {
+        get { hookLock.withLock { turnEnd } }
+        set { hookLock.withLock { turnEnd = newValue } }
+    }
+    private let hookLock = NSLock()
+    private var turnEnd: (WebSocketServer) -> Void = { _ in }
     var extraMetrics = ""
     /// The answer to a GET under `/status` or `/recordings`.
     var respond: (String) -> HTTPAnswer? = { _ in nil }
