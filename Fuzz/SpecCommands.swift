@@ -59,6 +59,11 @@ final class FuzzSession {
         case .success(.pointer(let event)): scene.handle(event)
         case .success(.scroll(let event)): scene.handle(event)
         case .success(.key(let key)): scene.handleKey(key)
+        case .success(.numbered(_, .pointer(let event))): scene.handle(event)
+        case .success(.numbered(_, .scroll(let event))): scene.handle(event)
+        case .success(.numbered(_, .key(let key))): scene.handleKey(key)
+        case .success(.numbered):
+            preconditionFailure("the decoder numbers only pointer, scroll and key messages")
         case .success(.command(let id, .subscribe(let groups))):
             Self.checkJSON(ServerMessage.result(id: id, value: ["events": .array(groups.sorted().map(JSONValue.string))]))
         case .success(.command(let id, .record)):
