@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
-Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--markdown FILE]
+Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--timelines SWEEP_JSONL]
+                        [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -9,7 +10,7 @@ the machine, the date and the commit.
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-line, WAN_JSON Scripts/wan's report (the viewer in headless Chromium through a delay proxy). Every
+line, --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
 """
@@ -99,6 +100,14 @@ def main():
         with open(args[at + 1]) as handle:
             wan = json.load(handle)
         del args[at:at + 2]
+    timelines = []
+    if "--timelines" in args:
+        at = args.index("--timelines")
+        if at + 1 >= len(args):
+            sys.exit(__doc__)
+        with open(args[at + 1]) as handle:
+            timelines = [json.loads(line) for line in handle if line.startswith("{")]
+        del args[at:at + 2]
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
@@ -149,6 +158,11 @@ def main():
         target("most sessions animating at ≥ 58 fps each (p5, while animating)", most, 1000, "sessions", at_most=False)
     else:
         target("most sessions animating at ≥ 58 fps each (p5)", None, 1000, "sessions", at_most=False)
+    # Viewers with timelines: pictures presented per second while animating, by their due times.
+    presenting = max((run["sessions"] for run in timelines if run.get("presented_fps_animating_p5", 0) >= 58), default=0)
+    per_tick = max((size for size, run in median.items() if run.get("fps_animating_p5", 0) >= 58), default=0)
+    target("most sessions presenting ≥ 58 fps with timelines ÷ without", presenting / per_tick if timelines and per_tick else None,
+           3, "×", at_most=False)
 
     # What a person sees across a network (Scripts/wan): medians of its runs, per network.
     networks = {(net["rtt_ms"], net["jitter_ms"]): net for net in (wan or {}).get("networks", [])}
@@ -186,6 +200,9 @@ def main():
     figure("move → frame, NavClient, median", "server.pointer_to_frame_median_us", "µs")
     figure("move → frame, Python websockets, median", "pointer_to_frame_median_us", "µs", source=latency)
 
+    for run in sorted(timelines, key=lambda run: run["sessions"]):
+        figures.append((f"{run['sessions']:,} sessions with timelines: presented fps while animating p50 (p5)",
+                        f"{run.get('presented_fps_animating_p50', 0):.1f} ({run.get('presented_fps_animating_p5', 0):.1f})"))
     width = [max(len(row[column]) for row in rows) for column in range(3)]
     print("== targets (this run)")
     for row in rows:
