@@ -10,7 +10,8 @@ the machine, the date and the commit.
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-line, --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's report (the viewer in headless Chromium through a delay proxy). Every
+line, --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's
+report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
 """
