@@ -63,7 +63,7 @@ public struct Hello: Equatable, Sendable {
     /// The extensions this server offers: `sessionUpdates` sends the viewer `viewport` and
     /// `settings` messages when the session's change, so that every viewer shows what the
     /// controller set; `templates` (binary v2 only) lets binary frames write a new layer like one
-    /// the session removed earlier. (The v1 `move` extension is gone: protocol v2 moves a page
+    /// the session removed earlier. (There is no `move` extension: protocol v2 moves a page
     /// by patching one layer.)
     /// `timelines` (protocol v2) lets the server send the pictures of a motion at once, each due
     /// at its time.
