@@ -11,6 +11,7 @@ import { Connection } from '../../Web/src/connection.js';
 import { DisplayList } from '../../Web/src/delta.js';
 import { hudRows } from '../../Web/src/hud.js';
 import { Playout } from '../../Web/src/playout.js';
+import { Bytes as FrameBytes } from './support/bytes.mjs';
 import { ViewerStats } from '../../Web/src/stats.js';
 import { LayerTree } from '../../Web/src/tree.js';
 
@@ -97,33 +98,21 @@ test('bind: the bindings of the frame, "same" for its base\'s, none without it; 
 
 // Binary: type + 16.
 
-/** Assembles binary frames. Each method appends and returns `this`. */
-class Bytes {
-  constructor() { this.out = []; }
-  u8(...values) { this.out.push(...values); return this; }
-  v(value) {
-    while (value >= 128) {
-      this.out.push((value % 128) + 128);
-      value = Math.floor(value / 128);
-    }
-    this.out.push(value);
-    return this;
-  }
-  z(value) { return this.v(value >= 0 ? value * 2 : -value * 2 - 1); }
+/** Binary frames with BINDINGS (§3.8) as well. */
+class Bytes extends FrameBytes {
   /** BINDINGS: `"same"`, null for none, or the JSON form. */
   bind(bind) {
     if (bind === null) return this.v(0);
     if (bind === 'same') return this.v(1);
     this.v(bind.layers.length + 1).u8(bind.axis === 'x' ? 0 : 1);
-    this.z(Math.round(bind.origin[0] * 100)).z(Math.round(bind.origin[1] * 100)).v(bind.travel.length);
-    for (const distance of bind.travel) this.z(Math.round(distance * 100));
+    this.c(bind.origin[0]).c(bind.origin[1]).v(bind.travel.length);
+    for (const distance of bind.travel) this.c(distance);
     for (const { id, field, values } of bind.layers) {
       this.v(id).u8({ x: 0, y: 1, alpha: 2 }[field]);
       for (const value of values) this.z(Math.round(value * (field === 'alpha' ? 1000 : 100)));
     }
     return this;
   }
-  get bytes() { return Uint8Array.from(this.out); }
 }
 
 /** A full frame of the scene (1) and the page (2) at `x`; `input` and `bind` with the flag. */

@@ -383,7 +383,9 @@ final class Session {
     func timelineFrames(from base: WireFrame?) -> ArraySlice<WireFrame>? {
         guard let timeline, timeline.last.seq == seq, timeline.frames.count > 1 else { return nil }
         let lacking = timeline.frames(after: base?.seq ?? 0)
-        return lacking.count > 1 || lacking.first !== timeline.frames.first ? lacking : nil
+        // Only the frame due when made: it goes alone, as any frame.
+        guard let first = lacking.first, lacking.count > 1 || first !== timeline.frames[0] else { return nil }
+        return lacking
     }
 
     /// The frame with seq `seq`, if still kept.

@@ -105,6 +105,7 @@ public struct PointerBindings: Equatable, Sendable {
         return true
     }
 
-    static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    static func thousandths(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    /// Lengths and alphas as the wire keeps them (`LayerPrecision.wire`).
+    static func hundredths(_ value: Double) -> Double { LayerPrecision.round(value, to: LayerPrecision.wire.geometry) }
+    static func thousandths(_ value: Double) -> Double { LayerPrecision.round(value, to: LayerPrecision.wire.alpha) }
 }

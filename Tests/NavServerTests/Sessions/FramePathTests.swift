@@ -9,13 +9,19 @@ import Testing
     private static func down(_ y: Int = 600) -> String { #"{"type":"pointer","phase":"down","x":200,"y":\#(y),"t":0}"# }
     private static func move(_ step: Int) -> String { #"{"type":"pointer","phase":"move","x":200,"y":\#(600 - step * 20),"t":\#(step * 16)}"# }
 
-    @Test func pointerMovesReadInOneTurnMakeOnePicture() throws {
-        let h = ShardHarness()
+    /// A v2 controller whose finger scrolls the list, three moves in, its frames taken.
+    private static func scrolling(_ h: ShardHarness) throws -> (FakeConnection, Session) {
         let (c, token, _) = h.controller(#""protocol":2"#)
         let session = try #require(h.shard.sessions[token])
-        h.send(Self.down(), on: c)
-        for step in 1...3 { h.send(Self.move(step), on: c) }
+        h.send(down(), on: c)
+        for step in 1...3 { h.send(move(step), on: c) }
         _ = c.take()
+        return (c, session)
+    }
+
+    @Test func pointerMovesReadInOneTurnMakeOnePicture() throws {
+        let h = ShardHarness()
+        let (c, session) = try Self.scrolling(h)
         let before = session.latest.seq
         for step in 4...9 { h.receive(Self.move(step), on: c) }
         #expect(session.latest.seq == before, "nothing is made while the turn reads")
@@ -29,11 +35,7 @@ import Testing
 
     @Test func aStalledSocketGetsTheNewestPictureAsOneDelta() throws {
         let h = ShardHarness()
-        let (c, token, _) = h.controller(#""protocol":2"#)
-        let session = try #require(h.shard.sessions[token])
-        h.send(Self.down(), on: c)
-        for step in 1...3 { h.send(Self.move(step), on: c) }
-        _ = c.take()
+        let (c, session) = try Self.scrolling(h)
         let held = session.latest.seq
         c.isStalled = true
         for step in 4...9 { h.send(Self.move(step), on: c) }
