@@ -54,6 +54,8 @@ struct SceneScript {
     var predicts = false
     /// The pictures made ahead and not yet ticked, by time; a step (input, a command) voids them.
     private var promised: [(time: Double, picture: ScenePicture)] = []
+    /// The time the promised pictures could be told until (`Scene.predictableUntil`).
+    private var promisedUntil = Double.infinity
     /// The first tick whose picture was not the one made ahead for its time.
     private(set) var broken: String?
 
@@ -96,6 +98,13 @@ struct SceneScript {
         guard let picture = scene.picture(now: scene.now + Self.frameInterval, kinds: [.list, .tree]) else { return true }
         frames += 1
         if let index = promised.firstIndex(where: { $0.time == scene.now }) {
+            // The motion's end as its animations leave it: the tick there also runs their
+            // completions (a covered page goes on standby, bars change parents), whose picture a
+            // server sends as a frame of its own after the timeline, so it is not the promise's.
+            if scene.now >= promisedUntil {
+                promised = []
+                return frame(picture, frames, scene.now)
+            }
             let made = WireFrame(seq: 0, time: scene.now, picture: promised[index].picture)
             if !WireFrame(seq: 0, time: scene.now, picture: picture).showsTheSame(as: made) {
                 broken = "frame \(frames) at t=\(scene.now): the picture made ahead for it shows something else"
@@ -110,6 +119,7 @@ struct SceneScript {
     /// can be told.
     private mutating func promise() {
         guard let until = scene.predictableUntil else { return }
+        promisedUntil = until
         var times: [Double] = []
         var time = scene.now
         while times.count < 24, time + Self.frameInterval <= until {
