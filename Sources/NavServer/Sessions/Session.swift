@@ -54,6 +54,10 @@ final class Session {
     /// The frames of the motion under way made ahead of time, while every viewer asked for
     /// timelines; nil when none are.
     private(set) var timeline: Timeline?
+    /// Something other than time (input, a command, a viewer leaving) changed the scene since
+    /// its picture was last checked against the timeline. Until then the ticks while a timeline
+    /// runs make no picture: the frames ahead are what the same animations show at their times.
+    private var changedSinceCheck = false
     /// Frames a cut voided, as seq ranges with the frame each cut went on from: a viewer holding
     /// one of them gets its next delta from that frame (the newest few cuts are kept).
     private var cuts: [(from: WireFrame, voided: ClosedRange<Int>)] = []
@@ -156,6 +160,7 @@ final class Session {
         // Bring the scene's clock to now, so whatever starts here starts now, not at the last tick.
         scene.advance(to: sceneTime(now))
         lastInputAt = now
+        changedSinceCheck = true
         if case .numbered(let input, _) = message { lastInput = input }
         for recorder in recorders { recorder.input(text, from: viewer, at: scene.now) }
         scene.apply(message, submitter: viewer, bytes: text.utf8.count, completion: completion)
@@ -183,6 +188,7 @@ final class Session {
     func controllerLeaves(_ viewer: AnyObject, now: Double) {
         scene.advance(to: sceneTime(now))
         for recorder in recorders { recorder.leave(viewer, at: scene.now) }
+        changedSinceCheck = true
         scene.cancelInput()
         scene.dropQueuedCommands(from: viewer)
     }
@@ -261,18 +267,33 @@ final class Session {
             if time < timeline.last.time || !timeline.isComplete {
                 due = timeline.due(at: time)
                 time = due!.time
+                // Before the motion's end (whose completions may change anything), a scene only
+                // time moved shows what was made ahead: no picture to make.
+                if !changedSinceCheck, time < timeline.until {
+                    self.timeline!.dropPast(time)
+                    return planAhead()
+                }
             } else {
                 self.timeline = nil
             }
         }
+        let changed = changedSinceCheck
+        changedSinceCheck = false
         guard let picture = scene.picture(now: time, kinds: kinds) else { return false }
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         // Compared as it goes on the wire: a change below its precision makes no frame.
         if frame.showsTheSame(as: due ?? latest) {
             for recorder in recorders { recorder.same(at: scene.now) }
             // A motion that starts where things are (a fling's first moment) still goes ahead.
-            guard due != nil else {
+            guard let due else {
                 startTimeline()
+                return (timeline?.frames.count ?? 0) > 1
+            }
+            // What changed the scene may have changed the motion ahead (a slower one, say) while
+            // the picture now stays: the frames after the due one are made again.
+            guard !changed else {
+                cut(at: due)
+                startTimeline(from: due)
                 return (timeline?.frames.count ?? 0) > 1
             }
             timeline!.dropPast(time)
@@ -319,10 +340,11 @@ final class Session {
         !viewers.isEmpty && viewers.allSatisfy(\.wantsTimelines)
     }
 
-    /// The newest frame starts a timeline when the scene moves in a way only time decides.
-    private func startTimeline() {
+    /// `start` (the newest frame, or the one a cut goes on from) starts a timeline when the
+    /// scene moves in a way only time decides.
+    private func startTimeline(from start: WireFrame? = nil) {
         guard makesTimelines, let until = scene.predictableUntil else { return }
-        timeline = Timeline(start: latest, until: until)
+        timeline = Timeline(start: start ?? latest, until: until)
         _ = planAhead()
     }
 
@@ -347,7 +369,7 @@ final class Session {
         var made = false
         for (time, picture) in zip(times, scene.predictedPictures(at: times, kinds: kinds)) {
             let frame = WireFrame(seq: seq + 1, time: time, picture: picture)
-            if frame.showsTheSame(as: latest) { continue }
+            if frame.showsTheSame(as: timeline.last) { continue }
             frame.input = lastInput
             for recorder in recorders { recorder.ahead(frame, at: now) }
             appendFrame(frame)

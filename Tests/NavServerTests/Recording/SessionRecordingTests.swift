@@ -8,21 +8,6 @@ import Testing
 /// every frame the server made comes out of the replay with the same hash, and the replay ends
 /// in the state the live session was in.
 @Suite struct SessionRecordingTests {
-    /// A record folder of its own, removed afterwards.
-    private final class Folder {
-        let path = NSTemporaryDirectory() + "stackcast-recordings-" + UUID().uuidString
-        lazy var store: RecordingStore = try! RecordingStore(directory: path, logger: .init(label: "test"))
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        /// The one recording in the folder.
-        func recording() throws -> Recording {
-            store.flush()
-            let files = try FileManager.default.contentsOfDirectory(atPath: path)
-            #expect(files.count == 1)
-            return try Recording(parsing: String(contentsOfFile: path + "/" + files[0], encoding: .utf8))
-        }
-    }
-
     /// Pushes, a drag that pops interactively, a v2 watcher joining (pictures in both forms from
     /// then on), a query while something moves, and a takeover by a second controller.
     /// With `hello`'s fields the first controller asks for its frames (timelines, say).
@@ -59,7 +44,7 @@ import Testing
 
     @Test(arguments: ["", #""protocol":2,"features":["timelines"]"#])
     func aReplayMakesEveryFrameTheServerMadeWithTheSameHash(hello: String) throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let h = ShardHarness(recordings: folder.store)
         let (state, frames) = busySession(h, hello: hello)
         let recording = try folder.recording()
@@ -83,7 +68,7 @@ import Testing
     }
 
     @Test func anEndedSessionEndsItsRecording() throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let h = ShardHarness(recordings: folder.store) { $0.sessionTTL = 5 }
         let (c, _, _) = h.controller()
         h.command("p1", "push", #""screen":{"name":"A"}"#, on: c)
@@ -96,7 +81,7 @@ import Testing
     }
 
     @Test func aReplayOfAChangedInputDiffersFromTheFirstFrameAfterIt() throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let h = ShardHarness(recordings: folder.store)
         let (c, _, _) = h.controller()
         h.command("p1", "push", #""screen":{"name":"A"}"#, on: c)
@@ -121,7 +106,7 @@ import Testing
     }
 
     @Test func configureRecordStopsARecordingForGood() throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let h = ShardHarness(recordings: folder.store)
         let c = h.connect()
         h.hello(on: c)
@@ -138,7 +123,7 @@ import Testing
     }
 
     @Test func onRequestOnlyTheSessionsThatAskAreRecordedFromTheirStart() throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let h = ShardHarness(recordings: folder.store) { $0.recordsOnRequest = true }
         let (quiet, _, _) = h.controller()
         h.command("p1", "push", #""screen":{"name":"A"}"#, on: quiet)
@@ -170,7 +155,7 @@ import Testing
     /// Past `maxDeferredLines` waiting for the writing thread (here it never runs), a deferred
     /// line is made by the thread that appends it; the file keeps every line in order.
     @Test func linesPastTheDeferredLimitAreMadeByTheirAppender() throws {
-        let folder = Folder()
+        let folder = RecordingFolder()
         let made = Locked(0)
         let count = RecordingStore.maxDeferredLines + 3
         for index in 0..<count {
