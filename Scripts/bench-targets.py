@@ -135,6 +135,8 @@ def main():
     target("drag delta, JSON v2, median", bench.get("server.drag_delta_v2_json_bytes_median"), 160, "B")
     target("slide delta, JSON v2 with permessage-deflate, median", bench.get("deflate.v2JSON_delta_compressed_bytes_median"), 160, "B")
     target("full frame, phone, binary v2", bench.get("server.v2Binary.full_frame_bytes"), 2048, "B")
+    target("slide as a timeline ÷ as per-tick frames, binary v2", bench.get("server.v2Binary.slide_timeline_vs_frames"), 1, "×")
+    target("slide as a timeline ÷ as per-tick frames, JSON v2", bench.get("server.v2JSON.slide_timeline_vs_frames"), 1, "×")
     target("move -> frame ÷ ping, NavClient", bench.get("server.pointer_to_frame_vs_ping_median"), 1.5, "×")
     target("move -> frame ÷ ping, Python websockets", latency.get("pointer_to_frame_vs_ping_median"), 1.5, "×")
     target("server work per move, p99", bench.get("server.pointer_move_work_v2_binary_p99_us"), 1000, "µs")

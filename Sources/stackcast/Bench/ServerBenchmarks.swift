@@ -97,6 +97,26 @@ struct ServerBenchmarks {
             report.add("server.\(name).slide_transition_bytes_median", Stats(transitions).median, "B")
             report.add("server.\(name).slide_vs_broadway", Stats(transitions).median / 17_700, "× Broadway's 17.7 KB")
         }
+        // The same slides for viewers that ask for timelines: a motion's frames in one message.
+        for wire in [WireFormat.v2JSON, .v2Binary] {
+            let perTick = try slideBytes(port: port, wire: wire, timelines: false)
+            let timed = try slideBytes(port: port, wire: wire, timelines: true)
+            report.add("server.\(wire.rawValue).slide_timeline_bytes_median", timed, "B")
+            report.add("server.\(wire.rawValue).slide_timeline_vs_frames", timed / perTick, "× per-tick frames")
+        }
+    }
+
+    /// The median bytes of a slide push or pop (every message of it) in `wire`, sent as timelines
+    /// or per tick.
+    private func slideBytes(port: Int, wire: WireFormat, timelines: Bool) throws -> Double {
+        let client = try Session(port: port, wire: wire, timelines: timelines)
+        defer { client.close() }
+        var slides: [Double] = []
+        for index in 0..<20 {
+            let op = index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
+            slides.append(Double(try client.command(op).reduce(0, +)))
+        }
+        return Stats(slides).median
     }
 
     // MARK: Capacity
@@ -217,10 +237,12 @@ extension ServerBenchmarks {
 
         /// Says hello with `fields` (more JSON members: a session to watch, a window). A binary
         /// session asks for layer templates, as the viewer does, unless `templates` is false.
-        init(port: Int, wire: WireFormat = .v1, app: String = "phone", fields: String = "", templates: Bool = true) throws {
+        /// With `timelines` it asks for those too (protocol 2 only).
+        init(port: Int, wire: WireFormat = .v1, app: String = "phone", fields: String = "", templates: Bool = true, timelines: Bool = false) throws {
             client = try WebSocketClient.connect(port: port)
             self.wire = wire
-            let features = wire == .v2Binary && templates ? #","features":["templates"]"# : ""
+            let asked = (wire == .v2Binary && templates ? [#""templates""#] : []) + (timelines ? [#""timelines""#] : [])
+            let features = asked.isEmpty ? "" : #","features":["# + asked.joined(separator: ",") + "]"
             let format = wire == .v1 ? "" : #","protocol":2,"encoding":"\#(wire.encoding)""# + features
             try client.sendText(#"{"type":"hello","app":"\#(app)"\#(format)\#(fields)}"#)
             let welcome = try nextText { $0.contains(#""type":"welcome""#) }
@@ -243,7 +265,9 @@ extension ServerBenchmarks {
         func next() throws -> Message {
             while true {
                 switch client.receive(timeout: 5) {
-                case .text(let text): return text.hasPrefix(#"{"type":"frame""#) ? .frame(bytes: text.utf8.count) : .text(text)
+                case .text(let text):
+                    let isFrame = text.hasPrefix(#"{"type":"frame""#) || text.hasPrefix(#"{"type":"timeline""#)
+                    return isFrame ? .frame(bytes: text.utf8.count) : .text(text)
                 case .binary(let bytes): return .frame(bytes: bytes.count)
                 case .ping: continue
                 case .timeout: throw Failure(description: "no answer from the server within 5 s")
@@ -308,7 +332,8 @@ extension ServerBenchmarks {
                     if text.contains(#""type":"error""#) { throw Failure(description: "command failed: \(text)") }
                     // The frame showing the final state follows the result within a tick.
                     switch client.receive(timeout: 0.05) {
-                    case .text(let last) where last.hasPrefix(#"{"type":"frame""#): frames.append(last.utf8.count)
+                    case .text(let last) where last.hasPrefix(#"{"type":"frame""#) || last.hasPrefix(#"{"type":"timeline""#):
+                        frames.append(last.utf8.count)
                     case .binary(let last): frames.append(last.count)
                     default: break
                     }
