@@ -427,17 +427,23 @@ final class Session {
     }
 
     /// `frames` (a run of the timeline, ending with the newest frame) as one timeline message for
-    /// a viewer that holds `base`: each a delta from the one before, the first from `base`. Made
-    /// once per base and format, then shared.
+    /// a viewer that holds `base`: each a delta from the one before, the first from `base`, each
+    /// next one continuing it (its seq and base left out). Made once per base and format, then
+    /// shared.
     func encodedTimeline(_ frames: ArraySlice<WireFrame>, format: WireFormat, templates: Bool, from base: WireFrame?) -> [UInt8] {
         let key = EncodingKey(format: format, templates: templates, base: base?.seq ?? 0, timeline: true, echoes: true)
         if let shared = encoded.first(where: { $0.key == key }), let bytes = shared.bytes { return bytes }
         var previous = base
-        let parts = frames.map { frame in
-            defer { previous = frame }
-            return WireEncoder.encode(frame, from: previous, as: format, templates: templates, echoes: true, tables: &tables) ?? []
+        var parts: [[UInt8]] = []
+        for frame in frames {
+            // A first frame the viewer shows already is left out; a next one never is.
+            guard let part = WireEncoder.encode(
+                frame, from: previous, as: format, templates: templates, echoes: true, continuesTimeline: !parts.isEmpty, tables: &tables)
+            else { continue }
+            parts.append(part)
+            previous = frame
         }
-        let bytes = TimelineEncoder.message(parts.filter { !$0.isEmpty }, format: format)
+        let bytes = TimelineEncoder.message(parts, format: format)
         encoded.append((key, bytes))
         return bytes
     }

@@ -7,6 +7,9 @@ import NavKit
 /// Stateless apart from the session's `BinaryTables`, so viewers at the same frame get the same
 /// bytes: the strings and template entries a delta carries are those between its base's mark
 /// and its own.
+///
+/// A frame that continues a timeline (docs/protocol.md §3.7) leaves out `seq` and, as a delta,
+/// `back`: it is the frame after its base, and a delta from it unless it has to be a full frame.
 public enum BinaryTreeEncoder {
     /// Frame types (the first byte).
     static let fullType: UInt8 = 1
@@ -49,10 +52,15 @@ public enum BinaryTreeEncoder {
     /// when the viewer already shows exactly this tree. With `templates` (the viewer asked for
     /// the feature) the frame carries the template entries since `base` and its inserts may be
     /// written like them; viewers with and without the feature share `tables`.
+    /// With `continuesTimeline` (`frame` follows `base` in a timeline message) the header leaves
+    /// out what that says, and the frame is never nil: a change of nothing goes as an empty
+    /// delta, so that the seqs of the frames after it still count one by one.
     public static func encode(
-        _ frame: WireFrame, from base: WireFrame?, tables: inout BinaryTables, templates: Bool = false, echoes: Bool = false
+        _ frame: WireFrame, from base: WireFrame?, tables: inout BinaryTables, templates: Bool = false, echoes: Bool = false,
+        continuesTimeline: Bool = false
     ) -> [UInt8]? {
         guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
+        precondition(!continuesTimeline || base.map { $0.seq + 1 } == frame.seq, "a timeline's next frame follows its base")
         // Only a frame nobody has been sent yet may start new tables, or add entries to them:
         // marks already handed out must stay true.
         let first = frame.tables == nil
@@ -69,7 +77,7 @@ public enum BinaryTreeEncoder {
             delta = nil
         }
         let diff = delta.flatMap { frame.treeDiff(from: $0.base) }
-        if let diff, diff.isEmpty {
+        if let diff, diff.isEmpty, !continuesTimeline {
             if first { frame.tables = tables.mark }
             return nil
         }
@@ -125,12 +133,12 @@ public enum BinaryTreeEncoder {
 
         var out = BinaryWriter(capacity: body.bytes.count + (entries?.bytes.count ?? 0) + 16)
         out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow) | (echoes ? inputFollows : 0))
-        out.varint(frame.seq)
+        if !continuesTimeline { out.varint(frame.seq) }
         if let (base, _, _) = delta {
             // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
             // its time 167 tenths after its base's, a byte and two instead of two and three or four.
             out.varint(tenths(frame.time) - tenths(base.time))
-            out.varint(frame.seq - base.seq)
+            if !continuesTimeline { out.varint(frame.seq - base.seq) }
         } else {
             out.varint(tenths(frame.time))
         }

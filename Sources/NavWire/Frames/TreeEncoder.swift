@@ -12,21 +12,28 @@ import NavKit
 ///
 /// Values are compared as they go on the wire (frames in hundredths of a point, alpha in
 /// thousandths), so a change below that precision sends nothing. Stateless, like `FrameEncoder`.
+///
+/// A frame that continues a timeline (docs/protocol.md §3.7) leaves out `type`, `seq` and `base`:
+/// it is the frame after its base, and a delta from it.
 public enum TreeEncoder {
     /// The frame taking a viewer that holds `base` (nil: nothing yet) to `frame`: full when it
     /// has nothing or the root itself changed, else a delta; nil when it already shows exactly
     /// this tree. `frame` must have a tree, and so must `base`.
     /// With `echoes` (feature `timelines`) the frame also names its input number when it changed
     /// since `base`, and its pointer bindings (docs/protocol.md §3.8).
-    public static func encode(_ frame: WireFrame, from base: WireFrame?, echoes: Bool = false) -> [UInt8]? {
+    /// With `continuesTimeline` (`frame` follows `base` in a timeline message) the frame leaves
+    /// out what that says, and is never nil: a change of nothing goes as an empty delta, so that
+    /// the seqs of the frames after it still count one by one.
+    public static func encode(_ frame: WireFrame, from base: WireFrame?, echoes: Bool = false, continuesTimeline: Bool = false) -> [UInt8]? {
         guard let tree = frame.tree else { preconditionFailure("a v2 frame needs the picture as a layer tree") }
+        precondition(!continuesTimeline || base.map { $0.seq + 1 } == frame.seq, "a timeline's next frame follows its base")
         var out: [UInt8] = []
         out.reserveCapacity(base == nil ? 256 + tree.layers.count * 120 : 256)
-        JSONWriter.appendFrameHeader(seq: frame.seq, time: frame.time, into: &out)
+        JSONWriter.appendFrameHeader(seq: continuesTimeline ? nil : frame.seq, time: frame.time, into: &out)
         let delta = base.flatMap { base in
             base.tree.flatMap { old in old.rootID == tree.rootID ? frame.treeDiff(from: base).map { (base, old, $0) } : nil }
         }
-        if let (base, _, diff) = delta {
+        if let (base, _, diff) = delta, !continuesTimeline {
             if diff.isEmpty { return nil }
             out.append(contentsOf: #","base":"#.utf8)
             JSONWriter.appendNumber(Double(base.seq), into: &out)

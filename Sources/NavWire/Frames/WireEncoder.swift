@@ -57,15 +57,21 @@ public struct WireEncoder {
     /// One frame in `format` (binary with layer templates when `templates`): the one place that
     /// picks the encoder for a format.
     /// With `echoes`, a v2 frame also carries its input number and pointer bindings (feature
-    /// `timelines`).
+    /// `timelines`). With `continuesTimeline`, a v2 frame follows `base` in a timeline message
+    /// (§3.7): it leaves out the seq and base that implies, and is never nil.
     public static func encode(
         _ frame: WireFrame, from base: WireFrame?, as format: WireFormat, templates: Bool = false, echoes: Bool = false,
-        tables: inout BinaryTables
+        continuesTimeline: Bool = false, tables: inout BinaryTables
     ) -> [UInt8]? {
         switch format {
-        case .v1: FrameEncoder.encode(frame, from: base)
-        case .v2JSON: TreeEncoder.encode(frame, from: base, echoes: echoes)
-        case .v2Binary: BinaryTreeEncoder.encode(frame, from: base, tables: &tables, templates: templates, echoes: echoes)
+        case .v1:
+            precondition(!continuesTimeline, "v1 has no timelines")
+            return FrameEncoder.encode(frame, from: base)
+        case .v2JSON:
+            return TreeEncoder.encode(frame, from: base, echoes: echoes, continuesTimeline: continuesTimeline)
+        case .v2Binary:
+            return BinaryTreeEncoder.encode(
+                frame, from: base, tables: &tables, templates: templates, echoes: echoes, continuesTimeline: continuesTimeline)
         }
     }
 }

@@ -62,11 +62,16 @@ extension JSONWriter {
         }
     }
 
-    /// Writes `{"type":"frame","seq":S,"time":T` (time in ms, to 0.1), the start of every JSON frame.
-    static func appendFrameHeader(seq: Int, time: Double, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
-        appendNumber(Double(seq), into: &out)
-        out.append(contentsOf: #","time":"#.utf8)
+    /// Writes `{"type":"frame","seq":S,"time":T` (time in ms, to 0.1), the start of every JSON
+    /// frame; without `seq`, `{"time":T` (a timeline's frame after its first, docs/protocol.md §3.7).
+    static func appendFrameHeader(seq: Int?, time: Double, into out: inout [UInt8]) {
+        if let seq {
+            out.append(contentsOf: #"{"type":"frame","seq":"#.utf8)
+            appendNumber(Double(seq), into: &out)
+            out.append(contentsOf: #","time":"#.utf8)
+        } else {
+            out.append(contentsOf: #"{"time":"#.utf8)
+        }
         appendNumber(LayerPrecision.round(time * 1000, to: 10), into: &out)
     }
 

@@ -7,13 +7,26 @@ import Testing
 @Suite struct TimelineTests {
     private static let timelines = #""protocol":2,"features":["timelines"],"window":16"#
 
-    /// The frames `connection` was sent, timelines flattened, in order.
+    /// The frames `connection` was sent, timelines flattened, in order, each whole: a timeline's
+    /// frames after its first leave out `type`, `seq` and `base`, filled in here as a client does.
     private func frames(_ connection: FakeConnection) -> [JSONValue] {
         connection.messages.flatMap { message -> [JSONValue] in
             switch message["type"]?.stringValue {
-            case "frame": [message]
-            case "timeline": message["frames"]?.arrayValue ?? []
-            default: []
+            case "frame": return [message]
+            case "timeline":
+                var whole: [JSONValue] = []
+                for frame in message["frames"]?.arrayValue ?? [] {
+                    guard let previous = whole.last?["seq"]?.numberValue, case .object(var object) = frame else {
+                        whole.append(frame)
+                        continue
+                    }
+                    object["type"] = "frame"
+                    object["seq"] = .number(previous + 1)
+                    if object["full"] == nil { object["base"] = .number(previous) }
+                    whole.append(.object(object))
+                }
+                return whole
+            default: return []
             }
         }
     }
@@ -105,7 +118,7 @@ import Testing
     }
 
     @Test(arguments: ["json", "binary"])
-    func aSlideAsATimelineTakesAtMostOneFrameMoreThanAsFrames(encoding: String) {
+    func aSlideAsATimelineTakesNoMoreBytesThanAsFrames(encoding: String) {
         let h = ShardHarness()
         let (ahead, _, _) = h.controller(#""protocol":2,"encoding":"\#(encoding)","features":["timelines"]"#)
         let (plain, _, _) = h.controller(#""protocol":2,"encoding":"\#(encoding)""#)
@@ -114,10 +127,20 @@ import Testing
         }
         h.settle()
         let bytes = { (connection: FakeConnection) in connection.frameBytes.reduce(0, +) }
-        // The same deltas, less a message's framing each, plus one: the picture at the slide's
-        // very end, which the ticks skip from the one before it to the page put to rest.
-        let largest = plain.frameBytes.dropFirst().max() ?? 0
-        #expect(bytes(ahead) <= bytes(plain) + largest, "\(bytes(ahead)) B as timelines, \(bytes(plain)) B as frames")
+        let sizes = "\(bytes(ahead)) B as timelines, \(bytes(plain)) B as frames"
+        // The same deltas, each after a timeline's first without its seq and base, which pays
+        // for the picture at the slide's very end that the ticks skip to the page put to rest.
+        if encoding == "json" {
+            #expect(bytes(ahead) <= bytes(plain), "\(sizes)")
+        } else {
+            // Binary frames to a timelines viewer also carry their input number and a BINDINGS
+            // count (§3.8), a byte each, which frames to a viewer without the feature do not.
+            let pictures = ahead.binaryFrames.reduce(0) { $0 + ($1.first == TimelineEncoder.binaryType ? Int($1[1]) : 1) }
+            withKnownIssue("the input numbers and BINDINGS counts outweigh the seqs and backs a timeline leaves out") {
+                #expect(bytes(ahead) <= bytes(plain), "\(sizes)")
+            }
+            #expect(bytes(ahead) - 2 * pictures <= bytes(plain), "\(sizes), \(pictures) pictures")
+        }
         #expect(ahead.frameBytes.count <= 3, "one message for the slide, and its end")
     }
 
