@@ -6,12 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { BinaryFrameError, FrameDecoder } from '../../Web/src/binary.js';
-import { Connection } from '../../Web/src/connection.js';
+import { Connection, wholeFrames } from '../../Web/src/connection.js';
 import { hudRows } from '../../Web/src/hud.js';
 import { Playout } from '../../Web/src/playout.js';
 import { ViewerStats } from '../../Web/src/stats.js';
 import { LayerTree } from '../../Web/src/tree.js';
 import { WIRE } from '../../Web/src/wire-format.js';
+import { continuing, timelineBytes } from './support/bytes.mjs';
 
 // Pictures: a scene (1) holding a page (2) that slides; a title (3) on it in some.
 
@@ -258,11 +259,6 @@ test('a full frame replaces the pictures still to come', () => {
 const vectors = new URL('../../docs/wire/vectors/', import.meta.url);
 const vector = (name) => JSON.parse(readFileSync(new URL(name, vectors), 'utf8'));
 
-/** A TIMELINE message: its byte, the count, then the frames' bytes back to back. */
-function timelineBytes(hexes) {
-  return Buffer.concat([Buffer.from([WIRE.frameTypes.timeline, hexes.length]), ...hexes.map((hex) => Buffer.from(hex, 'hex'))]);
-}
-
 /** The layers a tree holds as a full frame lists them: pre-order, defaults left out. */
 function canonical(tree) {
   const out = [];
@@ -278,8 +274,18 @@ function canonical(tree) {
   return out;
 }
 
+/** `frames` in runs of consecutive seqs: the frames one timeline may hold. */
+function runs(frames) {
+  const out = [];
+  for (const frame of frames) {
+    if (out.at(-1)?.at(-1).json.seq === frame.json.seq - 1) out.at(-1).push(frame);
+    else out.push([frame]);
+  }
+  return out;
+}
+
 for (const name of ['deltas.json', 'phone-push.json', 'templates.json']) {
-  test(`a binary timeline of ${name}'s deltas decodes frame by frame against the tree the frame before left`, () => {
+  test(`binary timelines of ${name}'s deltas decode frame by frame against the tree the frame before left`, () => {
     const { templates, frames } = vector(name);
     // One by one, as separate messages: what each frame decodes to.
     const alone = new FrameDecoder();
@@ -290,22 +296,27 @@ for (const name of ['deltas.json', 'phone-push.json', 'templates.json']) {
       tree.apply(frame);
       return frame;
     });
-    // The full frame alone, the deltas as one timeline.
+    // The full frame alone, the deltas as timelines, one of each run of seqs (the frames after a
+    // timeline's first go without seq and back).
     const decoder = new FrameDecoder();
     decoder.withTemplates = templates;
     const { player } = playout();
     player.apply(decoder.decode(Buffer.from(frames[0].hex, 'hex')), { arrival: 0 });
-    const message = timelineBytes(frames.slice(1).map((frame) => frame.hex));
     const got = [];
-    let bytes = 0;
-    for (const { frame, bytes: size, timeline: place } of decoder.read(message, (id) => player.received.layer(id), (seq) => player.picture(seq))) {
-      assert.equal(player.apply(frame, { arrival: 10, timeline: place }).ok, true);
-      got.push(frame);
-      bytes += size;
-      assert.deepEqual(place, { index: got.length - 1, count: frames.length - 1 });
+    for (const run of runs(frames.slice(1))) {
+      const message = timelineBytes(run.map((frame) => frame.hex));
+      let bytes = 0;
+      const places = [];
+      for (const { frame, bytes: size, timeline: place } of decoder.read(message, (id) => player.received.layer(id), (seq) => player.picture(seq))) {
+        assert.equal(player.apply(frame, { arrival: 10, timeline: place }).ok, true);
+        got.push(frame);
+        places.push(place);
+        bytes += size;
+      }
+      assert.deepEqual(places, run.map((_, index) => ({ index, count: run.length })));
+      assert.equal(bytes, message.length, 'the frames\' sizes add up to the message');
     }
     assert.deepEqual(got, expected.slice(1));
-    assert.equal(bytes, message.length, 'the frames\' sizes add up to the message');
     assert.deepEqual(canonical(player.received), frames.at(-1).tree);
   });
 }
@@ -369,7 +380,7 @@ test('a binary cut counts its time from its base and writes its inserts like the
     return frames;
   };
   apply(FULL_BYTES, 0);
-  apply([WIRE.frameTypes.timeline, 2, ...slideBytes(2, 1, 167, 10), ...slideBytes(3, 1, 167, 20)], 100);
+  apply(timelineBytes([slideBytes(2, 1, 167, 10), slideBytes(3, 1, 167, 20)]), 100);
   // Delta 4, based on 2 (back 2), 100 ms after it; strings from 1, none new; no removes; one
   // insert: id 3 (zig-zag 6) under 1 (3 − 1: zig-zag 4), at index 1 of kind 1 (like: 5), like
   // layer 2 (3 − 2: zig-zag 2), nothing differs; no patches, no orders.
@@ -381,6 +392,28 @@ test('a binary cut counts its time from its base and writes its inserts like the
   assert.deepEqual(player.received.childIds(1), [2, 3]);
   // A cut to a picture the viewer does not hold cannot be read.
   assert.throws(() => apply([2, 5, 0, 5, 1, 0, 0, 0, 0, 0], 300), /based on 0, we hold 4/);
+});
+
+test('a binary timeline\'s next frame is the one after the frame before it: a delta from it, or a full frame', () => {
+  const decoder = new FrameDecoder();
+  const { player } = playout();
+  const read = (bytes) => {
+    const frames = [];
+    for (const { frame, timeline: place } of decoder.read(Uint8Array.from(bytes), (id) => player.received.layer(id), (seq) => player.picture(seq))) {
+      assert.equal(player.apply(frame, { arrival: 0, timeline: place }).ok, true);
+      frames.push(frame);
+    }
+    return frames;
+  };
+  read(FULL_BYTES);
+  read(timelineBytes([slideBytes(2, 1, 167, 10), slideBytes(3, 1, 167, 20)]));
+  // A timeline that starts with a cut to 2: the frame after it goes on from the cut, not from 3.
+  const cut = read(timelineBytes([slideBytes(4, 2, 100, 15), slideBytes(5, 1, 167, 25)]));
+  assert.deepEqual(cut.map((frame) => [frame.seq, frame.base, frame.time]), [[4, 2, 26.7], [5, 4, 43.4]]);
+  // A full frame may follow as well (the server's tables started afresh): its time is its own.
+  const fresh = read(timelineBytes([slideBytes(6, 1, 167, 35), [1, 7, ...varint(1000), ...FULL_BYTES.slice(3)]]));
+  assert.deepEqual(fresh.map((frame) => [frame.seq, frame.base ?? null, frame.full ?? false, frame.time]), [[6, 5, false, 60.1], [7, null, true, 100]]);
+  assert.deepEqual(player.received.layer(2).frame, [0, 0, 390, 844]);
 });
 
 // The connection.
@@ -431,14 +464,33 @@ test('hello asks for timelines on protocol v2 when the model plays them: not on 
   connection.stop('done');
 });
 
+/** A JSON timeline's frames as the server sends them: after the first without type, seq and base. */
+function compact(frames) {
+  return frames.map((frame, index) => {
+    if (index === 0) return frame;
+    const { type, seq, base, ...rest } = frame;
+    return rest;
+  });
+}
+
+test('a JSON timeline\'s frames after its first are the frames after it: "frame", the next seq, a delta from the one before', () => {
+  const sent = [slide(2, 1000, 10), slide(3, 1016.7, 20), full(4, 1033.4, 30), slide(5, 1050.1, 40)];
+  assert.deepEqual(wholeFrames(compact(sent)), sent);
+  assert.deepEqual(Object.keys(compact(sent)[1]), ['time', 'set']);
+  for (const bad of [undefined, [], [{ seq: 2, time: 0 }], [slide(2, 0, 1), 3], [slide(2, 0, 1), null], { frames: [] }]) {
+    assert.equal(wholeFrames(bad), null, JSON.stringify(bad));
+  }
+});
+
 test('a JSON timeline is applied frame by frame and acknowledged once, with the seq of its last frame', () => {
   const player = quiet();
   const { connection, socket, frames } = connect('json', player);
   socket.receive(full(1, 0));
   assert.deepEqual(socket.acks(), ['{"type":"ack","seq":1}']);
-  socket.receive({ type: 'timeline', frames: [slide(2, 1000, 10), slide(3, 1016.7, 20), slide(4, 1033.4, 30)] });
+  socket.receive({ type: 'timeline', frames: compact([slide(2, 1000, 10), slide(3, 1016.7, 20), slide(4, 1033.4, 30)]) });
   assert.deepEqual(socket.acks(), ['{"type":"ack","seq":1}', '{"type":"ack","seq":4}']);
   assert.deepEqual(frames.map((frame) => frame.timeline), [null, { index: 0, count: 3 }, { index: 1, count: 3 }, { index: 2, count: 3 }]);
+  assert.deepEqual(frames.slice(1).map(({ frame }) => frame), [slide(2, 1000, 10), slide(3, 1016.7, 20), slide(4, 1033.4, 30)]);
   assert.equal(player.received.seq, 4);
   assert.equal(player.seq, 2, 'the first picture is drawn; the others wait for their time');
   // A cut on the JSON wire; then one to a base not held resyncs.
@@ -455,10 +507,11 @@ test('a binary timeline is decoded and acknowledged once; the frames\' sizes are
   const player = quiet();
   const { connection, socket, frames } = connect('binary', player);
   socket.receive(Uint8Array.from(FULL_BYTES).buffer);
-  const message = Uint8Array.from([WIRE.frameTypes.timeline, 2, ...slideBytes(2, 1, 167, 10), ...slideBytes(3, 1, 167, 20)]);
+  const message = timelineBytes([slideBytes(2, 1, 167, 10), slideBytes(3, 1, 167, 20)]);
   socket.receive(message.buffer);
   assert.deepEqual(socket.acks(), ['{"type":"ack","seq":1}', '{"type":"ack","seq":3}']);
-  assert.deepEqual(frames.slice(1).map((frame) => frame.bytes), [2 + slideBytes(2, 1, 167, 10).length, slideBytes(3, 1, 167, 20).length]);
+  assert.deepEqual(frames.slice(1).map((frame) => frame.bytes), [2 + slideBytes(2, 1, 167, 10).length, continuing(slideBytes(3, 1, 167, 20)).length]);
+  assert.deepEqual(frames.slice(1).map(({ frame }) => [frame.seq, frame.base]), [[2, 1], [3, 2]], 'seq and base of the second implied');
   assert.equal(player.received.seq, 3);
   // A timeline whose second frame cannot be read: the first stays applied, nothing is acked, resync.
   socket.receive(Uint8Array.from([WIRE.frameTypes.timeline, 2, ...slideBytes(4, 1, 167, 30), 9]).buffer);

@@ -17,10 +17,11 @@
 //   changed since the base, so the decoder leaves it out when it is the base's (the decoder keeps
 //   the input of the frame held, and a cut's picture gives its own) and the frame comes out as its
 //   JSON form. The flag is read whether or not the welcome listed the feature, like a TIMELINE.
-// - A TIMELINE (feature `timelines`, §3.7) is frames back to back: `read` yields them one at a
-//   time, and decodes the next only when asked for it, so that the caller applies each frame
-//   before the next is read against the tree it leaves. The tables grow frame by frame, in
-//   arrival order, whatever a later cut voids.
+// - A TIMELINE (feature `timelines`, §3.7) is frames back to back, each after the first without
+//   `seq` and `back` (the frame before's seq plus one, and 1): `read` yields them one at a time,
+//   and decodes the next only when asked for it, so that the caller applies each frame before
+//   the next is read against the tree it leaves. The tables grow frame by frame, in arrival
+//   order, whatever a later cut voids.
 // - A frame is decoded whole before the tables change: a frame that throws half way leaves them
 //   as they were.
 // - A PATCH may change only some of x, y, w, h (one bit each). JSON always sends the whole
@@ -49,7 +50,7 @@ const FULL = WIRE.frameTypes.full;
 const DELTA = WIRE.frameTypes.delta;
 /** Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only): most frames add no entry. */
 const TEMPLATES_FOLLOW = WIRE.frameTypes.templatesFollow;
-/** The first byte of a TIMELINE message (feature `timelines`): a count, then whole frames. */
+/** The first byte of a TIMELINE message (feature `timelines`): a count, a frame, then the next ones. */
 const TIMELINE = WIRE.frameTypes.timeline;
 /** Added to the type when `input` follows the header and BINDINGS the body (feature `timelines`). */
 const INPUT_FOLLOWS = WIRE.frameTypes.inputFollows;
@@ -177,7 +178,7 @@ export class FrameDecoder {
    * @throws {BinaryFrameError} on anything that cannot be applied (see the codes there).
    */
   decode(data, held = () => undefined, earlier = noPictures) {
-    return this.next(new Reader(toBytes(data)), held, earlier, true);
+    return this.next(new Reader(toBytes(data)), held, earlier, true, false);
   }
 
   /**
@@ -205,7 +206,7 @@ export class FrameDecoder {
     const count = reader.count();
     if (count === 0) throw new BinaryFrameError('a timeline of no frames', 'value');
     for (let index = 0, start = 0; index < count; index++) {
-      const frame = this.next(reader, held, earlier, index === count - 1);
+      const frame = this.next(reader, held, earlier, index === count - 1, index > 0);
       yield { frame, bytes: reader.pos - start, timeline: { index, count } };
       start = reader.pos;
     }
@@ -213,11 +214,12 @@ export class FrameDecoder {
 
   /**
    * Decodes the frame at the reader's position and keeps its tables and header; `last`: the
-   * message must end with it (checked before anything is kept).
+   * message must end with it (checked before anything is kept); `continues`: a timeline's frame
+   * after its first, which goes on from the frame decoded last (§3.7).
    */
-  next(reader, held, earlier, last) {
+  next(reader, held, earlier, last, continues) {
     const { frame, strings, templates, input } =
-      readFrame(reader, this.strings, held, this.last, this.withTemplates ? this.templates : null, earlier);
+      readFrame(reader, this.strings, held, this.last, this.withTemplates ? this.templates : null, earlier, continues);
     if (last && !reader.atEnd()) throw trailing(frame.seq, reader);
     this.strings = strings;
     if (templates) this.templates = templates;
@@ -260,15 +262,19 @@ export function decodeFrame(data, table, held = () => undefined, last = null, te
   return decoded;
 }
 
-/** `decodeFrame` from the reader's position, leaving the reader after the frame. */
-function readFrame(reader, table, held, last, templateTable, earlier) {
+/**
+ * `decodeFrame` from the reader's position, leaving the reader after the frame. `continues`: the
+ * frame follows `last` in a timeline (§3.7), so its header leaves out `seq` and `back`.
+ */
+function readFrame(reader, table, held, last, templateTable, earlier, continues = false) {
   const first = reader.u8();
   const withInput = (first & INPUT_FOLLOWS) !== 0;
   const flagless = withInput ? first - INPUT_FOLLOWS : first;
   const withEntries = templateTable !== null && (flagless & TEMPLATES_FOLLOW) !== 0;
   const type = withEntries ? flagless - TEMPLATES_FOLLOW : flagless;
   if (type !== FULL && type !== DELTA) throw new BinaryFrameError(`unknown frame type ${first}`, 'type');
-  const seq = reader.varint();
+  // A timeline's next frame is the one after the frame before it, and a delta from it.
+  const seq = continues ? last.seq + 1 : reader.varint();
   // A full frame's time is absolute; a delta's counts from its base's, which must be the frame
   // held, or a picture held for a cut, whose layers then are the ones the delta may name.
   let tenths = reader.varint();
@@ -276,7 +282,7 @@ function readFrame(reader, table, held, last, templateTable, earlier) {
   let cut = false;
   let baseInput = null;
   if (type === DELTA) {
-    base = seq - reader.varint();
+    base = continues ? last.seq : seq - reader.varint();
     let baseTime = last?.time;
     baseInput = last?.input ?? null;
     if (base !== last?.seq) {

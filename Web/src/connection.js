@@ -367,10 +367,8 @@ export class Connection extends EventTarget {
 
   /** A JSON timeline (§3.7): its frames in order, then one ack for them all. */
   timeline(message, bytes) {
-    const frames = message.frames;
-    if (!Array.isArray(frames) || frames.length === 0 || !frames.every((frame) => frame?.type === 'frame')) {
-      return this.resync('a timeline without frames');
-    }
+    const frames = wholeFrames(message.frames);
+    if (!frames) return this.resync('a timeline without frames');
     const arrival = performance.now();
     const share = bytes / frames.length;
     for (const [index, frame] of frames.entries()) {
@@ -556,4 +554,22 @@ export function utf8Length(text) {
     else bytes += 3;
   }
   return bytes;
+}
+
+/**
+ * A JSON timeline's frames as whole §3.5 frames, or null when it holds none. Each after the first
+ * leaves out `type`, `seq` and `base` (§3.7): they are "frame", the seq after the frame before's,
+ * and that frame (a full frame has no base).
+ * @param {unknown} frames the timeline's `frames`.
+ * @returns {object[]|null}
+ */
+export function wholeFrames(frames) {
+  const isObject = (frame) => frame !== null && typeof frame === 'object' && !Array.isArray(frame);
+  if (!Array.isArray(frames) || frames[0]?.type !== 'frame' || !frames.every(isObject)) return null;
+  let seq = frames[0].seq;
+  return frames.map((frame, index) => {
+    if (index === 0) return frame;
+    seq += 1;
+    return frame.full ? { ...frame, type: 'frame', seq } : { ...frame, type: 'frame', seq, base: seq - 1 };
+  });
 }

@@ -1,5 +1,7 @@
 // Binary v2 frames assembled by hand for the viewer's tests (docs/protocol.md §3.6): varints,
-// zig-zag, fixed point, layers, strings, templates and field masks, as the tests spell them.
+// zig-zag, fixed point, layers, strings, templates and field masks, as the tests spell them; and
+// timelines of whole frames (§3.7).
+import { WIRE } from '../../../Web/src/wire-format.js';
 
 /** Assembles a frame. Each method appends and returns `this`. */
 export class Bytes {
@@ -74,4 +76,46 @@ export class Bytes {
 /** Zig-zag: 0, -1, 1, -2 … as 0, 1, 2, 3 … */
 export function zigzag(value) {
   return value >= 0 ? value * 2 : -value * 2 - 1;
+}
+
+/**
+ * A TIMELINE message (feature `timelines`, §3.7) of whole frames, each bytes or hex: the byte 8,
+ * the count, the first frame as it is, then each next one as `continuing` writes it. Each next
+ * frame must be the one after the frame before it, and a delta from it or a full frame.
+ */
+export function timelineBytes(frames) {
+  const out = new Bytes().u8(WIRE.frameTypes.timeline).v(frames.length);
+  let previous;
+  for (const [index, frame] of frames.entries()) {
+    const bytes = typeof frame === 'string' ? Uint8Array.from(Buffer.from(frame, 'hex')) : Uint8Array.from(frame);
+    const { seq, back, next } = header(bytes);
+    if (index > 0 && (seq !== previous + 1 || (back !== null && back !== 1))) {
+      throw new Error(`frame ${seq} (back ${back}) cannot follow frame ${previous} in a timeline`);
+    }
+    out.u8(...(index === 0 ? bytes : next));
+    previous = seq;
+  }
+  return out.bytes;
+}
+
+/** A whole frame as a timeline's next frame: without its `seq`, and a delta without its `back`. */
+export function continuing(frame) {
+  return header(Uint8Array.from(frame)).next;
+}
+
+/** A whole frame's seq and back (null in a full frame), and its bytes without them. */
+function header(frame) {
+  const varint = (at) => {
+    let value = 0;
+    for (let scale = 1; ; scale *= 128, at++) {
+      value += (frame[at] % 128) * scale;
+      if (frame[at] < 128) return { value, end: at + 1 };
+    }
+  };
+  const seq = varint(1);
+  const time = varint(seq.end);
+  const delta = (frame[0] & 3) === WIRE.frameTypes.delta;
+  const back = delta ? varint(time.end) : null;
+  const next = [frame[0], ...frame.subarray(seq.end, time.end), ...frame.subarray(back?.end ?? time.end)];
+  return { seq: seq.value, back: back?.value ?? null, next };
 }
