@@ -169,10 +169,12 @@ def test_a_json_timeline_then_a_cut_by_hand():
     display = TreeDisplay()
     display.apply({"type": "frame", "seq": 1, "time": 0, "full": True,
                    "nodes": [{"id": 1, "kind": "rect", "frame": [0, 0, 100, 100]}, layer(2, 0)]}, arrival=1000)
-    display.apply_timeline({"type": "timeline", "frames": [
-        {"type": "frame", "seq": seq, "time": 100 + (seq - 2) * 16.7, "base": seq - 1, "set": {"x": [2, seq * 10]}}
-        for seq in range(2, 7)]}, arrival=1100)
+    # The frames after the first leave out type, seq and base: the next seq, a delta from the one before.
+    timeline = {"type": "timeline", "frames": [{"type": "frame", "seq": 2, "time": 100, "base": 1, "set": {"x": [2, 20]}}] + [
+        {"time": 100 + (seq - 2) * 16.7, "set": {"x": [2, seq * 10]}} for seq in range(3, 7)]}
+    display.apply_timeline(timeline, arrival=1100)
     assert display.seq == 6 and display.timelines == 1
+    assert [(f["type"], f["seq"], f["base"]) for f in timeline["frames"]] == [("frame", seq, seq - 1) for seq in range(2, 7)]
     # Its first frame is due as it arrives; the others at their distances after it.
     assert [display.due(p) for p in display.pictures] == pytest.approx([1000, 1100, 1116.7, 1133.4, 1150.1, 1166.8])
     assert display.picture_at(1120).seq == 3 and not display.still_at(1160) and display.still_at(1170)
@@ -187,6 +189,12 @@ def test_a_json_timeline_then_a_cut_by_hand():
         display.apply({"type": "frame", "seq": 8, "time": 150, "base": 5, "set": {"x": [2, 1]}}, arrival=1150)
     with pytest.raises(WireError, match="without frames"):
         display.apply_timeline({"type": "timeline", "frames": []})
+    # A full frame after a timeline's first has no base.
+    fresh = {"type": "timeline", "frames": [{"type": "frame", "seq": 8, "time": 150, "base": 7, "set": {"x": [2, 1]}},
+                                            {"time": 166.7, "full": True, "nodes": [{"id": 1, "kind": "rect", "frame": [0, 0, 100, 100]}]}]}
+    display.apply_timeline(fresh, arrival=1150)
+    assert fresh["frames"][1]["seq"] == 9 and "base" not in fresh["frames"][1]
+    assert display.seq == 9 and list(display.tree.layers) == [1]
 
 
 # The spec's example (§3.6): a scene (1) holding a page (2) whose title (3) reads "Home".
@@ -198,11 +206,12 @@ DOC_FULL = bytes.fromhex(
 TEXT_BIT = 1 << 11
 
 
-def retitle(seq, back, tenths, first, text):
+def retitle(seq, back, tenths, first, text, continues=False):
     """A binary delta (§3.6) that adds the string `text` to a table of `first` and makes it the
-    title's text."""
+    title's text; `continues`: as a timeline's frame after its first, without seq and back (§3.7)."""
     word = text.encode()
-    return (bytes([2]) + varint_encode(seq) + varint_encode(tenths) + varint_encode(back)
+    header = varint_encode(tenths) if continues else varint_encode(seq) + varint_encode(tenths) + varint_encode(back)
+    return (bytes([2]) + header
             + varint_encode(first) + varint_encode(1) + varint_encode(len(word)) + word
             + bytes([0, 0]) + varint_encode(1) + varint_encode(3) + varint_encode(TEXT_BIT) + varint_encode(first)
             + bytes([0]))
@@ -211,9 +220,9 @@ def retitle(seq, back, tenths, first, text):
 def test_a_binary_timeline_then_a_cut_that_sends_its_strings_again():
     display = TreeDisplay(binary=True)
     display.receive_binary(DOC_FULL, arrival=1000)
-    timeline = bytes([8, 2]) + retitle(2, 1, 167, 4, "Two") + retitle(3, 1, 167, 5, "Three")
+    timeline = bytes([8, 2]) + retitle(2, 1, 167, 4, "Two") + retitle(3, 1, 167, 5, "Three", continues=True)
     message = display.receive_binary(timeline, arrival=1100)
-    assert [f["seq"] for f in message["frames"]] == [2, 3] and message["type"] == "timeline"
+    assert [(f["seq"], f["base"]) for f in message["frames"]] == [(2, 1), (3, 2)] and message["type"] == "timeline"
     assert display.strings[4:] == ["Two", "Three"] and display.tree.layers[3]["text"] == "Three"
     # One offset maps session time to ours: the timeline's first frame is due as it arrived.
     assert [display.due(p) for p in display.pictures] == pytest.approx([1083.3, 1100, 1116.7])

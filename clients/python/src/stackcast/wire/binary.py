@@ -20,14 +20,16 @@ is the base's, which `held`'s third item gives, as JSON sends it only when it ch
 (`"same"` for the base's, else `{"axis", "origin", "travel", "layers": [{"id", "field", "values"}]}`); the
 client reads them and does nothing more with them.
 
-With the feature `timelines` (§3.7) a message may be a TIMELINE: the byte 8, a count, then whole
-frames back to back. `open_message(data)` gives a reader at its first frame and the count, and
-`read_frame(reader, …)` decodes one frame after another, so that the caller applies each before
-it reads the next (an insert may be written like a layer the frame before inserted). A frame
-whose base is an older frame than the one held (a cut) is read against that frame, which the
-caller passes as `earlier`: its time, its layers, and the string and template tables cut back to
-the sizes the frame says it continues, as the server wrote them at that frame (the strings
-after it are sent again).
+With the feature `timelines` (§3.7) a message may be a TIMELINE: the byte 8, a count, then the
+frames back to back, each after the first without `seq` and `back` (the frame before's seq plus
+one, and 1). `open_message(data)` gives a reader at its first frame and the count, and
+`read_frame(reader, …)` decodes one frame after another (the next ones with `continues=True`,
+against `held`, the frame before), so that the caller applies each before it reads the next (an
+insert may be written like a layer the frame before inserted). A frame whose base is an older
+frame than the one held (a cut) is read against that frame, which the caller passes as
+`earlier`: its time, its layers, and the string and template tables cut back to the sizes the
+frame says it continues, as the server wrote them at that frame (the strings after it are sent
+again).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from .format import WIRE
 KINDS = tuple(WIRE["enums"]["kind"])
 ALIGNS = tuple(WIRE["enums"]["align"])
 FRAME_TYPES = {WIRE["frameTypes"]["full"]: "full", WIRE["frameTypes"]["delta"]: "delta"}
-# The first byte of a TIMELINE (feature `timelines`, §3.7): a count, then whole frames.
+# The first byte of a TIMELINE (feature `timelines`, §3.7): a count, a frame, then the next ones.
 TIMELINE = WIRE["frameTypes"]["timeline"]
 # Added to the type when a TEMPLATES part follows STRINGS (feature `templates` only, §3.6).
 TEMPLATES_FOLLOW = WIRE["frameTypes"]["templatesFollow"]
@@ -190,11 +192,13 @@ def read_frame(reader: ByteReader, strings: Sequence[str] = (), held: tuple[int,
                templates: Sequence[Mapping[str, Any]] | None = None,
                layers: Mapping[int, Mapping[str, Any]] | None = None,
                earlier: Callable[[int], tuple[float, Mapping[int, Mapping[str, Any]]] | None] | None = None,
-               last: bool = True) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+               last: bool = True, continues: bool = False) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
     """`decode_frame` of the frame at the reader's position, leaving the reader after it; `last`:
-    the message must end with it. `earlier(seq)` gives the time and layers of a picture held besides
-    `held`, which a cut's delta may be based on (§3.7); the frame is then read against it, and its
-    tables continue ours cut back to the sizes it names. `info["size"]` is the frame's bytes."""
+    the message must end with it; `continues`: a timeline's frame after its first (§3.7), the one
+    after `held` and, in a delta, based on it, whose header leaves out `seq` and `back`.
+    `earlier(seq)` gives the time and layers of a picture held besides `held`, which a cut's delta
+    may be based on (§3.7); the frame is then read against it, and its tables continue ours cut
+    back to the sizes it names. `info["size"]` is the frame's bytes."""
     start = reader.pos
     kind_byte = reader.u8("type")
     # A frame that carries an input number and bindings says so (type + 16, feature timelines).
@@ -209,13 +213,15 @@ def read_frame(reader: ByteReader, strings: Sequence[str] = (), held: tuple[int,
         expected = "1 (full) or 2 (delta), plus 4 with template entries" if templates is not None else "1 (full) or 2 (delta)"
         raise WireError(f"unknown frame type {reader.data[start]}; expected {expected}")
     full = kind_byte == 1
-    seq = reader.varint("seq")
+    if continues and held is None:
+        raise WireError("a timeline's next frame without a frame before it")
+    seq = held[0] + 1 if continues else reader.varint("seq")
     time_tenths = reader.varint("time")
     base = None
     base_input = None
     cut = False
     if not full:
-        base = seq - reader.varint("base")
+        base = held[0] if continues else seq - reader.varint("base")
         if held is None or base != held[0]:
             picture = earlier(base) if earlier is not None else None
             if picture is None:

@@ -467,10 +467,19 @@ class TreeDisplay:
 
     def apply_timeline(self, message: Frame, *, arrival: float | None = None) -> None:
         """Applies a JSON timeline (`{"type":"timeline","frames":[…]}`, §3.7), frame by frame;
-        raises WireError at the first frame that does not fit (those before it stay applied)."""
+        raises WireError at the first frame that does not fit (those before it stay applied).
+        The frames after the first leave out `type`, `seq` and `base`, which are "frame", the seq
+        after the frame before's and that seq (a full frame has no base): they are filled in, in
+        `message` itself, so that whoever reads it next sees whole frames, as on the binary wire."""
         frames = message.get("frames")
         if not isinstance(frames, list) or not frames or not all(isinstance(f, dict) for f in frames):
             raise WireError(f"a timeline without frames: {str(message)[:200]}")
+        if not isinstance(frames[0].get("seq"), int):
+            raise WireError(f"a timeline whose first frame has no seq: {str(message)[:200]}")
+        for previous, frame in zip(frames, frames[1:]):
+            frame.update(type="frame", seq=previous["seq"] + 1)
+            if not frame.get("full"):
+                frame["base"] = previous["seq"]
         for index, frame in enumerate(frames):
             self.apply(frame, arrival=arrival, first=index == 0)
         self.timelines += 1
@@ -492,7 +501,7 @@ class TreeDisplay:
         frame, table, info = read_frame(reader, self.strings, held,
                                         templates=self.templates if self.templates_enabled else None,
                                         layers=self.tree.layers, earlier=self._earlier,
-                                        last=index == (count or 1) - 1)
+                                        last=index == (count or 1) - 1, continues=index > 0)
         tree, cut = self._base_for(frame)
         if not frame.get("full"):
             resolve_likes(frame, tree.layers)
