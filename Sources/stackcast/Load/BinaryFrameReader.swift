@@ -1,8 +1,9 @@
 /// Reads the stamps of a binary v2 message (docs/protocol.md §3.6): one frame, or a timeline of
-/// them (§3.7: the byte 8, a count, whole frames back to back). A frame alone needs only its
-/// header; a timeline's frames carry no length, so each is walked to its end, every part skipped
-/// by the layout §3.6 gives it (strings, templates, layers, inserts, patches, orders, and each
-/// field by its bit), nothing decoded or kept.
+/// them (§3.7: the byte 8, a count, frames back to back, each after the first without its seq and
+/// back, which the frame before it says). A frame alone needs only its header; a timeline's
+/// frames carry no length, so each is walked to its end, every part skipped by the layout §3.6
+/// gives it (strings, templates, layers, inserts, patches, orders, and each field by its bit),
+/// nothing decoded or kept.
 struct BinaryFrameReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
@@ -22,8 +23,11 @@ struct BinaryFrameReader {
         reader.offset = 1
         let count = try reader.count()
         guard count > 0 else { throw .badFrame("a binary timeline of no frames") }
+        var previous: FrameStamp?
         for index in 0..<count {
-            body(try reader.frame(), index)
+            let stamp = try reader.frame(after: previous)
+            body(stamp, index)
+            previous = stamp
         }
         guard reader.offset == message.count else {
             throw .badFrame("\(message.count - reader.offset) bytes after the last frame of a binary timeline")
@@ -38,16 +42,19 @@ struct BinaryFrameReader {
     /// The mask bit that announces a `cleared` mask, and the highest field bit.
     private static let clearedFollows = 19, lastBit = 22
 
-    /// A frame's type, seq, time and `back`, leaving the reader at its STRINGS.
     /// A frame's type, seq, time and `back`, and its input number when it has one, leaving the
-    /// reader at its STRINGS.
-    private mutating func header() throws(SessionFailure) -> FrameStamp {
+    /// reader at its STRINGS. After `previous` in a timeline the header has no seq and no back:
+    /// the frame is the one after it, and a delta from it unless it is a full frame.
+    private mutating func header(after previous: FrameStamp? = nil) throws(SessionFailure) -> FrameStamp {
         let first = try byte()
         let type = first & ~(Self.templatesFollow | Self.inputFollows)
         guard type == Self.full || type == Self.delta else { throw .badFrame("binary frame type \(bytes[offset - 1])") }
-        let seq = try varint()
+        let seq = if let previous { previous.seq + 1 } else { try varint() }
         let time = try varint()
-        let base = type == Self.delta ? seq - (try varint()) : nil
+        var base: Int?
+        if type == Self.delta {
+            if let previous { base = previous.seq } else { base = seq - (try varint()) }
+        }
         if first & Self.inputFollows != 0 { _ = try varint() }
         guard let base else { return FrameStamp(seq: seq, base: nil, time: .absolute(time)) }
         return FrameStamp(seq: seq, base: base, time: .sinceBase(time))
@@ -70,11 +77,11 @@ struct BinaryFrameReader {
         }
     }
 
-    /// A whole frame, leaving the reader after it.
-    private mutating func frame() throws(SessionFailure) -> FrameStamp {
+    /// A whole frame (after `previous` in a timeline), leaving the reader after it.
+    private mutating func frame(after previous: FrameStamp?) throws(SessionFailure) -> FrameStamp {
         let withTemplates = offset < bytes.count && bytes[offset] & Self.templatesFollow != 0
         let echoes = offset < bytes.count && bytes[offset] & Self.inputFollows != 0
-        let stamp = try header()
+        let stamp = try header(after: previous)
         _ = try varint()
         for _ in 0..<(try count()) { try skip(try varint()) }
         if withTemplates {

@@ -1,7 +1,8 @@
 /// Reads the stamps of a JSON frame message (v1 §3, v2 §3.5) or of a JSON timeline (§3.7) from
 /// their headers, as this server writes them: `{"type":"frame","seq":N,"time":T` then `,"base":B`
-/// for a delta. A timeline's frames are found by matching braces (strings skipped), so nothing
-/// inside a frame is parsed.
+/// for a delta; a timeline's frames after its first, `{"time":T` alone (the frame after the one
+/// before, a delta from it). A timeline's frames are found by matching braces (strings skipped),
+/// so nothing inside a frame is parsed.
 enum JSONFrameReader {
     /// Calls `body` with each frame's stamp and its index in the message, in order.
     /// - Throws: `SessionFailure.badFrame` when a header is not as the server writes it.
@@ -14,8 +15,11 @@ enum JSONFrameReader {
         }
         var offset = timelinePrefix.count
         var index = 0
+        var previous: FrameStamp?
         while true {
-            body(try stamp(text, at: offset), index)
+            let frame = if let previous { try next(text, at: offset, after: previous) } else { try stamp(text, at: offset) }
+            body(frame, index)
+            previous = frame
             index += 1
             offset = try end(ofObjectAt: offset, in: text)
             guard offset < text.count else { break }
@@ -29,6 +33,7 @@ enum JSONFrameReader {
     private static let framePrefix = Array(#"{"type":"frame","seq":"#.utf8)
     private static let timelinePrefix = Array(#"{"type":"timeline","frames":["#.utf8)
     private static let timeKey = Array(#","time":"#.utf8)
+    private static let nextPrefix = Array(#"{"time":"#.utf8)
     private static let baseKey = Array(#","base":"#.utf8)
 
     /// The stamp of the frame object that starts at `offset`.
@@ -46,6 +51,16 @@ enum JSONFrameReader {
             base = integer(text, at: &at)
         }
         return FrameStamp(seq: seq, base: base, time: .absolute(time))
+    }
+
+    /// The stamp of a timeline's frame after `previous`, the object that starts at `offset`. One
+    /// that is a full frame (a new root, seldom) reads as a delta too: it is timed and
+    /// acknowledged alike.
+    private static func next(_ text: UnsafeRawBufferPointer, at offset: Int, after previous: FrameStamp) throws(SessionFailure) -> FrameStamp {
+        guard starts(text, at: offset, with: nextPrefix) else { throw .badFrame("a timeline's next frame that does not start with its time") }
+        var at = offset + nextPrefix.count
+        guard let time = tenths(text, at: &at) else { throw .badFrame("a frame whose time is not a number") }
+        return FrameStamp(seq: previous.seq + 1, base: previous.seq, time: .absolute(time))
     }
 
     /// The offset just past the object that starts at `offset` (its closing brace).
