@@ -17,13 +17,23 @@ import Testing
 
     @Test func aNextFrameKeepsItsInputAndBindingsButNotItsSeqAndBack() {
         var tables = BinaryTables()
+        let first = Self.frame(2, x: 10, time: 0.0167, input: 5), next = Self.frame(3, x: 20, time: 0.0334, input: 6)
+        _ = BinaryTreeEncoder.encode(first, from: nil, tables: &tables, echoes: true)
+        // Type 2 + 16, 167 tenths, input 6, no new strings, one patch, no bindings.
+        #expect(Example.hex(BinaryTreeEncoder.encode(next, from: first, tables: &tables, echoes: true, continuesTimeline: true))
+            == "12 a7 01 06 04 00 00 00 01 02 02 a0 1f 00 00")
+        #expect(Example.hex(BinaryTreeEncoder.encode(next, from: first, tables: &tables, echoes: true))
+            == "12 03 a7 01 01 06 04 00 00 00 01 02 02 a0 1f 00 00")
+        #expect(Self.text(TreeEncoder.encode(next, from: first, echoes: true, continuesTimeline: true)) == #"{"time":33.4,"input":6,"set":{"x":[2,20]}}"#)
+    }
+
+    @Test func aFrameWhoseInputIsItsBasesAndThatHasNoBindingsCarriesNoFlag() {
+        var tables = BinaryTables()
         let first = Self.frame(2, x: 10, time: 0.0167, input: 5), next = Self.frame(3, x: 20, time: 0.0334, input: 5)
         _ = BinaryTreeEncoder.encode(first, from: nil, tables: &tables, echoes: true)
-        // Type 2 + 16, 167 tenths, input 5, no new strings, one patch, no bindings.
+        // As JSON leaves out `input` and `bind`: type 2, no input, no BINDINGS.
         #expect(Example.hex(BinaryTreeEncoder.encode(next, from: first, tables: &tables, echoes: true, continuesTimeline: true))
-            == "12 a7 01 05 04 00 00 00 01 02 02 a0 1f 00 00")
-        #expect(Example.hex(BinaryTreeEncoder.encode(next, from: first, tables: &tables, echoes: true))
-            == "12 03 a7 01 01 05 04 00 00 00 01 02 02 a0 1f 00 00")
+            == "02 a7 01 04 00 00 00 01 02 02 a0 1f 00")
         #expect(Self.text(TreeEncoder.encode(next, from: first, echoes: true, continuesTimeline: true)) == #"{"time":33.4,"set":{"x":[2,20]}}"#)
     }
 

@@ -281,19 +281,15 @@ final class Session {
         changedSinceCheck = false
         guard let picture = scene.picture(now: time, kinds: kinds) else { return false }
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
-        // Compared as it goes on the wire: a change below its precision makes no frame.
-        if frame.showsTheSame(as: due ?? latest) {
+        // Compared as it goes on the wire: a change below its precision makes no frame. What
+        // changed the scene may have changed the motion ahead (a slower one, say) while the
+        // picture now stays: then the frames ahead are cut and made again from a new frame (one
+        // its viewers hold already, so none is sent).
+        if frame.showsTheSame(as: due ?? latest), !changed || due == nil {
             for recorder in recorders { recorder.same(at: scene.now) }
             // A motion that starts where things are (a fling's first moment) still goes ahead.
-            guard let due else {
+            guard due != nil else {
                 startTimeline()
-                return (timeline?.frames.count ?? 0) > 1
-            }
-            // What changed the scene may have changed the motion ahead (a slower one, say) while
-            // the picture now stays: the frames after the due one are made again.
-            guard !changed else {
-                cut(at: due)
-                startTimeline(from: due)
                 return (timeline?.frames.count ?? 0) > 1
             }
             timeline!.dropPast(time)
@@ -340,11 +336,10 @@ final class Session {
         !viewers.isEmpty && viewers.allSatisfy(\.wantsTimelines)
     }
 
-    /// `start` (the newest frame, or the one a cut goes on from) starts a timeline when the
-    /// scene moves in a way only time decides.
-    private func startTimeline(from start: WireFrame? = nil) {
+    /// The newest frame starts a timeline when the scene moves in a way only time decides.
+    private func startTimeline() {
         guard makesTimelines, let until = scene.predictableUntil else { return }
-        timeline = Timeline(start: start ?? latest, until: until)
+        timeline = Timeline(start: latest, until: until)
         _ = planAhead()
     }
 

@@ -8,7 +8,8 @@ import NavWire
 /// A value owned by one session: its shard's service thread only.
 struct Timeline {
     /// The frame due now and the ones after it, in time order (the first made when due; those
-    /// already past are let go as the ticks pass them).
+    /// already past are let go as the ticks pass them). Their seqs follow one by one: a timeline
+    /// message leaves them out.
     private(set) var frames: [WireFrame]
     /// When the scene stops being predictable (its first animation to end, whose completion may
     /// change anything): no frame is made ahead past it.

@@ -131,8 +131,11 @@ public enum BinaryTreeEncoder {
         let endString = frame.tables!.strings
         let firstString = delta?.mark.strings ?? 0
 
+        // As JSON writes `input` only when it changed since the base and `bind` only when there
+        // are bindings: a frame with neither carries no flag, nor the bytes it announces.
+        let carries = echoes && (frame.bindings != nil || frame.input != delta?.base.input)
         var out = BinaryWriter(capacity: body.bytes.count + (entries?.bytes.count ?? 0) + 16)
-        out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow) | (echoes ? inputFollows : 0))
+        out.byte((delta == nil ? fullType : deltaType) | (entries == nil ? 0 : templatesFollow) | (carries ? inputFollows : 0))
         if !continuesTimeline { out.varint(frame.seq) }
         if let (base, _, _) = delta {
             // Relative to the base, which the client holds: a steady delta's seq − base is 1 and
@@ -142,13 +145,13 @@ public enum BinaryTreeEncoder {
         } else {
             out.varint(tenths(frame.time))
         }
-        if echoes { out.varint(frame.input ?? 0) }
+        if carries { out.varint(frame.input ?? 0) }
         out.varint(firstString)
         out.varint(endString - firstString)
         for index in firstString..<endString { out.string(tables.strings.strings[index]) }
         if let entries { out.append(entries) }
         out.append(body)
-        if echoes { writeBindings(frame.bindings, base: delta?.base, into: &out) }
+        if carries { writeBindings(frame.bindings, base: delta?.base, into: &out) }
         return out.bytes
     }
 

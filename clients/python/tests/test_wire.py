@@ -5,7 +5,7 @@ import json
 import pytest
 
 from stackcast import ProtocolError, WireError
-from stackcast.core import Core, motion
+from stackcast.core import Core, motion, starts_full
 from stackcast.gestures import stroke, tap
 from stackcast.transport import hello_fields
 from stackcast.wire import DisplayList, TreeDisplay, decode_frame, varint_encode, zigzag_encode
@@ -433,3 +433,11 @@ def test_motion_names_what_still_moves():
     assert motion({"kind": "stack", "id": "main", "stack": [page], "transition": {"op": "push"}}) == "a push transition in main"
     assert motion({"kind": "sideTabs", "tabs": [{"id": "lib", "stack": [page], "scrolling": True}]}) == "the stacked split lib scrolling"
     assert motion({"kind": "tabs", "tabs": [{"id": "a", "stack": [{**page, "pagesAnimating": True}]}]}) == "the page stack of A"
+
+
+def test_a_full_frame_that_carries_an_input_number_ends_a_resync():
+    # Type 1, plus 4 with template entries, plus 16 with an input number (feature timelines).
+    assert all(starts_full(bytes([kind, 1])) for kind in (1, 5, 17, 21))
+    assert not any(starts_full(bytes([kind, 1])) for kind in (2, 6, 18, 22))
+    # A timeline of three frames whose first is full.
+    assert starts_full(bytes([8, 3, 17, 1])) and not starts_full(bytes([8, 3, 18, 1]))

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 from .errors import CommandError, ConnectionClosedError, HelloError, ProtocolError, WireError
 from .model import Event, Node, Welcome
 from .wire import DisplayList, TreeDisplay
-from .wire.binary import TEMPLATES_FOLLOW, TIMELINE
+from .wire.binary import INPUT_FOLLOWS, TEMPLATES_FOLLOW, TIMELINE
 
 SUBPROTOCOL = "stackcast.v1"
 EVENT_GROUPS = ("lifecycle", "transition", "gesture", "page")
@@ -318,15 +318,15 @@ class Core:
 
 
 def starts_full(raw: bytes) -> bool:
-    """Whether binary message `raw` is a full frame (type 1, or 5 with templates), or a timeline
-    whose first frame is one (after the byte 8 and its count)."""
+    """Whether binary message `raw` is a full frame (type 1, plus 4 with templates, plus 16 with
+    an input number), or a timeline whose first frame is one (after the byte 8 and its count)."""
     at = 0
     if raw[:1] == bytes([TIMELINE]):
         at = 1
         while at < len(raw) and raw[at] & 0x80:
             at += 1
         at += 1
-    return at < len(raw) and raw[at] & ~TEMPLATES_FOLLOW == 1
+    return at < len(raw) and raw[at] & ~(TEMPLATES_FOLLOW | INPUT_FOLLOWS) == 1
 
 
 def motion(state: Mapping[str, Any]) -> str | None:
