@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NavKit", targets: ["NavKit"]),
         .library(name: "NavWire", targets: ["NavWire"]),
+        .library(name: "NavServer", targets: ["NavServer"]),
         .executable(name: "stackcast", targets: ["stackcast"]),
     ],
     dependencies: [

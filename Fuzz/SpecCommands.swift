@@ -28,14 +28,14 @@ final class FuzzSession {
     private var sceneStart = 0
 
     init() {
-        scene = FuzzSession.makeScene(app: AppCatalog.defaultName, viewport: nil)!
+        scene = FuzzSession.makeScene(app: BuiltInApps.defaultName, viewport: nil)!
         scene.onEvent = { event in FuzzSession.checkJSON(ServerMessage.event(event)) }
     }
 
     /// A scene with the server's default limits running the built-in app `app`.
     private static func makeScene(app: String, viewport: Viewport?) -> Scene? {
-        guard let root = AppCatalog.root(named: app) else { return nil }
-        let scene = Scene(viewport: viewport ?? AppCatalog.defaultViewport(for: app))
+        guard let root = BuiltInApps.root(named: app) else { return nil }
+        let scene = Scene(viewport: viewport ?? BuiltInApps.defaultViewport(for: app))
         scene.settings.maxStackDepth = 300
         scene.settings.maxQueuedCommands = 100
         scene.settings.maxQueuedBytes = 1 << 20
@@ -48,7 +48,7 @@ final class FuzzSession {
         case .failure(let failure):
             Self.checkJSON(ServerMessage.error(failure.error, id: failure.commandID))
         case .success(.hello(let hello)):
-            if let made = Self.makeScene(app: hello.app ?? AppCatalog.defaultName, viewport: hello.viewport) {
+            if let made = Self.makeScene(app: hello.app ?? BuiltInApps.defaultName, viewport: hello.viewport) {
                 checkAnswers()
                 sceneStart = answers.count
                 scene = made

@@ -6,7 +6,7 @@ import NavWire
 /// by this one interpreter both in the fuzzer and in the replay runner that hands the same frames
 /// to the Python and JavaScript viewers.
 ///
-/// The first byte picks the app (`phone`, `tablet`, `stack`, by `AppCatalog.names`), whether
+/// The first byte picks the app (`phone`, `tablet`, `stack`, by `BuiltInApps.names`), whether
 /// the scene builds its layer trees at the wire's precision (the next bit up) and whether the
 /// binary viewer asked for layer templates (the bit after). Then each
 /// step is an opcode byte (taken modulo the number of opcodes) followed by its operand bytes;
@@ -61,15 +61,15 @@ struct SceneScript {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        app = AppCatalog.names[Int(bytes.first ?? 0) % AppCatalog.names.count]
-        templates = Int(bytes.first ?? 0) / AppCatalog.names.count / 2 % 2 == 0
+        app = BuiltInApps.names[Int(bytes.first ?? 0) % BuiltInApps.names.count]
+        templates = Int(bytes.first ?? 0) / BuiltInApps.names.count / 2 % 2 == 0
         at = 1
-        scene = Scene(viewport: AppCatalog.defaultViewport(for: app))
+        scene = Scene(viewport: BuiltInApps.defaultViewport(for: app))
         // Half the scripts build their trees at the wire's precision, as a server's scenes do
         // (frames take those layers as they are), half exact (frames round them).
-        if Int(bytes.first ?? 0) / AppCatalog.names.count % 2 == 0 { scene.layerPrecision = .wire }
+        if Int(bytes.first ?? 0) / BuiltInApps.names.count % 2 == 0 { scene.layerPrecision = .wire }
         // The built-in apps always build; a failure here is a finding, not a bad script.
-        scene.setRoot(try! AppCatalog.root(named: app)!.makeController(scene))
+        scene.setRoot(try! BuiltInApps.root(named: app)!.makeController(scene))
     }
 
     /// Runs the script; `frame` gets every picture (list and tree) with its seq and session time,
@@ -192,7 +192,7 @@ struct SceneScript {
             } else {
                 send(.setStack((0..<count).map { screen(kind &+ UInt8($0) &* 16) }, transition: motion))
             }
-        case 16: send(.setRoot(AppCatalog.root(named: AppCatalog.names[Int(next()) % AppCatalog.names.count])!))
+        case 16: send(.setRoot(BuiltInApps.root(named: BuiltInApps.names[Int(next()) % BuiltInApps.names.count])!))
         case 17:
             let setting = next()
             let configurations = [

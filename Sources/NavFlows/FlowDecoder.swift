@@ -22,11 +22,11 @@ public enum FlowDecoder {
             let top = try FieldReader(json, path: "")
             try checkKeys(top, allowed: topKeys)
             _ = try top.optionalString("description")
-            let app = try top.optionalString("app") ?? AppCatalog.defaultName
-            guard AppCatalog.root(named: app) != nil else {
-                throw .badMessage("app: no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))")
+            let app = try top.optionalString("app") ?? BuiltInApps.defaultName
+            guard BuiltInApps.root(named: app) != nil else {
+                throw .badMessage("app: no app named \(app); available: \(BuiltInApps.names.joined(separator: ", "))")
             }
-            var viewport = AppCatalog.defaultViewport(for: app)
+            var viewport = BuiltInApps.defaultViewport(for: app)
             if let value = top.value("viewport") {
                 guard case .hello(let hello) = try message(["type": "hello", "viewport": value], at: ""), let given = hello.viewport else {
                     throw .badMessage("viewport: expected an object")

@@ -35,7 +35,7 @@ public final class FlowRunner {
         scene = Scene(viewport: flow.viewport)
         scene.onEvent = { [unowned self] in events.append($0) }
         // The decoder checked the app's name.
-        if let root = AppCatalog.root(named: flow.app), let controller = try? root.makeController(scene) {
+        if let root = BuiltInApps.root(named: flow.app), let controller = try? root.makeController(scene) {
             scene.setRoot(controller)
         }
         scene.advance(to: 0)

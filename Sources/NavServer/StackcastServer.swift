@@ -25,10 +25,23 @@ public final class StackcastServer: Sendable {
     public let state: SessionStateStore?
     /// Whether the server drains (`drain(grace:)`), shared by its shards.
     private let drainState: DrainState
-    private let logger: Logger
+    let logger: Logger
     /// True once the shards have let go of each other. The main thread and a stop signal's
     /// thread may both wait for the stop, and only one may let go.
     private let shardsReleased = Locked(false)
+
+    /// A server of `apps` (the first is the one a `hello` naming none gets, unless
+    /// `configuration.defaultApp` names another of them), otherwise as `configuration` says.
+    ///
+    /// - Throws: `invalidArgument` when `apps` is empty or two of them share a name.
+    public convenience init(
+        configuration: ServerConfiguration = ServerConfiguration(), apps: [any StackcastApp], logger: Logger = Logger(label: "stackcast")
+    ) throws(NavError) {
+        var configuration = configuration
+        configuration.apps = try AppCatalog(apps)
+        if configuration.apps.app(named: configuration.defaultApp) == nil { configuration.defaultApp = configuration.apps.defaultName }
+        self.init(configuration: configuration, logger: logger)
+    }
 
     /// A server with `configuration`; with `recordings`, every session is recorded there and
     /// `/recordings/NAME` serves replays of what is there; with `state`, every session keeps its

@@ -26,8 +26,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Address to listen on. Anything but a loopback address exposes the server to the network.")
     var host = "127.0.0.1"
 
-    @Option(help: "The app a viewer gets when its hello names none (\(AppCatalog.names.joined(separator: ", "))).")
-    var app = AppCatalog.defaultName
+    @Option(help: "The app a viewer gets when its hello names none (\(BuiltInApps.names.joined(separator: ", "))).")
+    var app = BuiltInApps.defaultName
 
     @Option(help: "Folder of the viewer's files served at /.")
     var web = "Web"
@@ -105,8 +105,8 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be from 1 to 256, got \(threads)") }
-        guard AppCatalog.root(named: app) != nil else {
-            throw ValidationError("--app: no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))")
+        guard BuiltInApps.root(named: app) != nil else {
+            throw ValidationError("--app: no app named \(app); available: \(BuiltInApps.names.joined(separator: ", "))")
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard sessionTTL >= 0 else { throw ValidationError("--session-ttl must be 0 or more seconds") }
@@ -168,64 +168,16 @@ struct ServeCommand: ParsableCommand {
             }
         }
         let server = StackcastServer(configuration: configuration, recordings: recordings, state: state, logger: logger)
-        let grace = self.grace
-        // Signals are taken on a thread of their own, never in a handler: stop() may block. They
-        // are taken from before the server starts, so a signal right after the URL line is never lost.
-        let shutdown = Shutdown()
-        stopSignals.start { number in
-            logger.info("stopping on signal \(number)")
-            guard shutdown.request() else { return }
-            // SIGTERM drains, on a thread of its own so that a second signal still stops at once.
-            if number == SIGTERM, !server.isDraining {
-                Thread.detachNewThread { server.drain(grace: grace) }
-            } else {
-                server.stop()
-            }
-        }
-        do {
-            try server.start()
-        } catch {
-            FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
         let notes = [
             nodeID.map { "node \($0)" }, recordings.map { "recording to \($0.directory)" }, state.map { "state in \($0.directory)" },
         ].compactMap { $0 }
-        print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws\(notes.map { "; " + $0 }.joined()))")
-        fflush(nil)
-        if shutdown.started() { server.stop() }
-        if let drainAfter {
-            Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: drainAfter)
-                if shutdown.request() { server.drain(grace: grace) }
+        do {
+            try server.run(stopSignals: stopSignals, grace: grace, drainAfter: drainAfter) { server in
+                print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws\(notes.map { "; " + $0 }.joined()))")
             }
-        }
-
-        server.waitUntilStopped()
-        logger.info("stopped")
-    }
-}
-
-/// A stop request that may come before the server has started: it is then carried out as soon
-/// as the server is up. Called from the signal queue and the main thread.
-private final class Shutdown: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isStarted = false
-    private var isRequested = false
-
-    /// Records a request; true when the server is up and should stop now.
-    func request() -> Bool {
-        lock.withLock {
-            isRequested = true
-            return isStarted
-        }
-    }
-
-    /// Records that the server is up; true when a request came before.
-    func started() -> Bool {
-        lock.withLock {
-            isStarted = true
-            return isRequested
+        } catch {
+            FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

@@ -5,7 +5,7 @@ import NavApps
 /// The built-in phone showcase: three tabs, and every row of its Library does what its detail says.
 @Suite struct PhoneAppTests {
     func phone() throws -> SceneHarness {
-        let app = try #require(AppCatalog.root(named: "phone"))
+        let app = try #require(BuiltInApps.root(named: "phone"))
         return try SceneHarness(app: app)
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// them left behind in the scene.
 @Suite struct ScenePredictionTests {
     private func pushing() throws -> SceneHarness {
-        let h = try SceneHarness(app: try #require(AppCatalog.root(named: "stack")))
+        let h = try SceneHarness(app: try #require(BuiltInApps.root(named: "stack")))
         h.scene.handle(.push(ScreenSpec(name: "Detail"))) { _ in }
         h.advance(by: 0.05)
         return h
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aHeldPointerOrAStillSceneCannotBeTold() throws {
-        let h = try SceneHarness(app: try #require(AppCatalog.root(named: "stack")))
+        let h = try SceneHarness(app: try #require(BuiltInApps.root(named: "stack")))
         h.advance(by: 0.1)
         #expect(h.scene.predictableUntil == nil)
         h.scene.handle(.push(ScreenSpec(name: "Detail"))) { _ in }

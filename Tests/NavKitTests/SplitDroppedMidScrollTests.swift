@@ -26,7 +26,7 @@ import NavApps
         do {
             let strong = Scene(viewport: .tablet)
             scene = strong
-            strong.setRoot(try #require(AppCatalog.root(named: "tablet")).makeController(strong))
+            strong.setRoot(try #require(BuiltInApps.root(named: "tablet")).makeController(strong))
             for command: Command in [
                 .push(ScreenSpec(name: "A")), .pop(), .push(ScreenSpec(name: "A")), .push(ScreenSpec(name: "A")),
                 .push(ScreenSpec(name: "A"), target: .stack("library")), .popToRoot(),
@@ -56,7 +56,7 @@ import NavApps
         do {
             let strong = Scene(viewport: .tablet)
             scene = strong
-            strong.setRoot(try #require(AppCatalog.root(named: "tablet")).makeController(strong))
+            strong.setRoot(try #require(BuiltInApps.root(named: "tablet")).makeController(strong))
             for name in ["One", "Two", "Three"] {
                 strong.handle(.push(ScreenSpec(name: name, options: PageOptions(width: .half)))) { _ in }
                 for _ in 0..<60 { Self.frame(strong) }
@@ -79,7 +79,7 @@ import NavApps
         do {
             let strong = Scene(viewport: .tablet)
             scene = strong
-            strong.setRoot(try #require(AppCatalog.root(named: "tablet")).makeController(strong))
+            strong.setRoot(try #require(BuiltInApps.root(named: "tablet")).makeController(strong))
             for _ in 0..<2 {
                 strong.handle(.push(ScreenSpec(name: "Half", options: PageOptions(width: .half)))) { _ in }
                 for _ in 0..<60 { Self.frame(strong) }

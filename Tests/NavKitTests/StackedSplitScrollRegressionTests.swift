@@ -7,7 +7,7 @@ import NavApps
 /// stale state. The app is the built-in `tablet` (a lone half Library page beside the side bar).
 @Suite struct StackedSplitScrollRegressionTests {
     private func tablet(_ viewport: Viewport = .tablet) throws -> SceneHarness {
-        try SceneHarness(viewport: viewport, app: try #require(AppCatalog.root(named: "tablet")))
+        try SceneHarness(viewport: viewport, app: try #require(BuiltInApps.root(named: "tablet")))
     }
 
     private func settle(_ h: SceneHarness) {

@@ -1,3 +1,4 @@
+import NavKit
 import NavWire
 
 /// A session being taken over from the state folder (`serve --state-dir`): its file is renamed,
@@ -52,8 +53,8 @@ struct TakeoverOutcome: @unchecked Sendable {
 
     let result: Result<Rebuilt, Failure>
 
-    /// Takes `token`'s session over in `state` and replays it (any thread).
-    static func rebuild(_ token: String, from state: SessionStateStore) -> TakeoverOutcome {
+    /// Takes `token`'s session over in `state` and replays it with its app from `apps` (any thread).
+    static func rebuild(_ token: String, from state: SessionStateStore, apps: AppCatalog) -> TakeoverOutcome {
         let start = ContinuousClock.now
         let taken: (name: String, recording: Recording)
         do throws(SessionStateStore.TakeoverError) {
@@ -62,7 +63,7 @@ struct TakeoverOutcome: @unchecked Sendable {
             return TakeoverOutcome(result: .failure(.store(error)))
         }
         do throws(RecordingError) {
-            let replay = try Replay(taken.recording)
+            let replay = try Replay(taken.recording, apps: apps)
             try replay.run()
             return TakeoverOutcome(
                 result: .success(Rebuilt(

@@ -86,17 +86,17 @@ public struct SceneLimits: Equatable, Sendable {
         self.maxQueuedBytes = maxQueuedBytes
     }
 
-    /// A scene for `app`'s root at `viewport` with these limits: how the server starts every
+    /// A scene for `app` at `viewport` with these limits: how the server starts every
     /// session and a replay rebuilds one. `styles`: where its nodes keep their styles, shared
     /// with the other scenes of the thread (it changes no picture).
-    func makeScene(root: RootSpec, viewport: Viewport, styles: StyleTable? = nil) throws(NavError) -> Scene {
+    func makeScene(app: any StackcastApp, viewport: Viewport, styles: StyleTable? = nil) throws(NavError) -> Scene {
         let scene = Scene(viewport: viewport)
         scene.styles = styles
         scene.layerPrecision = .wire
         scene.settings.maxStackDepth = maxStackDepth
         scene.settings.maxQueuedCommands = maxQueuedCommands
         scene.settings.maxQueuedBytes = maxQueuedBytes
-        scene.setRoot(try root.makeController(scene))
+        scene.setRoot(try app.makeRoot(in: scene))
         return scene
     }
 }

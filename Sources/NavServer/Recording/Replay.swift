@@ -36,12 +36,13 @@ public final class Replay {
 
     private final class Submitter {}
 
-    /// A replay of `recording`, its scene built as the server built the session's.
-    public init(_ recording: Recording) throws(RecordingError) {
+    /// A replay of `recording`, its scene built as the server built the session's, from the app
+    /// of that name in `apps`.
+    public init(_ recording: Recording, apps: AppCatalog = BuiltInApps.catalog) throws(RecordingError) {
         let header = recording.header
-        guard let root = AppCatalog.root(named: header.app) else { throw .unknownApp(header.app) }
+        guard let app = apps.app(named: header.app) else { throw .unknownApp(header.app) }
         do throws(NavError) {
-            scene = try header.limits.makeScene(root: root, viewport: header.viewport)
+            scene = try header.limits.makeScene(app: app, viewport: header.viewport)
         } catch {
             throw .inconsistent(line: 1, "the app's root could not be built: \(error)")
         }

@@ -1,3 +1,5 @@
+import NavApps
+import NavKit
 import NavWire
 
 /// What the viewer's replay page (`?replay=NAME`) gets from `GET /recordings/NAME`: the recording
@@ -13,7 +15,7 @@ public enum ReplayDocument {
     /// serves the request.
     public static let maxRecordingBytes = 16 << 20
 
-    public static func json(for recording: Recording) throws(RecordingError) -> [UInt8] {
+    public static func json(for recording: Recording, apps: AppCatalog = BuiltInApps.catalog) throws(RecordingError) -> [UInt8] {
         var out: [UInt8] = []
         var head = JSONObject()
         head["name"] = .string(recording.header.name)
@@ -22,7 +24,7 @@ public enum ReplayDocument {
         let opening = JSONWriter.write(.object(head))
         out.append(contentsOf: opening.utf8.dropLast())
         out.append(contentsOf: #","frames":["#.utf8)
-        let replay = try Replay(recording)
+        let replay = try Replay(recording, apps: apps)
         var first = true
         while let frame = try replay.nextFrame() {
             if !first { out.append(UInt8(ascii: ",")) }

@@ -1,9 +1,12 @@
+import NavKit
 import NavApps
 
 /// Everything `StackcastServer` needs: the transport's settings plus session behaviour.
 public struct ServerConfiguration: Sendable {
     public var transport: WebSocketServerConfiguration
-    /// The app a `hello` without `app` gets.
+    /// The apps a `hello` may ask for by name (`BuiltInApps.catalog` unless given).
+    public var apps: AppCatalog
+    /// The app a `hello` without `app` gets: one of `apps`.
     public var defaultApp: String
     /// Frames per second while something animates (1 to 120).
     public var fps: Int
@@ -45,7 +48,8 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
-        defaultApp: String = AppCatalog.defaultName,
+        apps: AppCatalog = BuiltInApps.catalog,
+        defaultApp: String? = nil,
         fps: Int = 60,
         sessionTTL: Double = 180,
         maxSessions: Int = 10_000,
@@ -63,7 +67,8 @@ public struct ServerConfiguration: Sendable {
         nodeID: String? = nil
     ) {
         self.transport = transport
-        self.defaultApp = defaultApp
+        self.apps = apps
+        self.defaultApp = defaultApp ?? apps.defaultName
         self.fps = fps
         self.sessionTTL = sessionTTL
         self.maxSessions = maxSessions

@@ -29,8 +29,9 @@ extension SessionShard {
         let takeover = Takeover(token: token, watchToken: watchToken, peer: peer)
         takeovers[token] = takeover
         takeover.wait(hello, from: viewer)
+        let apps = configuration.apps
         transport.performInBackground { [self] in
-            let outcome = TakeoverOutcome.rebuild(token, from: state)
+            let outcome = TakeoverOutcome.rebuild(token, from: state, apps: apps)
             transport.perform { [self] in finishTakeover(token, outcome) }
         }
     }

@@ -180,9 +180,10 @@ extension SessionShard {
             }
             guard !drain.isDraining else { return send(Self.drainingRefusal, to: viewer) }
             let app = hello.app ?? configuration.defaultApp
-            guard let root = AppCatalog.root(named: app) else {
-                let apps = JSONObject(["apps": .array(AppCatalog.names.map(JSONValue.string))])
-                return send(WireError(.notFound, "no app named \(app); available: \(AppCatalog.names.joined(separator: ", "))", details: apps), to: viewer)
+            guard let served = configuration.apps.app(named: app) else {
+                let names = configuration.apps.names
+                let apps = JSONObject(["apps": .array(names.map(JSONValue.string))])
+                return send(WireError(.notFound, "no app named \(app); available: \(names.joined(separator: ", "))", details: apps), to: viewer)
             }
             // The session this connection started and is alone in ends once this one starts, so
             // it does not count against the limits.
@@ -200,7 +201,7 @@ extension SessionShard {
             }
             let scene: Scene
             do throws(NavError) {
-                scene = try configuration.sceneLimits.makeScene(root: root, viewport: hello.viewport ?? AppCatalog.defaultViewport(for: app), styles: styles)
+                scene = try configuration.sceneLimits.makeScene(app: served, viewport: hello.viewport ?? served.viewport, styles: styles)
             } catch {
                 directory.remove(token, watchToken: watchToken)
                 peers.endSession(for: peer, now: now)
@@ -256,7 +257,7 @@ extension SessionShard {
             session: role == .control ? session.token : (hello.session ?? session.watchToken), app: session.app, role: role,
             viewport: session.scene.viewport, fps: configuration.fps, resumed: hello.session != nil, migrated: migrated, features: hello.features,
             wire: hello.wire, watchToken: session.watchToken, window: hello.window, recording: session.recordingName,
-            settings: session.scene.settingsState, apps: AppCatalog.names
+            settings: session.scene.settingsState, apps: configuration.apps.names
         ))
         // Its first frame goes after the welcome, at the end of the turn.
         schedule(session)

@@ -39,7 +39,7 @@ extension SessionShard {
             guard replays else { return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data)) }
             do {
                 let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
-                return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording))
+                return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording, apps: self.configuration.apps))
             } catch {
                 return .text(422, "recording \(name) cannot be replayed: \(error)")
             }

@@ -32,11 +32,11 @@ struct CapacityBenchmarks {
         var pushes = true
 
         init(styles: StyleTable) {
-            scene = Scene(viewport: AppCatalog.defaultViewport(for: "phone"))
+            scene = Scene(viewport: BuiltInApps.defaultViewport(for: "phone"))
             scene.styles = styles
             scene.layerPrecision = .wire
             // The built-in app is valid by construction.
-            scene.setRoot(try! AppCatalog.root(named: "phone")!.makeController(scene))
+            scene.setRoot(try! BuiltInApps.root(named: "phone")!.makeController(scene))
         }
 
         /// Makes, compares, keeps and encodes the frame at `now`; starts the next push or pop when

@@ -58,9 +58,9 @@ struct DeflateBenchmarks {
 
     /// The phone app's full frame, then every delta of ten slide pushes and pops at 60 fps.
     private func frames(_ format: WireFormat) -> (full: [UInt8], deltas: [[UInt8]]) {
-        let scene = Scene(viewport: AppCatalog.defaultViewport(for: "phone"))
+        let scene = Scene(viewport: BuiltInApps.defaultViewport(for: "phone"))
         // A built-in app: valid by construction.
-        scene.setRoot(try! AppCatalog.root(named: "phone")!.makeController(scene))
+        scene.setRoot(try! BuiltInApps.root(named: "phone")!.makeController(scene))
         var encoder = WireEncoder(format)
         var now = 0.0
         var seq = 1

@@ -8,11 +8,11 @@ import NavApps
 /// `InvariantBudget` sets how many steps and from which seed (`STACKCAST_INVARIANT_STEPS`,
 /// `STACKCAST_INVARIANT_SEED`); without them a run is fixed and takes seconds.
 @Suite struct EngineInvariantTests {
-    @Test(arguments: AppCatalog.names)
+    @Test(arguments: BuiltInApps.names)
     func randomSequencesKeepTheInvariants(app: String) {
         let budget = InvariantBudget.current
-        let appNumber = AppCatalog.names.firstIndex(of: app) ?? 0
-        let count = budget.sequences(forApps: AppCatalog.names.count)
+        let appNumber = BuiltInApps.names.firstIndex(of: app) ?? 0
+        let count = budget.sequences(forApps: BuiltInApps.names.count)
         for index in 0..<count {
             let seed = budget.seed(app: appNumber, sequence: index)
             let steps = RandomSequence.make(app: app, seed: seed, length: InvariantBudget.sequenceLength)

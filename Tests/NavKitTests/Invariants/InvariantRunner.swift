@@ -35,14 +35,14 @@ final class InvariantRunner {
     }
 
     private func start() {
-        scene = Scene(viewport: AppCatalog.defaultViewport(for: app))
+        scene = Scene(viewport: BuiltInApps.defaultViewport(for: app))
         let ledger = AppearanceLedger()
         self.ledger = ledger
         scene.onEvent = { ledger.record($0) }
         known = [:]
         answers = []
         pointerTime = 10
-        let spec = AppCatalog.root(named: app) ?? .stack(id: "main", root: ScreenSpec(name: app))
+        let spec = BuiltInApps.root(named: app) ?? .stack(id: "main", root: ScreenSpec(name: app))
         // A built-in app always builds; a failure here is a broken catalog, which other tests report.
         if let root = try? spec.makeController(scene) { scene.setRoot(root) }
         _ = scene.tick(now: 0)

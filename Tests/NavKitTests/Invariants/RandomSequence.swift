@@ -32,7 +32,7 @@ struct RandomSequence {
 
     private init(app: String, seed: UInt64) {
         random = SplitMix64(seed: seed)
-        let viewport = AppCatalog.defaultViewport(for: app)
+        let viewport = BuiltInApps.defaultViewport(for: app)
         width = viewport.size.width
         height = viewport.size.height
         learnShape(of: app)
@@ -40,7 +40,7 @@ struct RandomSequence {
 
     /// Tab and stack identifiers for targets, read from the app's spec.
     private mutating func learnShape(of app: String) {
-        switch AppCatalog.root(named: app) {
+        switch BuiltInApps.root(named: app) {
         case .stack(let id, _)?:
             tabs = []
             stacks = [id]
@@ -86,7 +86,7 @@ struct RandomSequence {
         case ..<0.93: return .scrollTo(random.chance(0.6) ? .index(random.int(-1...5)) : .offset(random.double(-500...3000, places: 0)), animated: random.chance(0.8), target())
         case ..<0.97: return .query
         default:
-            let app = random.pick(AppCatalog.names + ["sixTabs"])
+            let app = random.pick(BuiltInApps.names + ["sixTabs"])
             if app == "sixTabs" { return .setRoot(.sixTabs) }
             learnShape(of: app)
             return .setRoot(.app(app))

@@ -268,7 +268,7 @@ enum Step: Equatable, CustomStringConvertible {
 
         var spec: RootSpec {
             switch self {
-            case .app(let name): AppCatalog.root(named: name) ?? .stack(id: "main", root: ScreenSpec(name: name))
+            case .app(let name): BuiltInApps.root(named: name) ?? .stack(id: "main", root: ScreenSpec(name: name))
             case .sixTabs: .tabs((0..<6).map { TabSpec(id: "t\($0)", title: "T\($0)", root: ScreenSpec(name: "T\($0)")) }, selected: 0)
             }
         }

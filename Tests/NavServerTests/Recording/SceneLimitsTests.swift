@@ -8,7 +8,7 @@ import Testing
 @Suite struct SceneLimitsTests {
     @Test func aSessionsSceneHasItsLimitsAndBuildsItsLayersAtWirePrecision() throws {
         let limits = SceneLimits(maxStackDepth: 5, maxQueuedCommands: 7, maxQueuedBytes: 900)
-        let scene = try limits.makeScene(root: #require(AppCatalog.root(named: "stack")), viewport: .phone)
+        let scene = try limits.makeScene(app: #require(BuiltInApps.catalog.app(named: "stack")), viewport: .phone)
         #expect(scene.settings.maxStackDepth == 5)
         #expect(scene.settings.maxQueuedCommands == 7)
         #expect(scene.settings.maxQueuedBytes == 900)

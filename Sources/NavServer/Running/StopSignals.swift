@@ -13,11 +13,12 @@ import Foundation
 /// kernel drops an ignored signal it hands to a thread not blocking it, so a SIGTERM sent early
 /// could be lost.
 ///
-/// Create it on the main thread before any other thread exists (first thing in `run()`).
-final class StopSignals: Sendable {
+/// Create it on the main thread before any other thread exists (first thing in a program's
+/// `main`), and hand it to `StackcastServer.run(stopSignals:)`.
+public final class StopSignals: Sendable {
     private static let numbers: [Int32] = [SIGINT, SIGTERM]
 
-    init() {
+    public init() {
         var set = Self.signalSet
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }

@@ -1,0 +1,39 @@
+/// The apps a server serves, by name, in the order a picker lists them; the first is the one a
+/// `hello` that names none gets, unless the server is told another.
+public struct AppCatalog: Sendable {
+    /// The apps, in order.
+    public let apps: [any StackcastApp]
+
+    /// A catalog of `apps`, whose names must be distinct and well formed.
+    ///
+    /// - Throws: `invalidArgument` for no app at all, an empty or odd name, or a name used twice.
+    public init(_ apps: [any StackcastApp]) throws(NavError) {
+        guard !apps.isEmpty else { throw .invalidArgument("a server needs at least one app") }
+        var seen = Set<String>()
+        for app in apps {
+            guard Self.isWellFormed(app.name) else {
+                throw .invalidArgument("app name \"\(app.name)\": use 1 to 64 letters, digits, - and _")
+            }
+            guard seen.insert(app.name).inserted else { throw .invalidArgument("two apps are named \(app.name)") }
+        }
+        self.apps = apps
+    }
+
+    /// The apps' names, in order.
+    public var names: [String] { apps.map(\.name) }
+
+    /// The first app's name.
+    public var defaultName: String { apps[0].name }
+
+    /// The app called `name`, or nil when there is none.
+    public func app(named name: String) -> (any StackcastApp)? {
+        apps.first { $0.name == name }
+    }
+
+    private static func isWellFormed(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}
