@@ -13,15 +13,19 @@ public struct ScreenSpec: Equatable, Sendable {
     public var link: LinkSpec?
     /// The page stack inside this screen (NavigationRoute), if any.
     public var pages: SubpagesSpec?
+    /// The kind of page, when not a list of rows: a kind the app registered
+    /// (`Scene.register(pageKind:_:)`), whose page the spec configures.
+    public var kind: String?
     // A struct cannot hold itself directly; an array gives the indirection.
     private var swipePushStorage: [ScreenSpec] = []
 
     public init(
         name: String, title: String? = nil, background: Color = .groupedBackground, bar: BarSpec = BarSpec(),
         rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
-        pages: SubpagesSpec? = nil, swipePush: ScreenSpec? = nil
+        pages: SubpagesSpec? = nil, swipePush: ScreenSpec? = nil, kind: String? = nil
     ) {
         self.name = name
+        self.kind = kind
         self.title = title ?? name
         self.background = background
         self.bar = bar

@@ -151,7 +151,9 @@ open class Controller {
     // MARK: Responder chain
 
     /// Handles a tap on `node`, a node inside this controller's view; false passes it to the parent.
-    func handleTap(on node: Node) -> Bool { false }
+    /// A page of an app's own overrides it for its own nodes (a play button) and calls `super`
+    /// for the rest (the back button).
+    open func handleTap(on node: Node) -> Bool { false }
 
     /// A finger went down on `node`; true when that stopped something moving (a decelerating
     /// list), so the touch is not a tap, as a touch that catches a UIKit scroll view selects nothing.

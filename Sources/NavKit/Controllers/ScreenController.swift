@@ -69,7 +69,7 @@ public final class ScreenController: ViewController {
     /// A tap on a row with an action selects the row and runs the action; the selection goes
     /// when the action is done if the page is still on screen (a badge changed), otherwise when
     /// the page next appears (`viewWillAppear`).
-    override func handleTap(on node: Node) -> Bool {
+    public override func handleTap(on node: Node) -> Bool {
         guard let row = pressTarget(for: node), let command = action(for: row), let scene else { return super.handleTap(on: node) }
         select(row)
         scene.handle(command, from: self) { [weak self] _ in

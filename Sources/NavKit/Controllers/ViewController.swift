@@ -164,7 +164,7 @@ open class ViewController: Controller {
 
     /// A back button (or a sheet's Close) pops this page's stack; a row runs its action with this
     /// page as origin.
-    override func handleTap(on node: Node) -> Bool {
+    open override func handleTap(on node: Node) -> Bool {
         if node.ancestor(where: { $0.role == .back || $0.role == .close }) != nil, let stack = parent as? any StackCommandTarget, let scene {
             scene.submitBack(popping: stack)
             return true

@@ -37,14 +37,21 @@ extension Scene {
         commands.dropPending(from: submitter, reason: .invalidState("dropped before its turn: the viewer that sent it left the session"))
     }
 
-    /// Builds the page for a screen description.
+    /// Builds the page for a screen description: a page of the kind it names, or a row list.
+    /// A kind nobody registered gets a row list too; commands refuse such specs before this.
     public func makeController(_ spec: ScreenSpec) -> ViewController {
-        ScreenController(spec: spec)
+        if let kind = spec.kind, let make = pageKinds[kind] { return make(spec) }
+        return ScreenController(spec: spec)
     }
 
     private var noApp: NavError { .invalidState("the scene has no app yet: send setRoot first") }
 
     private func perform(_ command: Command, origin: Controller?, done: @escaping CommandCompletion) {
+        do throws(NavError) {
+            try checkPageKinds(of: command)
+        } catch {
+            return done(.failure(error))
+        }
         switch command {
         case .setRoot(let spec):
             do throws(NavError) {

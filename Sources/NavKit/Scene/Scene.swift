@@ -62,6 +62,8 @@ public final class Scene {
         didSet { animator.onStart = onNeedsTick == nil ? nil : { [unowned self] in if !self.needsDisplay { self.noticeNeedsTick() } } }
     }
     private var lastList: DisplayList?
+    /// The page kinds an app registered, by name (`register(pageKind:_:)`).
+    var pageKinds: [String: @Sendable (ScreenSpec) -> ViewController] = [:]
 
     public init(viewport: Viewport = .phone) {
         self.viewport = viewport

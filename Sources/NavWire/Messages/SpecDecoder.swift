@@ -48,7 +48,11 @@ enum SpecDecoder {
             options: options,
             link: link,
             pages: pages,
-            swipePush: swipePush
+            swipePush: swipePush,
+            kind: try reader.optionalString("kind").map { kind throws(WireError) in
+                guard !kind.isEmpty else { throw .badMessage("\(reader.fieldPath("kind")): expected a non-empty string") }
+                return kind
+            }
         )
     }
 

@@ -100,7 +100,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
 
     override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { splitPan(for: pan) }
     override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { scrollSplit(by: event) }
-    override func handleTap(on node: Node) -> Bool { activatePage(tappedAt: node) }
+    public override func handleTap(on node: Node) -> Bool { activatePage(tappedAt: node) }
 
     public override var navigationState: NavigationState? { .stack(stackState) }
 

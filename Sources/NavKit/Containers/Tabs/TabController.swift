@@ -187,7 +187,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     // MARK: Taps
 
     /// A tap on an item selects its tab, through the command queue like `selectTab`.
-    override func handleTap(on node: Node) -> Bool {
+    public override func handleTap(on node: Node) -> Bool {
         guard let item = node.ancestor(where: { $0.role == .tab }),
               let index = tabBar.itemIndex(of: item), let scene
         else { return false }
