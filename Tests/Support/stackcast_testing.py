@@ -50,10 +50,10 @@ STOP_SECONDS = 10
 
 
 class ServerProcess:
-    """One `stackcast serve --port 0` process. stdout is drained by a thread (the URL line gives
-    the port); stderr (the log) goes to a file, shown when something fails."""
+    """One `stackcast serve --port 0` process (or `command`). stdout is drained by a thread (the
+    URL line gives the port); stderr (the log) goes to a file, shown when something fails."""
 
-    def __init__(self, args, log_path, env=None):
+    def __init__(self, args, log_path, env=None, command=None):
         self.args = list(args)
         self.log_path = log_path
         self.stdout_lines = []
@@ -63,7 +63,8 @@ class ServerProcess:
         self._log = open(log_path, "w")
         # A drain (SIGTERM) without a grace period, so that stopping a server a test left
         # connections open on is quick; a test's own --grace comes later and wins.
-        command = [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *self.args]
+        # `command`: another program that serves and prints the same URL line (an app of one's own).
+        command = command or [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *self.args]
         # `env` adds to the test's own environment (LD_PRELOAD, say).
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log,
                                         text=True, bufsize=1, env={**os.environ, **env} if env else None)
