@@ -151,6 +151,10 @@ test('eventLine puts time, name and page first, then every other field', () => {
     '   603.2 ms viewWillAppear Detail (vc2) animated=true');
   assert.equal(eventLine({ type: 'event', name: 'transitionEnd', op: 'pop', interactive: true, cancelled: true, time: 3965.225 }),
     '  3965.2 ms transitionEnd op=pop interactive=true cancelled=true');
-  assert.deepEqual(['viewDidLoad', 'released', 'transitionStart', 'gestureBegan', 'pageDidShow'].map(eventGroup),
+  assert.deepEqual(['viewDidLoad', 'released', 'transitionStart', 'gestureBegan', 'pageDidShow'].map((name) => eventGroup({ name })),
     ['lifecycle', 'lifecycle', 'transition', 'gesture', 'page']);
+  // An action is named by what its row emits (a `page…` name, say), and says its group.
+  assert.equal(eventGroup({ name: 'pageTurn', group: 'action' }), 'action');
+  assert.equal(eventLine({ type: 'event', group: 'action', name: 'buy', value: { sku: 'tea' }, vc: 'vc3', screen: 'Shop', time: 4102.5 }),
+    '  4102.5 ms buy Shop (vc3) group=action value={"sku":"tea"}');
 });

@@ -203,8 +203,12 @@ export function eventLine(event) {
   return parts.join(' ');
 }
 
-/** The group an event belongs to (`lifecycle`, `transition`, `gesture`, `page`). */
-export function eventGroup(name) {
+/**
+ * The group an event belongs to (`lifecycle`, `transition`, `gesture`, `page`, `action`): an
+ * action says so (its name is what a row emits), the others by their names.
+ */
+export function eventGroup({ name, group }) {
+  if (group) return group;
   if (name.startsWith('transition')) return 'transition';
   if (name.startsWith('gesture')) return 'gesture';
   if (name.startsWith('page')) return 'page';

@@ -11,7 +11,7 @@ const REFRESH_MS = 250;
 /** Page structure changes bring a new controller query; these roles are pages. */
 const PAGE_ROLES = new Set(['page', 'subpage', 'pagestack']);
 /** The event groups the log subscribes to (docs/protocol.md §7). */
-export const EVENT_GROUPS = ['gesture', 'lifecycle', 'page', 'transition'];
+export const EVENT_GROUPS = ['action', 'gesture', 'lifecycle', 'page', 'transition'];
 /** The log keeps this many events (the oldest go first). */
 const LOG_LIMIT = 300;
 const OUTLINE = { page: '#ff2d96', subpage: '#ff9500', row: '#00b3e6', navbar: '#34c759', tabbar: '#34c759' };
@@ -88,7 +88,7 @@ export class Inspector {
   connected() {
     if (!this.enabled) return;
     this.command('subscribe', { events: EVENT_GROUPS }).then(
-      () => { this.note.textContent = 'Events: lifecycle, transitions, gestures, pages'; },
+      () => { this.note.textContent = 'Events: lifecycle, transitions, gestures, pages, actions'; },
       (error) => { this.note.textContent = `No events: ${error.message}`; },
     );
     this.stateDue = true;
@@ -100,7 +100,7 @@ export class Inspector {
     if (!this.enabled) return;
     this.events.push(event);
     const line = document.createElement('li');
-    line.dataset.group = eventGroup(event.name);
+    line.dataset.group = eventGroup(event);
     line.textContent = eventLine(event);
     const list = this.eventList;
     const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;

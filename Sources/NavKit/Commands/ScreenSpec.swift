@@ -73,25 +73,35 @@ public struct BarSpec: Equatable, Sendable {
 public struct RowSpec: Equatable, Sendable {
     public var title: String
     public var detail: String?
-    /// What a tap runs; nil for a row that does nothing.
+    /// The command a tap runs; nil for a row that runs none.
     public var action: Command? {
-        get { boxedAction?.command }
-        set { boxedAction = newValue.map(ActionBox.init) }
+        get { if case .command(let command)? = boxedAction?.action { command } else { nil } }
+        set { boxedAction = newValue.map { ActionBox(.command($0)) } }
     }
-    /// `action`, out of line: a `Command` takes 578 bytes inline (a push carries a screen and a
-    /// transition), and specs keep a row per entry of a list (the phone app's playlists, every
-    /// screen pushed from the wire), so inline a row would take 610 bytes instead of 40. A class,
-    /// not an `indirect` enum: Swift keeps an indirect enum's case in spare bits of its box's
-    /// pointer, which LeakSanitizer does not take for a pointer, so it would report every built-in
-    /// row leaked.
+    /// What a tap tells the program that drives the session, instead of running a command.
+    public var emit: RowEmit? {
+        get { if case .emit(let emit)? = boxedAction?.action { emit } else { nil } }
+        set { boxedAction = newValue.map { ActionBox(.emit($0)) } }
+    }
+    /// `action` or `emit`, out of line: a `Command` takes 578 bytes inline (a push carries a
+    /// screen and a transition), and specs keep a row per entry of a list (the phone app's
+    /// playlists, every screen pushed from the wire), so inline a row would take 610 bytes instead
+    /// of 40. A class, not an `indirect` enum: Swift keeps an indirect enum's case in spare bits of
+    /// its box's pointer, which LeakSanitizer does not take for a pointer, so it would report every
+    /// built-in row leaked.
     private var boxedAction: ActionBox?
 
-    /// A command kept on the heap, shared by the copies of a row.
-    private final class ActionBox: Sendable {
-        let command: Command
+    private enum Action: Equatable, Sendable {
+        case command(Command)
+        case emit(RowEmit)
+    }
 
-        init(_ command: Command) {
-            self.command = command
+    /// A row's action kept on the heap, shared by the copies of a row.
+    private final class ActionBox: Sendable {
+        let action: Action
+
+        init(_ action: Action) {
+            self.action = action
         }
     }
 
@@ -101,8 +111,15 @@ public struct RowSpec: Equatable, Sendable {
         self.action = action
     }
 
+    /// A row whose tap tells the driving program `emit`.
+    public init(title: String, detail: String? = nil, emit: RowEmit) {
+        self.title = title
+        self.detail = detail
+        self.emit = emit
+    }
+
     public static func == (lhs: RowSpec, rhs: RowSpec) -> Bool {
-        lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.action == rhs.action
+        lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.boxedAction?.action == rhs.boxedAction?.action
     }
 }
 

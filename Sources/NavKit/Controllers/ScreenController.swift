@@ -56,6 +56,12 @@ public final class ScreenController: ViewController {
         return spec.rows[index].action
     }
 
+    /// What a tap on `node` (or on a node inside it) emits, if it is one of this page's rows.
+    func emit(for node: Node) -> RowEmit? {
+        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) else { return nil }
+        return spec.rows[index].emit
+    }
+
     override func pressTarget(for node: Node) -> Node? {
         guard let row = node.ancestor(where: { $0.role == .row }), rowNodes.contains(where: { $0 === row }) else { return nil }
         return row
@@ -70,6 +76,11 @@ public final class ScreenController: ViewController {
     /// when the action is done if the page is still on screen (a badge changed), otherwise when
     /// the page next appears (`viewWillAppear`).
     public override func handleTap(on node: Node) -> Bool {
+        // A row that emits tells the driving program, which decides what the tap does.
+        if let row = pressTarget(for: node), let emit = emit(for: row), let scene {
+            scene.record(.action, for: self, emit: emit)
+            return true
+        }
         guard let row = pressTarget(for: node), let command = action(for: row), let scene else { return super.handleTap(on: node) }
         select(row)
         scene.handle(command, from: self) { [weak self] _ in

@@ -1,4 +1,5 @@
-/// Something that happened in a scene: a lifecycle callback, a transition or a gesture.
+/// Something that happened in a scene: a lifecycle callback, a transition, a gesture, or a tap
+/// on a row that tells the driving program something (`action`).
 /// Tests assert exact sequences of these; the server forwards them to subscribers.
 public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
     public enum Name: String, Equatable, Sendable, CaseIterable {
@@ -9,8 +10,10 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         case pageWillHide
         /// A page stack's new top page is in place; `screen` names it.
         case pageDidShow
+        /// A row with an `emit` was tapped; `emit` says what, `screen` on which page.
+        case action
 
-        /// The protocol's subscription group (`lifecycle`, `transition`, `gesture`).
+        /// The protocol's subscription group (`lifecycle`, `transition`, `gesture`, `page`, `action`).
         public var group: String {
             switch self {
             case .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .released:
@@ -18,6 +21,7 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
             case .transitionStart, .transitionEnd: "transition"
             case .gestureBegan, .gestureEnded: "gesture"
             case .pageWillHide, .pageDidShow: "page"
+            case .action: "action"
             }
         }
     }
@@ -34,10 +38,12 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
     public var cancelled: Bool?
     /// For gestures: `pop`, `swipePush`, `tap`.
     public var gesture: String?
+    /// For `action`: what the tapped row emits.
+    public var emit: RowEmit?
 
     public init(
         name: Name, time: Double, vc: String? = nil, screen: String? = nil, animated: Bool? = nil,
-        op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil
+        op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil, emit: RowEmit? = nil
     ) {
         self.name = name
         self.time = time
@@ -48,10 +54,13 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         self.interactive = interactive
         self.cancelled = cancelled
         self.gesture = gesture
+        self.emit = emit
     }
 
     /// `"Detail.viewWillAppear"`, or the bare name for events without a screen: compact for tests.
+    /// An action says what it emits: `"Shop.action(buy)"`.
     public var description: String {
-        screen.map { "\($0).\(name.rawValue)" } ?? name.rawValue
+        let name = emit.map { "\(self.name.rawValue)(\($0.name))" } ?? self.name.rawValue
+        return screen.map { "\($0).\(name)" } ?? name
     }
 }

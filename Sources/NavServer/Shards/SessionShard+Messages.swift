@@ -290,7 +290,9 @@ extension SessionShard {
         }
     }
 
-    /// Forwards a session's events to the viewers subscribed to their group, within each viewer's
+    /// Forwards a session's events to the viewers subscribed to their group (an `action` to its
+    /// controllers too, subscribed or not: the program that drives the session is the one it is
+    /// for), within each viewer's
     /// event budget: past it events are dropped, and the first of a run of drops is reported with
     /// `too_large` (a burst such as the `released` events of a long `popToRoot` stays bounded).
     private func eventForwarder(for session: Session) -> (SceneEvent) -> Void {
@@ -299,7 +301,7 @@ extension SessionShard {
             let group = event.name.group
             var text: String?
             let now = transport.now
-            for viewer in session.viewers where viewer.subscriptions.contains(group) {
+            for viewer in session.viewers where viewer.subscriptions.contains(group) || (group == "action" && viewer.isController) {
                 if text == nil { text = ServerMessage.event(event) }
                 guard viewer.eventBudget.allow(now: now, cost: Double(text!.utf8.count)) else {
                     if viewer.eventsDropped == 0 {

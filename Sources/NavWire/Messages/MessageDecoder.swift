@@ -12,7 +12,7 @@ public enum MessageDecoder {
     /// The message types a client may send.
     public static let types = ["hello", "resize", "ping", "pointer", "scroll", "key", "command", "ack"]
     /// The event groups `subscribe` accepts.
-    public static let eventGroups = ["lifecycle", "transition", "gesture", "page"]
+    public static let eventGroups = ["lifecycle", "transition", "gesture", "page", "action"]
 
     public static func decode(_ text: String) -> Result<ClientMessage, DecodeFailure> {
         // Pointer moves spelled as viewers spell them are read by a scan of their bytes.

@@ -67,7 +67,14 @@ public enum ServerMessage {
     public static func event(_ event: SceneEvent) -> String {
         var object = JSONObject()
         object["type"] = "event"
-        object["name"] = .string(event.name.rawValue)
+        if let emit = event.emit {
+            // An action is named by what the row emits; its group says it is one.
+            object["group"] = "action"
+            object["name"] = .string(emit.name)
+            if let value = emit.value { object["value"] = (try? JSONValue.parse(value)) ?? .string(value) }
+        } else {
+            object["name"] = .string(event.name.rawValue)
+        }
         if let vc = event.vc { object["vc"] = .string(vc) }
         if let screen = event.screen { object["screen"] = .string(screen) }
         if let animated = event.animated { object["animated"] = .bool(animated) }

@@ -9,11 +9,16 @@ enum SpecDecoder {
         let name = try reader.name("name")
         var rows: [RowSpec] = []
         for row in try reader.readers("rows") {
-            var action: Command?
-            if let actionReader = try row.optionalReader("action") {
-                action = try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))
+            let title = try row.string("title"), detail = try row.optionalString("detail")
+            guard let actionReader = try row.optionalReader("action") else {
+                rows.append(RowSpec(title: title, detail: detail))
+                continue
             }
-            rows.append(RowSpec(title: try row.string("title"), detail: try row.optionalString("detail"), action: action))
+            if let emit = try self.emit(actionReader) {
+                rows.append(RowSpec(title: title, detail: detail, emit: emit))
+            } else {
+                rows.append(RowSpec(title: title, detail: detail, action: try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))))
+            }
         }
         var link: LinkSpec?
         if let linkReader = try reader.optionalReader("link") {
@@ -54,6 +59,20 @@ enum SpecDecoder {
                 return kind
             }
         )
+    }
+
+    /// An action that tells the driving program (`{"emit":"buy","value":{…}}`), or nil for one
+    /// that runs a command (`op`); one may not be both.
+    static func emit(_ reader: FieldReader) throws(WireError) -> RowEmit? {
+        guard reader.has("emit") else { return nil }
+        if reader.has("op") {
+            throw .badMessage("\(reader.path): an action either emits (emit) or runs a command (op), not both")
+        }
+        let name = try reader.name("emit")
+        guard name.utf8.count <= 128 else {
+            throw .badMessage("\(reader.fieldPath("emit")): expected at most 128 bytes, got \(name.utf8.count)")
+        }
+        return RowEmit(name: name, value: reader.value("value").map { JSONWriter.write($0) })
     }
 
     static func bar(_ reader: FieldReader?) throws(WireError) -> BarSpec {

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from stackcast import ProtocolError, WireError
+from stackcast import Event, ProtocolError, WireError
 from stackcast.core import Core, motion, starts_full
 from stackcast.gestures import stroke, tap
 from stackcast.transport import hello_fields
@@ -441,3 +441,11 @@ def test_a_full_frame_that_carries_an_input_number_ends_a_resync():
     assert not any(starts_full(bytes([kind, 1])) for kind in (2, 6, 18, 22))
     # A timeline of three frames whose first is full.
     assert starts_full(bytes([8, 3, 17, 1])) and not starts_full(bytes([8, 3, 18, 1]))
+
+
+def test_an_action_event_says_its_group_and_value():
+    event = Event.from_dict({"type": "event", "group": "action", "name": "buy", "value": {"sku": "tea"},
+                             "vc": "vc3", "screen": "Shop", "time": 4102.5})
+    assert (event.group, event.name, event.value, event.screen) == ("action", "buy", {"sku": "tea"}, "Shop")
+    lifecycle = Event.from_dict({"type": "event", "name": "viewDidAppear", "vc": "vc2", "screen": "Detail", "time": 1})
+    assert lifecycle.group is None and lifecycle.value is None

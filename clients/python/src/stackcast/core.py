@@ -19,7 +19,7 @@ from .wire import DisplayList, TreeDisplay
 from .wire.binary import INPUT_FOLLOWS, TEMPLATES_FOLLOW, TIMELINE
 
 SUBPROTOCOL = "stackcast.v1"
-EVENT_GROUPS = ("lifecycle", "transition", "gesture", "page")
+EVENT_GROUPS = ("lifecycle", "transition", "gesture", "page", "action")
 
 Message = dict[str, Any]
 Observer = Callable[[Message, "str | bytes", float], None]

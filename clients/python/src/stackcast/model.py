@@ -56,6 +56,16 @@ class Event:
     fields: Mapping[str, Any] = field(repr=False, compare=False)
     """Every field as sent (`animated`, `op`, `interactive`, `cancelled`, `gesture`, …)."""
 
+    @property
+    def group(self) -> str | None:
+        """`action` for a tap on a row that emits (its `name` is what the row emits); else None."""
+        return self.fields.get("group")
+
+    @property
+    def value(self) -> Any:
+        """An action's value, as the row's `emit` gave it (None when it gave none)."""
+        return self.fields.get("value")
+
     @staticmethod
     def from_dict(message: Mapping[str, Any]) -> Event:
         return Event(name=message["name"], time=message.get("time", 0), screen=message.get("screen"),

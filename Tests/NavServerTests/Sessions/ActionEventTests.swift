@@ -1,0 +1,34 @@
+import NavKit
+import NavWire
+import Testing
+@testable import NavServer
+
+/// A tap on a row that emits reaches the program that drives the session (its controllers) as an
+/// `action` event, subscribed or not; a watcher gets it only when it subscribed to `action`.
+@Suite struct ActionEventTests {
+    @Test func theControllerGetsTheActionAndOnlyWatchersThatAskedDo() throws {
+        let h = ShardHarness()
+        let (c, token, watchToken) = h.controller()
+        let asked = h.watcher(watchToken), silent = h.watcher(watchToken)
+        h.command("s", "subscribe", #""events":["action"]"#, on: asked)
+        h.command("p", "push", #""screen":{"name":"Shop","rows":[{"title":"Tea","action":{"emit":"buy","value":{"sku":"tea"}}}]}"#, on: c)
+        h.settle()
+        let session = try #require(h.shard.sessions[token])
+        let row = try #require(session.latest.list?.items.first { $0.role == .row && $0.name == "Tea" })
+        let (x, y) = (row.frame.x + row.frame.width / 2, row.frame.y + row.frame.height / 2)
+        h.send(#"{"type":"pointer","phase":"down","x":\#(x),"y":\#(y),"t":5000}"#, on: c)
+        h.advance(by: 0.05)
+        h.send(#"{"type":"pointer","phase":"up","x":\#(x),"y":\#(y),"t":5050}"#, on: c)
+        h.settle()
+        for connection in [c, asked] {
+            let event = try #require(connection.last("event"))
+            #expect(event["group"] == "action")
+            #expect(event["name"] == "buy")
+            #expect(event["value"]?["sku"] == "tea")
+            #expect(event["screen"] == "Shop")
+        }
+        #expect(silent.last("event") == nil)
+        // Nothing else happened: the shop is still on top.
+        if case .stack(let stack)? = session.scene.state { #expect(stack.pages.map(\.screen) == ["Home", "Shop"]) }
+    }
+}
