@@ -1,8 +1,8 @@
 """examples/swift-app, an app of one's own in Swift, as a new user meets it: the package builds
 against this checkout (its own Package.swift, a path dependency on the repository), `PlayerApp`
 serves its app with the repository's viewer, and in real Chromium a person taps a track in its
-library (rows, from a spec) and then play and pause on the player, a page of the app's own kind
-drawn as nodes. A watcher checks what the server did. Screenshots swift-app-*.png go to
+library (rows, from a spec), then play, pause and scrub on the player, a page of the app's own
+kind drawn as nodes. A watcher checks what the server did. Screenshots swift-app-*.png go to
 .build/test-artifacts/."""
 
 import signal
@@ -12,7 +12,7 @@ import time
 import pytest
 
 from stackcast_testing import ROOT, ServerProcess, wait_until
-from test_viewer import artifacts, click_at, driver, viewer_nodes, wait_for_viewer, watch_session  # noqa: F401 (fixtures)
+from test_viewer import artifacts, click_at, drag, driver, viewer_nodes, wait_for_viewer, watch_session  # noqa: F401 (fixtures)
 
 EXAMPLE = ROOT / "examples" / "swift-app"
 # Its own build folder under the repository's (ignored), so the example's checkout stays clean
@@ -70,6 +70,17 @@ def test_the_swift_app_serves_its_own_page_kind_and_its_taps(player, watch_sessi
     width = watcher.find(None, "played")[0]["frame"][2]
     time.sleep(0.5)
     assert watcher.find(None, "played")[0]["frame"][2] == width
+
+    # Scrub: a drag along the bar moves the track by as far as the finger went (past the 10 pt
+    # slop), a pan the page itself takes rather than the stack's full-screen pop.
+    x, y, w, h = next(node for node in viewer_nodes(driver) if node.get("name") == "progress")["frame"]
+    drag(driver, (x + w * 0.2, y + h / 2), (x + w * 0.6, y + h / 2))
+    expected = width + w * 0.4 - 10
+    wait_until(lambda: abs(watcher.find(None, "played")[0]["frame"][2] - expected) < 4, 5,
+               lambda: f"the played bar at about {expected:.0f} pt; it is {watcher.find(None, 'played')}")
+    assert watcher.find("page", "Northern Lights"), "the drag popped the player"
+    assert watcher.find(None, "elapsed")[0].get("text") != "0:00"
+    driver.save_screenshot(str(artifacts / "swift-app-3-scrubbed.png"))
     assert not watcher.problems, watcher.problems
 
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]

@@ -165,8 +165,9 @@ open class Controller {
     /// Shows or clears the pressed look of a node this controller gave as a `pressTarget`.
     func setPressed(_ node: Node, _ pressed: Bool) {}
 
-    /// Offers a pan that has just passed the slop; returns who takes it, or nil to pass it up.
-    func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { nil }
+    /// Offers a pan that has just passed the slop; returns who takes it, or nil to pass it up. A
+    /// page of an app's own takes pans on its own nodes (a progress bar's scrubbing) here.
+    open func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? { nil }
 
     /// Handles a wheel or trackpad scroll over `hit`; false passes it to the parent.
     func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { false }

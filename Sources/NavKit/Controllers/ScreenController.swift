@@ -186,7 +186,7 @@ public final class ScreenController: ViewController {
 
     /// A vertical pan on the list scrolls it (never pops); anything else goes up the chain, and so
     /// does a downward pan on a sheet whose list is at its top (it drags the sheet, as in iOS).
-    override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? {
+    public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
         guard pan.axis == .vertical, let scroller, isInList(hit) else { return nil }
         if isSheet && pan.movement.y > 0 && scroller.offset <= 0 { return nil }
         return ListScroll(scroller: scroller, slowMotion: scene?.settings.slowMotion ?? 1)

@@ -1,6 +1,6 @@
 /// Whatever a pan drives once the responder chain gave it a handler: an interactive pop, a
 /// left-swipe push, a list's scrolling.
-protocol PanHandler: AnyObject {
+public protocol PanHandler: AnyObject {
     /// The gesture's name in `gestureBegan`/`gestureEnded` events; nil for ones not announced.
     var gestureName: String? { get }
     /// True when navigation commands must wait until the pan ends (it moves pages).
@@ -23,6 +23,6 @@ protocol PanHandler: AnyObject {
 }
 
 extension PanHandler {
-    var followsTranslationAlone: Bool { false }
-    var bends: [Double] { [] }
+    public var followsTranslationAlone: Bool { false }
+    public var bends: [Double] { [] }
 }

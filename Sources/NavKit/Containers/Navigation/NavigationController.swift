@@ -172,7 +172,7 @@ public final class NavigationController: Controller, StackCommandTarget {
 
     // MARK: Responder chain and state
 
-    override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? {
+    public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
         interactiveTransition(for: pan, hit: hit)
     }
 

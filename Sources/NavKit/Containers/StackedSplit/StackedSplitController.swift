@@ -98,7 +98,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
 
     // MARK: Responder chain
 
-    override func panHandler(for pan: PanTracker, hit: Node) -> PanHandler? { splitPan(for: pan) }
+    public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? { splitPan(for: pan) }
     override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { scrollSplit(by: event) }
     public override func handleTap(on node: Node) -> Bool { activatePage(tappedAt: node) }
 
