@@ -11,7 +11,7 @@ public struct AppCatalog: Sendable {
         guard !apps.isEmpty else { throw .invalidArgument("a server needs at least one app") }
         var seen = Set<String>()
         for app in apps {
-            guard Self.isWellFormed(app.name) else {
+            guard PlainName.isValid(app.name, maxBytes: 64) else {
                 throw .invalidArgument("app name \"\(app.name)\": use 1 to 64 letters, digits, - and _")
             }
             guard seen.insert(app.name).inserted else { throw .invalidArgument("two apps are named \(app.name)") }
@@ -28,12 +28,5 @@ public struct AppCatalog: Sendable {
     /// The app called `name`, or nil when there is none.
     public func app(named name: String) -> (any StackcastApp)? {
         apps.first { $0.name == name }
-    }
-
-    private static func isWellFormed(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
     }
 }

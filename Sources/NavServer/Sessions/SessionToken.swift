@@ -1,4 +1,5 @@
 import CWebSockets
+import NavKit
 
 /// Session tokens: 128 random bits from the system's secure generator, as 32 hex digits, after
 /// the node's id and a dot when the server has one (`serve --node-id s1`: `s1.3f9a…`), so a
@@ -13,11 +14,7 @@ public enum SessionToken {
 
     /// True when `id` may be a node id (`nodeIDRule`).
     public static func isValidNodeID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 32
-            && id.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-            }
+        PlainName.isValid(id, maxBytes: 32)
     }
 
     /// A new token; with `node`, routable to it (`node.` then the secret).

@@ -86,7 +86,7 @@ struct ServerBenchmarks {
             var deltas: [Double] = []
             var transitions: [Double] = []
             for index in 0..<20 {
-                let op = index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
+                let op = Self.slide(index)
                 let frames = try client.command(op)
                 deltas += frames.map(Double.init)
                 transitions.append(Double(frames.reduce(0, +)))
@@ -106,6 +106,11 @@ struct ServerBenchmarks {
         }
     }
 
+    /// The `index`-th slide of a run: pushes of a two-row page and pops, in turn.
+    private static func slide(_ index: Int) -> String {
+        index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
+    }
+
     /// The median bytes of a slide push or pop (every message of it) in `wire`, sent as timelines
     /// or per tick.
     private func slideBytes(port: Int, wire: WireFormat, timelines: Bool) throws -> Double {
@@ -113,7 +118,7 @@ struct ServerBenchmarks {
         defer { client.close() }
         var slides: [Double] = []
         for index in 0..<20 {
-            let op = index % 2 == 0 ? #""op":"push","screen":{"name":"Detail","rows":[{"title":"One"},{"title":"Two","detail":"2"}]}"# : #""op":"pop""#
+            let op = Self.slide(index)
             slides.append(Double(try client.command(op).reduce(0, +)))
         }
         return Stats(slides).median

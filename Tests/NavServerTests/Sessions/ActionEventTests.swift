@@ -29,6 +29,10 @@ import Testing
         }
         #expect(silent.last("event") == nil)
         // Nothing else happened: the shop is still on top.
-        if case .stack(let stack)? = session.scene.state { #expect(stack.pages.map(\.screen) == ["Home", "Shop"]) }
+        guard case .stack(let stack)? = session.scene.state else {
+            Issue.record("the stack app's state is a stack: \(String(describing: session.scene.state))")
+            return
+        }
+        #expect(stack.pages.map(\.screen) == ["Home", "Shop"])
     }
 }
