@@ -22,7 +22,10 @@ SCRATCH = ROOT / ".build" / "swift-app"
 
 @pytest.fixture(scope="module")
 def player_binary():
-    build = subprocess.run(["swift", "build", "--package-path", str(EXAMPLE), "--scratch-path", str(SCRATCH)],
+    # The build manifest is made afresh: a kept one lists the repository's sources as they were
+    # at the last build, and a file added since would be missed.
+    build = subprocess.run(["swift", "build", "--package-path", str(EXAMPLE), "--scratch-path", str(SCRATCH),
+                            "--disable-build-manifest-caching"],
                            capture_output=True, text=True, timeout=1800)
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
     return SCRATCH / "debug" / "PlayerApp"
