@@ -14,6 +14,9 @@ protocol StackCommandTarget: Controller {
     var viewControllers: [ViewController] { get }
     /// The stack as `query` reports it.
     var stackState: StackState { get }
+    /// True when the stack places its host's bottom bar itself, page by page (`hidesBottomBar`);
+    /// a stack that does not gets the bar's height as its bottom safe area.
+    var placesBottomBar: Bool { get }
 
     /// Takes the size the stack will be shown at without loading a page, so a tab not shown yet
     /// reports its pages where they would rest.
@@ -40,6 +43,8 @@ enum PopTarget {
 }
 
 extension StackCommandTarget {
+    var placesBottomBar: Bool { false }
+
     func performPush(_ controller: ViewController, above origin: Controller?, transition: (any Transition)?, done: @escaping Completion) {
         performPush(controller, transition: transition, done: done)
     }

@@ -18,8 +18,7 @@ extension Scene {
         case .push(let screen, _, _), .replaceTop(let screen, _, _, _): try checkPageKinds(screen)
         case .popTo(_, _, let then, _): if let then { try checkPageKinds(then.screen) }
         case .setStack(let screens, _, _): for screen in screens { try checkPageKinds(screen) }
-        case .setRoot(.stack(_, let root)): try checkPageKinds(root)
-        case .setRoot(.tabs(let tabs, _)), .setRoot(.sideTabs(let tabs, _)): for tab in tabs { try checkPageKinds(tab.root) }
+        case .setRoot(let spec): for screen in spec.screens { try checkPageKinds(screen) }
         default: break
         }
     }

@@ -36,6 +36,12 @@ public struct FieldReader {
         return value
     }
 
+    /// A non-empty string, or nil when missing.
+    public func optionalName(_ key: String) throws(WireError) -> String? {
+        guard has(key) else { return nil }
+        return try name(key)
+    }
+
     public func optionalString(_ key: String) throws(WireError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let string) = value else { throw wrong(key, "a string", value) }

@@ -17,7 +17,7 @@ extension NavigationState {
                 "kind": .string(tabs.style == .side ? "sideTabs" : "tabs"),
                 "selected": .number(Double(tabs.selected)),
                 "barVisible": .bool(tabs.barVisible),
-                "tabs": .array(tabs.tabs.map(\.json)),
+                "tabs": .array(tabs.tabs.map { $0.json(barStyle: tabs.style) }),
             ]
         case .page(let page):
             return page.json
@@ -26,11 +26,16 @@ extension NavigationState {
 }
 
 extension TabState {
-    var json: JSONValue {
+    /// A TAB of the state; a tab whose stack is not the bar's own kind (a split under a bottom
+    /// bar) names its `kind`, and one whose stack has an id of its own names it (`stackId`).
+    func json(barStyle: TabBarStyle) -> JSONValue {
         var object = JSONObject()
         object["id"] = .string(id)
         object["title"] = .string(title)
         object["badge"] = badge.map(JSONValue.string) ?? .null
+        let isSplit = stack.split != nil
+        if isSplit != (barStyle == .side) { object["kind"] = .string(isSplit ? "split" : "stack") }
+        if stack.id != id { object["stackId"] = .string(stack.id) }
         object["stack"] = .array(stack.pages.map(\.json))
         if let transition = stack.transition { object["transition"] = transition.json }
         stack.split?.add(to: &object)

@@ -2,9 +2,6 @@ import NavKit
 
 /// Decodes the protocol's SCREEN, BAR, ROW, PAGE and ROOT objects.
 enum SpecDecoder {
-    /// At most this many tabs (UIKit's tab bar shows five).
-    static let maxTabs = TabController.maxTabs
-
     static func screen(_ reader: FieldReader) throws(WireError) -> ScreenSpec {
         let name = try reader.name("name")
         var rows: [RowSpec] = []
@@ -91,35 +88,6 @@ enum SpecDecoder {
     }
 
     static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {
-        let kind = try reader.optionalChoice("kind", ["stack", "tabs", "sideTabs"])
-        switch kind {
-        case "stack":
-            return .stack(id: try reader.optionalString("id") ?? "main", root: try screen(try reader.reader("root")))
-        case "tabs", "sideTabs":
-            let tabReaders = try reader.readers("tabs")
-            if tabReaders.isEmpty { throw .badMessage("\(reader.fieldPath("tabs")): expected at least one tab") }
-            if tabReaders.count > maxTabs {
-                throw .badMessage("\(reader.fieldPath("tabs"))[\(maxTabs)]: a tab bar has at most \(maxTabs) tabs, got \(tabReaders.count)")
-            }
-            var tabs: [TabSpec] = []
-            var ids = Set<String>()
-            for tab in tabReaders {
-                if !ids.insert(try tab.name("id")).inserted {
-                    throw .badMessage("\(tab.fieldPath("id")): another tab already has id \(try tab.name("id")); tab ids name their stacks and must be unique")
-                }
-                tabs.append(TabSpec(
-                    id: try tab.name("id"), title: try tab.string("title"), icon: try tab.optionalString("icon"),
-                    badge: try tab.optionalString("badge"), badgeColor: try tab.optionalColor("badgeColor"),
-                    root: try screen(try tab.reader("root"))
-                ))
-            }
-            let selected = try reader.optionalInt("selected") ?? 0
-            guard tabs.indices.contains(selected) else {
-                throw .badMessage("\(reader.fieldPath("selected")): expected a tab index from 0 to \(tabs.count - 1), got \(selected)")
-            }
-            return kind == "tabs" ? .tabs(tabs, selected: selected) : .sideTabs(tabs, selected: selected)
-        default:
-            throw reader.missing("kind", "stack, tabs or sideTabs")
-        }
+        RootSpec(try ContainerKinds.builtIn.container(reader))
     }
 }

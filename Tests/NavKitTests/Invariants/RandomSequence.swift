@@ -40,14 +40,14 @@ struct RandomSequence {
 
     /// Tab and stack identifiers for targets, read from the app's spec.
     private mutating func learnShape(of app: String) {
-        switch BuiltInApps.root(named: app) {
-        case .stack(let id, _)?:
+        switch BuiltInApps.root(named: app)?.container {
+        case let stack as StackSpec:
             tabs = []
-            stacks = [id]
-        case .tabs(let specs, _)?, .sideTabs(let specs, _)?:
-            tabs = specs.map(\.id)
+            stacks = [stack.id]
+        case let bar as TabsSpec:
+            tabs = bar.tabs.map(\.id)
             stacks = tabs
-        case nil:
+        default:
             break
         }
     }

@@ -35,6 +35,8 @@ public final class NavigationController: Controller, StackCommandTarget {
     public var isTransitioning: Bool { runner.isRunning }
     var running: RunningTransition? { runner.running }
 
+    var placesBottomBar: Bool { true }
+
     public override var children: [Controller] { viewControllers }
     public override var appearingChildren: [Controller] { [topViewController] }
     public override var focusedChild: Controller? { topViewController }

@@ -93,11 +93,11 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         tabBar.layout(in: size, safeArea: safeArea)
         // A bottom bar inside a page (travelling with it) is placed by the page's stack.
         if tabBar.node.parent === view { tabBar.node.frame = tabBar.restingFrame(in: size, safeArea: safeArea) }
-        let content = tabBar.contentFrame(in: size), insets = tabBar.contentSafeArea(safeArea)
+        let content = tabBar.contentFrame(in: size)
         for stack in stacks where stack !== selectedStack {
             // Tabs not shown yet report their pages where they would rest, without loading a page.
             stack.view.frame.origin = content.origin
-            stack.setBounds(size: content.size, safeArea: insets)
+            stack.setBounds(size: content.size, safeArea: contentSafeArea(for: stack))
         }
         layoutSelected()
     }
@@ -106,7 +106,16 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     private func layoutSelected() {
         let content = tabBar.contentFrame(in: size)
         selectedStack.view.frame.origin = content.origin
-        selectedStack.layout(size: content.size, safeArea: tabBar.contentSafeArea(safeArea))
+        selectedStack.layout(size: content.size, safeArea: contentSafeArea(for: selectedStack))
+    }
+
+    /// The safe area a tab's stack lays out in. A stack that does not place the bottom bar
+    /// itself (a stacked split under a bottom bar) keeps its pages clear of the bar, as UIKit's
+    /// tab bar controller adds its bar to a child's safe area.
+    private func contentSafeArea(for stack: any StackCommandTarget) -> EdgeInsets {
+        var insets = tabBar.contentSafeArea(safeArea)
+        if style == .bottom, !stack.placesBottomBar { insets.bottom = bottomBarHeight }
+        return insets
     }
 
     // MARK: Selection

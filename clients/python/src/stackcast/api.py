@@ -114,7 +114,7 @@ class Api(Generic[R, S]):
     # MARK: - commands (docs/protocol.md §5.1; `timeout` overrides the session's for one call)
 
     def set_root(self, root: Mapping[str, Any], *, timeout: float | None = None) -> R:
-        """Replaces the whole app with ROOT (`{"kind":"stack"|"tabs"|"sideTabs", …}`)."""
+        """Replaces the whole app with ROOT (`{"kind":"stack"|"tabs"|"sideTabs"|"split", …}`)."""
         return self.command("setRoot", timeout=timeout, root=root)
 
     def push(self, screen: Mapping[str, Any] | str, *, transition: Any = None, target: Target = None,

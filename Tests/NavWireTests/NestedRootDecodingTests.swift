@@ -1,0 +1,66 @@
+import Testing
+import NavKit
+@testable import NavWire
+
+/// ROOTs that nest: a tab's root is a SCREEN or a stack container of any kind, a split stands
+/// alone, and a container in a place it cannot go is refused with the path of the field.
+@Suite struct NestedRootDecodingTests {
+    private func root(_ json: String) -> RootSpec? {
+        let text = #"{"type":"command","id":"r","op":"setRoot","root":"# + json + "}"
+        if case .command(_, .navigation(.setRoot(let spec)))? = try? MessageDecoder.decode(text).get() { return spec }
+        return nil
+    }
+
+    private func error(_ json: String) -> String? {
+        let text = #"{"type":"command","id":"r","op":"setRoot","root":"# + json + "}"
+        guard case .failure(let failure) = MessageDecoder.decode(text) else { return nil }
+        #expect(failure.error.code == .badMessage)
+        return failure.error.message
+    }
+
+    @Test func aTabHoldsASplitAndAStackInheritsTheTabID() {
+        let spec = root(#"""
+            {"kind":"tabs","selected":1,"tabs":[
+              {"id":"music","title":"Music","root":{"kind":"split","root":{"name":"Artists","width":"half"}}},
+              {"id":"me","title":"Me","root":{"kind":"stack","id":"profile","root":{"name":"Me"}}},
+              {"id":"more","title":"More","root":{"name":"More"}}]}
+            """#)
+        let artists = ScreenSpec(name: "Artists", options: PageOptions(width: .half))
+        #expect(spec == .tabs([
+            TabSpec(id: "music", title: "Music", content: .container(SplitSpec(id: "music", root: artists))),
+            TabSpec(id: "me", title: "Me", content: .container(StackSpec(id: "profile", root: ScreenSpec(name: "Me")))),
+            TabSpec(id: "more", title: "More", root: ScreenSpec(name: "More")),
+        ], selected: 1))
+        #expect(spec?.screens.map(\.name) == ["Artists", "Me", "More"])
+    }
+
+    @Test func aSideTabHoldsANavigationStackAndASplitStandsAlone() {
+        #expect(root(#"{"kind":"sideTabs","tabs":[{"id":"a","title":"A","root":{"kind":"stack","root":{"name":"A"}}}]}"#)
+            == .sideTabs([TabSpec(id: "a", title: "A", content: .container(StackSpec(id: "a", root: ScreenSpec(name: "A"))))]))
+        #expect(root(#"{"kind":"split","id":"library","root":{"name":"Library"}}"#) == .split(id: "library", root: ScreenSpec(name: "Library")))
+        #expect(root(#"{"kind":"split","root":{"name":"Library"}}"#)?.kind == "split")
+    }
+
+    @Test func aContainerThatCannotGoInATabIsRefusedWithItsPath() {
+        let inner = #"{"kind":"tabs","tabs":[{"id":"x","title":"X","root":{"name":"X"}}]}"#
+        #expect(error(#"{"kind":"tabs","tabs":[{"id":"a","title":"A","root":{"name":"A"}},{"id":"b","title":"B","root":"# + inner + "}]}")
+            == "root.tabs[1].root.kind: a tab holds a stack of pages, not tabs")
+        #expect(error(#"{"kind":"tabs","tabs":[{"id":"a","title":"A","root":{"kind":"grid"}}]}"#)
+            == #"root.tabs[0].root.kind: expected stack, tabs, sideTabs or split, got "grid""#)
+        #expect(error(#"{"kind":"tabs","tabs":[{"id":"a","title":"A","root":{"kind":"split","root":{"name":""}}}]}"#)
+            == "root.tabs[0].root.root.name: expected a non-empty string")
+        #expect(error(#"{"kind":"grid"}"#) == #"root.kind: expected stack, tabs, sideTabs or split, got "grid""#)
+        #expect(error(#"{"id":"main"}"#) == "root.kind: missing; expected stack, tabs, sideTabs or split")
+        #expect(error(#"{"kind":"split","id":"","root":{"name":"A"}}"#) == "root.id: expected a non-empty string")
+    }
+
+    @Test func kindsRegisterInOrderAndAReRegistrationReplaces() {
+        let kinds = ContainerKinds()
+            .registering("stack", StackSpec.decode)
+            .registering("split", SplitSpec.decode)
+            .registering("stack", SplitSpec.decode)
+        #expect(kinds.names == ["stack", "split"])
+        #expect(kinds.listed == "stack or split")
+        #expect(ContainerKinds.builtIn.names == ["stack", "tabs", "sideTabs", "split"])
+    }
+}
