@@ -83,7 +83,9 @@ def doc_seeds():
 
 # SceneScript opcodes (the table in SceneScript.swift).
 PUSH, POP, POP_TO_ROOT, SELECT_TAB, DOWN, MOVE, UP, CANCEL, WHEEL, RESIZE, ESCAPE, BADGE, SCROLL_TO, PAGE, POP_TO, \
-    REPLACE, SET_ROOT, CONFIGURE, TICK = range(19)
+    REPLACE, SET_ROOT, CONFIGURE, TICK, PRESENT = range(20)
+# PRESENT's operand: a stack sheet (20), a tab bar sheet (17), a stack full screen (48), dismiss (7).
+SHEET_STACK, SHEET_TABS, FULL_SCREEN_STACK, DISMISS = 20, 17, 48, 7
 PHONE, TABLET, STACK = 0, 1, 2
 
 
@@ -111,6 +113,9 @@ SCRIPTS = {
     "set-root": [SET_ROOT, 1, TICK, 5, SET_ROOT, 2, TICK, 5, SET_ROOT, 0, TICK, 5],
     "configure": [CONFIGURE, 0, PUSH, 1, 0, 0, PUSH, 1, 0, 0, CONFIGURE, 2, POP, 0, 0, TICK, 31, CONFIGURE, 7, PUSH, 0, 0, 0],
     "targets": [PUSH, 0, 0, 4 + 8, PUSH, 0, 0, 4 + 8 + 64, TICK, 31, POP, 0, 6, TICK, 31],
+    "present": [PRESENT, SHEET_STACK, TICK, 31, PUSH, 1, 2, 0, TICK, 31, ESCAPE, TICK, 31] + drag(128, 100, 128, 230)
+               + [TICK, 31, PRESENT, SHEET_TABS, TICK, 31, SELECT_TAB, 1, TICK, 10, PRESENT, DISMISS, TICK, 31,
+                  PRESENT, FULL_SCREEN_STACK, TICK, 31, ESCAPE, TICK, 31],
 }
 TABLET_SCRIPTS = {
     "split": [PUSH, 6, 2, 0, TICK, 31, PUSH, 6, 2, 0, TICK, 31] + drag(100, 128, 240, 128) + [TICK, 31, SCROLL_TO, 1, TICK, 31],

@@ -35,6 +35,7 @@ import NavWire
 /// | 16 | setRoot | app |
 /// | 17 | configure | setting |
 /// | 18 | tick | frames (1–32) |
+/// | 19 | present / dismiss | what, style, animated |
 struct SceneScript {
     /// At most this many frames per script (settling included), so one input stays fast.
     static let maxFrames = 240
@@ -136,7 +137,7 @@ struct SceneScript {
 
     /// Runs one step; returns how many frames to tick after it.
     private mutating func step() -> Int {
-        let opcode = Int(next()) % 19
+        let opcode = Int(next()) % 20
         switch opcode {
         case 0: send(.push(screen(next()), transition: transition(next()), target: target(next())))
         case 1: send(.pop(transition: transition(next()), target: target(next())))
@@ -201,6 +202,18 @@ struct SceneScript {
                 Configuration(popGestureRange: .some(300)), Configuration(transition: .fade),
             ]
             send(.configure(configurations[Int(setting) % configurations.count]))
+        case 19:
+            let what = next()
+            guard what % 4 != 3 else {
+                send(.dismiss(animated: what % 8 != 3))
+                return 1
+            }
+            let content: RootSpec = switch what % 4 {
+            case 0: .stack(id: "sheet", root: screen(what / 4))
+            case 1: .tabs(["x", "y"].map { TabSpec(id: $0, title: $0, root: ScreenSpec(name: $0, rows: Self.rows)) })
+            default: .split(id: "sheetSplit", root: screen(what / 4))
+            }
+            send(.present(content, style: what / 4 % 3 == 0 ? .fullScreen : .sheet, animated: what / 16 % 4 != 0))
         default: return Int(next()) % 32 + 1
         }
         return 1

@@ -30,6 +30,18 @@ enum PhoneApp {
             RowSpec(title: "Locked", detail: "no pop drag", action: .push(locked)),
             RowSpec(title: "Instant", detail: "no animation", action: .push(instant, transition: ParametricTransition.none)),
             RowSpec(title: "Find in Search", detail: "other tab", action: .push(searchResult, target: .tab(1, select: true))),
+            RowSpec(title: "New Playlist", detail: "stack in a sheet", action: .present(.stack(id: "newPlaylist", root: newPlaylist))),
+        ]
+    )
+
+    /// Presented over the whole app, tab bar and all: a stack of its own that keeps navigating.
+    static let newPlaylist = ScreenSpec(
+        name: "New Playlist",
+        rows: [
+            RowSpec(title: "Add Songs", action: .push(ScreenSpec(
+                name: "Add Songs", rows: (1...12).map { RowSpec(title: "Song \($0)", detail: "3:\(10 + $0)") }
+            ))),
+            RowSpec(title: "Cover Art", action: .push(ScreenSpec(name: "Cover Art", background: Color(rgb: 0xFFE8CC)))),
         ]
     )
 

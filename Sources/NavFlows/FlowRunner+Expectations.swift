@@ -20,12 +20,29 @@ extension FlowRunner {
 
     private func check(_ expected: StackExpectation) -> FlowProblem? {
         let what = expected.target.map(Self.describe) ?? "the visible stack"
-        guard let state = scene.state, let stack = Self.stack(expected.target, in: state) else {
+        guard let state = scene.state, let stack = Self.stack(expected.target, in: state, presented: scene.presentedStates) else {
             return FlowProblem(.stack, ["\(what): no such stack in the \(flow.app) app; expected \(FlowText.list(expected.screens))"])
         }
         let actual = stack.pages.map(\.screen)
         guard actual != expected.screens else { return nil }
         return FlowProblem(.stack, ["\(what) (\(stack.id)): expected \(FlowText.list(expected.screens)), got \(FlowText.list(actual))"])
+    }
+
+    /// The stack `target` names, as the scene finds it: nil, the visible one (the topmost
+    /// presentation's, else the app's selected tab's); a tab, in the tab bar in front; a stack id,
+    /// in the app, then in what is presented.
+    static func stack(_ target: StackTarget.Location?, in state: NavigationState, presented: [PresentedState]) -> StackState? {
+        switch target {
+        case nil:
+            return stack(nil, in: presented.last?.state ?? state)
+        case .tab?:
+            for candidate in presented.reversed().map(\.state) + [state] {
+                if case .tabs = candidate { return stack(target, in: candidate) }
+            }
+            return nil
+        case .stack?:
+            return ([state] + presented.map(\.state)).lazy.compactMap { stack(target, in: $0) }.first
+        }
     }
 
     /// The stack `target` names in `state` (nil: the visible one, the selected tab's).

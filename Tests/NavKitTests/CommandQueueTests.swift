@@ -34,7 +34,7 @@ import Testing
         h.send(.push(screen("A")))
         h.send(.query, label: "query")
         #expect(h.results.map(\.label) == ["query"])
-        guard case .state(.stack(let stack))? = h.results[0].result.value else {
+        guard case .state(.stack(let stack), _)? = h.results[0].result.value else {
             Issue.record("query answered \(h.results[0].result)")
             return
         }

@@ -115,11 +115,7 @@ import Testing
             "Settings.viewDidDisappear", "Wi-Fi.viewDidAppear",
         ])
         h.clearEvents()
-        let back = try #require(h.item(.back))
-        let finger = Finger(h.scene)
-        finger.down(back.frame.midX, back.frame.midY)
-        finger.up(after: 0.05)
-        for _ in 0..<40 { h.advance(by: 1.0 / 60) }
+        try h.tap(.back)
         #expect(stack.viewControllers.map(\.name) == ["Settings"])
         #expect(h.lifecycle == [
             "Wi-Fi.viewWillDisappear", "Settings.viewWillAppear",

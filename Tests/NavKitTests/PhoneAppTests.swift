@@ -27,7 +27,7 @@ import NavApps
         let h = try phone()
         #expect(h.scene.displayList().all(role: .tab).map(\.name) == ["Library", "Search", "Settings"])
         #expect(h.item(.badge, "Search") != nil)
-        #expect(h.scene.displayList().all(role: .row).count == 12)
+        #expect(h.scene.displayList().all(role: .row).count == 13)
     }
 
     @Test(arguments: [
@@ -49,6 +49,19 @@ import NavApps
         #expect(state.selected == 1)
         #expect(state.tabs[1].stack.pages.map(\.screen) == ["Search", "Röyksopp"])
         #expect(state.tabs[0].stack.pages.map(\.screen) == ["Library"])
+    }
+
+    @Test func newPlaylistPresentsAStackOverTheTabBarThatKeepsNavigating() throws {
+        let h = try phone()
+        try tapRow(h, "New Playlist")
+        #expect(h.scene.presentedStates.map(\.style) == [.sheet])
+        try tapRow(h, "Add Songs")
+        #expect(h.scene.focusedStack?.viewControllers.map(\.name) == ["New Playlist", "Add Songs"])
+        // The app beneath, tab bar and all, is drawn scaled back behind the card.
+        let bar = try #require(h.item(.tabbar))
+        #expect(bar.scale < 1)
+        #expect(tabsState(h)?.tabs[0].stack.pages.map(\.screen) == ["Library"])
+        #expect(h.scene.appearanceViolations.isEmpty)
     }
 
     @Test func deepListsPopAcross() throws {

@@ -64,3 +64,39 @@ import NavKit
         #expect(ContainerKinds.builtIn.names == ["stack", "tabs", "sideTabs", "split"])
     }
 }
+
+/// `present` and `dismiss`: a SCREEN comes in a stack of its own, a container as it is; the
+/// style and animation, and their errors.
+@Suite struct PresentDecodingTests {
+    private func command(_ fields: String) -> Command? {
+        let text = #"{"type":"command","id":"p","op":"# + fields + "}"
+        if case .command(_, .navigation(let command))? = try? MessageDecoder.decode(text).get() { return command }
+        return nil
+    }
+
+    private func error(_ fields: String) -> String? {
+        let text = #"{"type":"command","id":"p","op":"# + fields + "}"
+        guard case .failure(let failure) = MessageDecoder.decode(text) else { return nil }
+        #expect(failure.error.code == .badMessage)
+        return failure.error.message
+    }
+
+    @Test func aScreenIsPresentedInAStackOfItsOwnAndAContainerAsItIs() {
+        #expect(command(#""present","content":{"name":"Compose"}"#)
+            == .present(.stack(id: "presented", root: ScreenSpec(name: "Compose")), style: .sheet, animated: true))
+        #expect(command(#""present","content":{"kind":"stack","id":"compose","root":{"name":"Compose"}},"style":"fullScreen","animated":false"#)
+            == .present(.stack(id: "compose", root: ScreenSpec(name: "Compose")), style: .fullScreen, animated: false))
+        #expect(command(#""present","content":{"kind":"tabs","tabs":[{"id":"a","title":"A","root":{"name":"A"}}]}"#)
+            == .present(.tabs([TabSpec(id: "a", title: "A", root: ScreenSpec(name: "A"))]), style: .sheet, animated: true))
+        #expect(command(#""dismiss""#) == .dismiss(animated: true))
+        #expect(command(#""dismiss","animated":false"#) == .dismiss(animated: false))
+    }
+
+    @Test func badPresentationsNameTheirField() {
+        #expect(error(#""present""#) == "content: missing; expected an object")
+        #expect(error(#""present","content":{"name":"A"},"style":"popover""#) == #"style: expected one of sheet, fullScreen, got "popover""#)
+        #expect(error(#""present","content":{"kind":"grid"}"#) == #"content.kind: expected stack, tabs, sideTabs or split, got "grid""#)
+        #expect(error(#""present","content":{"kind":"stack","root":{"name":""}}"#) == "content.root.name: expected a non-empty string")
+        #expect(error(#""dismiss","animated":"yes""#) == #"animated: expected true or false, got "yes""#)
+    }
+}

@@ -20,6 +20,10 @@ public enum Command: Equatable, Sendable {
     case page(PageCommand, vc: String? = nil)
     /// Scrolls a stacked split to a page (left-aligned, made active) or to an offset.
     case scrollTo(ScrollDestination, animated: Bool = true, target: StackTarget? = nil)
+    /// Presents a container over what is on top (a SCREEN comes in its own navigation stack).
+    case present(RootSpec, style: PresentationStyle = .sheet, animated: Bool = true)
+    /// Dismisses the topmost presentation.
+    case dismiss(animated: Bool = true)
     case configure(Configuration)
     case query
 
@@ -37,6 +41,8 @@ public enum Command: Equatable, Sendable {
         case .setBadge: .setBadge
         case .page: .page
         case .scrollTo: .scrollTo
+        case .present: .present
+        case .dismiss: .dismiss
         case .configure: .configure
         case .query: .query
         }

@@ -12,8 +12,8 @@ public enum CommandResult: Equatable, Sendable {
     case page(name: String)
     /// `configure`: the settings now in force.
     case settings(SettingsState)
-    /// `query`: the navigation state.
-    case state(NavigationState)
+    /// `query`: the navigation state, and what is presented over the app, bottom first.
+    case state(NavigationState, presented: [PresentedState] = [])
 }
 
 /// The scene settings as `configure` reports them.

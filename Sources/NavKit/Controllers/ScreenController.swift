@@ -188,7 +188,8 @@ public final class ScreenController: ViewController {
     /// does a downward pan on a sheet whose list is at its top (it drags the sheet, as in iOS).
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
         guard pan.axis == .vertical, let scroller, isInList(hit) else { return nil }
-        if isSheet && pan.movement.y > 0 && scroller.offset <= 0 { return nil }
+        // At the top of a sheet's list, a downward drag moves the sheet.
+        if (isSheet || presentationStyle == .sheet) && pan.movement.y > 0 && scroller.offset <= 0 { return nil }
         return ListScroll(scroller: scroller, slowMotion: scene?.settings.slowMotion ?? 1)
     }
 

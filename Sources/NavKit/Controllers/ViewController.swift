@@ -23,8 +23,15 @@ open class ViewController: Controller {
     /// The transition that brought this page in; it leaves the same way (VCStack). A page that
     /// came in as a sheet shows a Close button instead of a back button.
     public internal(set) var arrival: any Transition = ParametricTransition.slide {
-        didSet { loadedBar?.closes = arrival.presentsSheet }
+        didSet { loadedBar?.closes = showsClose }
     }
+    /// True for the first page of a presented stack: its bar's Close button dismisses the
+    /// presentation (the presentation container above takes the tap).
+    public internal(set) var closesPresentation = false {
+        didSet { loadedBar?.closes = showsClose }
+    }
+    /// Whether the bar shows Close instead of Back.
+    private var showsClose: Bool { arrival.presentsSheet || closesPresentation }
 
     /// True while the page is presented as a sheet (it came in with `modal`).
     public var isSheet: Bool { arrival.presentsSheet }
@@ -69,7 +76,7 @@ open class ViewController: Controller {
         let content = Node(name: "content")
         let bar = NavigationBar(spec: barSpec, title: title)
         bar.backTitle = backTitle
-        bar.closes = arrival.presentsSheet
+        bar.closes = showsClose
         page.addChild(content)
         if let subpageController { page.addChild(subpageController.view) }
         page.addChild(bar.node)
@@ -165,9 +172,13 @@ open class ViewController: Controller {
     /// A back button (or a sheet's Close) pops this page's stack; a row runs its action with this
     /// page as origin.
     open override func handleTap(on node: Node) -> Bool {
-        if node.ancestor(where: { $0.role == .back || $0.role == .close }) != nil, let stack = parent as? any StackCommandTarget, let scene {
-            scene.submitBack(popping: stack)
-            return true
+        if let button = node.ancestor(where: { $0.role == .back || $0.role == .close }) {
+            // A presented stack's Close goes up the chain, to the presentation that dismisses.
+            if closesPresentation && button.role == .close { return false }
+            if let stack = parent as? any StackCommandTarget, let scene {
+                scene.submitBack(popping: stack)
+                return true
+            }
         }
         if let command = action(for: node), let scene {
             scene.handle(command, from: self) { _ in }

@@ -29,9 +29,13 @@ extension Scene {
         homeIndicator.node.fill = chromeColor(over: Point(x: pill.midX, y: pill.midY))
     }
 
-    /// Black on a light fill (or on nothing: the viewer's white), white on a dark one.
+    /// Black on a light fill (or on nothing: the viewer's white), white on a dark one. What lies
+    /// under the chrome is the app and what is presented over it, on the black behind a sheet.
     private func chromeColor(over point: Point) -> Color {
-        (root?.view.fillSeen(at: point) ?? .white).contrastingText
+        for child in rootNode.children.reversed() where child !== statusBar.node && child !== homeIndicator.node {
+            if let seen = child.fillSeen(at: point) { return seen.contrastingText }
+        }
+        return (rootNode.fill ?? .white).contrastingText
     }
 }
 

@@ -19,7 +19,7 @@ extension Scene {
         switch command {
         case .query:
             guard let state else { return completion(.failure(noApp)) }
-            completion(.success(.state(state)))
+            completion(.success(.state(state, presented: presentedStates)))
         case .configure(let configuration):
             completion(apply(configuration))
         default:
@@ -42,6 +42,17 @@ extension Scene {
     public func makeController(_ spec: ScreenSpec) -> ViewController {
         if let kind = spec.kind, let make = pageKinds[kind] { return make(spec) }
         return ScreenController(spec: spec)
+    }
+
+    /// The page the person is using in `controller`'s subtree: down the chain of focused children.
+    static func focusedPage(in controller: Controller) -> ViewController? {
+        var found: ViewController?
+        var current: Controller? = controller
+        while let next = current {
+            if let page = next as? ViewController { found = page }
+            current = next.focusedChild
+        }
+        return found
     }
 
     private var noApp: NavError { .invalidState("the scene has no app yet: send setRoot first") }
@@ -105,6 +116,22 @@ extension Scene {
                 }
                 controller.perform(pageCommand, done: done)
             case .failure(let error): done(.failure(error))
+            }
+        case .present(let spec, let style, let animated):
+            guard let window else { return done(.failure(noApp)) }
+            if let limit = settings.maxStackDepth, window.presented.count >= limit {
+                return done(.failure(.invalidState("\(window.presented.count) presentations are on screen, the most this session allows; dismiss one first")))
+            }
+            let controller: Controller
+            do throws(NavError) { controller = try spec.makeController(self) } catch { return done(.failure(error)) }
+            window.performPresent(controller, style: style, animated: animated) {
+                done(.success(.controller(id: Scene.focusedPage(in: controller)?.id ?? controller.id)))
+            }
+        case .dismiss(let animated):
+            guard let window else { return done(.failure(noApp)) }
+            guard !window.presented.isEmpty else { return done(.failure(.invalidState("nothing is presented: there is nothing to dismiss"))) }
+            window.performDismiss(animated: animated) {
+                done(.success(.controller(id: Scene.focusedPage(in: window)?.id ?? "")))
             }
         case .configure, .query:
             // Answered directly by `handle`; never queued.

@@ -24,10 +24,13 @@ extension Scene {
         }
     }
 
-    /// A key from the viewer: `Escape` acts as the visible stack's back button.
+    /// A key from the viewer: `Escape` acts as the visible stack's back button, or at a presented
+    /// stack's first page as its Close button.
     public func handleKey(_ key: String) {
-        guard key == "Escape", pointer == nil, let stack = focusedStack, stack.viewControllers.count > 1 else { return }
-        submitBack(popping: stack)
+        guard key == "Escape", pointer == nil else { return }
+        // The focused stack is the topmost presentation's, when something is presented.
+        if let stack = focusedStack, stack.viewControllers.count > 1 { return submitBack(popping: stack) }
+        if window?.presented.isEmpty == false { handle(.dismiss()) { _ in } }
     }
 
     /// Pops `stack` when its turn in the queue comes, as a back button or Escape does, unless the

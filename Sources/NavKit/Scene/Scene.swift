@@ -12,6 +12,8 @@ public final class Scene {
     public let rootNode = Node(name: "scene")
     @exclusivity(unchecked) public private(set) var viewport: Viewport
     public private(set) var root: Controller?
+    /// The container above the app that holds what is presented over it; its view is `rootNode`.
+    public private(set) var window: PresentationController?
     public let animator = Animator()
     /// The device chrome over the app (`Scene+Chrome`).
     let statusBar = StatusBar()
@@ -158,16 +160,20 @@ public final class Scene {
     /// Replaces the app: the old root's visible page disappears and every old controller is
     /// released; the new root's visible page appears.
     public func setRoot(_ controller: Controller) {
-        if let old = root {
+        if let old = window {
+            // What is presented goes with the app it was presented over, the topmost first.
             if old.isShowing { old.setAppearance(false, animated: false) }
             old.release()
         }
         root = controller
-        controller.attach(to: self)
-        // Behind the chrome (the status bar and home indicator stay in front).
-        rootNode.insertChild(controller.view, at: 0)
-        controller.layout(size: viewport.size, safeArea: viewport.safeArea)
-        controller.setAppearance(true, animated: false)
+        let window = PresentationController(base: controller)
+        self.window = window
+        window.attach(to: self)
+        // The window's view is the root node: the app goes behind the chrome (the status bar and
+        // home indicator stay in front).
+        _ = window.view
+        window.layout(size: viewport.size, safeArea: viewport.safeArea)
+        window.setAppearance(true, animated: false)
         setNeedsDisplay()
     }
 
@@ -175,7 +181,7 @@ public final class Scene {
     public func resize(_ viewport: Viewport) {
         self.viewport = viewport
         rootNode.frame = Rect(origin: .zero, size: viewport.size)
-        root?.layout(size: viewport.size, safeArea: viewport.safeArea)
+        window?.layout(size: viewport.size, safeArea: viewport.safeArea)
         layoutChrome()
         setNeedsDisplay()
     }
@@ -183,6 +189,11 @@ public final class Scene {
     /// The navigation state: the container tree, as `query state` reports it.
     public var state: NavigationState? {
         root?.navigationState
+    }
+
+    /// What is presented over the app, bottom first.
+    public var presentedStates: [PresentedState] {
+        window?.presentedStates ?? []
     }
 
     // MARK: Jobs

@@ -77,3 +77,9 @@ public struct SubpagesState: Equatable, Sendable {
     public var pages: [String]
     public var animating: Bool
 }
+
+/// A controller presented over the app (a sheet, or full screen) and its own state.
+public struct PresentedState: Equatable, Sendable {
+    public var style: PresentationStyle
+    public var state: NavigationState
+}

@@ -16,8 +16,10 @@ extension CommandResult {
             return ["page": .string(name)]
         case .settings(let settings):
             return settings.json
-        case .state(let state):
-            return state.json
+        case .state(let state, let presented):
+            guard !presented.isEmpty, case .object(var object) = state.json else { return state.json }
+            object["presented"] = .array(presented.map(\.json))
+            return .object(object)
         }
     }
 }

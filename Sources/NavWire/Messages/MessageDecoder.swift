@@ -282,6 +282,11 @@ public enum MessageDecoder {
             case (_?, _?): throw .badMessage("\(reader.fieldPath("index")): give either index or offset, not both")
             }
             return .scrollTo(destination, animated: try reader.optionalBool("animated") ?? true, target: try target(reader))
+        case .present:
+            let style = try reader.optionalChoice("style", PresentationStyle.allCases.map(\.rawValue)).flatMap(PresentationStyle.init(rawValue:)) ?? .sheet
+            return .present(try SpecDecoder.presented(try reader.reader("content")), style: style, animated: try reader.optionalBool("animated") ?? true)
+        case .dismiss:
+            return .dismiss(animated: try reader.optionalBool("animated") ?? true)
         case .configure:
             return .configure(try configuration(reader))
         case .query:

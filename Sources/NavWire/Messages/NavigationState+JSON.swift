@@ -77,3 +77,15 @@ extension PageState {
         return .object(object)
     }
 }
+
+extension PresentedState {
+    /// A presented container's STATE with its `style` first.
+    var json: JSONValue {
+        var object = JSONObject()
+        object["style"] = .string(style.rawValue)
+        if case .object(let inner) = state.json {
+            for key in inner.keys { object[key] = inner[key] }
+        }
+        return .object(object)
+    }
+}

@@ -87,6 +87,13 @@ enum SpecDecoder {
         SubpageSpec(name: try reader.name("name"), fill: try reader.optionalColor("fill") ?? .white, title: try reader.optionalString("title"))
     }
 
+    /// What `present` shows: a container (it has a `kind` and no `name`), or a SCREEN, which
+    /// comes in a navigation stack of its own (id `presented`) so that it can push.
+    static func presented(_ reader: FieldReader) throws(WireError) -> RootSpec {
+        if reader.has("name") || !reader.has("kind") { return .stack(id: "presented", root: try screen(reader)) }
+        return try root(reader)
+    }
+
     static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {
         RootSpec(try ContainerKinds.builtIn.container(reader))
     }

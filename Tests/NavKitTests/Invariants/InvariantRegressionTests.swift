@@ -40,4 +40,24 @@ import NavApps
             .tick(0.016666666666666666),
         ]) == nil)
     }
+
+    /// A full-screen presentation over a sheet covers the app beneath the sheet too: everything on
+    /// screen leaves it, so a `setRoot` then releases no page that still counts as appeared.
+    @Test func aFullScreenPresentationOverASheetTakesTheAppOffScreen() {
+        #expect(InvariantRunner(app: "phone").run([
+            .present(.tabs, .sheet),
+            .present(.tabs, .fullScreen),
+            .setRoot(.app("stack")),
+        ]) == nil)
+    }
+
+    /// A page that replaced the top of the app's stack while a full-screen presentation covered
+    /// it loads before it appears, when the presentation is dismissed.
+    @Test func aPageChangedUnderAFullScreenPresentationLoadsBeforeItAppears() {
+        #expect(InvariantRunner(app: "stack").run([
+            .present(.tabs, .fullScreen),
+            .replaceTop(.plain("Missing"), .push, nil, .stack("main")),
+            .dismiss(animated: false),
+        ]) == nil)
+    }
 }

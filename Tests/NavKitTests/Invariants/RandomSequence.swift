@@ -84,7 +84,15 @@ struct RandomSequence {
         case ..<0.72: return .setBadge(tab(), random.chance(0.7) ? random.pick(["1", "9+", ""]) : nil)
         case ..<0.82: return .page(pageAction(), animated: random.chance(0.8))
         case ..<0.93: return .scrollTo(random.chance(0.6) ? .index(random.int(-1...5)) : .offset(random.double(-500...3000, places: 0)), animated: random.chance(0.8), target())
-        case ..<0.97: return .query
+        case ..<0.95: return .query
+        case ..<0.975:
+            if random.chance(0.4) { return .dismiss(animated: random.chance(0.8)) }
+            let presented: Step.Presented = switch random.int(0...2) {
+            case 0: .stack(screen())
+            case 1: .tabs
+            default: .split(.half(random.pick(Self.names)))
+            }
+            return .present(presented, random.chance(0.7) ? .sheet : .fullScreen)
         default:
             let app = random.pick(BuiltInApps.names + ["sixTabs"])
             if app == "sixTabs" { return .setRoot(.sixTabs) }

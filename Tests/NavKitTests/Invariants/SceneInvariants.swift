@@ -84,7 +84,8 @@ struct SceneInvariants {
                 if appeared.count > 1 { return "stack \(stack.identifier) has \(appeared.count) pages appeared: \(names(appeared))" }
                 let shown = pages.filter { $0.appearance != .disappeared }
                 if shown.count > 2 { return "stack \(stack.identifier) has \(shown.count) pages on screen: \(names(shown))" }
-                if !stack.isShowing, let page = shown.first {
+                // A stack on its way off screen (under a full-screen presentation) takes its page along.
+                if stack.appearance == .disappeared, let page = shown.first {
                     return "stack \(stack.identifier) is not on screen but \(page.name) (\(page.id)) is \(page.appearance.rawValue)"
                 }
             case let tabs as TabController:
@@ -95,7 +96,7 @@ struct SceneInvariants {
                 }
             case let split as StackedSplitController:
                 for entry in split.entries where entry.page.appearance != .disappeared {
-                    if !split.isShowing { return "split \(split.identifier) is not on screen but \(entry.page.name) (\(entry.page.id)) is \(entry.page.appearance.rawValue)" }
+                    if split.appearance == .disappeared { return "split \(split.identifier) is not on screen but \(entry.page.name) (\(entry.page.id)) is \(entry.page.appearance.rawValue)" }
                     if !entry.visibility.isVisible { return "\(entry.page.name) (\(entry.page.id)) is \(entry.page.appearance.rawValue) but not visible in split \(split.identifier)" }
                 }
             default:
@@ -198,7 +199,7 @@ struct SceneInvariants {
             guard problem == nil, let owner = node.owner else { return }
             if let page = owner as? ViewController, ledger.isReleased(page.id) {
                 problem = "node \(node.name ?? "?") of released \(page.name) (\(page.id)) is in the scene"
-            } else if owner.parent == nil && owner !== scene.root {
+            } else if owner.parent == nil && owner !== scene.window {
                 problem = "node \(node.name ?? "?") of \(owner.name) (\(owner.id)), which is in no container, is in the scene"
             }
         }

@@ -22,6 +22,9 @@ enum Step: Equatable, CustomStringConvertible {
     case configure(Setting)
     case query
     case setRoot(Root)
+    /// Presents a container over what is on top.
+    case present(Presented, PresentationStyle)
+    case dismiss(animated: Bool)
     /// A pointer event; `dt` is how far the viewer's clock moved since the previous pointer event.
     case pointer(PointerEvent.Phase, id: Int, x: Double, y: Double, dt: Double)
     case wheel(x: Double, y: Double, dx: Double, dy: Double)
@@ -281,6 +284,32 @@ enum Step: Equatable, CustomStringConvertible {
         }
     }
 
+    /// What `present` shows.
+    enum Presented: Equatable, CustomStringConvertible {
+        /// A navigation stack (id `sheet`) whose first page is this screen.
+        case stack(Screen)
+        /// A bottom tab bar of two tabs, `x` and `y`.
+        case tabs
+        /// A stacked split (id `sheetSplit`) whose first page is this screen.
+        case split(Screen)
+
+        var spec: RootSpec {
+            switch self {
+            case .stack(let screen): .stack(id: "sheet", root: screen.spec)
+            case .tabs: .tabs(["x", "y"].map { TabSpec(id: $0, title: $0.uppercased(), root: Screen.list($0.uppercased()).spec) })
+            case .split(let screen): .split(id: "sheetSplit", root: screen.spec)
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .stack(let screen): ".stack(\(screen))"
+            case .tabs: ".tabs"
+            case .split(let screen): ".split(\(screen))"
+            }
+        }
+    }
+
     /// The command this step sends, or nil for input and time.
     var command: Command? {
         switch self {
@@ -310,6 +339,10 @@ enum Step: Equatable, CustomStringConvertible {
             .query
         case .setRoot(let root):
             .setRoot(root.spec)
+        case .present(let presented, let style):
+            .present(presented.spec, style: style)
+        case .dismiss(let animated):
+            .dismiss(animated: animated)
         case .pointer, .wheel, .escape, .cancelInput, .resize, .tick, .settle:
             nil
         }
@@ -337,6 +370,10 @@ enum Step: Equatable, CustomStringConvertible {
             (target == nil ? [] : [.scrollTo(scroll, animated: animated, nil)]) + (animated ? [.scrollTo(scroll, animated: false, target)] : [])
         case .page(let action, animated: true):
             [.page(action, animated: false)]
+        case .present(let presented, let style):
+            (presented == .tabs ? [] : [.present(.tabs, style)]) + (style == .sheet ? [] : [.present(presented, .sheet)])
+        case .dismiss(animated: true):
+            [.dismiss(animated: false)]
         case .pointer(let phase, let id, let x, let y, let dt):
             (id == 1 ? [] : [.pointer(phase, id: 1, x: x, y: y, dt: dt)])
                 + (x.rounded() == x && y.rounded() == y ? [] : [.pointer(phase, id: id, x: x.rounded(), y: y.rounded(), dt: dt)])
@@ -383,6 +420,10 @@ enum Step: Equatable, CustomStringConvertible {
             return ".query"
         case .setRoot(let root):
             return ".setRoot(\(root))"
+        case .present(let presented, let style):
+            return ".present(\(presented), .\(style.rawValue))"
+        case .dismiss(let animated):
+            return ".dismiss(animated: \(animated))"
         case .pointer(let phase, let id, let x, let y, let dt):
             return ".pointer(.\(phase.rawValue), id: \(id), x: \(x), y: \(y), dt: \(dt))"
         case .wheel(let x, let y, let dx, let dy):

@@ -1,3 +1,4 @@
+import Testing
 import NavKit
 
 /// A scene on a virtual clock with helpers to run commands and read what happened.
@@ -103,6 +104,17 @@ extension Result where Success == CommandResult, Failure == NavError {
 extension SceneHarness {
     func item(_ role: NodeRole, _ name: String? = nil) -> DisplayItem? {
         scene.displayList().first(role: role, name: name)
+    }
+}
+
+extension SceneHarness {
+    /// Taps the centre of the item with `role` (and `name`) and lets what it started finish.
+    func tap(_ role: NodeRole, _ name: String? = nil) throws {
+        let target = try #require(item(role, name), "no \(role.rawValue) \(name ?? "") to tap")
+        let finger = Finger(scene)
+        finger.down(target.frame.midX, target.frame.midY)
+        finger.up(after: 0.05)
+        for _ in 0..<40 { advance(by: 1.0 / 60) }
     }
 }
 

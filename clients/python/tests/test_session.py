@@ -65,6 +65,24 @@ def test_tab_bar_commands_take_keywords(url):
         assert s.configure(slow_motion=2)["slowMotion"] == 2
 
 
+def test_present_and_dismiss_a_stack_in_a_sheet(url):
+    with stackcast.connect(url, app="stack") as s:
+        compose = {"kind": "stack", "id": "compose", "root": {"name": "Compose", "title": "New Message"}}
+        assert s.present(compose) == {"vc": "vc2"}
+        assert s.push("Recipients") == {"vc": "vc3"}
+        state = s.query_state()
+        assert [(p["style"], p["id"], [page["screen"] for page in p["stack"]]) for p in state["presented"]] == [
+            ("sheet", "compose", ["Compose", "Recipients"])]
+        assert [page["screen"] for page in state["stack"]] == ["Home"]
+        s.settle()
+        # The card's top is 10 pt below the safe area (none on the client's default viewport).
+        assert s.node(role="page", name="Recipients").frame[1] == 10
+        assert s.dismiss() == {"vc": "vc1"}
+        assert "presented" not in s.query_state()
+        assert s.present("Note", style="fullScreen", animated=False) == {"vc": "vc4"}
+        assert s.query_state()["presented"][0]["style"] == "fullScreen"
+
+
 def test_gestures_drag_fling_tap_and_settle(url):
     with stackcast.connect(url, app="stack", protocol=2, encoding="binary") as s:
         s.subscribe(["gesture"])

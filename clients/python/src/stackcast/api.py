@@ -179,6 +179,18 @@ class Api(Generic[R, S]):
         return self.command("scrollTo", timeout=timeout,
                             **_fields(index=index, offset=offset, animated=animated, target=target))
 
+    def present(self, content: Mapping[str, Any] | str, *, style: str | None = None, animated: bool | None = None,
+                timeout: float | None = None) -> R:
+        """Presents a container over the app (§5.8): a SCREEN (a dict, or just a name) in a stack of
+        its own, or a ROOT such as `{"kind":"stack",…}`; `style` is sheet (default) or fullScreen."""
+        if isinstance(content, str):
+            content = {"name": content}
+        return self.command("present", timeout=timeout, **_fields(content=content, style=style, animated=animated))
+
+    def dismiss(self, *, animated: bool | None = None, timeout: float | None = None) -> R:
+        """Dismisses the topmost presentation."""
+        return self.command("dismiss", timeout=timeout, **_fields(animated=animated))
+
     def configure(self, *, busy_policy: str | None = None, slow_motion: float | None = None,
                   pop_gesture: Mapping[str, Any] | None = None, transition: Any = None,
                   timeout: float | None = None) -> R:
