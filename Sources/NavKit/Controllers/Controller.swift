@@ -21,6 +21,8 @@ open class Controller {
     public private(set) var appearance: AppearanceState = .disappeared
 
     private var loadedView: Node?
+    /// The children added with `addChild(_:)`.
+    private var embedded: [Controller] = []
     /// The children that got the current "will", so the "did" reaches the same ones.
     private var forwarded: [Controller] = []
 
@@ -48,28 +50,70 @@ open class Controller {
     /// Runs once after `loadView` (pages announce `viewDidLoad` here).
     func viewLoaded() {}
 
-    /// Sizes the view to `size` and lays out what is inside it.
-    func layout(size: Size, safeArea: EdgeInsets) {
+    /// Sizes the view to `size` and lays out what is inside it. A container lays its children
+    /// out here (or, in a page, in `layoutContent`), calling theirs.
+    open func layout(size: Size, safeArea: EdgeInsets) {
         view.frame.size = size
     }
 
     // MARK: Containment
 
-    /// The controllers this one contains, in order (a stack's pages from the root up).
-    open var children: [Controller] { [] }
+    /// The controllers this one contains, in order: a stack's pages from the root up, a tab
+    /// bar's stacks; for any other controller, those added with `addChild(_:)`.
+    open var children: [Controller] { embedded }
 
     /// The children that appear and disappear with this controller: a stack's top page, the
-    /// selected tab. A container's own transitions change its children's appearance directly.
-    open var appearingChildren: [Controller] { [] }
+    /// selected tab; for any other controller, every child added with `addChild(_:)`. A
+    /// container's own transitions change its children's appearance directly.
+    open var appearingChildren: [Controller] { embedded }
+
+    /// Makes `child` a child of this controller, as UIKit's `addChild(_:)`: calls
+    /// `child.willMove(toParent: self)` (after taking it from a parent it had) and joins it to the
+    /// scene. Then put `child.view` in this controller's view, lay it out in `layout` (a page: in
+    /// `layoutContent`), and call `child.didMove(toParent: self)`. A child added while this
+    /// controller is on screen appears at once.
+    ///
+    /// For controllers that show others in their own view (a page holding a stack, a container
+    /// of your own); the built-in containers keep their children through their operations.
+    public final func addChild(_ child: Controller) {
+        child.removeFromParent()
+        child.willMove(toParent: self)
+        embedded.append(child)
+        child.parent = self
+        if let scene { child.attach(to: scene) }
+        if appearance == .appeared { child.setAppearance(true, animated: false) }
+    }
+
+    /// Takes this controller out of the parent it was added to with `addChild(_:)`, as UIKit's
+    /// `removeFromParent()`: call `willMove(toParent: nil)` first and take its view out; this
+    /// calls `didMove(toParent: nil)`. A controller on screen disappears. It is not released, so
+    /// it may be added again, elsewhere.
+    public final func removeFromParent() {
+        guard let parent, let index = parent.embedded.firstIndex(where: { $0 === self }) else { return }
+        if appearance == .appeared { setAppearance(false, animated: false) }
+        parent.embedded.remove(at: index)
+        self.parent = nil
+        didMove(toParent: nil)
+    }
+
+    /// Called before this controller joins a parent, or leaves one (`parent` nil), as UIKit's.
+    open func willMove(toParent parent: Controller?) {}
+
+    /// Called after this controller joined a parent, or left one (`parent` nil), as UIKit's:
+    /// by the container at the end of `addChild`'s steps, by `removeFromParent` itself.
+    open func didMove(toParent parent: Controller?) {}
 
     /// The child the person is using now; commands without a target and the Escape key follow
     /// this chain down to the innermost stack.
     open var focusedChild: Controller? { nil }
 
-    /// Makes `child` part of this container (and of its scene).
+    /// Makes `child` part of this container (and of its scene), with UIKit's `willMove` and
+    /// `didMove` around it: how the built-in containers take a page or a stack in.
     func adopt(_ child: Controller) {
+        child.willMove(toParent: self)
         child.parent = self
         if let scene { child.attach(to: scene) }
+        child.didMove(toParent: self)
     }
 
     /// Joins `scene` with every descendant: pages get their ids.
@@ -81,8 +125,12 @@ open class Controller {
     /// Leaves the tree for good: children first (the last first), then this controller.
     func release() {
         for child in children.reversed() { child.release() }
+        let leaving = parent != nil
+        if leaving { willMove(toParent: nil) }
         if isViewLoaded { view.removeFromParent() }
+        parent?.embedded.removeAll { $0 === self }
         parent = nil
+        if leaving { didMove(toParent: nil) }
         didRelease()
     }
 
@@ -157,20 +205,20 @@ open class Controller {
 
     /// A finger went down on `node`; true when that stopped something moving (a decelerating
     /// list), so the touch is not a tap, as a touch that catches a UIKit scroll view selects nothing.
-    func touchBegan(on node: Node) -> Bool { false }
+    open func touchBegan(on node: Node) -> Bool { false }
 
     /// The node a press on `node` highlights (a list row), or nil to ask the parent.
-    func pressTarget(for node: Node) -> Node? { nil }
+    open func pressTarget(for node: Node) -> Node? { nil }
 
     /// Shows or clears the pressed look of a node this controller gave as a `pressTarget`.
-    func setPressed(_ node: Node, _ pressed: Bool) {}
+    open func setPressed(_ node: Node, _ pressed: Bool) {}
 
     /// Offers a pan that has just passed the slop; returns who takes it, or nil to pass it up. A
     /// page of an app's own takes pans on its own nodes (a progress bar's scrubbing) here.
     open func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? { nil }
 
     /// Handles a wheel or trackpad scroll over `hit`; false passes it to the parent.
-    func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { false }
+    open func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { false }
 
     // MARK: State
 

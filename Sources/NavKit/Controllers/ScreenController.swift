@@ -62,12 +62,12 @@ public final class ScreenController: ViewController {
         return spec.rows[index].emit
     }
 
-    override func pressTarget(for node: Node) -> Node? {
+    public override func pressTarget(for node: Node) -> Node? {
         guard let row = node.ancestor(where: { $0.role == .row }), rowNodes.contains(where: { $0 === row }) else { return nil }
         return row
     }
 
-    override func setPressed(_ node: Node, _ pressed: Bool) {
+    public override func setPressed(_ node: Node, _ pressed: Bool) {
         guard node !== selectedRow else { return }
         setHighlighted(node, pressed)
     }
@@ -195,7 +195,7 @@ public final class ScreenController: ViewController {
 
     /// A mostly vertical wheel or trackpad scroll over a list that can scroll moves it, clamped at
     /// both ends; anything else goes on up (to a stacked split, say).
-    override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool {
+    public override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool {
         guard let scroller, scroller.maxOffset > 0, abs(event.delta.y) > abs(event.delta.x), isInList(hit) else { return false }
         scroller.scroll(by: event.delta.y)
         return true
@@ -203,7 +203,7 @@ public final class ScreenController: ViewController {
 
     /// A touch on a list that is still decelerating stops it there and selects nothing. A list
     /// bouncing back from past an end keeps bouncing (it has to come to rest inside its bounds).
-    override func touchBegan(on node: Node) -> Bool {
+    public override func touchBegan(on node: Node) -> Bool {
         guard let scroller, scroller.isAnimating, isInList(node) else { return false }
         if scroller.offset >= 0 && scroller.offset <= scroller.maxOffset { scroller.stop() }
         return true

@@ -55,13 +55,11 @@ open class ViewController: Controller {
     /// The stack the page is in, if any.
     public var stack: NavigationController? { parent as? NavigationController }
 
-    public override var children: [Controller] { subpageController.map { [$0] } ?? [] }
-    public override var appearingChildren: [Controller] { children }
-
     /// Hosts `subpages` between the bar and the bottom of this page (before the view loads).
     public func embed(_ subpages: SubpageController) {
         subpageController = subpages
-        adopt(subpages)
+        addChild(subpages)
+        subpages.didMove(toParent: self)
     }
 
     /// How far the page's list is scrolled, in points from the top.
@@ -128,7 +126,7 @@ open class ViewController: Controller {
     // MARK: Layout
 
     /// Sizes the page to `size` and lays out its bar, content and bottom accessories.
-    override func layout(size: Size, safeArea: EdgeInsets) {
+    public override func layout(size: Size, safeArea: EdgeInsets) {
         let page = view
         page.frame.size = size
         page.controllerID = id

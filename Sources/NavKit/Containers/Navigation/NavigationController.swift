@@ -26,7 +26,7 @@ public final class NavigationController: Controller, StackCommandTarget {
         self.viewControllers = [root]
         super.init(name: identifier)
         id = identifier
-        root.parent = self
+        adopt(root)
     }
 
     public var rootViewController: ViewController { viewControllers[0] }
@@ -98,7 +98,7 @@ public final class NavigationController: Controller, StackCommandTarget {
 
     // MARK: Layout
 
-    override func layout(size: Size, safeArea: EdgeInsets) {
+    public override func layout(size: Size, safeArea: EdgeInsets) {
         setBounds(size: size, safeArea: safeArea)
         if let running {
             for page in [running.upper, running.lower].compactMap({ $0 as? ViewController }) { layoutPage(page) }

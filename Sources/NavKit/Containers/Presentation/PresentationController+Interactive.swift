@@ -20,7 +20,7 @@ extension PresentationController {
     }
 
     func beginInteractiveDismissal() {
-        guard let top = presentations.last, let scene else { return }
+        guard let top = presentations.last else { return }
         let lower = presentations.count > 1 ? presentations[presentations.count - 2].controller : base
         let running = RunningTransition(
             op: "dismiss", upper: top.controller, lower: lower, transition: top.style.transition, presenting: false,

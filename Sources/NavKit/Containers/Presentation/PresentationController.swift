@@ -30,7 +30,7 @@ public final class PresentationController: Controller {
         self.base = base
         super.init(name: "presentation")
         id = "presentation"
-        base.parent = self
+        adopt(base)
     }
 
     /// The controllers presented, bottom first.
@@ -63,7 +63,7 @@ public final class PresentationController: Controller {
         return node
     }
 
-    override func layout(size: Size, safeArea: EdgeInsets) {
+    public override func layout(size: Size, safeArea: EdgeInsets) {
         self.size = size
         self.safeArea = safeArea
         runner.bounds = size

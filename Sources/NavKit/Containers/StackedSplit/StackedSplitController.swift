@@ -67,7 +67,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
         self.entries = [Entry(root)]
         super.init(name: identifier)
         id = identifier
-        root.parent = self
+        adopt(root)
         arrangeViews()
     }
 
@@ -99,7 +99,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
     // MARK: Responder chain
 
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? { splitPan(for: pan) }
-    override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { scrollSplit(by: event) }
+    public override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool { scrollSplit(by: event) }
     public override func handleTap(on node: Node) -> Bool { activatePage(tappedAt: node) }
 
     public override var navigationState: NavigationState? { .stack(stackState) }
@@ -121,7 +121,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
         if resized && view.parent == nil { realign() }
     }
 
-    override func layout(size: Size, safeArea: EdgeInsets) {
+    public override func layout(size: Size, safeArea: EdgeInsets) {
         setBounds(size: size, safeArea: safeArea)
         realign()
     }

@@ -25,7 +25,7 @@ public final class SubpageController: Controller {
             return node
         }
 
-        override func layout(size: Size, safeArea: EdgeInsets) {
+        public override func layout(size: Size, safeArea: EdgeInsets) {
             view.frame.size = size
             for label in view.children { label.frame = Rect(x: 16, y: 16, width: max(size.width - 32, 0), height: 22) }
         }
@@ -62,7 +62,7 @@ public final class SubpageController: Controller {
     }
 
     /// Lays the pages out inside the host page of size `size`, between the insets.
-    override func layout(size hostSize: Size, safeArea: EdgeInsets) {
+    public override func layout(size hostSize: Size, safeArea: EdgeInsets) {
         size = Size(width: hostSize.width, height: max(hostSize.height - insets.top - insets.bottom, 0))
         view.frame = Rect(x: 0, y: insets.top, width: size.width, height: size.height)
         runner.bounds = size

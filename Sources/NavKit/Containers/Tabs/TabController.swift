@@ -59,7 +59,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         }
         super.init(name: identifier)
         id = identifier
-        for stack in stacks { stack.parent = self }
+        for stack in stacks { adopt(stack) }
         tabBar.select(selected)
     }
 
@@ -86,7 +86,7 @@ public final class TabController: Controller, TabHost, BottomBarHost {
         if isViewLoaded, tabBar.node.parent !== view { tabBar.node.removeFromParent() }
     }
 
-    override func layout(size: Size, safeArea: EdgeInsets) {
+    public override func layout(size: Size, safeArea: EdgeInsets) {
         self.size = size
         self.safeArea = safeArea
         view.frame.size = size
