@@ -100,3 +100,27 @@ import NavKit
         #expect(error(#""dismiss","animated":"yes""#) == #"animated: expected true or false, got "yes""#)
     }
 }
+
+/// A ROW's `delete`: an action that emits, and nothing else.
+@Suite struct RowDeleteDecodingTests {
+    private func screen(_ rows: String) -> Result<ClientMessage, DecodeFailure> {
+        MessageDecoder.decode(#"{"type":"command","id":"d","op":"push","screen":{"name":"Cart","rows":["# + rows + "]}}")
+    }
+
+    @Test func aRowWithDeleteKeepsItsActionAndItsTap() throws {
+        guard case .command(_, .navigation(.push(let spec, _, _))) = try screen(#"{"title":"Bread","delete":{"emit":"remove","value":{"sku":"b1"}},"action":{"emit":"open"}}"#).get() else {
+            Issue.record("a push")
+            return
+        }
+        #expect(spec.rows[0].delete == RowEmit(name: "remove", value: #"{"sku":"b1"}"#))
+        #expect(spec.rows[0].emit == RowEmit(name: "open"))
+    }
+
+    @Test func aDeleteThatRunsACommandIsRefused() {
+        guard case .failure(let failure) = screen(#"{"title":"Bread","delete":{"op":"pop"}}"#) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(failure.error == WireError(.badMessage, #"screen.rows[0].delete: expected an action that emits, like {"emit":"remove"}"#))
+    }
+}

@@ -89,6 +89,23 @@ test('the back button is a button with its label as description; texts of no but
   ]);
 });
 
+test("a sheet's Close and a swiped row's Delete are buttons named by what they do", () => {
+  const nodes = [
+    rect(60, [0, 57, 390, 787], { role: 'page', name: 'Cart', vc: 'vc2' }),
+    rect(61, [16, 148, 358, 44], { role: 'row', name: 'Bread' }),
+    text(62, [32, 148, 200, 44], 'Bread', { name: 'title' }),
+    rect(63, [294, 148, 80, 44], { fill: '#FF3B30', role: 'delete', name: 'Delete' }),
+    text(64, [294, 148, 80, 44], 'Delete', { name: 'label' }),
+    rect(65, [0, 57, 390, 56], { role: 'navbar', name: 'navbar' }),
+    rect(66, [16, 57, 60, 56], { role: 'close', name: 'Close' }),
+    text(67, [16, 57, 60, 56], 'Close'),
+  ];
+  const buttons = announced(semantics(nodes, PHONE)).filter((entry) => entry.role === 'button');
+  assert.deepEqual(buttons.map(({ id, name }) => ({ id, name })), [
+    { id: 66, name: 'Close' }, { id: 61, name: 'Bread' }, { id: 63, name: 'Delete' },
+  ]);
+});
+
 test('mid-push: each page reads on its own, left page first, and a text goes to a row of its own page', () => {
   const incoming = [
     rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),

@@ -27,7 +27,8 @@ public final class ScreenController: ViewController {
         rows == 0 ? 0 : sectionHeaderSpacing + Double(rows) * rowHeight + sectionFooterSpacing
     }
 
-    public let spec: ScreenSpec
+    /// What the page shows; its rows change as rows are deleted.
+    public private(set) var spec: ScreenSpec
     /// The colours of the list, from the page's background.
     public let palette: ListPalette
     /// The node that holds the section; scrolling moves it.
@@ -40,6 +41,16 @@ public final class ScreenController: ViewController {
     private var linkNode: Node?
     /// The list's scrolling, made when the page joins a scene (it runs on the scene's animator).
     private(set) var scroller: Scroller?
+    /// The row swiped open (or moving) and how far left it is (`ScreenController+Deleting`).
+    var swipedRow: (row: Node, offset: Double)?
+    /// The open row's settling, or the rows closing a deleted one's gap.
+    var swipeAnimation: Animator.Handle?
+    /// The red button a swiped row uncovers, made on first use.
+    private(set) lazy var deleteButton: Node = {
+        let button = Node(role: .delete, name: "Delete", fill: .systemRed)
+        button.addChild(.label("Delete", font: .body, color: .white, alignment: .center, name: "label"))
+        return button
+    }()
 
     public init(spec: ScreenSpec) {
         self.spec = spec
@@ -76,6 +87,7 @@ public final class ScreenController: ViewController {
     /// when the action is done if the page is still on screen (a badge changed), otherwise when
     /// the page next appears (`viewWillAppear`).
     public override func handleTap(on node: Node) -> Bool {
+        if handleTapWhileSwiped(on: node) { return true }
         // A row that emits tells the driving program, which decides what the tap does.
         if let row = pressTarget(for: node), let emit = emit(for: row), let scene {
             scene.record(.action, for: self, emit: emit)
@@ -166,6 +178,19 @@ public final class ScreenController: ViewController {
         placeList()
     }
 
+    /// Takes row `index` out of the spec and the list's nodes (its node already left the section).
+    func removeRowSpec(at index: Int) {
+        if selectedRow === rowNodes[index] { selectedRow = nil }
+        spec.rows.remove(at: index)
+        rowNodes.remove(at: index)
+    }
+
+    /// Puts `node` in place of row `index`'s node (made again for a new place in the section).
+    func replaceRowNode(at index: Int, with node: Node) {
+        if selectedRow === rowNodes[index] { selectedRow = node }
+        rowNodes[index] = node
+    }
+
     /// The section and the spacing around it.
     private var listHeight: Double { ScreenController.listHeight(rows: rowNodes.count) }
 
@@ -187,6 +212,8 @@ public final class ScreenController: ViewController {
     /// A vertical pan on the list scrolls it (never pops); anything else goes up the chain, and so
     /// does a downward pan on a sheet whose list is at its top (it drags the sheet, as in iOS).
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
+        if pan.axis == .horizontal { return isInList(hit) ? rowSwipe(for: pan, hit: hit) : nil }
+        closeSwipedRow(animated: true)
         guard pan.axis == .vertical, let scroller, isInList(hit) else { return nil }
         // At the top of a sheet's list, a downward drag moves the sheet.
         if (isSheet || presentationStyle == .sheet) && pan.movement.y > 0 && scroller.offset <= 0 { return nil }

@@ -30,6 +30,8 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let container: NodeRole = "container"
     /// A hairline separator.
     public static let separator: NodeRole = "separator"
+    /// The Delete button a row swiped left shows at its trailing edge.
+    public static let delete: NodeRole = "delete"
     /// An inset grouped list's section: the rounded card its rows lie on.
     public static let section: NodeRole = "section"
     /// The device's status bar (time, signal, Wi-Fi, battery), over everything, still.

@@ -83,6 +83,12 @@ public struct RowSpec: Equatable, Sendable {
         get { if case .emit(let emit)? = boxedAction?.action { emit } else { nil } }
         set { boxedAction = newValue.map { ActionBox(.emit($0)) } }
     }
+    /// What deleting the row tells the driving program: a row that has it can be swiped left and
+    /// deleted, as a `UITableView` row whose data source commits the delete editing style.
+    public var delete: RowEmit? {
+        get { boxedDelete?.emit }
+        set { boxedDelete = newValue.map(DeleteBox.init) }
+    }
     /// `action` or `emit`, out of line: a `Command` takes 578 bytes inline (a push carries a
     /// screen and a transition), and specs keep a row per entry of a list (the phone app's
     /// playlists, every screen pushed from the wire), so inline a row would take 610 bytes instead
@@ -90,10 +96,21 @@ public struct RowSpec: Equatable, Sendable {
     /// its box's pointer, which LeakSanitizer does not take for a pointer, so it would report every
     /// built-in row leaked.
     private var boxedAction: ActionBox?
+    /// `delete`, out of line for the same reason: most rows have none.
+    private var boxedDelete: DeleteBox?
 
     private enum Action: Equatable, Sendable {
         case command(Command)
         case emit(RowEmit)
+    }
+
+    /// A row's delete action kept on the heap, shared by the copies of a row.
+    private final class DeleteBox: Sendable {
+        let emit: RowEmit
+
+        init(_ emit: RowEmit) {
+            self.emit = emit
+        }
     }
 
     /// A row's action kept on the heap, shared by the copies of a row.
@@ -120,6 +137,7 @@ public struct RowSpec: Equatable, Sendable {
 
     public static func == (lhs: RowSpec, rhs: RowSpec) -> Bool {
         lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.boxedAction?.action == rhs.boxedAction?.action
+            && lhs.delete == rhs.delete
     }
 }
 

@@ -7,15 +7,21 @@ enum SpecDecoder {
         var rows: [RowSpec] = []
         for row in try reader.readers("rows") {
             let title = try row.string("title"), detail = try row.optionalString("detail")
-            guard let actionReader = try row.optionalReader("action") else {
-                rows.append(RowSpec(title: title, detail: detail))
-                continue
+            var spec = RowSpec(title: title, detail: detail)
+            if let actionReader = try row.optionalReader("action") {
+                if let emit = try self.emit(actionReader) {
+                    spec.emit = emit
+                } else {
+                    spec.action = try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))
+                }
             }
-            if let emit = try self.emit(actionReader) {
-                rows.append(RowSpec(title: title, detail: detail, emit: emit))
-            } else {
-                rows.append(RowSpec(title: title, detail: detail, action: try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))))
+            if let deleteReader = try row.optionalReader("delete") {
+                guard let emit = try self.emit(deleteReader) else {
+                    throw .badMessage("\(deleteReader.path): expected an action that emits, like {\"emit\":\"remove\"}")
+                }
+                spec.delete = emit
             }
+            rows.append(spec)
         }
         var link: LinkSpec?
         if let linkReader = try reader.optionalReader("link") {

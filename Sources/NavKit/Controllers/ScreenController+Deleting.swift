@@ -1,0 +1,185 @@
+/// Swipe to delete, as a `UITableView` row whose data source commits the delete editing style: a
+/// row with a `delete` action follows a leftward drag, uncovering a red Delete button at its
+/// trailing edge. Released past half the row, it is deleted; past half the button, it stays open
+/// (a tap on Delete deletes it, a tap anywhere else closes it); otherwise it closes. A deleted row
+/// slides out and the rows below it move up; the driving program hears its `delete` action.
+extension ScreenController {
+    /// The Delete button's width when a row rests open.
+    public static let deleteButtonWidth = 80.0
+    /// Seconds a row takes to open, close, slide out, and for the rows below to close the gap.
+    static let swipeSettleDuration = 0.25
+
+    /// A leftward pan on a row that can be deleted moves it; any other pan closes an open row.
+    func rowSwipe(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
+        guard pan.axis == .horizontal, let row = pressTarget(for: hit), let index = rowIndex(of: row), spec.rows[index].delete != nil else {
+            closeSwipedRow(animated: true)
+            return nil
+        }
+        let start = swipedRow?.row === row ? swipedRow!.offset : 0
+        guard pan.movement.x < 0 || start < 0 else { return nil }
+        if swipedRow?.row !== row { closeSwipedRow(animated: false) }
+        return RowSwipe(page: self, row: row, start: start)
+    }
+
+    /// Handles a tap while a row is open: Delete deletes it, anything else closes it. False when
+    /// no row is open.
+    func handleTapWhileSwiped(on node: Node) -> Bool {
+        guard let open = swipedRow else { return false }
+        if node.ancestor(where: { $0.role == .delete }) != nil, let index = rowIndex(of: open.row) {
+            deleteRow(at: index)
+        } else {
+            closeSwipedRow(animated: true)
+        }
+        return true
+    }
+
+    /// Moves `row` to `offset` (≤ 0), with the Delete button filling the space it leaves.
+    func placeSwiped(_ row: Node, offset: Double) {
+        let button = deleteButton
+        if button.parent !== section { section.insertChild(button, below: row) }
+        row.frame.origin.x = offset
+        button.frame = Rect(x: row.frame.width + offset, y: row.frame.y, width: -offset, height: row.frame.height)
+        for child in button.children { child.frame = Rect(x: 0, y: 0, width: max(-offset, 0), height: row.frame.height) }
+        // The card clips a row that slides past its leading edge, as a table view's cell does.
+        section.clipsToBounds = true
+        swipedRow = (row, offset)
+        scene?.setNeedsDisplay()
+    }
+
+    /// Animates the open (or moving) row to `target`: 0 closes it, the button's width opens it.
+    func settleSwiped(to target: Double, animated: Bool = true, then: (() -> Void)? = nil) {
+        guard let open = swipedRow, let scene else { return }
+        let from = open.offset
+        swipeAnimation.map(scene.animator.cancel)
+        let finish = { [weak self] in
+            guard let self else { return }
+            swipeAnimation = nil
+            if target == 0 { endSwipe() }
+            then?()
+        }
+        guard animated else {
+            placeSwiped(open.row, offset: target)
+            return finish()
+        }
+        swipeAnimation = scene.animator.animate(
+            duration: ScreenController.swipeSettleDuration * scene.settings.slowMotion, curve: .easeOut,
+            update: { [weak self] p in self?.placeSwiped(open.row, offset: from + (target - from) * p) },
+            completion: finish
+        )
+    }
+
+    /// Closes the row that is open, if any.
+    func closeSwipedRow(animated: Bool) {
+        guard swipedRow != nil else { return }
+        settleSwiped(to: 0, animated: animated)
+    }
+
+    /// Deletes row `index`: it slides out, the driving program hears its `delete` action, and
+    /// the rows below move up into its place.
+    func deleteRow(at index: Int) {
+        guard let emit = spec.rows[index].delete, let scene else { return }
+        let row = rowNodes[index]
+        if swipedRow?.row !== row { placeSwiped(row, offset: 0) }
+        scene.record(.action, for: self, emit: emit)
+        settleSwiped(to: -row.frame.width) { [weak self] in
+            guard let self else { return }
+            let below = Array(rowNodes[(index + 1)...])
+            let height = ScreenController.rowHeight
+            swipeAnimation = scene.animator.animate(
+                duration: ScreenController.swipeSettleDuration * scene.settings.slowMotion, curve: .easeInOut,
+                update: { [weak self] p in
+                    for (offset, node) in below.enumerated() { node.frame.origin.y = Double(index + 1 + offset) * height - height * p }
+                    self?.scene?.setNeedsDisplay()
+                },
+                completion: { [weak self] in
+                    self?.swipeAnimation = nil
+                    self?.removeRow(at: index)
+                }
+            )
+        }
+    }
+
+    /// Takes row `index` out of the list for good and lays the list out again.
+    private func removeRow(at index: Int) {
+        let row = rowNodes[index]
+        row.removeFromParent()
+        endSwipe()
+        removeRowSpec(at: index)
+        // Rows that now end the section take its rounded highlight, the one that ends it loses its
+        // separator: made again where their place changed.
+        for (position, node) in rowNodes.enumerated() {
+            let now = RowView.Position(index: position, count: rowNodes.count)
+            let was = RowView.Position(index: position >= index ? position + 1 : position, count: rowNodes.count + 1)
+            guard now != was else { continue }
+            let fresh = RowView.make(spec.rows[position], palette: palette, position: now)
+            section.insertChild(fresh, below: node)
+            node.removeFromParent()
+            replaceRowNode(at: position, with: fresh)
+        }
+        layoutContent(contentNode)
+        scene?.setNeedsDisplay()
+    }
+
+    /// The row is closed: the button goes, the card stops clipping.
+    private func endSwipe() {
+        if let open = swipedRow { open.row.frame.origin.x = 0 }
+        deleteButton.removeFromParent()
+        section.clipsToBounds = false
+        swipedRow = nil
+        scene?.setNeedsDisplay()
+    }
+
+    func rowIndex(of row: Node) -> Int? {
+        rowNodes.firstIndex { $0 === row }
+    }
+}
+
+/// The pan handler of a row swiped to delete: the row follows the finger (never right of its place,
+/// never past its whole width left), then opens, closes or deletes on release.
+final class RowSwipe: PanHandler {
+    /// A release faster than this (points per second) leftward opens the row, rightward closes it.
+    static let flingSpeed = 300.0
+
+    private weak var page: ScreenController?
+    private let row: Node
+    private let start: Double
+
+    init(page: ScreenController, row: Node, start: Double) {
+        self.page = page
+        self.row = row
+        self.start = start
+    }
+
+    var gestureName: String? { "swipeToDelete" }
+    var holdsCommands: Bool { false }
+    var followsTranslationAlone: Bool { true }
+    var bends: [Double] { [-start - row.frame.width, -start] }
+
+    func panBegan(_ pan: PanTracker) { panMoved(pan) }
+
+    func panMoved(_ pan: PanTracker) {
+        page?.placeSwiped(row, offset: offset(pan.translation.x))
+    }
+
+    func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
+        guard let page, let index = page.rowIndex(of: row) else { return done(false) }
+        let offset = offset(pan.translation.x), velocity = pan.velocity.velocity.x
+        page.placeSwiped(row, offset: offset)
+        if offset < -row.frame.width / 2 {
+            page.deleteRow(at: index)
+            return done(true)
+        }
+        let opens = velocity < -RowSwipe.flingSpeed || (velocity <= RowSwipe.flingSpeed && offset < -ScreenController.deleteButtonWidth / 2)
+        page.settleSwiped(to: opens ? -ScreenController.deleteButtonWidth : 0)
+        done(true)
+    }
+
+    func panCancelled(done: @escaping (Bool) -> Void) {
+        page?.settleSwiped(to: 0)
+        done(false)
+    }
+
+    private func offset(_ translation: Double) -> Double {
+        min(max(start + translation, -row.frame.width), 0)
+    }
+}
