@@ -50,7 +50,7 @@ import Testing
         ("{\"app\": \"stack\", \"steps\": []}", "f.json: steps: expected at least one step"),
         ("{\"app\": \"stack\", \"step\": []}", "f.json: step: unknown field; expected app, viewport, steps, description"),
         ("{\"app\": \"stack\",\n\"steps\": [\n{\"settle\": true},\n{\"command\": {\"op\": \"psuh\"}}]}",
-         "f.json:4: steps[1].command.op: unknown op \"psuh\"; expected one of setRoot, push, pop, popToRoot, popTo, replaceTop, setStack, selectTab, setBadge, page, scrollTo, present, dismiss, configure, subscribe, query"),
+         "f.json:4: steps[1].command.op: unknown op \"psuh\"; expected one of setRoot, push, pop, popToRoot, popTo, replaceTop, setStack, selectTab, setBadge, page, scrollTo, present, dismiss, update, configure, subscribe, query"),
         ("{\"steps\": [{\"command\": {\"op\": \"push\", \"screen\": {\"rows\": []}}}]}", "f.json:1: steps[0].command.screen.name: missing; expected a string"),
         ("{\"steps\": [{\"drag\": {\"x\": 1, \"y\": 2}, \"tap\": {\"x\": 1, \"y\": 2}}]}", "f.json:1: steps[0]: one step at a time, got tap and drag; make them separate steps"),
         ("{\"steps\": [{\"expect\": {\"events\": [\"Home.viewDidApear\"]}}]}",

@@ -124,3 +124,35 @@ import NavKit
         #expect(failure.error == WireError(.badMessage, #"screen.rows[0].delete: expected an action that emits, like {"emit":"remove"}"#))
     }
 }
+
+/// `update`: a title and row edits, each edit exactly one kind, the errors naming the field.
+@Suite struct UpdateDecodingTests {
+    private func decode(_ fields: String) -> Result<ClientMessage, DecodeFailure> {
+        MessageDecoder.decode(#"{"type":"command","id":"u","op":"update""# + fields + "}")
+    }
+
+    @Test func editsOfEveryKindInOrder() throws {
+        let message = try decode(#","vc":"vc3","title":"Cart (2)","animated":false,"rows":[{"insert":{"title":"Tea","delete":{"emit":"remove"}},"at":0},{"delete":2},{"reload":{"title":"Milk","detail":"2"},"at":1},{"move":0,"to":1}]"#).get()
+        var tea = RowSpec(title: "Tea")
+        tea.delete = RowEmit(name: "remove")
+        #expect(message == .command(id: "u", .navigation(.update(ScreenUpdate(title: "Cart (2)", rows: [
+            .insert(tea, at: 0), .delete(2), .reload(RowSpec(title: "Milk", detail: "2"), at: 1), .move(from: 0, to: 1),
+        ]), vc: "vc3", animated: false))))
+    }
+
+    @Test(arguments: [
+        (#","rows":[{"delete":1,"move":2,"to":0}]"#, "rows[0]: expected exactly one of insert, delete, reload and move, got delete, move"),
+        (#","rows":[{}]"#, "rows[0]: expected exactly one of insert, delete, reload and move, got none"),
+        (#","rows":[{"insert":{"title":"A"}}]"#, "rows[0].at: missing; expected an integer"),
+        (#","rows":[{"move":1}]"#, "rows[0].to: missing; expected an integer"),
+        (#","rows":[{"reload":{"detail":"x"},"at":0}]"#, "rows[0].reload.title: missing; expected a string"),
+        ("", "rows: missing; update needs a title or rows to change"),
+    ])
+    func badUpdatesNameTheirField(fields: String, message: String) {
+        guard case .failure(let failure) = decode(fields) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(failure.error == WireError(.badMessage, message))
+    }
+}

@@ -24,6 +24,8 @@ public enum Command: Equatable, Sendable {
     case present(RootSpec, style: PresentationStyle = .sheet, animated: Bool = true)
     /// Dismisses the topmost presentation.
     case dismiss(animated: Bool = true)
+    /// Changes a page in place: its title, its rows (page `vc`, or the visible page).
+    case update(ScreenUpdate, vc: String? = nil, animated: Bool = true)
     case configure(Configuration)
     case query
 
@@ -43,6 +45,7 @@ public enum Command: Equatable, Sendable {
         case .scrollTo: .scrollTo
         case .present: .present
         case .dismiss: .dismiss
+        case .update: .update
         case .configure: .configure
         case .query: .query
         }

@@ -2,7 +2,7 @@
 /// tests all read it from here.
 public enum Operation: String, CaseIterable, Equatable, Hashable, Sendable {
     case setRoot, push, pop, popToRoot, popTo, replaceTop, setStack
-    case selectTab, setBadge, page, scrollTo, present, dismiss
+    case selectTab, setBadge, page, scrollTo, present, dismiss, update
     case configure, subscribe, query
 
     /// Every op name, comma separated, for error messages.

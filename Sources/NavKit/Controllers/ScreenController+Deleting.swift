@@ -105,17 +105,7 @@ extension ScreenController {
         row.removeFromParent()
         endSwipe()
         removeRowSpec(at: index)
-        // Rows that now end the section take its rounded highlight, the one that ends it loses its
-        // separator: made again where their place changed.
-        for (position, node) in rowNodes.enumerated() {
-            let now = RowView.Position(index: position, count: rowNodes.count)
-            let was = RowView.Position(index: position >= index ? position + 1 : position, count: rowNodes.count + 1)
-            guard now != was else { continue }
-            let fresh = RowView.make(spec.rows[position], palette: palette, position: now)
-            section.insertChild(fresh, below: node)
-            node.removeFromParent()
-            replaceRowNode(at: position, with: fresh)
-        }
+        repositionRows()
         layoutContent(contentNode)
         scene?.setNeedsDisplay()
     }

@@ -185,10 +185,18 @@ public final class ScreenController: ViewController {
         rowNodes.remove(at: index)
     }
 
-    /// Puts `node` in place of row `index`'s node (made again for a new place in the section).
-    func replaceRowNode(at index: Int, with node: Node) {
-        if selectedRow === rowNodes[index] { selectedRow = node }
-        rowNodes[index] = node
+    /// Rows that now end the section take its rounded highlight; the others lose it (the one that
+    /// ends it loses its separator when laid out).
+    func repositionRows() {
+        for (index, node) in rowNodes.enumerated() {
+            RowView.reposition(node, at: RowView.Position(index: index, count: rowNodes.count), palette: palette)
+        }
+    }
+
+    /// Changes the rows' spec and nodes together: what `update` does (`ScreenController+Updates`).
+    func editRows(_ edit: (inout [RowSpec], inout [Node]) -> Void) {
+        edit(&spec.rows, &rowNodes)
+        if let selectedRow, !rowNodes.contains(where: { $0 === selectedRow }) { self.selectedRow = nil }
     }
 
     /// The section and the spacing around it.

@@ -133,6 +133,21 @@ extension Scene {
             window.performDismiss(animated: animated) {
                 done(.success(.controller(id: Scene.focusedPage(in: window)?.id ?? "")))
             }
+        case .update(let update, let vc, let animated):
+            guard let window else { return done(.failure(noApp)) }
+            let found = vc.map { id in window.subtree.first { $0.id == id && $0 is ViewController } } ?? (origin?.ancestor(ViewController.self) ?? Scene.focusedPage(in: window))
+            guard let page = found as? ViewController else {
+                return done(.failure(.notFound(vc.map { "no controller \($0) in this app" } ?? "this app shows no page")))
+            }
+            guard let screen = page as? ScreenController else {
+                guard update.rows.isEmpty else {
+                    return done(.failure(.invalidArgument("\(page.name) (\(page.id)) is not a page of rows: only its title can be updated")))
+                }
+                if let title = update.title { page.title = title }
+                return done(.success(.controller(id: page.id)))
+            }
+            do throws(NavError) { try update.check(rowCount: screen.spec.rows.count) } catch { return done(.failure(error)) }
+            screen.apply(update, animated: animated) { done(.success(.controller(id: screen.id))) }
         case .configure, .query:
             // Answered directly by `handle`; never queued.
             done(.failure(.invalidState("\(command.op) is not a navigation job")))

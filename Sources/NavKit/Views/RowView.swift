@@ -35,12 +35,7 @@ enum RowView {
 
     static func make(_ row: RowSpec, palette: ListPalette, position: Position) -> Node {
         let node = Node(role: .row, name: row.title)
-        if position == .first || position == .last {
-            let square = Node(name: "highlight", fill: palette.highlight)
-            square.isHidden = true
-            square.isUserInteractionEnabled = false
-            node.addChild(square)
-        }
+        reposition(node, at: position, palette: palette)
         let title = Node.label(row.title, font: .body, color: palette.label, name: "title")
         node.addChild(title)
         if let detail = row.detail {
@@ -56,6 +51,21 @@ enum RowView {
         }
         node.addChild(Node(role: .separator, fill: palette.separator))
         return node
+    }
+
+    /// Gives `row` what its place in the section needs: the rows at its ends a square `highlight`
+    /// child, the others none (`layout` then hides the last row's separator).
+    static func reposition(_ row: Node, at position: Position, palette: ListPalette) {
+        let square = row.children.first { $0.name == "highlight" }
+        let needsSquare = position == .first || position == .last
+        if needsSquare, square == nil {
+            let square = Node(name: "highlight", fill: palette.highlight)
+            square.isHidden = row.fill == nil
+            square.isUserInteractionEnabled = false
+            row.insertChild(square, at: 0)
+        } else if !needsSquare, let square {
+            square.removeFromParent()
+        }
     }
 
     /// Lays out a row's children for the row's current frame and truncates its texts to their

@@ -287,6 +287,12 @@ public enum MessageDecoder {
             return .present(try SpecDecoder.presented(try reader.reader("content")), style: style, animated: try reader.optionalBool("animated") ?? true)
         case .dismiss:
             return .dismiss(animated: try reader.optionalBool("animated") ?? true)
+        case .update:
+            let update = ScreenUpdate(title: try reader.optionalString("title"), rows: try SpecDecoder.rowEdits(reader))
+            if update.title == nil && update.rows.isEmpty {
+                throw .badMessage("\(reader.fieldPath("rows")): missing; update needs a title or rows to change")
+            }
+            return .update(update, vc: try reader.optionalString("vc"), animated: try reader.optionalBool("animated") ?? true)
         case .configure:
             return .configure(try configuration(reader))
         case .query:

@@ -5,24 +5,7 @@ enum SpecDecoder {
     static func screen(_ reader: FieldReader) throws(WireError) -> ScreenSpec {
         let name = try reader.name("name")
         var rows: [RowSpec] = []
-        for row in try reader.readers("rows") {
-            let title = try row.string("title"), detail = try row.optionalString("detail")
-            var spec = RowSpec(title: title, detail: detail)
-            if let actionReader = try row.optionalReader("action") {
-                if let emit = try self.emit(actionReader) {
-                    spec.emit = emit
-                } else {
-                    spec.action = try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))
-                }
-            }
-            if let deleteReader = try row.optionalReader("delete") {
-                guard let emit = try self.emit(deleteReader) else {
-                    throw .badMessage("\(deleteReader.path): expected an action that emits, like {\"emit\":\"remove\"}")
-                }
-                spec.delete = emit
-            }
-            rows.append(spec)
-        }
+        for row in try reader.readers("rows") { rows.append(try self.row(row)) }
         var link: LinkSpec?
         if let linkReader = try reader.optionalReader("link") {
             link = LinkSpec(
@@ -62,6 +45,44 @@ enum SpecDecoder {
                 return kind
             }
         )
+    }
+
+    /// A ROW: its title and detail, the action a tap runs or emits, and the action deleting it emits.
+    static func row(_ row: FieldReader) throws(WireError) -> RowSpec {
+        var spec = RowSpec(title: try row.string("title"), detail: try row.optionalString("detail"))
+        if let actionReader = try row.optionalReader("action") {
+            if let emit = try self.emit(actionReader) {
+                spec.emit = emit
+            } else {
+                spec.action = try MessageDecoder.command(actionReader, op: try MessageDecoder.operation(actionReader))
+            }
+        }
+        if let deleteReader = try row.optionalReader("delete") {
+            guard let emit = try self.emit(deleteReader) else {
+                throw .badMessage("\(deleteReader.path): expected an action that emits, like {\"emit\":\"remove\"}")
+            }
+            spec.delete = emit
+        }
+        return spec
+    }
+
+    /// An `update`'s row edits: each has exactly one of `insert` (a ROW, with `at`), `delete` (an
+    /// index), `reload` (a ROW, with `at`) and `move` (an index, with `to`).
+    static func rowEdits(_ reader: FieldReader) throws(WireError) -> [ScreenUpdate.RowEdit] {
+        var edits: [ScreenUpdate.RowEdit] = []
+        for edit in try reader.readers("rows") {
+            let kinds = ["insert", "delete", "reload", "move"].filter(edit.has)
+            guard kinds.count == 1 else {
+                throw .badMessage("\(edit.path): expected exactly one of insert, delete, reload and move, got \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
+            }
+            switch kinds[0] {
+            case "insert": edits.append(.insert(try row(try edit.reader("insert")), at: try edit.int("at")))
+            case "delete": edits.append(.delete(try edit.int("delete")))
+            case "reload": edits.append(.reload(try row(try edit.reader("reload")), at: try edit.int("at")))
+            default: edits.append(.move(from: try edit.int("move"), to: try edit.int("to")))
+            }
+        }
+        return edits
     }
 
     /// An action that tells the driving program (`{"emit":"buy","value":{…}}`), or nil for one

@@ -84,7 +84,14 @@ struct RandomSequence {
         case ..<0.72: return .setBadge(tab(), random.chance(0.7) ? random.pick(["1", "9+", ""]) : nil)
         case ..<0.82: return .page(pageAction(), animated: random.chance(0.8))
         case ..<0.93: return .scrollTo(random.chance(0.6) ? .index(random.int(-1...5)) : .offset(random.double(-500...3000, places: 0)), animated: random.chance(0.8), target())
-        case ..<0.95: return .query
+        case ..<0.94: return .query
+        case ..<0.95:
+            switch random.int(0...3) {
+            case 0: return .update(.title(random.pick(Self.names)))
+            case 1: return .update(.insert(at: random.int(0...4)))
+            case 2: return .update(.delete(random.int(0...4)))
+            default: return .update(.move(random.int(0...4), to: random.int(0...4)))
+            }
         case ..<0.975:
             if random.chance(0.4) { return .dismiss(animated: random.chance(0.8)) }
             let presented: Step.Presented = switch random.int(0...2) {

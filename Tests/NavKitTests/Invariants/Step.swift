@@ -25,6 +25,8 @@ enum Step: Equatable, CustomStringConvertible {
     /// Presents a container over what is on top.
     case present(Presented, PresentationStyle)
     case dismiss(animated: Bool)
+    /// Changes the visible page in place.
+    case update(Edit)
     /// A pointer event; `dt` is how far the viewer's clock moved since the previous pointer event.
     case pointer(PointerEvent.Phase, id: Int, x: Double, y: Double, dt: Double)
     case wheel(x: Double, y: Double, dx: Double, dy: Double)
@@ -80,7 +82,10 @@ enum Step: Equatable, CustomStringConvertible {
                 .push(ScreenSpec(name: "Elsewhere", options: PageOptions(width: .half)), target: .tab(0, select: true)),
                 nil,
             ]
-            return RowSpec(title: "Row \(index)", action: actions[index % actions.count])
+            var row = RowSpec(title: "Row \(index)", action: actions[index % actions.count])
+            // Every third row can be swiped left and deleted.
+            if index % 3 == 1 { row.delete = RowEmit(name: "remove", value: "\(index)") }
+            return row
         }
 
         var name: String {
@@ -284,6 +289,32 @@ enum Step: Equatable, CustomStringConvertible {
         }
     }
 
+    /// One `update` of the visible page (indices may name no row: the command is then refused).
+    enum Edit: Equatable, CustomStringConvertible {
+        case title(String)
+        case insert(at: Int)
+        case delete(Int)
+        case move(Int, to: Int)
+
+        var update: ScreenUpdate {
+            switch self {
+            case .title(let title): ScreenUpdate(title: title)
+            case .insert(let at): ScreenUpdate(rows: [.insert(RowSpec(title: "Inserted", action: .pop()), at: at)])
+            case .delete(let index): ScreenUpdate(rows: [.delete(index)])
+            case .move(let from, let to): ScreenUpdate(rows: [.move(from: from, to: to)])
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .title(let title): ".title(\(quoted(title)))"
+            case .insert(let at): ".insert(at: \(at))"
+            case .delete(let index): ".delete(\(index))"
+            case .move(let from, let to): ".move(\(from), to: \(to))"
+            }
+        }
+    }
+
     /// What `present` shows.
     enum Presented: Equatable, CustomStringConvertible {
         /// A navigation stack (id `sheet`) whose first page is this screen.
@@ -343,6 +374,8 @@ enum Step: Equatable, CustomStringConvertible {
             .present(presented.spec, style: style)
         case .dismiss(let animated):
             .dismiss(animated: animated)
+        case .update(let edit):
+            .update(edit.update)
         case .pointer, .wheel, .escape, .cancelInput, .resize, .tick, .settle:
             nil
         }
@@ -424,6 +457,8 @@ enum Step: Equatable, CustomStringConvertible {
             return ".present(\(presented), .\(style.rawValue))"
         case .dismiss(let animated):
             return ".dismiss(animated: \(animated))"
+        case .update(let edit):
+            return ".update(\(edit))"
         case .pointer(let phase, let id, let x, let y, let dt):
             return ".pointer(.\(phase.rawValue), id: \(id), x: \(x), y: \(y), dt: \(dt))"
         case .wheel(let x, let y, let dx, let dy):
