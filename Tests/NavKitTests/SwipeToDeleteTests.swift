@@ -107,4 +107,23 @@ import Testing
         #expect(bread.children.contains { $0.name == "highlight" })
         #expect(h.scene.appearanceViolations.isEmpty)
     }
+
+    @Test func anUpdateWhileARowSlidesOutCountsWithoutIt() throws {
+        let (h, page) = cart()
+        let width = try rowFrame(h, "Bread").width
+        let row = try rowFrame(h, "Bread")
+        let finger = Finger(h.scene)
+        finger.down(300, row.midY)
+        finger.move(to: 300 - 10 - width * 0.6, row.midY, steps: 12)
+        finger.up(after: 0.3)
+        h.advance(by: 0.05)
+        // What the program sends on hearing the delete: the rows as they are now, Bread gone.
+        h.send(.update(ScreenUpdate(rows: [.reload(RowSpec(title: "Total", detail: "3"), at: 3)])))
+        for _ in 0..<60 { h.advance(by: 1.0 / 60) }
+        #expect(h.results.last?.result.value == .controller(id: page.id))
+        #expect(page.spec.rows.map(\.title) == ["Apples", "Cheese", "Dates", "Total"])
+        #expect(h.scene.displayList().all(role: .row).map(\.name) == ["Apples", "Cheese", "Dates", "Total"])
+        #expect(h.scene.displayList().items.contains { $0.text == "3" })
+        #expect(h.item(.delete) == nil)
+    }
 }

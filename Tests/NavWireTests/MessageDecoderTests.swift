@@ -129,7 +129,7 @@ import NavKit
         (#"{"kind":"hello"}"#, "type: missing; expected a string"),
         (#"{"type":"hullo"}"#, "type: unknown message type \"hullo\"; expected one of hello, resize, ping, pointer, scroll, key, command, ack"),
         (#"{"type":"hello","viewport":{"width":"wide","height":3}}"#, "viewport.width: expected a number, got \"wide\""),
-        (#"{"type":"hello","role":"boss"}"#, "role: expected one of control, view, got \"boss\""),
+        (#"{"type":"hello","role":"boss"}"#, "role: expected one of control, view, app, got \"boss\""),
         (#"{"type":"pointer","phase":"down","x":1,"y":2}"#, "t: missing; expected the event's timestamp in milliseconds"),
         (#"{"type":"command","op":"pop"}"#, "id: missing; expected a string or number naming the command"),
         (#"{"type":"command","id":"c","op":"push"}"#, "screen: missing; expected an object"),

@@ -57,6 +57,7 @@ const ICONS = {
   play: { stroke: 'M7 4.5 L19.5 12 L7 19.5 Z', fill: 'M7 4.5 L19.5 12 L7 19.5 Z' },
   pause: { fill: 'M6 4.5 H10 V19.5 H6 Z M14 4.5 H18 V19.5 H14 Z' },
   plus: { stroke: 'M12 4.5 V19.5 M4.5 12 H19.5' },
+  cart: { stroke: 'M2.5 4 H5.5 L8 15 H18 L20.5 7.5 H6.5', fill: `${circle(9.5, 19, 1.6)} ${circle(16.5, 19, 1.6)}` },
   more: { fill: `${circle(5, 12, 2)} ${circle(12, 12, 2)} ${circle(19, 12, 2)}` },
   close: { stroke: 'M6 6 L18 18 M18 6 L6 18' },
   // The status bar's Wi-Fi: a dot and two arcs about it, filling its frame (16 × 12 pt).

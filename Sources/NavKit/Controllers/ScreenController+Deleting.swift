@@ -74,39 +74,45 @@ extension ScreenController {
         settleSwiped(to: 0, animated: animated)
     }
 
-    /// Deletes row `index`: it slides out, the driving program hears its `delete` action, and
-    /// the rows below move up into its place.
+    /// Deletes row `index`: it leaves the spec at once (so an `update` that comes while it moves
+    /// counts without it, as a table view's data source deletes before the rows animate), the
+    /// driving program hears its `delete` action, the row slides out, and the rows below move up
+    /// into its place.
     func deleteRow(at index: Int) {
         guard let emit = spec.rows[index].delete, let scene else { return }
         let row = rowNodes[index]
-        if swipedRow?.row !== row { placeSwiped(row, offset: 0) }
+        let from = swipedRow?.row === row ? swipedRow!.offset : 0
+        swipeAnimation.map(scene.animator.cancel)
+        placeSwiped(row, offset: from)
+        swipedRow = nil
+        removeRowSpec(at: index)
         scene.record(.action, for: self, emit: emit)
-        settleSwiped(to: -row.frame.width) { [weak self] in
+        let width = row.frame.width, height = ScreenController.rowHeight
+        let below = Array(rowNodes[index...])
+        let duration = ScreenController.swipeSettleDuration * scene.settings.slowMotion
+        swipeAnimation = scene.animator.animate(duration: duration, curve: .easeOut, update: { [weak self] p in
+            self?.slide(row, to: from + (-width - from) * p)
+        }, completion: { [weak self] in
             guard let self else { return }
-            let below = Array(rowNodes[(index + 1)...])
-            let height = ScreenController.rowHeight
-            swipeAnimation = scene.animator.animate(
-                duration: ScreenController.swipeSettleDuration * scene.settings.slowMotion, curve: .easeInOut,
-                update: { [weak self] p in
-                    for (offset, node) in below.enumerated() { node.frame.origin.y = Double(index + 1 + offset) * height - height * p }
-                    self?.scene?.setNeedsDisplay()
-                },
-                completion: { [weak self] in
-                    self?.swipeAnimation = nil
-                    self?.removeRow(at: index)
-                }
-            )
-        }
+            swipeAnimation = scene.animator.animate(duration: duration, curve: .easeInOut, update: { [weak self] p in
+                for (offset, node) in below.enumerated() { node.frame.origin.y = Double(index + 1 + offset) * height - height * p }
+                self?.scene?.setNeedsDisplay()
+            }, completion: { [weak self] in
+                guard let self else { return }
+                swipeAnimation = nil
+                row.removeFromParent()
+                if swipedRow == nil { endSwipe() }
+                repositionRows()
+                layoutContent(contentNode)
+            })
+        })
     }
 
-    /// Takes row `index` out of the list for good and lays the list out again.
-    private func removeRow(at index: Int) {
-        let row = rowNodes[index]
-        row.removeFromParent()
-        endSwipe()
-        removeRowSpec(at: index)
-        repositionRows()
-        layoutContent(contentNode)
+    /// Moves a row that is leaving (no longer one of the rows) to `offset`, the button with it.
+    private func slide(_ row: Node, to offset: Double) {
+        row.frame.origin.x = offset
+        deleteButton.frame = Rect(x: row.frame.width + offset, y: row.frame.y, width: -offset, height: row.frame.height)
+        for child in deleteButton.children { child.frame = Rect(x: 0, y: 0, width: max(-offset, 0), height: row.frame.height) }
         scene?.setNeedsDisplay()
     }
 

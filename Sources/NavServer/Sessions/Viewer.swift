@@ -58,4 +58,6 @@ final class Viewer {
     }
 
     var isController: Bool { role == .control }
+    /// The program behind the session (role `app`).
+    var isApp: Bool { role == .app }
 }

@@ -47,11 +47,14 @@ extension SessionShard {
         if case .ack(let seq) = message {
             return acknowledge(seq, from: viewer, in: session)
         }
-        guard viewer.isController || message.isReadOnly else {
+        guard viewer.role != .view || message.isReadOnly else {
             return send(WireError(.forbidden, "this viewer only watches (role view): it may query, subscribe and ping; input and other commands are refused"), id: commandID(of: message), to: viewer)
         }
+        guard !viewer.isApp || !message.isInput else {
+            return send(WireError(.forbidden, "a program (role app) sends commands; input comes from the session's controller"), id: commandID(of: message), to: viewer)
+        }
         // The session's own bucket, which outlives its connections: reconnecting buys nothing.
-        if viewer.isController, !session.limiter.allow(now: now) {
+        if viewer.isController || viewer.isApp, !session.limiter.allow(now: now) {
             let limited = WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second to this session, whichever connections sent them; this message was dropped")
             if let id = commandID(of: message) {
                 send(limited, id: id, to: viewer)
@@ -166,6 +169,9 @@ extension SessionShard {
             if let existing = sessions[token] {
                 session = existing
             } else if let existing = watched[token] {
+                guard hello.role != .app else {
+                    return send(WireError(.forbidden, "a program (role app) joins a session by its control token; a watch token only watches"), to: viewer)
+                }
                 // A watch token only ever watches, whatever role the hello asks for.
                 session = existing
                 role = .view
@@ -176,7 +182,10 @@ extension SessionShard {
             }
         } else {
             guard hello.role == .control else {
-                return send(WireError(.badMessage, "session: missing; a watcher (role view) needs the token of the session to watch"), to: viewer)
+                let message = hello.role == .app
+                    ? "session: missing; a program (role app) joins a session by its control token"
+                    : "session: missing; a watcher (role view) needs the token of the session to watch"
+                return send(WireError(.badMessage, message), to: viewer)
             }
             guard !drain.isDraining else { return send(Self.drainingRefusal, to: viewer) }
             let app = hello.app ?? configuration.defaultApp
@@ -237,6 +246,11 @@ extension SessionShard {
         if role == .control, let previous = session.controller {
             // One controller at a time: the newest hello takes over (a reconnect after a drop).
             previous.connection.close(code: 1008, reason: "another viewer took control of this session")
+            leave(previous, now: now)
+        }
+        if role == .app, let previous = session.viewers.first(where: \.isApp), previous !== viewer {
+            // One program at a time, as one controller: the newest takes over.
+            previous.connection.close(code: 1008, reason: "another program took over this session")
             leave(previous, now: now)
         }
         viewer.wire = hello.wire
@@ -301,7 +315,7 @@ extension SessionShard {
             let group = event.name.group
             var text: String?
             let now = transport.now
-            for viewer in session.viewers where viewer.subscriptions.contains(group) || (group == "action" && viewer.isController) {
+            for viewer in session.viewers where viewer.subscriptions.contains(group) || (group == "action" && (viewer.isController || viewer.isApp)) {
                 if text == nil { text = ServerMessage.event(event) }
                 guard viewer.eventBudget.allow(now: now, cost: Double(text!.utf8.count)) else {
                     if viewer.eventsDropped == 0 {
@@ -336,6 +350,8 @@ extension SessionShard {
         guard let session = viewer.session else { return }
         dropWaitingFrame(of: viewer)
         if viewer.isController { session.controllerLeaves(viewer, now: now) }
+        // A program's queued commands could not be answered either.
+        if viewer.isApp { session.scene.dropQueuedCommands(from: viewer) }
         session.detach(viewer, now: now, ttl: configuration.sessionTTL)
         if session.viewers.isEmpty { connectedSessions -= 1 }
         publishStatus(session)

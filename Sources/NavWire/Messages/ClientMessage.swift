@@ -25,6 +25,9 @@ public struct Hello: Equatable, Sendable {
         case control
         /// Watches only: input and commands are `forbidden`.
         case view
+        /// The program behind a session (joined by its control token): it hears the session's
+        /// `action` events and sends commands, while the person's controller sends the input.
+        case app
     }
 
     public var app: String?
@@ -101,6 +104,16 @@ public struct DecodeFailure: Error, Equatable, Sendable {
 
 extension ClientMessage {
     /// True for messages a watcher (role view) may send: they read the session without changing it.
+    /// True for a person's input (pointer, wheel, key, resize): what a program (role `app`) does
+    /// not send.
+    public var isInput: Bool {
+        switch self {
+        case .pointer, .scroll, .key, .resize: true
+        case .numbered(_, let message): message.isInput
+        default: false
+        }
+    }
+
     public var isReadOnly: Bool {
         switch self {
         case .ping, .ack, .command(_, .subscribe), .command(_, .navigation(.query)): true

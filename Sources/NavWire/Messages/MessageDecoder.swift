@@ -96,7 +96,7 @@ public enum MessageDecoder {
     // MARK: Messages
 
     private static func hello(_ message: FieldReader) throws(WireError) -> Hello {
-        let role = try message.optionalChoice("role", ["control", "view"]).flatMap(Hello.Role.init(rawValue:)) ?? .control
+        let role = try message.optionalChoice("role", ["control", "view", "app"]).flatMap(Hello.Role.init(rawValue:)) ?? .control
         var viewport: Viewport?
         if let reader = try message.optionalReader("viewport") { viewport = try self.viewport(reader) }
         let session = try message.optionalString("session")

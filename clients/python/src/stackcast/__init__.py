@@ -7,11 +7,13 @@
         print([n.name for n in s.nodes(role="page")])
 
 `stackcast.connect` gives a blocking `Session`; `stackcast.aio.connect` the same as coroutines.
+`stackcast.App` is an app whose logic is the program: a person drives it from the viewer.
 Every error is a `StackcastError`: `ConnectError`, `HelloError`, `CommandError` (with `.code` and
 `.message`), `ConnectionClosedError`, `Timeout`, `ProtocolError` (and its `WireError`).
 """
 
 from . import aio, wire
+from .app import App, viewer_link
 from .core import EVENT_GROUPS
 from .errors import (CommandError, ConnectError, ConnectionClosedError, HelloError, ProtocolError, ServerError,
                      StackcastError, Timeout, WireError)
@@ -20,6 +22,6 @@ from .session import Session, connect
 
 __version__ = "0.1.0"
 
-__all__ = ["EVENT_GROUPS", "CommandError", "ConnectError", "ConnectionClosedError", "Event", "HelloError", "Node",
+__all__ = ["App", "EVENT_GROUPS", "CommandError", "ConnectError", "ConnectionClosedError", "Event", "HelloError", "Node",
            "ProtocolError", "ServerError", "Session", "StackcastError", "Timeout", "Welcome", "WireError", "aio",
-           "connect", "wire"]
+           "connect", "viewer_link", "wire"]
