@@ -67,6 +67,11 @@ class Api(Generic[R, S]):
         return self._core.welcome
 
     @property
+    def closed(self) -> bool:
+        """True once the connection has closed for good (the server closed it, or `close()`)."""
+        return self._core.closed
+
+    @property
     def token(self) -> str:
         """The session token (the control token for a controller): give it to `connect(session=)` to resume."""
         return self.welcome.session
