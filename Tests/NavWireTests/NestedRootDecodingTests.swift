@@ -156,3 +156,25 @@ import NavKit
         #expect(failure.error == WireError(.badMessage, message))
     }
 }
+
+/// A ROW's switch, style and disabled flag, and the `on` of a switch's action event.
+@Suite struct RowKindDecodingTests {
+    @Test func aSwitchADestructiveRowAndADisabledOne() throws {
+        let text = #"{"type":"command","id":"k","op":"push","screen":{"name":"S","rows":[{"title":"Wi-Fi","switch":true,"action":{"emit":"wifi"}},{"title":"Erase","style":"destructive"},{"title":"Off","disabled":true}]}}"#
+        guard case .command(_, .navigation(.push(let spec, _, _))) = try MessageDecoder.decode(text).get() else {
+            Issue.record("a push")
+            return
+        }
+        #expect(spec.rows.map(\.isOn) == [true, nil, nil])
+        #expect(spec.rows.map(\.style) == [.default, .destructive, .default])
+        #expect(spec.rows.map(\.isEnabled) == [true, true, false])
+        let bad = MessageDecoder.decode(#"{"type":"command","id":"k","op":"push","screen":{"name":"S","rows":[{"title":"A","style":"loud"}]}}"#)
+        guard case .failure(let failure) = bad else { Issue.record("refused"); return }
+        #expect(failure.error.message == #"screen.rows[0].style: expected one of default, destructive, got "loud""#)
+    }
+
+    @Test func aSwitchsActionSaysItsNewState() {
+        let event = SceneEvent(name: .action, time: 1.5, vc: "vc1", screen: "S", emit: RowEmit(name: "wifi"), on: false)
+        #expect(ServerMessage.event(event) == #"{"type":"event","group":"action","name":"wifi","vc":"vc1","screen":"S","on":false,"time":1500}"#)
+    }
+}

@@ -106,6 +106,17 @@ test("a sheet's Close and a swiped row's Delete are buttons named by what they d
   ]);
 });
 
+test('a row\'s switch is a switch named by its row, checked when the node is selected', () => {
+  const nodes = [
+    rect(50, [0, 0, 390, 844], { role: 'page', name: 'Settings', vc: 'vc1' }),
+    rect(51, [16, 79, 358, 44], { role: 'row', name: 'Wi-Fi' }),
+    text(52, [32, 79, 200, 44], 'Wi-Fi', { name: 'title' }),
+    rect(53, [307, 85.5, 51, 31], { fill: '#34C759', radius: 15.5, role: 'switch', name: 'Wi-Fi', selected: true }),
+  ];
+  const switches = semantics(nodes, PHONE).filter((entry) => entry.role === 'switch');
+  assert.deepEqual(switches.map(({ id, name, checked }) => ({ id, name, checked })), [{ id: 53, name: 'Wi-Fi', checked: true }]);
+});
+
 test('mid-push: each page reads on its own, left page first, and a text goes to a row of its own page', () => {
   const incoming = [
     rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),

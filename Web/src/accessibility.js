@@ -4,6 +4,7 @@
 //
 // - `row`, `back`, `close`, `delete` → button, named by the node's `name` (a row's title), its
 //   other texts (a row's detail, the back button's label) as the description;
+// - `switch` → a switch (a button with role switch), `aria-checked` from the node's `selected`;
 // - `tab` → a tab (button) inside a tablist made of its `tabbar` or `sidebar`, `aria-selected`
 //   from the node's `selected`; a tab's badge becomes its description;
 // - `title` → a heading; any other text → a line of text.
@@ -18,7 +19,7 @@
 // keeps the DOM in step with it.
 
 /** Roles a person activates, as the DOM role they get. */
-const ACTIONABLE = { row: 'button', back: 'button', close: 'button', delete: 'button', tab: 'tab' };
+const ACTIONABLE = { row: 'button', back: 'button', close: 'button', delete: 'button', switch: 'switch', tab: 'tab' };
 /** Roles that group tabs into a tablist. */
 const TAB_BARS = new Set(['tabbar', 'sidebar']);
 /** The device's chrome, drawn over the app but no part of it: not read (its clock is always 9:41). */
@@ -82,6 +83,7 @@ export function semantics(nodes, viewport) {
     const role = ACTIONABLE[node.role];
     if (role) {
       const entry = { id: node.id, role, name: node.name ?? '', description: '', frame: node.frame, page, texts: [] };
+      if (role === 'switch') entry.checked = node.selected === true;
       if (role === 'tab') {
         entry.selected = node.selected === true;
         const bar = last(bars, centre);
@@ -259,10 +261,10 @@ export class AccessibilityMirror {
     }
     const { element, props } = held;
     const [x, y, w, h] = entry.frame;
-    const disabled = entry.role === 'button' || entry.role === 'tab' ? !this.controlling() : undefined;
+    const disabled = entry.role === 'button' || entry.role === 'tab' || entry.role === 'switch' ? !this.controlling() : undefined;
     const want = {
       role: entry.role, name: entry.name, description: entry.description,
-      left: x - originX, top: y - originY, width: w, height: h, x, y, selected: entry.selected, disabled,
+      left: x - originX, top: y - originY, width: w, height: h, x, y, selected: entry.selected, checked: entry.checked, disabled,
     };
     if (props.name !== want.name) {
       if (entry.role === 'tablist') element.setAttribute('aria-label', want.name);
@@ -273,6 +275,7 @@ export class AccessibilityMirror {
       if (props[key] !== want[key]) element.style[key] = `${want[key]}px`;
     }
     if (props.selected !== want.selected) setAttribute(element, 'aria-selected', want.selected === undefined ? null : String(want.selected));
+    if (props.checked !== want.checked) setAttribute(element, 'aria-checked', want.checked === undefined ? null : String(want.checked));
     if (props.disabled !== want.disabled) setAttribute(element, 'aria-disabled', want.disabled ? 'true' : null);
     held.props = want;
     return element;
@@ -292,10 +295,10 @@ export class AccessibilityMirror {
 /** A new element for a DOM role. */
 function createElement(role) {
   let element;
-  if (role === 'button' || role === 'tab') {
+  if (role === 'button' || role === 'tab' || role === 'switch') {
     element = document.createElement('button');
     element.type = 'button';
-    if (role === 'tab') element.setAttribute('role', 'tab');
+    if (role !== 'button') element.setAttribute('role', role);
   } else if (role === 'tablist') {
     element = document.createElement('div');
     element.setAttribute('role', 'tablist');

@@ -74,8 +74,10 @@ public final class ScreenController: ViewController {
     }
 
     public override func pressTarget(for node: Node) -> Node? {
-        guard let row = node.ancestor(where: { $0.role == .row }), rowNodes.contains(where: { $0 === row }) else { return nil }
-        return row
+        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) else { return nil }
+        // A disabled row, and a row that holds a switch, do not highlight (UIKit: no selection).
+        let spec = spec.rows[index]
+        return spec.isEnabled && spec.isOn == nil ? row : nil
     }
 
     public override func setPressed(_ node: Node, _ pressed: Bool) {
@@ -88,6 +90,15 @@ public final class ScreenController: ViewController {
     /// the page next appears (`viewWillAppear`).
     public override func handleTap(on node: Node) -> Bool {
         if handleTapWhileSwiped(on: node) { return true }
+        if let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) {
+            let spec = spec.rows[index]
+            // A disabled row takes the tap and does nothing; so does a switch row off its switch.
+            guard spec.isEnabled else { return true }
+            if spec.isOn != nil {
+                if node.ancestor(where: { $0.role == .toggle }) != nil { flipSwitch(at: index) }
+                return true
+            }
+        }
         // A row that emits tells the driving program, which decides what the tap does.
         if let row = pressTarget(for: node), let emit = emit(for: row), let scene {
             scene.record(.action, for: self, emit: emit)
@@ -176,6 +187,22 @@ public final class ScreenController: ViewController {
         scroller?.viewportHeight = content.frame.height - contentBottomInset
         scroller?.contentHeight = listHeight
         placeList()
+    }
+
+    /// Flips row `index`'s switch: its knob slides and its track changes colour (0.25 s), and the
+    /// driving program hears the row's action with the new state.
+    func flipSwitch(at index: Int) {
+        guard let isOn = spec.rows[index].isOn, let scene else { return }
+        let on = !isOn
+        spec.rows[index].isOn = on
+        guard let track = rowNodes[index].children.first(where: { $0.role == .toggle }) else { return }
+        track.isSelected = on
+        track.fill = on ? palette.switchOn : palette.switchOff
+        if let emit = spec.rows[index].emit { scene.record(.action, for: self, emit: emit, on: on) }
+        scene.animator.animate(duration: ScreenController.swipeSettleDuration * scene.settings.slowMotion, curve: .easeInOut, update: { [weak self] p in
+            RowView.placeKnob(in: track, on: on ? p : 1 - p)
+            self?.scene?.setNeedsDisplay()
+        }, completion: {})
     }
 
     /// Takes row `index` out of the spec and the list's nodes (its node already left the section).

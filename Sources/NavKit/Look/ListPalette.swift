@@ -14,6 +14,12 @@ public struct ListPalette: Equatable, Sendable {
     public var chevron: Color
     /// `separator`: the hairline between rows.
     public var separator: Color
+    /// `systemGreen`: a switch's track when on.
+    public var switchOn = Color(rgb: 0x34C759)
+    /// A switch's track when off (`systemFill`, on the cell).
+    public var switchOff = Color(rgb: 0xE9E9EA)
+    /// `tertiaryLabel`: a disabled row's title.
+    public var disabledLabel = Color.tertiaryLabel
 
     public static let light = ListPalette(
         cell: .white, highlight: .systemGray4, label: .black, secondaryLabel: .secondaryLabel,
@@ -22,7 +28,8 @@ public struct ListPalette: Equatable, Sendable {
     public static let dark = ListPalette(
         cell: Color(rgb: 0x2C2C2E), highlight: Color(rgb: 0x3A3A3C), label: .white,
         secondaryLabel: Color(rgb: 0xEBEBF5, alpha: 0x99), chevron: Color(rgb: 0xEBEBF5, alpha: 0x4D),
-        separator: Color(rgb: 0x545458, alpha: 0x99)
+        separator: Color(rgb: 0x545458, alpha: 0x99), switchOn: Color(rgb: 0x30D158), switchOff: Color(rgb: 0x39393D),
+        disabledLabel: Color(rgb: 0xEBEBF5, alpha: 0x4D)
     )
 
     /// The palette for a list drawn on `background`.

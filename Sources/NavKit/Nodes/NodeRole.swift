@@ -30,6 +30,8 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let container: NodeRole = "container"
     /// A hairline separator.
     public static let separator: NodeRole = "separator"
+    /// A row's switch (UIKit's `UISwitch`): `selected` when on; a tap flips it.
+    public static let toggle: NodeRole = "switch"
     /// The Delete button a row swiped left shows at its trailing edge.
     public static let delete: NodeRole = "delete"
     /// An inset grouped list's section: the rounded card its rows lie on.

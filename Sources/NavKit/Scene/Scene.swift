@@ -221,8 +221,8 @@ public final class Scene {
         controller.scene = self
     }
 
-    func record(_ name: SceneEvent.Name, for controller: Controller, animated: Bool? = nil, emit: RowEmit? = nil) {
-        append(SceneEvent(name: name, time: now, vc: controller.id, screen: controller.name, animated: animated, emit: emit))
+    func record(_ name: SceneEvent.Name, for controller: Controller, animated: Bool? = nil, emit: RowEmit? = nil, on: Bool? = nil) {
+        append(SceneEvent(name: name, time: now, vc: controller.id, screen: controller.name, animated: animated, emit: emit, on: on))
     }
 
     func record(_ name: SceneEvent.Name, op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil) {

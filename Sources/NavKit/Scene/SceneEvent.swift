@@ -40,10 +40,13 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
     public var gesture: String?
     /// For `action`: what the tapped row emits.
     public var emit: RowEmit?
+    /// For an `action` of a switch: its new state.
+    public var on: Bool?
 
     public init(
         name: Name, time: Double, vc: String? = nil, screen: String? = nil, animated: Bool? = nil,
-        op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil, emit: RowEmit? = nil
+        op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil, emit: RowEmit? = nil,
+        on: Bool? = nil
     ) {
         self.name = name
         self.time = time
@@ -55,6 +58,7 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         self.cancelled = cancelled
         self.gesture = gesture
         self.emit = emit
+        self.on = on
     }
 
     /// `"Detail.viewWillAppear"`, or the bare name for events without a screen: compact for tests.

@@ -71,8 +71,21 @@ public struct BarSpec: Equatable, Sendable {
 
 /// A list row; a tap runs `action` as if a client had sent it.
 public struct RowSpec: Equatable, Sendable {
+    /// How a row's title reads.
+    public enum Style: String, Equatable, Sendable {
+        case `default`
+        /// Red, for an action that destroys something (UIKit's destructive style).
+        case destructive
+    }
+
     public var title: String
     public var detail: String?
+    /// The state of the switch at the row's trailing edge; nil: the row has none. A tap on the
+    /// switch flips it and tells the driving program, with the new state, through `emit`.
+    public var isOn: Bool?
+    public var style: Style = .default
+    /// False for a row drawn dimmed that takes no taps.
+    public var isEnabled = true
     /// The command a tap runs; nil for a row that runs none.
     public var action: Command? {
         get { if case .command(let command)? = boxedAction?.action { command } else { nil } }
@@ -137,7 +150,7 @@ public struct RowSpec: Equatable, Sendable {
 
     public static func == (lhs: RowSpec, rhs: RowSpec) -> Bool {
         lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.boxedAction?.action == rhs.boxedAction?.action
-            && lhs.delete == rhs.delete
+            && lhs.delete == rhs.delete && lhs.isOn == rhs.isOn && lhs.style == rhs.style && lhs.isEnabled == rhs.isEnabled
     }
 }
 

@@ -18,6 +18,12 @@ enum RowView {
     static let chevronSize = 22.0
     /// Where the detail ends when a chevron follows it, from the trailing edge.
     static let trailingWithChevron = 35.0
+    /// A switch's size (UIKit's `UISwitch`), its knob's, and the knob's inset in the track.
+    static let switchSize = Size(width: 51, height: 31)
+    static let knobSize = 27.0
+    static let knobInset = 2.0
+    /// Where the detail ends when a switch follows it, from the trailing edge.
+    static let trailingWithSwitch = 16.0 + 51 + 8
 
     /// Where a row lies in its section: the rows at its ends highlight with its rounded corners.
     enum Position: Equatable {
@@ -36,12 +42,23 @@ enum RowView {
     static func make(_ row: RowSpec, palette: ListPalette, position: Position) -> Node {
         let node = Node(role: .row, name: row.title)
         reposition(node, at: position, palette: palette)
-        let title = Node.label(row.title, font: .body, color: palette.label, name: "title")
+        let color = !row.isEnabled ? palette.disabledLabel : row.style == .destructive ? .systemRed : palette.label
+        let title = Node.label(row.title, font: .body, color: color, name: "title")
         node.addChild(title)
         if let detail = row.detail {
-            node.addChild(.label(detail, font: .body, color: palette.secondaryLabel, alignment: .right, name: "detail"))
+            node.addChild(.label(detail, font: .body, color: row.isEnabled ? palette.secondaryLabel : palette.disabledLabel, alignment: .right, name: "detail"))
         }
-        if case .push? = row.action {
+        if let isOn = row.isOn {
+            let track = Node(role: .toggle, name: row.title, fill: isOn ? palette.switchOn : palette.switchOff)
+            track.cornerRadius = switchSize.height / 2
+            track.isSelected = isOn
+            let knob = Node(name: "knob", fill: .white)
+            knob.cornerRadius = knobSize / 2
+            knob.shadow = Shadow(color: Color(rgb: 0x000000, alpha: 0x26), blur: 8, x: 0, y: 3)
+            knob.isUserInteractionEnabled = false
+            track.addChild(knob)
+            node.addChild(track)
+        } else if case .push? = row.action {
             // A disclosure chevron, as UIKit shows on rows that lead to another page.
             let chevron = Node(name: "disclosure")
             chevron.icon = "chevron.right"
@@ -74,7 +91,7 @@ enum RowView {
     static func layout(_ row: Node, spec: RowSpec, position: Position) {
         let width = row.frame.width, height = row.frame.height
         let chevron = row.children.first { $0.icon != nil }
-        let trailing = chevron != nil ? trailingWithChevron : margin
+        let trailing = spec.isOn != nil ? trailingWithSwitch : chevron != nil ? trailingWithChevron : margin
         let available = max(width - margin - trailing, 0)
         var detailWidth = 0.0
         if let detail = spec.detail {
@@ -93,12 +110,24 @@ enum RowView {
                 child.frame = Rect(x: 0, y: position == .first ? height / 2 : 0, width: width, height: height / 2)
             case "disclosure":
                 child.frame = Rect(x: width - margin - 16, y: (height - chevronSize) / 2, width: chevronSize, height: chevronSize)
+            case _ where child.role == .toggle:
+                child.frame = Rect(x: width - margin - switchSize.width, y: (height - switchSize.height) / 2, width: switchSize.width, height: switchSize.height)
+                placeKnob(in: child, on: spec.isOn ?? false)
             default:
                 child.frame = Rect(x: margin, y: height - 0.5, width: max(width - margin, 0), height: 0.5)
                 child.isHidden = position == .last || position == .only
             }
         }
     }
+
+    /// Puts a switch's knob at the end its state says: right when on.
+    static func placeKnob(in track: Node, on: Double) {
+        guard let knob = track.children.first else { return }
+        let travel = switchSize.width - knobSize - 2 * knobInset
+        knob.frame = Rect(x: knobInset + travel * on, y: knobInset, width: knobSize, height: knobSize)
+    }
+
+    static func placeKnob(in track: Node, on: Bool) { placeKnob(in: track, on: on ? 1 : 0) }
 
     /// Shows or clears the pressed (or selected) state: the row's fill, rounded as the section
     /// at its ends.

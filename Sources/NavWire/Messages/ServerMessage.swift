@@ -82,6 +82,7 @@ public enum ServerMessage {
         if let interactive = event.interactive { object["interactive"] = .bool(interactive) }
         if let cancelled = event.cancelled { object["cancelled"] = .bool(cancelled) }
         if let gesture = event.gesture { object["gesture"] = .string(gesture) }
+        if let on = event.on { object["on"] = .bool(on) }
         object["time"] = .number((event.time * 1000 * 1000).rounded() / 1000)
         return JSONWriter.write(.object(object))
     }
