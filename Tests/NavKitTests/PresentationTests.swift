@@ -16,7 +16,7 @@ import Testing
         return h
     }
 
-    private func window(_ h: SceneHarness) throws -> PresentationController { try #require(h.scene.window) }
+    private func presentations(_ h: SceneHarness) throws -> PresentationController { try #require(h.scene.presentationController) }
 
     /// The app's own stack, beneath whatever is presented.
     private func main(_ h: SceneHarness) throws -> NavigationController { try #require(h.scene.root as? NavigationController) }
@@ -88,7 +88,7 @@ import Testing
         h.clearEvents()
         h.scene.handleKey("Escape")
         for _ in 0..<40 { h.advance(by: 1.0 / 60) }
-        #expect(try window(h).presented.isEmpty)
+        #expect(try presentations(h).presented.isEmpty)
         #expect(h.lifecycle == ["Compose.viewWillDisappear", "Compose.viewDidDisappear", "Compose.released"])
         #expect(transitions(h) == ["transitionStart dismiss", "transitionEnd dismiss"])
         // The app is back at rest: unscaled, at the origin, taking touches, undimmed.
@@ -106,7 +106,7 @@ import Testing
         h.run(.present(Self.compose))
         h.clearEvents()
         try h.tap(.close)
-        #expect(try window(h).presented.isEmpty)
+        #expect(try presentations(h).presented.isEmpty)
         #expect(h.lifecycle == ["Compose.viewWillDisappear", "Compose.viewDidDisappear", "Compose.released"])
     }
 
@@ -178,7 +178,7 @@ import Testing
         finger.move(to: 200, 300 + 10 + card.height * 0.6, steps: 10)
         finger.up(after: 0.2)
         for _ in 0..<40 { h.advance(by: 1.0 / 60) }
-        #expect(try window(h).presented.isEmpty)
+        #expect(try presentations(h).presented.isEmpty)
         #expect(h.lifecycle == ["Compose.viewWillDisappear", "Compose.viewDidDisappear", "Compose.released"])
         #expect(h.events.map(\.description).filter { $0.hasPrefix("gesture") }.count == 2)
         #expect(h.scene.appearanceViolations.isEmpty)
@@ -193,7 +193,7 @@ import Testing
         finger.move(to: 200, 300 + 10 + 100, steps: 10)
         finger.up(after: 0.2)
         for _ in 0..<40 { h.advance(by: 1.0 / 60) }
-        #expect(try window(h).presented.count == 1)
+        #expect(try presentations(h).presented.count == 1)
         #expect(h.lifecycle == ["Compose.viewWillDisappear", "Compose.viewWillAppear", "Compose.viewDidAppear"])
         let card = ParametricTransition.sheetFrame(bounds: Self.phone.size, safeArea: Self.phone.safeArea)
         #expect(h.page("Compose", in: h.scene.displayList())?.frame == card)

@@ -118,24 +118,24 @@ extension Scene {
             case .failure(let error): done(.failure(error))
             }
         case .present(let spec, let style, let animated):
-            guard let window else { return done(.failure(noApp)) }
-            if let limit = settings.maxStackDepth, window.presented.count >= limit {
-                return done(.failure(.invalidState("\(window.presented.count) presentations are on screen, the most this session allows; dismiss one first")))
+            guard let container = presentationController else { return done(.failure(noApp)) }
+            if let limit = settings.maxStackDepth, container.presented.count >= limit {
+                return done(.failure(.invalidState("\(container.presented.count) presentations are on screen, the most this session allows; dismiss one first")))
             }
             let controller: Controller
             do throws(NavError) { controller = try spec.makeController(self) } catch { return done(.failure(error)) }
-            window.performPresent(controller, style: style, animated: animated) {
+            container.performPresent(controller, style: style, animated: animated) {
                 done(.success(.controller(id: Scene.focusedPage(in: controller)?.id ?? controller.id)))
             }
         case .dismiss(let animated):
-            guard let window else { return done(.failure(noApp)) }
-            guard !window.presented.isEmpty else { return done(.failure(.invalidState("nothing is presented: there is nothing to dismiss"))) }
-            window.performDismiss(animated: animated) {
-                done(.success(.controller(id: Scene.focusedPage(in: window)?.id ?? "")))
+            guard let container = presentationController else { return done(.failure(noApp)) }
+            guard !container.presented.isEmpty else { return done(.failure(.invalidState("nothing is presented: there is nothing to dismiss"))) }
+            container.performDismiss(animated: animated) {
+                done(.success(.controller(id: Scene.focusedPage(in: container)?.id ?? "")))
             }
         case .update(let update, let vc, let animated):
-            guard let window else { return done(.failure(noApp)) }
-            let found = vc.map { id in window.subtree.first { $0.id == id && $0 is ViewController } } ?? (origin?.ancestor(ViewController.self) ?? Scene.focusedPage(in: window))
+            guard let container = presentationController else { return done(.failure(noApp)) }
+            let found = vc.map { id in container.subtree.first { $0.id == id && $0 is ViewController } } ?? (origin?.ancestor(ViewController.self) ?? Scene.focusedPage(in: container))
             guard let page = found as? ViewController else {
                 return done(.failure(.notFound(vc.map { "no controller \($0) in this app" } ?? "this app shows no page")))
             }

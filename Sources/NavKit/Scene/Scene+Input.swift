@@ -30,7 +30,7 @@ extension Scene {
         guard key == "Escape", pointer == nil else { return }
         // The focused stack is the topmost presentation's, when something is presented.
         if let stack = focusedStack, stack.viewControllers.count > 1 { return submitBack(popping: stack) }
-        if window?.presented.isEmpty == false { handle(.dismiss()) { _ in } }
+        if presentationController?.presented.isEmpty == false { handle(.dismiss()) { _ in } }
     }
 
     /// Pops `stack` when its turn in the queue comes, as a back button or Escape does, unless the

@@ -7,7 +7,7 @@ extension Scene {
     /// without a target and the Escape key act on.
     var focusedStack: (any StackCommandTarget)? {
         var found: (any StackCommandTarget)?
-        var current: Controller? = window
+        var current: Controller? = presentationController
         while let controller = current {
             if let stack = controller as? any StackCommandTarget { found = stack }
             current = controller.focusedChild
@@ -18,7 +18,7 @@ extension Scene {
     /// The stack a command acts on: the one `target` names, else the origin page's stack, else
     /// the visible one. A target with `select` also selects its tab.
     func stack(for target: StackTarget?, from origin: Controller?) -> Result<any StackCommandTarget, NavError> {
-        guard let root = window else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
+        guard let root = presentationController else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
         guard let target else {
             if let stack = origin.flatMap(enclosingStack) ?? focusedStack { return .success(stack) }
             return .failure(.notFound("this app has no navigation stack"))
@@ -50,7 +50,7 @@ extension Scene {
     func isInApp(_ controller: Controller) -> Bool {
         var top = controller
         while let parent = top.parent { top = parent }
-        return top === window
+        return top === presentationController
     }
 
     /// The nearest stack of either kind above `controller`.
@@ -67,7 +67,7 @@ extension Scene {
     /// tab bar presented over the app comes before the app's), else the first in the app.
     var tabHost: (any TabHost)? {
         var found: (any TabHost)?
-        var current: Controller? = window
+        var current: Controller? = presentationController
         while let controller = current {
             if let tabs = controller as? any TabHost { found = tabs }
             current = controller.focusedChild
@@ -77,7 +77,7 @@ extension Scene {
 
     /// The page stack a `page` command acts on: the one inside page `vc`, else the visible page's.
     func subpageController(vc: String?, origin: Controller?) -> Result<SubpageController, NavError> {
-        guard let root = window else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
+        guard let root = presentationController else { return .failure(.invalidState("the scene has no app yet: send setRoot first")) }
         let page: Controller?
         if let vc {
             page = root.subtree.first { $0.id == vc && $0 is ViewController }

@@ -13,7 +13,7 @@ public final class Scene {
     @exclusivity(unchecked) public private(set) var viewport: Viewport
     public private(set) var root: Controller?
     /// The container above the app that holds what is presented over it; its view is `rootNode`.
-    public private(set) var window: PresentationController?
+    public private(set) var presentationController: PresentationController?
     public let animator = Animator()
     /// The device chrome over the app (`Scene+Chrome`).
     let statusBar = StatusBar()
@@ -160,20 +160,20 @@ public final class Scene {
     /// Replaces the app: the old root's visible page disappears and every old controller is
     /// released; the new root's visible page appears.
     public func setRoot(_ controller: Controller) {
-        if let old = window {
+        if let old = presentationController {
             // What is presented goes with the app it was presented over, the topmost first.
             if old.isShowing { old.setAppearance(false, animated: false) }
             old.release()
         }
         root = controller
-        let window = PresentationController(base: controller)
-        self.window = window
-        window.attach(to: self)
-        // The window's view is the root node: the app goes behind the chrome (the status bar and
+        let container = PresentationController(base: controller)
+        presentationController = container
+        container.attach(to: self)
+        // The container's view is the root node: the app goes behind the chrome (the status bar and
         // home indicator stay in front).
-        _ = window.view
-        window.layout(size: viewport.size, safeArea: viewport.safeArea)
-        window.setAppearance(true, animated: false)
+        _ = container.view
+        container.layout(size: viewport.size, safeArea: viewport.safeArea)
+        container.setAppearance(true, animated: false)
         setNeedsDisplay()
     }
 
@@ -181,7 +181,7 @@ public final class Scene {
     public func resize(_ viewport: Viewport) {
         self.viewport = viewport
         rootNode.frame = Rect(origin: .zero, size: viewport.size)
-        window?.layout(size: viewport.size, safeArea: viewport.safeArea)
+        presentationController?.layout(size: viewport.size, safeArea: viewport.safeArea)
         layoutChrome()
         setNeedsDisplay()
     }
@@ -193,7 +193,7 @@ public final class Scene {
 
     /// What is presented over the app, bottom first.
     public var presentedStates: [PresentedState] {
-        window?.presentedStates ?? []
+        presentationController?.presentedStates ?? []
     }
 
     // MARK: Jobs

@@ -199,7 +199,7 @@ struct SceneInvariants {
             guard problem == nil, let owner = node.owner else { return }
             if let page = owner as? ViewController, ledger.isReleased(page.id) {
                 problem = "node \(node.name ?? "?") of released \(page.name) (\(page.id)) is in the scene"
-            } else if owner.parent == nil && owner !== scene.window {
+            } else if owner.parent == nil && owner !== scene.presentationController {
                 problem = "node \(node.name ?? "?") of \(owner.name) (\(owner.id)), which is in no container, is in the scene"
             }
         }

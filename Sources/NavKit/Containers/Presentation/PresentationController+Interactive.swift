@@ -11,7 +11,7 @@ extension PresentationController {
               let top = presentations.last, top.style == .sheet,
               hit.ancestor(where: { $0 === top.controller.view }) != nil
         else { return nil }
-        return SheetDismissal(window: self)
+        return SheetDismissal(container: self)
     }
 
     /// The card's height: the distance a whole dismissal covers.
@@ -68,30 +68,30 @@ extension PresentationController {
 
 /// The pan handler of a sheet's dismissal by a downward drag.
 final class SheetDismissal: PanHandler {
-    /// Weakly: a scene dropped mid-drag must free its window.
-    private weak var window: PresentationController?
+    /// Weakly: a scene dropped mid-drag must free its presentation container.
+    private weak var container: PresentationController?
 
-    init(window: PresentationController) {
-        self.window = window
+    init(container: PresentationController) {
+        self.container = container
     }
 
     var gestureName: String? { "dismissSheet" }
     var holdsCommands: Bool { true }
     var followsTranslationAlone: Bool { true }
-    var bends: [Double] { window?.interactiveDismissalBends ?? [] }
+    var bends: [Double] { container?.interactiveDismissalBends ?? [] }
 
-    func panBegan(_ pan: PanTracker) { window?.beginInteractiveDismissal() }
+    func panBegan(_ pan: PanTracker) { container?.beginInteractiveDismissal() }
 
-    func panMoved(_ pan: PanTracker) { window?.updateInteractiveDismissal(translation: pan.translation) }
+    func panMoved(_ pan: PanTracker) { container?.updateInteractiveDismissal(translation: pan.translation) }
 
     func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
-        guard let window else { return done(false) }
-        window.updateInteractiveDismissal(translation: pan.translation)
-        window.endInteractiveDismissal(velocity: pan.velocity.velocity, then: done)
+        guard let container else { return done(false) }
+        container.updateInteractiveDismissal(translation: pan.translation)
+        container.endInteractiveDismissal(velocity: pan.velocity.velocity, then: done)
     }
 
     func panCancelled(done: @escaping (Bool) -> Void) {
-        guard let window else { return done(false) }
-        window.cancelInteractiveDismissal(then: done)
+        guard let container else { return done(false) }
+        container.cancelInteractiveDismissal(then: done)
     }
 }

@@ -41,7 +41,7 @@ public final class PresentationController: Controller {
     public override var children: [Controller] { [base] + presented }
 
     /// The topmost controller and those it leaves on screen (under a sheet, the one below too),
-    /// the topmost first: what is in front goes first when the whole window disappears.
+    /// the topmost first: what is in front goes first when the whole container disappears.
     public override var appearingChildren: [Controller] { showing(withFirst: presentations.count) }
 
     /// What is on screen when only the first `count` presentations are there, the topmost first.
@@ -239,8 +239,8 @@ public final class PresentationController: Controller {
         scene?.setNeedsDisplay()
     }
 
-    /// The dim and the black behind sheets belong to the window, whose view is the scene's root
-    /// node: a window replaced by a `setRoot` takes them along.
+    /// The dim and the black behind sheets belong to this container, whose view is the scene's
+    /// root node: one replaced by a `setRoot` takes them along.
     override func didRelease() {
         runner.dim.removeFromParent()
         view.fill = nil
@@ -273,8 +273,8 @@ extension Controller {
     public var presentationStyle: PresentationStyle? {
         var current = self
         while let parent = current.parent {
-            if let window = parent as? PresentationController {
-                return window.presentations.first { $0.controller === current }?.style
+            if let container = parent as? PresentationController {
+                return container.presentations.first { $0.controller === current }?.style
             }
             current = parent
         }
