@@ -53,4 +53,28 @@ import Testing
         try h.tap(.row, "Sign Out")
         #expect(h.events.filter { $0.name == .action }.map { $0.emit?.name } == ["signOut"])
     }
+
+    @Test func aSubtitleRowIsTallerAndTheRowsBelowMakeRoom() throws {
+        var mail = RowSpec(title: "Mail", detail: "3")
+        mail.subtitle = "From Anna: the minutes"
+        mail.delete = RowEmit(name: "archive")
+        let h = SceneHarness(root: ScreenSpec(name: "Inbox", rows: [mail, RowSpec(title: "Below")]))
+        let row = try #require(h.item(.row, "Mail")).frame
+        #expect(row.height == RowView.subtitleRowHeight)
+        let list = h.scene.displayList()
+        let title = try #require(list.items.first { $0.text == "Mail" }).frame
+        let subtitle = try #require(list.items.first { $0.name == "subtitle" })
+        #expect(title.y == row.y + 10 && subtitle.frame.y == row.y + RowView.subtitleTop)
+        #expect(subtitle.font == .subheadline && subtitle.color == ListPalette.light.secondaryLabel)
+        #expect(try #require(h.item(.row, "Below")).frame.y == row.maxY)
+        #expect(try #require(h.item(.section)).frame.height == RowView.subtitleRowHeight + ScreenController.rowHeight)
+        // Deleted, it leaves a gap of its own height, which the row below closes.
+        let finger = Finger(h.scene)
+        finger.down(300, row.midY)
+        finger.move(to: 300 - 10 - row.width * 0.6, row.midY, steps: 12)
+        finger.up(after: 0.3)
+        for _ in 0..<60 { h.advance(by: 1.0 / 60) }
+        #expect(try #require(h.item(.row, "Below")).frame.y == row.y)
+        #expect(try #require(h.item(.section)).frame.height == ScreenController.rowHeight)
+    }
 }

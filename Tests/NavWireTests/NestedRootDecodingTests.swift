@@ -178,3 +178,20 @@ import NavKit
         #expect(ServerMessage.event(event) == #"{"type":"event","group":"action","name":"wifi","vc":"vc1","screen":"S","on":false,"time":1500}"#)
     }
 }
+
+/// A ROW's subtitle.
+@Suite struct RowSubtitleDecodingTests {
+    @Test func aSubtitleIsASecondLine() throws {
+        let text = #"{"type":"command","id":"s","op":"push","screen":{"name":"S","rows":[{"title":"Mail","subtitle":"From Anna"},{"title":"Plain"}]}}"#
+        guard case .command(_, .navigation(.push(let spec, _, _))) = try MessageDecoder.decode(text).get() else {
+            Issue.record("a push")
+            return
+        }
+        #expect(spec.rows.map(\.subtitle) == ["From Anna", nil])
+        guard case .failure(let failure) = MessageDecoder.decode(#"{"type":"command","id":"s","op":"push","screen":{"name":"S","rows":[{"title":"A","subtitle":3}]}}"#) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(failure.error.message == "screen.rows[0].subtitle: expected a string, got 3")
+    }
+}

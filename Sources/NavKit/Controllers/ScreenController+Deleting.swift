@@ -87,15 +87,16 @@ extension ScreenController {
         swipedRow = nil
         removeRowSpec(at: index)
         scene.record(.action, for: self, emit: emit)
-        let width = row.frame.width, height = ScreenController.rowHeight
+        let width = row.frame.width, height = row.frame.height
         let below = Array(rowNodes[index...])
+        let tops = below.map(\.frame.origin.y)
         let duration = ScreenController.swipeSettleDuration * scene.settings.slowMotion
         swipeAnimation = scene.animator.animate(duration: duration, curve: .easeOut, update: { [weak self] p in
             self?.slide(row, to: from + (-width - from) * p)
         }, completion: { [weak self] in
             guard let self else { return }
             swipeAnimation = scene.animator.animate(duration: duration, curve: .easeInOut, update: { [weak self] p in
-                for (offset, node) in below.enumerated() { node.frame.origin.y = Double(index + 1 + offset) * height - height * p }
+                for (node, top) in zip(below, tops) { node.frame.origin.y = top - height * p }
                 self?.scene?.setNeedsDisplay()
             }, completion: { [weak self] in
                 guard let self else { return }

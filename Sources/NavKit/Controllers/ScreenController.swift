@@ -22,7 +22,7 @@ public final class ScreenController: ViewController {
         min(viewport.size.width, viewport.size.height) >= 600 ? 20 : 16
     }
 
-    /// The height of a list of `rows` rows with the spacing around its section (0 without rows).
+    /// The height of a list of `rows` one-line rows with the spacing around its section (0 without rows).
     public static func listHeight(rows: Int) -> Double {
         rows == 0 ? 0 : sectionHeaderSpacing + Double(rows) * rowHeight + sectionFooterSpacing
     }
@@ -171,13 +171,13 @@ public final class ScreenController: ViewController {
         let width = content.frame.width
         let inset = scene.map { ScreenController.sectionInset(viewport: $0.viewport) } ?? 16
         list.frame.size = Size(width: width, height: listHeight)
-        section.frame = Rect(
-            x: inset, y: ScreenController.sectionHeaderSpacing,
-            width: max(width - 2 * inset, 0), height: Double(rowNodes.count) * ScreenController.rowHeight
-        )
+        section.frame = Rect(x: inset, y: ScreenController.sectionHeaderSpacing, width: max(width - 2 * inset, 0), height: rowsHeight)
+        var top = 0.0
         for (index, row) in rowNodes.enumerated() {
-            row.frame = Rect(x: 0, y: Double(index) * ScreenController.rowHeight, width: section.frame.width, height: ScreenController.rowHeight)
+            let height = RowView.height(of: spec.rows[index])
+            row.frame = Rect(x: 0, y: top, width: section.frame.width, height: height)
             RowView.layout(row, spec: spec.rows[index], position: RowView.Position(index: index, count: rowNodes.count))
+            top += height
         }
         if scroller == nil, let scene, !rowNodes.isEmpty {
             let scroller = Scroller(animator: scene.animator)
@@ -226,8 +226,13 @@ public final class ScreenController: ViewController {
         if let selectedRow, !rowNodes.contains(where: { $0 === selectedRow }) { self.selectedRow = nil }
     }
 
+    /// The rows, each as tall as its kind.
+    private var rowsHeight: Double { spec.rows.reduce(0) { $0 + RowView.height(of: $1) } }
+
     /// The section and the spacing around it.
-    private var listHeight: Double { ScreenController.listHeight(rows: rowNodes.count) }
+    private var listHeight: Double {
+        rowNodes.isEmpty ? 0 : ScreenController.sectionHeaderSpacing + rowsHeight + ScreenController.sectionFooterSpacing
+    }
 
     /// Moves the list to the scroll offset. Nothing clips it: like a UIKit table under translucent
     /// bars it scrolls under the navigation bar, which is drawn in front; rows off screen are culled.

@@ -38,6 +38,8 @@ public struct Font: Equatable, Hashable, Sendable {
     public static let title = Font(size: 17, weight: 600)
     /// Body text: 17 pt regular.
     public static let body = Font(size: 17)
+    /// A row's subtitle: 15 pt regular (UIKit's subheadline).
+    public static let subheadline = Font(size: 15)
 }
 
 /// Horizontal alignment of a node's text inside its frame.

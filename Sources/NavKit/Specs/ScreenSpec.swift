@@ -99,8 +99,14 @@ public struct RowSpec: Equatable, Sendable {
     /// What deleting the row tells the driving program: a row that has it can be swiped left and
     /// deleted, as a `UITableView` row whose data source commits the delete editing style.
     public var delete: RowEmit? {
-        get { boxedDelete?.emit }
-        set { boxedDelete = newValue.map(DeleteBox.init) }
+        get { boxedExtras?.delete }
+        set { setExtras(delete: newValue, subtitle: subtitle) }
+    }
+    /// A second line under the title, in the secondary colour (UIKit's subtitle cell): the row
+    /// grows to `RowView.subtitleRowHeight`.
+    public var subtitle: String? {
+        get { boxedExtras?.subtitle }
+        set { setExtras(delete: delete, subtitle: newValue) }
     }
     /// `action` or `emit`, out of line: a `Command` takes 578 bytes inline (a push carries a
     /// screen and a transition), and specs keep a row per entry of a list (the phone app's
@@ -109,20 +115,26 @@ public struct RowSpec: Equatable, Sendable {
     /// its box's pointer, which LeakSanitizer does not take for a pointer, so it would report every
     /// built-in row leaked.
     private var boxedAction: ActionBox?
-    /// `delete`, out of line for the same reason: most rows have none.
-    private var boxedDelete: DeleteBox?
+    /// `delete` and `subtitle`, out of line for the same reason: most rows have neither.
+    private var boxedExtras: ExtrasBox?
+
+    private mutating func setExtras(delete: RowEmit?, subtitle: String?) {
+        boxedExtras = delete == nil && subtitle == nil ? nil : ExtrasBox(delete: delete, subtitle: subtitle)
+    }
 
     private enum Action: Equatable, Sendable {
         case command(Command)
         case emit(RowEmit)
     }
 
-    /// A row's delete action kept on the heap, shared by the copies of a row.
-    private final class DeleteBox: Sendable {
-        let emit: RowEmit
+    /// A row's delete action and subtitle kept on the heap, shared by the copies of a row.
+    private final class ExtrasBox: Sendable {
+        let delete: RowEmit?
+        let subtitle: String?
 
-        init(_ emit: RowEmit) {
-            self.emit = emit
+        init(delete: RowEmit?, subtitle: String?) {
+            self.delete = delete
+            self.subtitle = subtitle
         }
     }
 
@@ -150,7 +162,7 @@ public struct RowSpec: Equatable, Sendable {
 
     public static func == (lhs: RowSpec, rhs: RowSpec) -> Bool {
         lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.boxedAction?.action == rhs.boxedAction?.action
-            && lhs.delete == rhs.delete && lhs.isOn == rhs.isOn && lhs.style == rhs.style && lhs.isEnabled == rhs.isEnabled
+            && lhs.delete == rhs.delete && lhs.subtitle == rhs.subtitle && lhs.isOn == rhs.isOn && lhs.style == rhs.style && lhs.isEnabled == rhs.isEnabled
     }
 }
 

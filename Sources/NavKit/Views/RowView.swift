@@ -22,6 +22,15 @@ enum RowView {
     static let switchSize = Size(width: 51, height: 31)
     static let knobSize = 27.0
     static let knobInset = 2.0
+    /// A row with a subtitle: the title's line 10 pt from the top, the subtitle's under it.
+    static let subtitleRowHeight = 60.0
+    static let subtitleTop = 32.0
+
+    /// How tall a row of `spec` is.
+    static func height(of spec: RowSpec) -> Double {
+        spec.subtitle == nil ? ScreenController.rowHeight : subtitleRowHeight
+    }
+
     /// Where the detail ends when a switch follows it, from the trailing edge.
     static let trailingWithSwitch = 16.0 + 51 + 8
 
@@ -45,6 +54,9 @@ enum RowView {
         let color = !row.isEnabled ? palette.disabledLabel : row.style == .destructive ? .systemRed : palette.label
         let title = Node.label(row.title, font: .body, color: color, name: "title")
         node.addChild(title)
+        if let subtitle = row.subtitle {
+            node.addChild(.label(subtitle, font: .subheadline, color: row.isEnabled ? palette.secondaryLabel : palette.disabledLabel, name: "subtitle"))
+        }
         if let detail = row.detail {
             node.addChild(.label(detail, font: .body, color: row.isEnabled ? palette.secondaryLabel : palette.disabledLabel, alignment: .right, name: "detail"))
         }
@@ -101,8 +113,11 @@ enum RowView {
         for child in row.children {
             switch child.name {
             case "title":
-                child.frame = Rect(x: margin, y: 0, width: titleWidth, height: height)
+                child.frame = Rect(x: margin, y: spec.subtitle == nil ? 0 : 10, width: titleWidth, height: spec.subtitle == nil ? height : 22)
                 child.text = TextMetrics.truncated(spec.title, font: .body, width: titleWidth)
+            case "subtitle":
+                child.frame = Rect(x: margin, y: subtitleTop, width: titleWidth, height: 18)
+                child.text = TextMetrics.truncated(spec.subtitle ?? "", font: .subheadline, width: titleWidth)
             case "detail":
                 child.frame = Rect(x: width - trailing - detailWidth, y: 0, width: detailWidth, height: height)
                 child.text = TextMetrics.truncated(spec.detail ?? "", font: .body, width: detailWidth)

@@ -50,6 +50,7 @@ enum SpecDecoder {
     /// A ROW: its title and detail, the action a tap runs or emits, and the action deleting it emits.
     static func row(_ row: FieldReader) throws(WireError) -> RowSpec {
         var spec = RowSpec(title: try row.string("title"), detail: try row.optionalString("detail"))
+        spec.subtitle = try row.optionalString("subtitle")
         spec.isOn = try row.optionalBool("switch")
         spec.style = try row.optionalChoice("style", ["default", "destructive"]).flatMap(RowSpec.Style.init(rawValue:)) ?? .default
         spec.isEnabled = !(try row.optionalBool("disabled") ?? false)
