@@ -60,4 +60,16 @@ import NavApps
             .dismiss(animated: false),
         ]) == nil)
     }
+
+    /// Run seed 0x7777: in a split widened to 1366 pt, a paused wheel snapped to the next half
+    /// page right-aligned, an offset left of 0, and the split rested stretched there.
+    @Test func aWheelSnapInAWideSplitRestsInsideTheRange() {
+        #expect(InvariantRunner(app: "tablet").run([
+            .resize(width: 1366.0, height: 1024.0),
+            .push(.half("Home"), nil, nil),
+            .push(.plain("Library"), .instant, nil),
+            .settle,
+            .wheel(x: 702.9, y: 931.6, dx: 0.0, dy: -219.0),
+        ]) == nil)
+    }
 }

@@ -76,10 +76,18 @@ extension StackedSplitController {
         // A split out of the node tree (its tab switched away while the wheel's snap waited) has
         // no visibility pass, so its pages' visibility is stale: the snap reads where they are.
         let visible = view.parent != nil ? entries.map(\.visibility.isVisible) : layoutModel.onScreen(at: scroll.actual)
-        guard let snap = StackedSplitScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
+        guard var snap = StackedSplitScrollMath.snap(layoutModel, visible: visible, actual: scroll.actual, velocity: velocity, isPortrait: size.height > size.width) else {
             // No page on screen to snap to (pulled far past an end of a narrow split): the source
             // stayed there, stretched; go back inside the scroll range instead.
             return setRestingOffset(scroll.actual, animated: true)
+        }
+        // A page right-aligned whose right edge lies left of the split's (half pages in a split
+        // wider than two of them) would rest outside the scroll range, drawn stretched: it rests
+        // at the range's end, as every jump does, after the same overshoot.
+        let resting = min(max(snap.offset, 0), max(0, layoutModel.maxScroll))
+        if resting != snap.offset {
+            snap.overshootOffset += resting - snap.offset
+            snap.offset = resting
         }
         guard isShowing, scene != nil else {
             // At once, so inside the range, as any jump rests (a page aligned at the left may not fit).
