@@ -74,7 +74,7 @@ public final class ScreenController: ViewController {
     }
 
     public override func pressTarget(for node: Node) -> Node? {
-        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) else { return nil }
+        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowIndex(of: row) else { return nil }
         // A disabled row, and a row that holds a switch, do not highlight (UIKit: no selection).
         let spec = spec.rows[index]
         return spec.isEnabled && spec.isOn == nil ? row : nil
@@ -90,7 +90,7 @@ public final class ScreenController: ViewController {
     /// the page next appears (`viewWillAppear`).
     public override func handleTap(on node: Node) -> Bool {
         if handleTapWhileSwiped(on: node) { return true }
-        if let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) {
+        if let row = node.ancestor(where: { $0.role == .row }), let index = rowIndex(of: row) {
             let spec = spec.rows[index]
             // A disabled row takes the tap and does nothing; so does a switch row off its switch.
             guard spec.isEnabled else { return true }
@@ -170,6 +170,8 @@ public final class ScreenController: ViewController {
     public override func layoutContent(_ content: Node) {
         let width = content.frame.width
         let inset = scene.map { ScreenController.sectionInset(viewport: $0.viewport) } ?? 16
+        let rowsHeight = spec.rows.reduce(0) { $0 + RowView.height(of: $1) }
+        let listHeight = rowNodes.isEmpty ? 0 : ScreenController.sectionHeaderSpacing + rowsHeight + ScreenController.sectionFooterSpacing
         list.frame.size = Size(width: width, height: listHeight)
         section.frame = Rect(x: inset, y: ScreenController.sectionHeaderSpacing, width: max(width - 2 * inset, 0), height: rowsHeight)
         var top = 0.0
@@ -224,14 +226,6 @@ public final class ScreenController: ViewController {
     func editRows(_ edit: (inout [RowSpec], inout [Node]) -> Void) {
         edit(&spec.rows, &rowNodes)
         if let selectedRow, !rowNodes.contains(where: { $0 === selectedRow }) { self.selectedRow = nil }
-    }
-
-    /// The rows, each as tall as its kind.
-    private var rowsHeight: Double { spec.rows.reduce(0) { $0 + RowView.height(of: $1) } }
-
-    /// The section and the spacing around it.
-    private var listHeight: Double {
-        rowNodes.isEmpty ? 0 : ScreenController.sectionHeaderSpacing + rowsHeight + ScreenController.sectionFooterSpacing
     }
 
     /// Moves the list to the scroll offset. Nothing clips it: like a UIKit table under translucent

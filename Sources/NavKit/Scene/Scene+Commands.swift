@@ -46,13 +46,7 @@ extension Scene {
 
     /// The page the person is using in `controller`'s subtree: down the chain of focused children.
     static func focusedPage(in controller: Controller) -> ViewController? {
-        var found: ViewController?
-        var current: Controller? = controller
-        while let next = current {
-            if let page = next as? ViewController { found = page }
-            current = next.focusedChild
-        }
-        return found
+        innermostFocused(ViewController.self, from: controller)
     }
 
     private var noApp: NavError { .invalidState("the scene has no app yet: send setRoot first") }

@@ -6,10 +6,16 @@ extension Scene {
     /// The innermost stack of either kind along the chain of focused controllers: what commands
     /// without a target and the Escape key act on.
     var focusedStack: (any StackCommandTarget)? {
-        var found: (any StackCommandTarget)?
-        var current: Controller? = presentationController
+        presentationController.flatMap { Scene.innermostFocused((any StackCommandTarget).self, from: $0) }
+    }
+
+    /// The innermost controller of type `T` along the chain of focused controllers from `start`
+    /// (`start` included): the stack, tab bar or page the person is using.
+    static func innermostFocused<T>(_ type: T.Type, from start: Controller) -> T? {
+        var found: T?
+        var current: Controller? = start
         while let controller = current {
-            if let stack = controller as? any StackCommandTarget { found = stack }
+            if let match = controller as? T { found = match }
             current = controller.focusedChild
         }
         return found
@@ -66,13 +72,8 @@ extension Scene {
     /// The tab bar the person is using (the innermost along the chain of focused controllers: a
     /// tab bar presented over the app comes before the app's), else the first in the app.
     var tabHost: (any TabHost)? {
-        var found: (any TabHost)?
-        var current: Controller? = presentationController
-        while let controller = current {
-            if let tabs = controller as? any TabHost { found = tabs }
-            current = controller.focusedChild
-        }
-        return found ?? root?.subtree.lazy.compactMap { $0 as? any TabHost }.first
+        presentationController.flatMap { Scene.innermostFocused((any TabHost).self, from: $0) }
+            ?? root?.subtree.lazy.compactMap { $0 as? any TabHost }.first
     }
 
     /// The page stack a `page` command acts on: the one inside page `vc`, else the visible page's.

@@ -250,7 +250,7 @@ extension SessionShard {
         }
         if role == .app, let previous = session.viewers.first(where: \.isApp), previous !== viewer {
             // One program at a time, as one controller: the newest takes over.
-            previous.connection.close(code: 1008, reason: "another program took over this session")
+            previous.connection.close(code: 1008, reason: "another program joined the session as its app")
             leave(previous, now: now)
         }
         viewer.wire = hello.wire

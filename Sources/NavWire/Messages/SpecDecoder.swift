@@ -121,8 +121,14 @@ enum SpecDecoder {
     /// What `present` shows: a container (it has a `kind` and no `name`), or a SCREEN, which
     /// comes in a navigation stack of its own (id `presented`) so that it can push.
     static func presented(_ reader: FieldReader) throws(WireError) -> RootSpec {
-        if reader.has("name") || !reader.has("kind") { return .stack(id: "presented", root: try screen(reader)) }
+        if isScreen(reader) { return .stack(id: "presented", root: try screen(reader)) }
         return try root(reader)
+    }
+
+    /// Where a SCREEN or a container may stand (a TAB's `root`, `present`'s `content`): a SCREEN
+    /// has a `name`; a container has a `kind` and no name.
+    static func isScreen(_ reader: FieldReader) -> Bool {
+        reader.has("name") || !reader.has("kind")
     }
 
     static func root(_ reader: FieldReader) throws(WireError) -> RootSpec {

@@ -33,7 +33,7 @@ extension TabsSpec {
     /// A TAB's `root`: a SCREEN, or a stack container that takes the tab's id unless it names its own.
     private static func content(of tab: FieldReader, id: String, kinds: ContainerKinds) throws(WireError) -> TabSpec.Content {
         let root = try tab.reader("root")
-        if root.has("name") || !root.has("kind") { return .screen(try SpecDecoder.screen(root)) }
+        if SpecDecoder.isScreen(root) { return .screen(try SpecDecoder.screen(root)) }
         var object = root.object
         if !root.has("id") { object["id"] = .string(id) }
         let container = try kinds.container(try FieldReader(.object(object), path: root.path))

@@ -2,8 +2,10 @@
 $STACKCAST_BIN (else the repository's `.build/debug/stackcast`), stopped with SIGTERM after each
 test, which fails unless the server exits 0."""
 
+import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -23,3 +25,26 @@ def server(tmp_path):
 @pytest.fixture
 def url(server):
     return server.ws_url
+
+
+@pytest.fixture
+def run_example():
+    """Starts `clients/python/examples/NAME` with ARGS as a person would and returns the session
+    token of the viewer link it prints; stops it at the end."""
+    started = []
+
+    def start(name, *args):
+        script = Path(__file__).resolve().parents[1] / "examples" / name
+        process = subprocess.Popen([sys.executable, str(script), *args], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, text=True)
+        started.append(process)
+        line = process.stdout.readline()
+        if " open http://" not in line:
+            process.kill()
+            pytest.fail(f"{name} did not print its link: {line}{process.stdout.read()}")
+        return parse_qs(urlsplit(line.split(" open ", 1)[1].strip()).query)["session"][0]
+
+    yield start
+    for process in started:
+        process.terminate()
+        process.wait(10)

@@ -1,17 +1,11 @@
 """The file browser example (clients/python/examples/files.py) against a real server, on a folder
 the test makes and changes: the program runs on its own and the test browses through its link."""
 
-import subprocess
-import sys
 import time
-from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 import stackcast
-
-FILES = Path(__file__).resolve().parents[1] / "examples" / "files.py"
 
 
 @pytest.fixture
@@ -25,16 +19,8 @@ def folder(tmp_path):
 
 
 @pytest.fixture
-def browser(url, folder):
-    process = subprocess.Popen([sys.executable, str(FILES), str(folder), url], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    if not line.startswith("files: open http://"):
-        process.kill()
-        pytest.fail(f"files.py did not print its link: {line}{process.stdout.read()}")
-    yield parse_qs(urlsplit(line.split("open ", 1)[1].strip()).query)["session"][0]
-    process.terminate()
-    process.wait(10)
+def browser(url, folder, run_example):
+    return run_example("files.py", str(folder), url)
 
 
 def rows(person):

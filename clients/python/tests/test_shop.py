@@ -2,29 +2,16 @@
 its own, as a person would start it, and the test is the person, driving the session from the
 link it prints."""
 
-import subprocess
-import sys
 import time
-from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 import stackcast
 
-SHOP = Path(__file__).resolve().parents[1] / "examples" / "shop.py"
-
 
 @pytest.fixture
-def shop(url):
-    process = subprocess.Popen([sys.executable, str(SHOP), url], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    if not line.startswith("shop: open http://"):
-        process.kill()
-        pytest.fail(f"shop.py did not print its link: {line}{process.stdout.read()}")
-    yield parse_qs(urlsplit(line.split("open ", 1)[1].strip()).query)["session"][0]
-    process.terminate()
-    process.wait(10)
+def shop(url, run_example):
+    return run_example("shop.py", url)
 
 
 def centre(node):
