@@ -92,3 +92,31 @@ def test_a_row_swiped_past_half_is_deleted_and_the_controller_hears_its_action(s
         assert rows(client) == [("Cheese", ROW_Y)]
         await client.close()
     run(body())
+
+
+def test_sections_draw_their_texts_and_update_addresses_rows_by_section(server):
+    async def body():
+        client = await session(server.ws_url, viewport=VIEWPORT)
+        await client.ok("setRoot", root={"kind": "stack", "root": {"name": "Settings", "sections": [
+            {"header": "Account", "footer": "Used to sign in.", "rows": [{"title": "Name"}, {"title": "Email"}]},
+            {"rows": [{"title": "Wi-Fi", "switch": True}]}]}})
+        await client.settle()
+        # Header 17 pt under the 44 pt bar, its card 6 pt under its 18 pt line; the next card
+        # 6 + 16 + 20 + 15 pt under it.
+        header = client.find(role="header")[0]
+        assert (header["name"], header["text"], header["frame"]) == ("Account", "ACCOUNT", [32, 61, 326, 18])
+        assert rows(client) == [("Name", 85), ("Email", 129), ("Wi-Fi", 230)]
+        assert [n["frame"][1] for n in client.find(role="section")] == [85, 230]
+        await client.ok("update", rows=[{"move": 1, "section": 0, "to": 1, "toSection": 1}],
+                        sections=[{"section": 0, "footer": ""}, {"section": 1, "header": "Radios"}])
+        await client.settle()
+        assert [n["name"] for n in client.find(role="header")] == ["Account", "Radios"]
+        assert not [n for n in client.find() if n.get("text") == "Used to sign in."]
+        # Account's card: one row, 20 pt; Radios 15 + 18 + 6 pt; its rows Wi-Fi then Email.
+        assert rows(client) == [("Name", 85), ("Wi-Fi", 188), ("Email", 232)]
+        message = error(await client.command("update", rows=[{"delete": 0, "section": 2}]), "bad_message")
+        assert message == "rows[0].section: no section 2; the page has 2 sections (0 to 1)"
+        assert error(await client.command("setRoot", root={"kind": "stack", "root": {"name": "S", "rows": [], "sections": []}}),
+                     "bad_message") == "root.root.rows: a screen has rows or sections, not both (put the rows in a section)"
+        await client.close()
+    run(body())

@@ -146,7 +146,7 @@ import NavKit
         (#","rows":[{"insert":{"title":"A"}}]"#, "rows[0].at: missing; expected an integer"),
         (#","rows":[{"move":1}]"#, "rows[0].to: missing; expected an integer"),
         (#","rows":[{"reload":{"detail":"x"},"at":0}]"#, "rows[0].reload.title: missing; expected a string"),
-        ("", "rows: missing; update needs a title or rows to change"),
+        ("", "rows: missing; update needs a title, rows or sections to change"),
     ])
     func badUpdatesNameTheirField(fields: String, message: String) {
         guard case .failure(let failure) = decode(fields) else {

@@ -117,6 +117,23 @@ test('a row\'s switch is a switch named by its row, checked when the node is sel
   assert.deepEqual(switches.map(({ id, name, checked }) => ({ id, name, checked })), [{ id: 53, name: 'Wi-Fi', checked: true }]);
 });
 
+test("a section's header is a heading named as written, its footer lines are text", () => {
+  const nodes = [
+    rect(1, [0, 0, 390, 844], { fill: '#F2F2F7', role: 'page', name: 'Settings', vc: 'vc1' }),
+    text(2, [32, 108, 326, 18], 'ACCOUNT', { role: 'header', name: 'Account' }),
+    rect(3, [16, 132, 358, 44], { fill: '#FFFFFF', radius: 10, role: 'section', name: 'section' }),
+    rect(4, [16, 132, 358, 44], { role: 'row', name: 'Name' }),
+    text(5, [32, 132, 326, 44], 'Name', { name: 'title' }),
+    rect(6, [32, 182, 326, 16], { name: 'footer' }),
+    text(7, [32, 182, 326, 16], 'Used to sign in.'),
+  ];
+  assert.deepEqual(announced(semantics(nodes, PHONE)), [
+    { id: 2, role: 'heading', name: 'Account', description: '' },
+    { id: 4, role: 'button', name: 'Name', description: '' },
+    { id: 7, role: 'text', name: 'Used to sign in.', description: '' },
+  ]);
+});
+
 test('mid-push: each page reads on its own, left page first, and a text goes to a row of its own page', () => {
   const incoming = [
     rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),

@@ -7,7 +7,8 @@
 // - `switch` → a switch (a button with role switch), `aria-checked` from the node's `selected`;
 // - `tab` → a tab (button) inside a tablist made of its `tabbar` or `sidebar`, `aria-selected`
 //   from the node's `selected`; a tab's badge becomes its description;
-// - `title` → a heading; any other text → a line of text.
+// - `title` and a list section's `header` → a heading (the header named as written, not in the
+//   capitals it is drawn in); any other text → a line of text.
 //
 // The mirror lies exactly over the canvas, each element at its node's frame, transparent and
 // letting the pointer through, so that the browser's focus ring shows on the node it stands for.
@@ -100,6 +101,7 @@ export function semantics(nodes, viewport) {
     if (!text) continue;
     const owner = last(buttons, centre, page);
     if (owner) owner.texts.push(text);
+    else if (node.role === 'header') entries.push({ id: node.id, role: 'heading', name: node.name ?? text, description: '', frame: node.frame, page });
     else entries.push({ id: node.id, role: node.role === 'title' ? 'heading' : 'text', name: text, description: '', frame: node.frame, page });
   }
   for (const entry of byId.values()) {

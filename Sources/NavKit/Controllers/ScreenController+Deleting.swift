@@ -11,7 +11,7 @@ extension ScreenController {
 
     /// A leftward pan on a row that can be deleted moves it; any other pan closes an open row.
     func rowSwipe(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
-        guard pan.axis == .horizontal, let row = pressTarget(for: hit), let index = rowIndex(of: row), spec.rows[index].delete != nil else {
+        guard pan.axis == .horizontal, let row = pressTarget(for: hit), let path = rowPath(of: row), rowSpec(at: path).delete != nil else {
             closeSwipedRow(animated: true)
             return nil
         }
@@ -25,8 +25,8 @@ extension ScreenController {
     /// no row is open.
     func handleTapWhileSwiped(on node: Node) -> Bool {
         guard let open = swipedRow else { return false }
-        if node.ancestor(where: { $0.role == .delete }) != nil, let index = rowIndex(of: open.row) {
-            deleteRow(at: index)
+        if node.ancestor(where: { $0.role == .delete }) != nil, let path = rowPath(of: open.row) {
+            deleteRow(at: path)
         } else {
             closeSwipedRow(animated: true)
         }
@@ -35,13 +35,14 @@ extension ScreenController {
 
     /// Moves `row` to `offset` (≤ 0), with the Delete button filling the space it leaves.
     func placeSwiped(_ row: Node, offset: Double) {
+        guard let card = row.parent else { return }
         let button = deleteButton
-        if button.parent !== section { section.insertChild(button, below: row) }
+        if button.parent !== card { card.insertChild(button, below: row) }
         row.frame.origin.x = offset
         button.frame = Rect(x: row.frame.width + offset, y: row.frame.y, width: -offset, height: row.frame.height)
         for child in button.children { child.frame = Rect(x: 0, y: 0, width: max(-offset, 0), height: row.frame.height) }
         // The card clips a row that slides past its leading edge, as a table view's cell does.
-        section.clipsToBounds = true
+        card.clipsToBounds = true
         swipedRow = (row, offset)
         scene?.setNeedsDisplay()
     }
@@ -74,22 +75,25 @@ extension ScreenController {
         settleSwiped(to: 0, animated: animated)
     }
 
-    /// Deletes row `index`: it leaves the spec at once (so an `update` that comes while it moves
-    /// counts without it, as a table view's data source deletes before the rows animate), the
-    /// driving program hears its `delete` action, the row slides out, and the rows below move up
-    /// into its place.
-    func deleteRow(at index: Int) {
-        guard let emit = spec.rows[index].delete, let scene else { return }
-        let row = rowNodes[index]
+    /// Deletes the row at `path`: it leaves the spec at once (so an `update` that comes while it
+    /// moves counts without it, as a table view's data source deletes before the rows animate),
+    /// the driving program hears its `delete` action, the row slides out, and the rows below
+    /// (and the sections below) move up into its place as the card shrinks.
+    func deleteRow(at path: RowPath) {
+        guard let emit = rowSpec(at: path).delete, let scene else { return }
+        let row = rowNode(at: path)
         let from = swipedRow?.row === row ? swipedRow!.offset : 0
         swipeAnimation.map(scene.animator.cancel)
         placeSwiped(row, offset: from)
         swipedRow = nil
-        removeRowSpec(at: index)
+        removeRowSpec(at: path)
         scene.record(.action, for: self, emit: emit)
         let width = row.frame.width, height = row.frame.height
-        let below = Array(rowNodes[index...])
+        let section = sectionViews[path.section]
+        let below = Array(section.rows[path.row...]) + [section.footer].compactMap(\.self)
+            + sectionViews[(path.section + 1)...].flatMap(\.listNodes)
         let tops = below.map(\.frame.origin.y)
+        let cardHeight = section.card.frame.height
         let duration = ScreenController.swipeSettleDuration * scene.settings.slowMotion
         swipeAnimation = scene.animator.animate(duration: duration, curve: .easeOut, update: { [weak self] p in
             self?.slide(row, to: from + (-width - from) * p)
@@ -97,12 +101,14 @@ extension ScreenController {
             guard let self else { return }
             swipeAnimation = scene.animator.animate(duration: duration, curve: .easeInOut, update: { [weak self] p in
                 for (node, top) in zip(below, tops) { node.frame.origin.y = top - height * p }
+                section.card.frame.size.height = cardHeight - height * p
                 self?.scene?.setNeedsDisplay()
             }, completion: { [weak self] in
                 guard let self else { return }
                 swipeAnimation = nil
                 row.removeFromParent()
                 if swipedRow == nil { endSwipe() }
+                if section.rows.isEmpty { section.card.removeFromParent() }
                 repositionRows()
                 layoutContent(contentNode)
             })
@@ -120,14 +126,10 @@ extension ScreenController {
     /// The row is closed: the button goes, the card stops clipping.
     private func endSwipe() {
         if let open = swipedRow { open.row.frame.origin.x = 0 }
+        deleteButton.parent?.clipsToBounds = false
         deleteButton.removeFromParent()
-        section.clipsToBounds = false
         swipedRow = nil
         scene?.setNeedsDisplay()
-    }
-
-    func rowIndex(of row: Node) -> Int? {
-        rowNodes.firstIndex { $0 === row }
     }
 }
 
@@ -159,11 +161,11 @@ final class RowSwipe: PanHandler {
     }
 
     func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
-        guard let page, let index = page.rowIndex(of: row) else { return done(false) }
+        guard let page, let path = page.rowPath(of: row) else { return done(false) }
         let offset = offset(pan.translation.x), velocity = pan.velocity.velocity.x
         page.placeSwiped(row, offset: offset)
         if offset < -row.frame.width / 2 {
-            page.deleteRow(at: index)
+            page.deleteRow(at: path)
             return done(true)
         }
         let opens = velocity < -RowSwipe.flingSpeed || (velocity <= RowSwipe.flingSpeed && offset < -ScreenController.deleteButtonWidth / 2)

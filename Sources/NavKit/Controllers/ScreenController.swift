@@ -1,5 +1,5 @@
-/// A page built from a `ScreenSpec`: a list of rows in one inset grouped section (iOS 17: a
-/// rounded card inset from the sides) whose taps run commands, which scrolls vertically when it
+/// A page built from a `ScreenSpec`: a list of rows in inset grouped sections (iOS 17: rounded
+/// cards inset from the sides, with optional header and footer texts) whose taps run commands, which scrolls vertically when it
 /// is taller than the page, an optional bottom link view, and an optional page stack. The
 /// built-in apps and protocol clients describe their screens this way.
 ///
@@ -31,11 +31,11 @@ public final class ScreenController: ViewController {
     public private(set) var spec: ScreenSpec
     /// The colours of the list, from the page's background.
     public let palette: ListPalette
-    /// The node that holds the section; scrolling moves it.
+    /// The node that holds the sections; scrolling moves it.
     let list = Node(name: "list")
-    /// The rounded card the rows lie on. It does not clip them (`RowView` rounds the highlight).
-    let section = Node(role: .section, name: "section")
-    private(set) var rowNodes: [Node] = []
+    /// The sections' nodes, one per section of `spec`. A card does not clip its rows (`RowView`
+    /// rounds the highlight).
+    private(set) var sectionViews: [SectionView] = []
     /// The row tapped last, shown selected until its page appears again.
     private var selectedRow: Node?
     private var linkNode: Node?
@@ -59,25 +59,55 @@ public final class ScreenController: ViewController {
         if let pages = spec.pages { embed(SubpageController(spec: pages)) }
     }
 
+    // MARK: Rows
+
+    /// Every row node, section after section.
+    var rowNodes: [Node] { sectionViews.flatMap(\.rows) }
+
+    /// Where `row`, one of this page's row nodes, is.
+    func rowPath(of row: Node) -> RowPath? {
+        for (section, view) in sectionViews.enumerated() {
+            if let index = view.rows.firstIndex(where: { $0 === row }) { return RowPath(row: index, section: section) }
+        }
+        return nil
+    }
+
+    /// The spec of the row at `path`.
+    func rowSpec(at path: RowPath) -> RowSpec {
+        spec.sections[path.section].rows[path.row]
+    }
+
+    /// The row node at `path`.
+    func rowNode(at path: RowPath) -> Node {
+        sectionViews[path.section].rows[path.row]
+    }
+
+    /// Where the row at `path` lies in its section.
+    func position(of path: RowPath) -> RowView.Position {
+        RowView.Position(index: path.row, count: sectionViews[path.section].rows.count)
+    }
+
+    /// The row `node` is (or lies in), and where, if it is one of this page's rows.
+    private func row(containing node: Node) -> (node: Node, path: RowPath)? {
+        guard let row = node.ancestor(where: { $0.role == .row }), let path = rowPath(of: row) else { return nil }
+        return (row, path)
+    }
+
     /// The command a tap on `node` (or on a node inside it) runs, if it is one of this page's rows.
     public override func action(for node: Node) -> Command? {
-        guard let row = node.ancestor(where: { $0.role == .row }),
-              let index = rowNodes.firstIndex(where: { $0 === row })
-        else { return nil }
-        return spec.rows[index].action
+        row(containing: node).flatMap { rowSpec(at: $0.path).action }
     }
 
     /// What a tap on `node` (or on a node inside it) emits, if it is one of this page's rows.
     func emit(for node: Node) -> RowEmit? {
-        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowNodes.firstIndex(where: { $0 === row }) else { return nil }
-        return spec.rows[index].emit
+        row(containing: node).flatMap { rowSpec(at: $0.path).emit }
     }
 
     public override func pressTarget(for node: Node) -> Node? {
-        guard let row = node.ancestor(where: { $0.role == .row }), let index = rowIndex(of: row) else { return nil }
+        guard let row = row(containing: node) else { return nil }
         // A disabled row, and a row that holds a switch, do not highlight (UIKit: no selection).
-        let spec = spec.rows[index]
-        return spec.isEnabled && spec.isOn == nil ? row : nil
+        let spec = rowSpec(at: row.path)
+        return spec.isEnabled && spec.isOn == nil ? row.node : nil
     }
 
     public override func setPressed(_ node: Node, _ pressed: Bool) {
@@ -90,12 +120,12 @@ public final class ScreenController: ViewController {
     /// the page next appears (`viewWillAppear`).
     public override func handleTap(on node: Node) -> Bool {
         if handleTapWhileSwiped(on: node) { return true }
-        if let row = node.ancestor(where: { $0.role == .row }), let index = rowIndex(of: row) {
-            let spec = spec.rows[index]
+        if let row = row(containing: node) {
+            let spec = rowSpec(at: row.path)
             // A disabled row takes the tap and does nothing; so does a switch row off its switch.
             guard spec.isEnabled else { return true }
             if spec.isOn != nil {
-                if node.ancestor(where: { $0.role == .toggle }) != nil { flipSwitch(at: index) }
+                if node.ancestor(where: { $0.role == .toggle }) != nil { flipSwitch(at: row.path) }
                 return true
             }
         }
@@ -127,11 +157,11 @@ public final class ScreenController: ViewController {
     }
 
     private func setHighlighted(_ row: Node, _ highlighted: Bool) {
-        guard let index = rowNodes.firstIndex(where: { $0 === row }) else { return }
-        RowView.setHighlighted(row, highlighted, palette: palette, position: RowView.Position(index: index, count: rowNodes.count))
+        guard let path = rowPath(of: row) else { return }
+        RowView.setHighlighted(row, highlighted, palette: palette, position: position(of: path))
         // As in UIKit, the separators that touch a highlighted row (its own, below it, and the
         // one above it) give way to it.
-        let rows = rowNodes, highlight = palette.highlight
+        let rows = sectionViews[path.section].rows, index = path.row, highlight = palette.highlight
         func isHighlighted(_ i: Int) -> Bool { rows.indices.contains(i) && rows[i].fill == highlight }
         // The last row never shows its separator.
         for i in [index - 1, index] where i >= 0 && i < rows.count - 1 {
@@ -146,16 +176,16 @@ public final class ScreenController: ViewController {
     public override var scrollOffset: Double { scroller?.offset ?? 0 }
 
     public override func loadContent(into content: Node) {
-        content.fill = spec.rows.isEmpty ? nil : spec.background
         content.addChild(list)
-        section.fill = palette.cell
-        section.cornerRadius = ScreenController.sectionCornerRadius
-        if !spec.rows.isEmpty { list.addChild(section) }
-        for (index, row) in spec.rows.enumerated() {
-            let node = RowView.make(row, palette: palette, position: RowView.Position(index: index, count: spec.rows.count))
-            section.addChild(node)
-            rowNodes.append(node)
+        for section in spec.sections {
+            let view = SectionView(spec: section, palette: palette)
+            view.rows = section.rows.enumerated().map { index, row in
+                RowView.make(row, palette: palette, position: RowView.Position(index: index, count: section.rows.count))
+            }
+            view.attach(to: list)
+            sectionViews.append(view)
         }
+        content.fill = sectionViews.allSatisfy(\.isEmpty) ? nil : spec.background
         if let link = spec.link {
             let node = Node(role: .link, name: link.text ?? "link", fill: link.fill)
             node.text = link.text
@@ -170,18 +200,12 @@ public final class ScreenController: ViewController {
     public override func layoutContent(_ content: Node) {
         let width = content.frame.width
         let inset = scene.map { ScreenController.sectionInset(viewport: $0.viewport) } ?? 16
-        let rowsHeight = spec.rows.reduce(0) { $0 + RowView.height(of: $1) }
-        let listHeight = rowNodes.isEmpty ? 0 : ScreenController.sectionHeaderSpacing + rowsHeight + ScreenController.sectionFooterSpacing
-        list.frame.size = Size(width: width, height: listHeight)
-        section.frame = Rect(x: inset, y: ScreenController.sectionHeaderSpacing, width: max(width - 2 * inset, 0), height: rowsHeight)
-        var top = 0.0
-        for (index, row) in rowNodes.enumerated() {
-            let height = RowView.height(of: spec.rows[index])
-            row.frame = Rect(x: 0, y: top, width: section.frame.width, height: height)
-            RowView.layout(row, spec: spec.rows[index], position: RowView.Position(index: index, count: rowNodes.count))
-            top += height
+        var listHeight = 0.0
+        for (view, section) in zip(sectionViews, spec.sections) {
+            listHeight += view.layout(top: listHeight, width: width, inset: inset, isFirst: listHeight == 0, specs: section.rows)
         }
-        if scroller == nil, let scene, !rowNodes.isEmpty {
+        list.frame.size = Size(width: width, height: listHeight)
+        if scroller == nil, let scene, listHeight > 0 {
             let scroller = Scroller(animator: scene.animator)
             scroller.onChange = { [weak self] in self?.placeList() }
             self.scroller = scroller
@@ -191,41 +215,51 @@ public final class ScreenController: ViewController {
         placeList()
     }
 
-    /// Flips row `index`'s switch: its knob slides and its track changes colour (0.25 s), and the
-    /// driving program hears the row's action with the new state.
-    func flipSwitch(at index: Int) {
-        guard let isOn = spec.rows[index].isOn, let scene else { return }
+    /// Flips the switch of the row at `path`: its knob slides and its track changes colour
+    /// (0.25 s), and the driving program hears the row's action with the new state.
+    func flipSwitch(at path: RowPath) {
+        guard let isOn = rowSpec(at: path).isOn, let scene else { return }
         let on = !isOn
-        spec.rows[index].isOn = on
-        guard let track = rowNodes[index].children.first(where: { $0.role == .toggle }) else { return }
+        spec.sections[path.section].rows[path.row].isOn = on
+        guard let track = rowNode(at: path).children.first(where: { $0.role == .toggle }) else { return }
         track.isSelected = on
         track.fill = on ? palette.switchOn : palette.switchOff
-        if let emit = spec.rows[index].emit { scene.record(.action, for: self, emit: emit, on: on) }
+        if let emit = rowSpec(at: path).emit { scene.record(.action, for: self, emit: emit, on: on) }
         scene.animator.animate(duration: ScreenController.swipeSettleDuration * scene.settings.slowMotion, curve: .easeInOut, update: { [weak self] p in
             RowView.placeKnob(in: track, on: on ? p : 1 - p)
             self?.scene?.setNeedsDisplay()
         }, completion: {})
     }
 
-    /// Takes row `index` out of the spec and the list's nodes (its node already left the section).
-    func removeRowSpec(at index: Int) {
-        if selectedRow === rowNodes[index] { selectedRow = nil }
-        spec.rows.remove(at: index)
-        rowNodes.remove(at: index)
+    /// Takes the row at `path` out of the spec and its section's rows (its node stays on the
+    /// card until it has slid out).
+    func removeRowSpec(at path: RowPath) {
+        if selectedRow === rowNode(at: path) { selectedRow = nil }
+        spec.sections[path.section].rows.remove(at: path.row)
+        sectionViews[path.section].rows.remove(at: path.row)
     }
 
-    /// Rows that now end the section take its rounded highlight; the others lose it (the one that
+    /// Rows that now end a section take its rounded highlight; the others lose it (the one that
     /// ends it loses its separator when laid out).
     func repositionRows() {
-        for (index, node) in rowNodes.enumerated() {
-            RowView.reposition(node, at: RowView.Position(index: index, count: rowNodes.count), palette: palette)
+        for view in sectionViews {
+            for (index, node) in view.rows.enumerated() {
+                RowView.reposition(node, at: RowView.Position(index: index, count: view.rows.count), palette: palette)
+            }
         }
     }
 
-    /// Changes the rows' spec and nodes together: what `update` does (`ScreenController+Updates`).
-    func editRows(_ edit: (inout [RowSpec], inout [Node]) -> Void) {
-        edit(&spec.rows, &rowNodes)
-        if let selectedRow, !rowNodes.contains(where: { $0 === selectedRow }) { self.selectedRow = nil }
+    /// Changes the sections' spec: what `update` does before it changes the nodes to match
+    /// (`ScreenController+Updates`).
+    func editSections(_ edit: (inout [SectionSpec]) -> Void) {
+        edit(&spec.sections)
+    }
+
+    /// The rows' nodes changed: a selected row that left is no longer selected, and the rows
+    /// that now end a section take its rounded corners.
+    func rowsChanged() {
+        if let selectedRow, rowPath(of: selectedRow) == nil { self.selectedRow = nil }
+        repositionRows()
     }
 
     /// Moves the list to the scroll offset. Nothing clips it: like a UIKit table under translucent

@@ -40,6 +40,24 @@ public enum TextMetrics {
         return fitted + ellipsis
     }
 
+    /// `text` broken into lines no wider than `width` at spaces, as a label with unlimited lines
+    /// wraps by word; a word wider than a line is truncated on its own line.
+    public static func lines(_ text: String, font: Font, width: Double) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if line.isEmpty || self.width(candidate, font: font) <= width {
+                line = candidate
+            } else {
+                lines.append(truncated(line, font: font, width: width))
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(truncated(line, font: font, width: width)) }
+        return lines
+    }
+
     private static func advance(_ scalar: Unicode.Scalar, _ table: [Int]) -> Int {
         switch scalar.value {
         case 32...126: table[Int(scalar.value) - 32]

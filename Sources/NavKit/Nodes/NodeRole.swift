@@ -36,6 +36,8 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let delete: NodeRole = "delete"
     /// An inset grouped list's section: the rounded card its rows lie on.
     public static let section: NodeRole = "section"
+    /// A list section's header text.
+    public static let header: NodeRole = "header"
     /// The device's status bar (time, signal, Wi-Fi, battery), over everything, still.
     public static let statusbar: NodeRole = "statusbar"
     /// The home indicator at the bottom of a phone without a home button.

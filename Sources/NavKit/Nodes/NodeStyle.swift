@@ -40,6 +40,8 @@ public struct Font: Equatable, Hashable, Sendable {
     public static let body = Font(size: 17)
     /// A row's subtitle: 15 pt regular (UIKit's subheadline).
     public static let subheadline = Font(size: 15)
+    /// A list section's header and footer: 13 pt regular (UIKit's footnote).
+    public static let footnote = Font(size: 13)
 }
 
 /// Horizontal alignment of a node's text inside its frame.

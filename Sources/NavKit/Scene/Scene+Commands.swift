@@ -134,13 +134,13 @@ extension Scene {
                 return done(.failure(.notFound(vc.map { "no controller \($0) in this app" } ?? "this app shows no page")))
             }
             guard let screen = page as? ScreenController else {
-                guard update.rows.isEmpty else {
+                guard update.changesTitleOnly else {
                     return done(.failure(.invalidArgument("\(page.name) (\(page.id)) is not a page of rows: only its title can be updated")))
                 }
                 if let title = update.title { page.title = title }
                 return done(.success(.controller(id: page.id)))
             }
-            do throws(NavError) { try update.check(rowCount: screen.spec.rows.count) } catch { return done(.failure(error)) }
+            do throws(NavError) { try update.check(rowCounts: screen.spec.sections.map(\.rows.count)) } catch { return done(.failure(error)) }
             screen.apply(update, animated: animated) { done(.success(.controller(id: screen.id))) }
         case .configure, .query:
             // Answered directly by `handle`; never queued.

@@ -7,7 +7,8 @@ public struct ScreenSpec: Equatable, Sendable {
     public var title: String
     public var background: Color
     public var bar: BarSpec
-    public var rows: [RowSpec]
+    /// The list's sections, top to bottom.
+    public var sections: [SectionSpec]
     public var options: PageOptions
     /// The bottom link view of JPNavigationController.
     public var link: LinkSpec?
@@ -21,7 +22,7 @@ public struct ScreenSpec: Equatable, Sendable {
 
     public init(
         name: String, title: String? = nil, background: Color = .groupedBackground, bar: BarSpec = BarSpec(),
-        rows: [RowSpec] = [], options: PageOptions = PageOptions(), link: LinkSpec? = nil,
+        rows: [RowSpec] = [], sections: [SectionSpec]? = nil, options: PageOptions = PageOptions(), link: LinkSpec? = nil,
         pages: SubpagesSpec? = nil, swipePush: ScreenSpec? = nil, kind: String? = nil
     ) {
         self.name = name
@@ -29,12 +30,16 @@ public struct ScreenSpec: Equatable, Sendable {
         self.title = title ?? name
         self.background = background
         self.bar = bar
-        self.rows = rows
+        // `rows` is the one section of a list without headers.
+        self.sections = sections ?? [SectionSpec(rows: rows)]
         self.options = options
         self.link = link
         self.pages = pages
         self.swipePush = swipePush
     }
+
+    /// Every row, section after section.
+    public var rows: [RowSpec] { sections.flatMap(\.rows) }
 
     /// The screen a leftward swipe pushes (JPNavigationController), if any.
     public var swipePush: ScreenSpec? {

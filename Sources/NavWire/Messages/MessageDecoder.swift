@@ -288,9 +288,11 @@ public enum MessageDecoder {
         case .dismiss:
             return .dismiss(animated: try reader.optionalBool("animated") ?? true)
         case .update:
-            let update = ScreenUpdate(title: try reader.optionalString("title"), rows: try SpecDecoder.rowEdits(reader))
-            if update.title == nil && update.rows.isEmpty {
-                throw .badMessage("\(reader.fieldPath("rows")): missing; update needs a title or rows to change")
+            let update = ScreenUpdate(
+                title: try reader.optionalString("title"), rows: try SpecDecoder.rowEdits(reader), sections: try SpecDecoder.sectionEdits(reader)
+            )
+            if update.title == nil && update.changesTitleOnly {
+                throw .badMessage("\(reader.fieldPath("rows")): missing; update needs a title, rows or sections to change")
             }
             return .update(update, vc: try reader.optionalString("vc"), animated: try reader.optionalBool("animated") ?? true)
         case .configure:

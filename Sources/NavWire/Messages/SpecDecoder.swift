@@ -4,8 +4,6 @@ import NavKit
 enum SpecDecoder {
     static func screen(_ reader: FieldReader) throws(WireError) -> ScreenSpec {
         let name = try reader.name("name")
-        var rows: [RowSpec] = []
-        for row in try reader.readers("rows") { rows.append(try self.row(row)) }
         var link: LinkSpec?
         if let linkReader = try reader.optionalReader("link") {
             link = LinkSpec(
@@ -35,7 +33,7 @@ enum SpecDecoder {
             title: try reader.optionalString("title"),
             background: try reader.optionalColor("background") ?? .groupedBackground,
             bar: try bar(try reader.optionalReader("bar")),
-            rows: rows,
+            sections: try sections(reader),
             options: options,
             link: link,
             pages: pages,
@@ -45,6 +43,26 @@ enum SpecDecoder {
                 return kind
             }
         )
+    }
+
+    /// A SCREEN's list: its `sections` (SECTION objects), or its `rows` as one section without
+    /// texts; a screen may not have both.
+    static func sections(_ reader: FieldReader) throws(WireError) -> [SectionSpec] {
+        guard reader.has("sections") else { return [SectionSpec(rows: try rows(reader))] }
+        if reader.has("rows") {
+            throw .badMessage("\(reader.fieldPath("rows")): a screen has rows or sections, not both (put the rows in a section)")
+        }
+        var sections: [SectionSpec] = []
+        for section in try reader.readers("sections") {
+            sections.append(SectionSpec(header: try section.optionalString("header"), footer: try section.optionalString("footer"), rows: try rows(section)))
+        }
+        return sections
+    }
+
+    private static func rows(_ reader: FieldReader) throws(WireError) -> [RowSpec] {
+        var rows: [RowSpec] = []
+        for row in try reader.readers("rows") { rows.append(try self.row(row)) }
+        return rows
     }
 
     /// A ROW: its title and detail, the action a tap runs or emits, and the action deleting it emits.
@@ -71,7 +89,8 @@ enum SpecDecoder {
     }
 
     /// An `update`'s row edits: each has exactly one of `insert` (a ROW, with `at`), `delete` (an
-    /// index), `reload` (a ROW, with `at`) and `move` (an index, with `to`).
+    /// index), `reload` (a ROW, with `at`) and `move` (an index, with `to`), in the section
+    /// `section` (0 when left out); a move goes to `toSection` (its own section when left out).
     static func rowEdits(_ reader: FieldReader) throws(WireError) -> [ScreenUpdate.RowEdit] {
         var edits: [ScreenUpdate.RowEdit] = []
         for edit in try reader.readers("rows") {
@@ -79,12 +98,28 @@ enum SpecDecoder {
             guard kinds.count == 1 else {
                 throw .badMessage("\(edit.path): expected exactly one of insert, delete, reload and move, got \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
             }
+            let section = try edit.optionalInt("section") ?? 0
+            func path(_ key: String, section: Int = section) throws(WireError) -> RowPath { RowPath(row: try edit.int(key), section: section) }
             switch kinds[0] {
-            case "insert": edits.append(.insert(try row(try edit.reader("insert")), at: try edit.int("at")))
-            case "delete": edits.append(.delete(try edit.int("delete")))
-            case "reload": edits.append(.reload(try row(try edit.reader("reload")), at: try edit.int("at")))
-            default: edits.append(.move(from: try edit.int("move"), to: try edit.int("to")))
+            case "insert": edits.append(.insert(try row(try edit.reader("insert")), at: try path("at")))
+            case "delete": edits.append(.delete(try path("delete")))
+            case "reload": edits.append(.reload(try row(try edit.reader("reload")), at: try path("at")))
+            default: edits.append(.move(from: try path("move"), to: try path("to", section: try edit.optionalInt("toSection") ?? section)))
             }
+        }
+        return edits
+    }
+
+    /// An `update`'s section edits: each names its `section` and a new `header` or `footer` (an
+    /// empty string removes it).
+    static func sectionEdits(_ reader: FieldReader) throws(WireError) -> [ScreenUpdate.SectionEdit] {
+        var edits: [ScreenUpdate.SectionEdit] = []
+        for edit in try reader.readers("sections") {
+            let header = try edit.optionalString("header"), footer = try edit.optionalString("footer")
+            guard header != nil || footer != nil else {
+                throw .badMessage("\(edit.path): missing; expected a header or a footer to change")
+            }
+            edits.append(ScreenUpdate.SectionEdit(section: try edit.int("section"), header: header, footer: footer))
         }
         return edits
     }

@@ -86,11 +86,12 @@ struct RandomSequence {
         case ..<0.93: return .scrollTo(random.chance(0.6) ? .index(random.int(-1...5)) : .offset(random.double(-500...3000, places: 0)), animated: random.chance(0.8), target())
         case ..<0.94: return .query
         case ..<0.95:
-            switch random.int(0...3) {
+            switch random.int(0...4) {
             case 0: return .update(.title(random.pick(Self.names)))
-            case 1: return .update(.insert(at: random.int(0...4)))
-            case 2: return .update(.delete(random.int(0...4)))
-            default: return .update(.move(random.int(0...4), to: random.int(0...4)))
+            case 1: return .update(.insert(at: random.int(0...4), section: random.int(0...2)))
+            case 2: return .update(.delete(random.int(0...4), section: random.int(0...2)))
+            case 3: return .update(.footer(random.pick(["", "A footer", "A footer long enough to wrap onto a second line on a phone"]), section: random.int(0...2)))
+            default: return .update(.move(random.int(0...4), to: random.int(0...4), section: random.int(0...2), toSection: random.int(0...2)))
             }
         case ..<0.975:
             if random.chance(0.4) { return .dismiss(animated: random.chance(0.8)) }

@@ -58,7 +58,7 @@ enum Step: Equatable, CustomStringConvertible {
         var spec: ScreenSpec {
             switch self {
             case .plain(let name): ScreenSpec(name: name)
-            case .list(let name): ScreenSpec(name: name, rows: Screen.rows)
+            case .list(let name): ScreenSpec(name: name, sections: Screen.sections)
             case .cards(let name): ScreenSpec(name: name, rows: Screen.rows, pages: SubpagesSpec(root: SubpageSpec(name: "Card"), top: 200, bottom: 40))
             case .swipe(let name): ScreenSpec(name: name, swipePush: ScreenSpec(name: "Swiped", rows: Screen.rows))
             case .hidesBar(let name): ScreenSpec(name: name, rows: Screen.rows, options: PageOptions(hidesBottomBar: true))
@@ -87,6 +87,13 @@ enum Step: Equatable, CustomStringConvertible {
             if index % 3 == 1 { row.delete = RowEmit(name: "remove", value: "\(index)") }
             return row
         }
+
+        /// The thirty rows in three sections, with a header, a footer, and neither.
+        static let sections = [
+            SectionSpec(header: "First", rows: Array(rows[0..<10])),
+            SectionSpec(footer: "The second section's footer, long enough to wrap on a phone's narrow card.", rows: Array(rows[10..<20])),
+            SectionSpec(rows: Array(rows[20...])),
+        ]
 
         var name: String {
             switch self {
@@ -289,28 +296,34 @@ enum Step: Equatable, CustomStringConvertible {
         }
     }
 
-    /// One `update` of the visible page (indices may name no row: the command is then refused).
+    /// One `update` of the visible page (sections and indices may name no row: the command is
+    /// then refused).
     enum Edit: Equatable, CustomStringConvertible {
         case title(String)
-        case insert(at: Int)
-        case delete(Int)
-        case move(Int, to: Int)
+        case insert(at: Int, section: Int = 0)
+        case delete(Int, section: Int = 0)
+        case move(Int, to: Int, section: Int = 0, toSection: Int = 0)
+        /// A new footer for a section (an empty one removes it).
+        case footer(String, section: Int)
 
         var update: ScreenUpdate {
             switch self {
             case .title(let title): ScreenUpdate(title: title)
-            case .insert(let at): ScreenUpdate(rows: [.insert(RowSpec(title: "Inserted", action: .pop()), at: at)])
-            case .delete(let index): ScreenUpdate(rows: [.delete(index)])
-            case .move(let from, let to): ScreenUpdate(rows: [.move(from: from, to: to)])
+            case .insert(let at, let section): ScreenUpdate(rows: [.insert(RowSpec(title: "Inserted", action: .pop()), at: RowPath(row: at, section: section))])
+            case .delete(let index, let section): ScreenUpdate(rows: [.delete(RowPath(row: index, section: section))])
+            case .move(let from, let to, let section, let toSection):
+                ScreenUpdate(rows: [.move(from: RowPath(row: from, section: section), to: RowPath(row: to, section: toSection))])
+            case .footer(let text, let section): ScreenUpdate(sections: [ScreenUpdate.SectionEdit(section: section, footer: text)])
             }
         }
 
         var description: String {
             switch self {
             case .title(let title): ".title(\(quoted(title)))"
-            case .insert(let at): ".insert(at: \(at))"
-            case .delete(let index): ".delete(\(index))"
-            case .move(let from, let to): ".move(\(from), to: \(to))"
+            case .insert(let at, let section): ".insert(at: \(at), section: \(section))"
+            case .delete(let index, let section): ".delete(\(index), section: \(section))"
+            case .move(let from, let to, let section, let toSection): ".move(\(from), to: \(to), section: \(section), toSection: \(toSection))"
+            case .footer(let text, let section): ".footer(\(quoted(text)), section: \(section))"
             }
         }
     }

@@ -25,13 +25,15 @@ ROOT = {"kind": "tabs", "tabs": [
     {"id": "shop", "title": "Shop", "icon": "house",
      "root": {"name": "Shop", "title": "Shop", "rows": [product_row(sku) for sku in PRODUCTS]}},
     {"id": "cart", "title": "Cart", "icon": "cart",
-     "root": {"name": "Cart", "title": "Cart", "rows": [{"title": "Checkout", "action": {"emit": "checkout"}}]}},
+     "root": {"name": "Cart", "title": "Cart", "sections": [
+         {"header": "Items", "footer": "Your cart is empty.", "rows": []},
+         {"rows": [{"title": "Checkout", "action": {"emit": "checkout"}}]}]}},
 ]}
 
 
 class Cart:
-    """What is in the cart, in the order it was added, mirrored by the Cart page's rows (one per
-    product, then Checkout)."""
+    """What is in the cart, in the order it was added, mirrored by the Cart page: a row per
+    product in its first section, whose footer counts them, and Checkout in the second."""
 
     def __init__(self):
         self.counts = {}
@@ -50,10 +52,11 @@ class Cart:
         return {"title": "Checkout", "detail": f"{self.total():.2f}", "action": {"emit": "checkout"}}
 
     def show(self, session, edits):
-        """Applies `edits` to the cart's rows, refreshes Checkout's total and the tab's badge."""
+        """Applies `edits` to the items, refreshes their count, Checkout's total and the badge."""
         count = sum(self.counts.values())
-        edits = edits + [{"reload": self.checkout_row(), "at": len(self.counts)}]
-        session.update(vc=self.page, rows=edits)
+        footer = f"{count} in the cart. Swipe an item left to remove it." if count else "Your cart is empty."
+        edits = edits + [{"reload": self.checkout_row(), "at": 0, "section": 1}]
+        session.update(vc=self.page, rows=edits, sections=[{"section": 0, "footer": footer}])
         session.set_badge("cart", str(count) if count else None)
 
 

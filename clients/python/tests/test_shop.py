@@ -53,6 +53,9 @@ def test_a_person_shops_while_the_program_keeps_the_cart(url, shop):
         assert [n.name for n in person.nodes(role="row")] == ["Green Tea", "Honey", "Checkout"]
         texts = [n.text for n in person.nodes() if n.text]
         assert "2 × 3.50" in texts and "13.20" in texts, texts
+        # The items are a section of their own, under a header, their footer counting them.
+        assert person.node(role="header", name="Items").text == "ITEMS"
+        assert "3 in the cart. Swipe an item left to remove it." in texts, texts
 
         # Honey is swiped away: the program hears it and the total and badge follow.
         x, y = centre(person.node(role="row", name="Honey"))
@@ -72,3 +75,4 @@ def test_a_person_shops_while_the_program_keeps_the_cart(url, shop):
         wait_for(lambda: "presented" not in person.query_state() and badge(person) is None, "the sheet to close and the cart to empty")
         person.settle()
         assert [n.name for n in person.nodes(role="row")] == ["Checkout"]
+        assert "Your cart is empty." in [n.text for n in person.nodes() if n.text]

@@ -197,11 +197,13 @@ class Api(Generic[R, S]):
         return self.command("dismiss", timeout=timeout, **_fields(animated=animated))
 
     def update(self, *, vc: str | None = None, title: str | None = None, rows: list[Mapping[str, Any]] | None = None,
-               animated: bool | None = None, timeout: float | None = None) -> R:
-        """Changes a page in place (§5.9): its `title`, and its `rows` with edits such as
-        `{"insert": {"title": "Tea"}, "at": 0}`, `{"delete": 2}`, `{"reload": ROW, "at": 1}`,
-        `{"move": 3, "to": 0}`; the page `vc`, or the one on top."""
-        return self.command("update", timeout=timeout, **_fields(vc=vc, title=title, rows=rows, animated=animated))
+               sections: list[Mapping[str, Any]] | None = None, animated: bool | None = None,
+               timeout: float | None = None) -> R:
+        """Changes a page in place (§5.9): its `title`, its `rows` with edits such as
+        `{"insert": {"title": "Tea"}, "at": 0}`, `{"delete": 2, "section": 1}`,
+        `{"reload": ROW, "at": 1}`, `{"move": 3, "to": 0}`, and its `sections`' texts
+        (`{"section": 0, "footer": "Total: 3"}`); the page `vc`, or the one on top."""
+        return self.command("update", timeout=timeout, **_fields(vc=vc, title=title, rows=rows, sections=sections, animated=animated))
 
     def configure(self, *, busy_policy: str | None = None, slow_motion: float | None = None,
                   pop_gesture: Mapping[str, Any] | None = None, transition: Any = None,
