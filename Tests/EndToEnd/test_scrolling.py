@@ -317,3 +317,29 @@ def test_a_list_in_a_tab_ends_above_the_tab_bar_and_keeps_its_offset(server):
         assert abs(client.find(role="row", name=f"Row {ROWS - 1}")[0]["frame"][1] - last[1]) <= EPS
         await client.close()
     run(body())
+
+
+def test_a_large_title_collapses_into_the_bar_as_the_list_scrolls(server):
+    async def body():
+        screen = rows_screen("Settings")
+        screen["bar"] = {"largeTitle": True}
+        client = await session(server.ws_url, viewport=VIEWPORT)
+        await client.ok("setRoot", root={"kind": "stack", "root": screen})
+        await client.settle()
+        bar = client.find(role="navbar")[0]
+        titles = client.find(role="title")
+        assert bar["frame"] == [0, 0, W, SAFE_TOP + 44 + 52]
+        assert [(t["text"], t["font"], t["frame"]) for t in titles] == \
+            [("Settings", {"size": 34, "weight": 700}, [16, SAFE_TOP + 44 + 52 - 8 - 41, 358, 41])]
+        assert row_y(client, 0) == LIST_TOP + 52
+        # A wheel over the large title scrolls the list; the bar shrinks with it.
+        await wheel(client, 30, y=SAFE_TOP + 44 + 20)
+        await client.settle()
+        assert client.find(role="navbar")[0]["frame"][3] == SAFE_TOP + 44 + 22
+        assert row_y(client, 0) == LIST_TOP + 52 - 30
+        await wheel(client, 100, t=100)
+        await client.settle()
+        assert client.find(role="navbar")[0]["frame"][3] == SAFE_TOP + 44
+        assert [(t["text"], t["font"]["size"]) for t in client.find(role="title")] == [("Settings", 17)]
+        await client.close()
+    run(body())

@@ -266,6 +266,8 @@ public final class ScreenController: ViewController {
     /// bars it scrolls under the navigation bar, which is drawn in front; rows off screen are culled.
     private func placeList() {
         list.frame.origin = Point(x: 0, y: -(scroller?.offset ?? 0))
+        // A large title collapses into the bar as the list moves under it.
+        if spec.bar.largeTitle { navigationBar.contentOffset = scroller?.offset ?? 0 }
         scene?.setNeedsDisplay()
     }
 
@@ -282,7 +284,7 @@ public final class ScreenController: ViewController {
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
         if pan.axis == .horizontal { return isInList(hit) ? rowSwipe(for: pan, hit: hit) : nil }
         closeSwipedRow(animated: true)
-        guard pan.axis == .vertical, let scroller, isInList(hit) else { return nil }
+        guard pan.axis == .vertical, let scroller, isInList(hit) || isOnLargeTitle(pan.start.position) else { return nil }
         // At the top of a sheet's list, a downward drag moves the sheet.
         if (isSheet || presentationStyle == .sheet) && pan.movement.y > 0 && scroller.offset <= 0 { return nil }
         return ListScroll(scroller: scroller, slowMotion: scene?.settings.slowMotion ?? 1)
@@ -291,7 +293,7 @@ public final class ScreenController: ViewController {
     /// A mostly vertical wheel or trackpad scroll over a list that can scroll moves it, clamped at
     /// both ends; anything else goes on up (to a stacked split, say).
     public override func handleScroll(_ event: ScrollEvent, hit: Node) -> Bool {
-        guard let scroller, scroller.maxOffset > 0, abs(event.delta.y) > abs(event.delta.x), isInList(hit) else { return false }
+        guard let scroller, scroller.maxOffset > 0, abs(event.delta.y) > abs(event.delta.x), isInList(hit) || isOnLargeTitle(event.position) else { return false }
         scroller.scroll(by: event.delta.y)
         return true
     }
@@ -306,6 +308,13 @@ public final class ScreenController: ViewController {
 
     private func isInList(_ node: Node) -> Bool {
         node.ancestor(where: { $0 === contentNode }) != nil
+    }
+
+    /// Whether `point` (in the scene) lies on this page's large title, which a drag or a wheel
+    /// scrolls with the list, as in iOS.
+    private func isOnLargeTitle(_ point: Point) -> Bool {
+        guard let area = navigationBar.largeTitle?.area, area.parent != nil else { return false }
+        return area.absoluteFrame.contains(point)
     }
 }
 

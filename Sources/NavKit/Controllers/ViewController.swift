@@ -131,6 +131,7 @@ open class ViewController: Controller {
         page.frame.size = size
         page.controllerID = id
         let bar = loadedBar!
+        if let scene { bar.largeTitleInset = ScreenController.sectionInset(viewport: scene.viewport) }
         bar.layout(width: size.width, safeTop: safeArea.top)
         let top = bar.spec.style == .hidden ? safeArea.top : bar.totalHeight(safeTop: safeArea.top)
         let bottom = layoutBottomAccessories(size: size, safeArea: safeArea)

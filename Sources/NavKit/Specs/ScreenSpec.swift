@@ -64,13 +64,17 @@ public struct BarSpec: Equatable, Sendable {
     /// Colour of the back button.
     public var tint: Color?
     public var titleColor: Color?
+    /// An iOS large title under the bar's row, which collapses into the bar as the page's list
+    /// scrolls (UIKit's `largeTitleDisplayMode = .always`).
+    public var largeTitle: Bool
 
-    public init(style: Style = .default, fill: Color? = nil, alpha: Double = 1, tint: Color? = nil, titleColor: Color? = nil) {
+    public init(style: Style = .default, fill: Color? = nil, alpha: Double = 1, tint: Color? = nil, titleColor: Color? = nil, largeTitle: Bool = false) {
         self.style = style
         self.fill = fill
         self.alpha = alpha
         self.tint = tint
         self.titleColor = titleColor
+        self.largeTitle = largeTitle
     }
 }
 

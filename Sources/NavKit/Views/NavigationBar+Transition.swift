@@ -7,11 +7,24 @@
 /// only when one of the two pages has none). A pop runs the same picture backwards. While the
 /// upper page is fully off (q = 0) its bar is transparent, so a transition's first frame shows
 /// exactly what was there.
+///
+/// Between a page with a large title and one without, the one bar also changes height with the
+/// progress (the large title's area closing on a push, opening on a pop, following the finger
+/// in an interactive pop), the outgoing large title fading as its area closes over it, and the
+/// bar's fill and hairline fading between the two pages' looks.
 extension NavigationBar {
-    /// Whether this bar and `other` look alike (same style, fill, alpha and colours, neither
-    /// hidden nor a sheet's), so one bar can stay on screen while the pages change under it.
+    /// Whether this bar and `other` look alike (same style, fill, alpha and colours, whether or
+    /// not either has a large title; neither hidden nor a sheet's), so one bar can stay on screen
+    /// while the pages change under it.
     func looksLike(_ other: NavigationBar) -> Bool {
-        spec == other.spec && spec.style != .hidden && !closes && !other.closes
+        var mine = spec
+        mine.largeTitle = other.spec.largeTitle
+        return mine == other.spec && spec.style != .hidden && !closes && !other.closes
+    }
+
+    /// The bar's height at rest, safe-area top included, for its content offset.
+    var restHeight: Double {
+        laidOut.safeTop + barHeight + largeTitleAreaHeight
     }
 
     /// How far a title travels between the centre and the back button's title: from the
@@ -25,10 +38,20 @@ extension NavigationBar {
     /// whether the lower page shows a back button (the upper page always does); `travel` is the
     /// upper bar's `titleTravel`, the one line both bars' titles and labels move along. Only the
     /// upper bar's contents are drawn over the lower bar, whose background and chevron stay.
-    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double) {
+    /// Both bars are `height` tall, and the lower one's fill and hairline `standard` of the way
+    /// to the standard look (`standardProgress`).
+    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) {
+        isShared = true
         // Only the title and the back label leave their places at rest (`rest`).
         titleNode.frame.x = rest.titleX
         backLabel.frame.x = rest.backLabelX
+        setHeight(height)
+        if let largeTitle {
+            let area = max(height - laidOut.safeTop - barHeight, 0)
+            largeTitle.area.frame.size.height = area
+            largeTitle.label.frame.origin.y = area - NavigationBar.largeTitleLine.bottom - NavigationBar.largeTitleLine.height
+            largeTitle.label.alpha = upper ? 1 : 1 - q
+        }
         if upper {
             // Everything still to come sits one step to the right and fades in together: the
             // bar's own alpha carries the fade (one layer patched per frame, not three), as its
@@ -40,9 +63,13 @@ extension NavigationBar {
             backLabel.frame.x += (1 - q) * travel
             // The lower bar's chevron stays in its place when it has one.
             backIcon.alpha = lowerHasBack ? 0 : 1
+            titleNode.alpha = standardProgress
         } else {
+            if spec.style != .transparent { node.fill = (spec.fill ?? Color.barBackground).withAlpha(standard) }
+            hairline.isHidden = spec.style != .default || standard == 0
+            hairline.alpha = standard
             titleNode.frame.x -= q * travel
-            titleNode.alpha = 1 - q
+            titleNode.alpha = (1 - q) * standardProgress
             backLabel.frame.x -= q * travel
             backLabel.alpha = 1 - q
         }
@@ -50,9 +77,12 @@ extension NavigationBar {
 
     /// Puts the bar back at rest after a shared-bar transition.
     func endShared() {
+        isShared = false
         titleNode.alpha = 1
         backLabel.alpha = 1
         backIcon.alpha = 1
+        hairline.alpha = 1
+        largeTitle?.label.alpha = 1
         applyStyle()
         layout(width: laidOut.width, safeTop: laidOut.safeTop)
     }

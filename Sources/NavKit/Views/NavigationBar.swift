@@ -8,6 +8,12 @@
 /// button instead. The title is centred on the bar when it fits clear of the back button,
 /// otherwise it sits beside it, truncated with an ellipsis against the trailing margin
 /// (`TextMetrics`). Laid out by its page.
+///
+/// A bar with a large title (`BarSpec.largeTitle`) is 52 pt taller: the title, 34 pt bold at the
+/// leading margin, sits in that area, and the bar has no fill or hairline while it shows. As the
+/// page's list scrolls (`contentOffset`) the area shrinks with it and clips the title; over its
+/// last 12 pt the bar's fill, hairline and small title fade in, as UIKit's scroll-edge
+/// appearance gives way to the standard one. Pulled down, the area grows.
 public final class NavigationBar {
     /// Height of the bar below the safe area, as UIKit's.
     public static let height = 44.0
@@ -18,6 +24,13 @@ public final class NavigationBar {
     static let titleGap = 6.0
     /// Where the back label starts, after the chevron (a Close label starts at the margin).
     static let backLabelX = 26.0
+    /// The large title's area under the bar's row, its font, and its line: 41 pt high, 8 pt above
+    /// the area's bottom.
+    public static let largeTitleHeight = 52.0
+    static let largeTitleFont = Font(size: 34, weight: 700)
+    static let largeTitleLine = (height: 41.0, bottom: 8.0)
+    /// The last points of the collapse, over which the standard look fades in.
+    static let largeTitleFade = 12.0
 
     public let node = Node(role: .navbar, name: "navbar")
     public let backButton = Node(role: .back, name: "Back")
@@ -31,6 +44,18 @@ public final class NavigationBar {
     /// them: a shared-bar transition moves both from there every frame without laying the bar
     /// out again (which measures text, too costly for every frame).
     private(set) var rest = (titleX: 0.0, backLabelX: 0.0, travel: 0.0)
+    /// The large title's clipping area and its text, made when the spec first asks for one (a
+    /// bar without never has the nodes, so its node ids are as they always were).
+    private(set) var largeTitle: (area: Node, label: Node)?
+    /// The large title's leading inset: the page's layout margin (16 pt, 20 on an iPad).
+    var largeTitleInset = 16.0
+    /// How far the page's content has scrolled under a large title, in points (negative: pulled
+    /// down); the page sets it as its list scrolls.
+    public var contentOffset = 0.0 {
+        didSet { if contentOffset != oldValue, largeTitle != nil, !isShared { placeLargeTitle() } }
+    }
+    /// True while a shared-bar transition lays the bar out (`NavigationBar+Transition`).
+    var isShared = false
 
     public var spec: BarSpec { didSet { applyStyle() } }
     public var title: String {
@@ -80,9 +105,23 @@ public final class NavigationBar {
     /// The bar's height below the safe area: 56 on a sheet, 44 otherwise.
     public var barHeight: Double { closes ? NavigationBar.sheetHeight : NavigationBar.height }
 
-    /// Total height including the safe-area top, or 0 when hidden.
+    /// Total height including the safe-area top, with a large title's area fully shown, or 0
+    /// when hidden: where the page's content starts.
     public func totalHeight(safeTop: Double) -> Double {
-        spec.style == .hidden ? 0 : safeTop + barHeight
+        spec.style == .hidden ? 0 : safeTop + barHeight + (spec.largeTitle ? NavigationBar.largeTitleHeight : 0)
+    }
+
+    /// The large title's area as the content offset leaves it (0 without a large title).
+    var largeTitleAreaHeight: Double {
+        largeTitle == nil ? 0 : max(NavigationBar.largeTitleHeight - contentOffset, 0)
+    }
+
+    /// How far the standard look has come in: 1 without a large title or once it has collapsed,
+    /// 0 while the large title shows in full.
+    var standardProgress: Double {
+        guard largeTitle != nil else { return 1 }
+        let start = NavigationBar.largeTitleHeight - NavigationBar.largeTitleFade
+        return min(max((contentOffset - start) / NavigationBar.largeTitleFade, 0), 1)
     }
 
     func layout(width: Double, safeTop: Double) {
@@ -105,6 +144,41 @@ public final class NavigationBar {
         let text = TextMetrics.truncated(title, font: .title, width: box.width)
         titleNode.text = text
         rest = (titleNode.frame.x, backLabel.frame.x, titleTravel)
+        if let largeTitle {
+            let width = max(width - 2 * largeTitleInset, 0)
+            largeTitle.label.text = TextMetrics.truncated(title, font: NavigationBar.largeTitleFont, width: width)
+            largeTitle.label.name = title
+            largeTitle.label.frame.origin.x = largeTitleInset
+            largeTitle.label.frame.size = Size(width: width, height: NavigationBar.largeTitleLine.height)
+            placeLargeTitle()
+        }
+    }
+
+    /// Sizes the bar and its large title's area for the content offset, and fades the standard
+    /// look in as the title collapses. Measures no text: it runs as the list scrolls.
+    private func placeLargeTitle() {
+        guard let largeTitle else { return }
+        let area = largeTitleAreaHeight, top = laidOut.safeTop + barHeight
+        setHeight(top + area)
+        largeTitle.area.frame = Rect(x: 0, y: top, width: laidOut.width, height: area)
+        largeTitle.label.frame.origin.y = area - NavigationBar.largeTitleLine.bottom - NavigationBar.largeTitleLine.height
+        applyStandardLook(standardProgress)
+    }
+
+    /// The bar's height (safe-area top included), its hairline at the bottom.
+    func setHeight(_ height: Double) {
+        node.frame.size.height = height
+        hairline.frame.origin.y = height - 0.5
+    }
+
+    /// The standard look `progress` of the way in: fill, hairline and small title, over a large
+    /// title's transparent bar.
+    func applyStandardLook(_ progress: Double) {
+        guard largeTitle != nil else { return }
+        node.fill = spec.style == .transparent ? nil : (spec.fill ?? Color.barBackground).withAlpha(progress)
+        hairline.isHidden = spec.style != .default || progress == 0
+        hairline.alpha = progress
+        titleNode.alpha = progress
     }
 
     /// The previous page's title, or "Back" when that would make the button wider than a third
@@ -134,6 +208,29 @@ public final class NavigationBar {
         backIcon.textColor = tint
         backLabel.textColor = tint
         titleNode.textColor = spec.titleColor ?? .black
+        applyLargeTitle()
+    }
+
+    /// Makes (or takes away) the large title's nodes as the spec says.
+    private func applyLargeTitle() {
+        if spec.largeTitle, largeTitle == nil {
+            let area = Node(name: "largeTitle")
+            area.clipsToBounds = true
+            area.isUserInteractionEnabled = false
+            let label = Node.label(title, font: NavigationBar.largeTitleFont, color: nil, name: title)
+            label.role = .title
+            area.addChild(label)
+            node.addChild(area)
+            largeTitle = (area, label)
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        } else if !spec.largeTitle, let largeTitle {
+            largeTitle.area.removeFromParent()
+            self.largeTitle = nil
+            titleNode.alpha = 1
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        }
+        largeTitle?.label.textColor = spec.titleColor ?? .black
+        if largeTitle != nil { placeLargeTitle() }
     }
 
     private func applyBackTitle() {

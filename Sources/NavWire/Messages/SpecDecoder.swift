@@ -145,7 +145,8 @@ enum SpecDecoder {
             fill: try reader.optionalColor("fill"),
             alpha: try reader.optionalNumber("alpha", in: 0...1) ?? 1,
             tint: try reader.optionalColor("tint"),
-            titleColor: try reader.optionalColor("titleColor")
+            titleColor: try reader.optionalColor("titleColor"),
+            largeTitle: try reader.optionalBool("largeTitle") ?? false
         )
     }
 

@@ -58,7 +58,7 @@ enum Step: Equatable, CustomStringConvertible {
         var spec: ScreenSpec {
             switch self {
             case .plain(let name): ScreenSpec(name: name)
-            case .list(let name): ScreenSpec(name: name, sections: Screen.sections)
+            case .list(let name): ScreenSpec(name: name, bar: BarSpec(largeTitle: true), sections: Screen.sections)
             case .cards(let name): ScreenSpec(name: name, rows: Screen.rows, pages: SubpagesSpec(root: SubpageSpec(name: "Card"), top: 200, bottom: 40))
             case .swipe(let name): ScreenSpec(name: name, swipePush: ScreenSpec(name: "Swiped", rows: Screen.rows))
             case .hidesBar(let name): ScreenSpec(name: name, rows: Screen.rows, options: PageOptions(hidesBottomBar: true))

@@ -23,9 +23,9 @@ def product_row(sku):
 
 ROOT = {"kind": "tabs", "tabs": [
     {"id": "shop", "title": "Shop", "icon": "house",
-     "root": {"name": "Shop", "title": "Shop", "rows": [product_row(sku) for sku in PRODUCTS]}},
+     "root": {"name": "Shop", "title": "Shop", "bar": {"largeTitle": True}, "rows": [product_row(sku) for sku in PRODUCTS]}},
     {"id": "cart", "title": "Cart", "icon": "cart",
-     "root": {"name": "Cart", "title": "Cart", "sections": [
+     "root": {"name": "Cart", "title": "Cart", "bar": {"largeTitle": True}, "sections": [
          {"header": "Items", "footer": "Your cart is empty.", "rows": []},
          {"rows": [{"title": "Checkout", "action": {"emit": "checkout"}}]}]}},
 ]}

@@ -34,8 +34,11 @@ final class SharedBarTransition {
     func layout(progress q: Double) {
         // Where the upper bar's back label rests is where the outgoing title goes.
         let travel = upper.rest.travel
-        lower.layoutShared(upper: false, progress: q, lowerHasBack: lowerHasBack, travel: travel)
-        upper.layoutShared(upper: true, progress: q, lowerHasBack: lowerHasBack, travel: travel)
+        // One bar between the two pages' heights and looks (they differ when a large title comes or goes).
+        let height = lower.restHeight + (upper.restHeight - lower.restHeight) * q
+        let standard = lower.standardProgress + (upper.standardProgress - lower.standardProgress) * q
+        lower.layoutShared(upper: false, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard)
+        upper.layoutShared(upper: true, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard)
         node.frame = Rect(origin: .zero, size: upper.node.frame.size)
     }
 
