@@ -327,7 +327,18 @@ extension SessionShard {
                 viewer.eventsDropped = 0
                 viewer.connection.send(text!)
             }
+            if group == "action", let emit = event.emit { reportUnheard(emit, on: event.screen, in: session) }
         }
+    }
+
+    /// Tells the controllers when an action has no program to answer it: none joined the session
+    /// and no connection subscribed to `action` (a controller that answers actions itself says so
+    /// by subscribing). Otherwise a person's tap on such a row would do nothing, silently.
+    private func reportUnheard(_ emit: RowEmit, on screen: String?, in session: Session) {
+        guard !session.viewers.contains(where: { $0.isApp || $0.subscriptions.contains("action") }) else { return }
+        let row = screen.map { " (on \($0))" } ?? ""
+        let error = WireError.notFound("nothing answers \"\(emit.name)\"\(row): no program joined this session (hello with role \"app\") and no connection subscribed to action")
+        for viewer in session.viewers where viewer.isController { send(error, to: viewer) }
     }
 
     /// Takes `viewer` out of its session for a new `hello` that joins `next` (nil: a session
