@@ -141,7 +141,7 @@ def test_full_screen_takes_the_app_off_screen_and_errors_change_nothing(server):
         assert error(await client.command("present", content={"kind": "grid"}), "bad_message") == \
             'content.kind: expected stack, tabs, sideTabs or split, got "grid"'
         assert error(await client.command("present", content={"name": "A"}, style="popover"), "bad_message") == \
-            'style: expected one of sheet, fullScreen, got "popover"'
+            'style: expected one of sheet, fullScreen, panel, got "popover"'
         assert await client.state() == before
         start = client.mark()
         assert await client.ok("dismiss", animated=False) == {"vc": "vc1"}

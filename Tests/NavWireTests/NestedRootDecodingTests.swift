@@ -94,7 +94,7 @@ import NavKit
 
     @Test func badPresentationsNameTheirField() {
         #expect(error(#""present""#) == "content: missing; expected an object")
-        #expect(error(#""present","content":{"name":"A"},"style":"popover""#) == #"style: expected one of sheet, fullScreen, got "popover""#)
+        #expect(error(#""present","content":{"name":"A"},"style":"popover""#) == #"style: expected one of sheet, fullScreen, panel, got "popover""#)
         #expect(error(#""present","content":{"kind":"grid"}"#) == #"content.kind: expected stack, tabs, sideTabs or split, got "grid""#)
         #expect(error(#""present","content":{"kind":"stack","root":{"name":""}}"#) == "content.root.name: expected a non-empty string")
         #expect(error(#""dismiss","animated":"yes""#) == #"animated: expected true or false, got "yes""#)

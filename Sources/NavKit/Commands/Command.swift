@@ -20,8 +20,9 @@ public enum Command: Equatable, Sendable {
     case page(PageCommand, vc: String? = nil)
     /// Scrolls a stacked split to a page (left-aligned, made active) or to an offset.
     case scrollTo(ScrollDestination, animated: Bool = true, target: StackTarget? = nil)
-    /// Presents a container over what is on top (a SCREEN comes in its own navigation stack).
-    case present(RootSpec, style: PresentationStyle = .sheet, animated: Bool = true)
+    /// Presents a container over what is on top (a SCREEN comes in its own navigation stack);
+    /// `panel` says how a `.panel` rests and moves.
+    case present(RootSpec, style: PresentationStyle = .sheet, animated: Bool = true, panel: PanelOptions = PanelOptions())
     /// Dismisses the topmost presentation.
     case dismiss(animated: Bool = true)
     /// Changes a page in place: its title, its rows (page `vc`, or the visible page).

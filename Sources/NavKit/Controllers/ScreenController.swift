@@ -280,13 +280,17 @@ public final class ScreenController: ViewController {
     // MARK: Scrolling
 
     /// A vertical pan on the list scrolls it (never pops); anything else goes up the chain, and so
-    /// does a downward pan on a sheet whose list is at its top (it drags the sheet, as in iOS).
+    /// does a downward pan on a sheet whose list is at its top (it drags the sheet, as in iOS), and
+    /// any vertical pan on a panel below its tallest detent.
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
         if pan.axis == .horizontal { return isInList(hit) ? rowSwipe(for: pan, hit: hit) : nil }
         closeSwipedRow(animated: true)
         guard pan.axis == .vertical, let scroller, isInList(hit) || isOnLargeTitle(pan.start.position) else { return nil }
         // At the top of a sheet's list, a downward drag moves the sheet.
         if (isSheet || presentationStyle == .sheet) && pan.movement.y > 0 && scroller.offset <= 0 { return nil }
+        // In a panel the list scrolls only at the tallest detent, and hands a downward drag at
+        // its top to the panel, as iOS does.
+        if let panel = ancestor(PanelController.self), !panel.isAtTallest || (pan.movement.y > 0 && scroller.offset <= 0) { return nil }
         return ListScroll(scroller: scroller, slowMotion: scene?.settings.slowMotion ?? 1)
     }
 

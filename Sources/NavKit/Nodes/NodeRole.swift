@@ -36,6 +36,10 @@ public struct NodeRole: RawRepresentable, Equatable, Hashable, Sendable, Express
     public static let delete: NodeRole = "delete"
     /// An inset grouped list's section: the rounded card its rows lie on.
     public static let section: NodeRole = "section"
+    /// A presented panel's card (`PresentationStyle.panel`).
+    public static let panel: NodeRole = "panel"
+    /// The black beneath a panel whose tap dismisses it: a "Dismiss" button.
+    public static let mask: NodeRole = "mask"
     /// A list section's header text.
     public static let header: NodeRole = "header"
     /// The device's status bar (time, signal, Wi-Fi, battery), over everything, still.

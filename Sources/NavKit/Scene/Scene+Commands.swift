@@ -111,13 +111,17 @@ extension Scene {
                 controller.perform(pageCommand, done: done)
             case .failure(let error): done(.failure(error))
             }
-        case .present(let spec, let style, let animated):
+        case .present(let spec, let style, let animated, let panel):
             guard let container = presentationController else { return done(.failure(noApp)) }
             if let limit = settings.maxStackDepth, container.presented.count >= limit {
                 return done(.failure(.invalidState("\(container.presented.count) presentations are on screen, the most this session allows; dismiss one first")))
             }
-            let controller: Controller
-            do throws(NavError) { controller = try spec.makeController(self) } catch { return done(.failure(error)) }
+            var controller: Controller
+            do throws(NavError) {
+                if style == .panel { _ = try panel.heights(bounds: viewport.size, safeArea: viewport.safeArea) }
+                controller = try spec.makeController(self)
+            } catch { return done(.failure(error)) }
+            if style == .panel { controller = PanelController(content: controller, options: panel) }
             container.performPresent(controller, style: style, animated: animated) {
                 done(.success(.controller(id: Scene.focusedPage(in: controller)?.id ?? controller.id)))
             }

@@ -229,6 +229,11 @@ public final class Scene {
         append(SceneEvent(name: name, time: now, op: op, interactive: interactive, cancelled: cancelled, gesture: gesture))
     }
 
+    /// A panel at rest at `detent`.
+    func record(detent: PanelDetent, of panel: Controller) {
+        append(SceneEvent(name: .detentChanged, time: now, vc: panel.id, screen: panel.name, detent: detent))
+    }
+
     /// A page stack event: `screen` is the page, `vc` the page that hosts the page stack.
     func record(_ name: SceneEvent.Name, for subpage: SubpageController.Subpage, in subpages: SubpageController) {
         append(SceneEvent(name: name, time: now, vc: subpages.parent?.id, screen: subpage.name))

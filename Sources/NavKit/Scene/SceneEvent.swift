@@ -12,13 +12,15 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         case pageDidShow
         /// A row with an `emit` was tapped; `emit` says what, `screen` on which page.
         case action
+        /// A panel came to rest at a detent, `detent` names it.
+        case detentChanged
 
         /// The protocol's subscription group (`lifecycle`, `transition`, `gesture`, `page`, `action`).
         public var group: String {
             switch self {
             case .viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .released:
                 "lifecycle"
-            case .transitionStart, .transitionEnd: "transition"
+            case .transitionStart, .transitionEnd, .detentChanged: "transition"
             case .gestureBegan, .gestureEnded: "gesture"
             case .pageWillHide, .pageDidShow: "page"
             case .action: "action"
@@ -42,11 +44,13 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
     public var emit: RowEmit?
     /// For an `action` of a switch: its new state.
     public var on: Bool?
+    /// For `detentChanged`: the detent.
+    public var detent: PanelDetent?
 
     public init(
         name: Name, time: Double, vc: String? = nil, screen: String? = nil, animated: Bool? = nil,
         op: String? = nil, interactive: Bool? = nil, cancelled: Bool? = nil, gesture: String? = nil, emit: RowEmit? = nil,
-        on: Bool? = nil
+        on: Bool? = nil, detent: PanelDetent? = nil
     ) {
         self.name = name
         self.time = time
@@ -59,6 +63,7 @@ public struct SceneEvent: Equatable, Sendable, CustomStringConvertible {
         self.gesture = gesture
         self.emit = emit
         self.on = on
+        self.detent = detent
     }
 
     /// `"Detail.viewWillAppear"`, or the bare name for events without a screen: compact for tests.

@@ -82,4 +82,12 @@ public struct SubpagesState: Equatable, Sendable {
 public struct PresentedState: Equatable, Sendable {
     public var style: PresentationStyle
     public var state: NavigationState
+    /// A panel's detent.
+    public var detent: PanelDetent?
+
+    public init(style: PresentationStyle, state: NavigationState, detent: PanelDetent? = nil) {
+        self.style = style
+        self.state = state
+        self.detent = detent
+    }
 }

@@ -284,7 +284,10 @@ public enum MessageDecoder {
             return .scrollTo(destination, animated: try reader.optionalBool("animated") ?? true, target: try target(reader))
         case .present:
             let style = try reader.optionalChoice("style", PresentationStyle.allCases.map(\.rawValue)).flatMap(PresentationStyle.init(rawValue:)) ?? .sheet
-            return .present(try SpecDecoder.presented(try reader.reader("content")), style: style, animated: try reader.optionalBool("animated") ?? true)
+            return .present(
+                try SpecDecoder.presented(try reader.reader("content")), style: style, animated: try reader.optionalBool("animated") ?? true,
+                panel: try panelOptions(reader, style: style)
+            )
         case .dismiss:
             return .dismiss(animated: try reader.optionalBool("animated") ?? true)
         case .update:
@@ -307,6 +310,29 @@ public enum MessageDecoder {
     }
 
     /// `index` or `name` of a tab.
+    /// A panel's `detents` (default medium and large), the `detent` it rises to (default the
+    /// first) and `dismissOnMaskTap` (default true); refused on any other style.
+    private static func panelOptions(_ reader: FieldReader, style: PresentationStyle) throws(WireError) -> PanelOptions {
+        let fields = ["detents", "detent", "dismissOnMaskTap"].filter(reader.has)
+        guard style == .panel else {
+            if let field = fields.first { throw .badMessage("\(reader.fieldPath(field)): only a panel has detents; give \"style\":\"panel\"") }
+            return PanelOptions()
+        }
+        var detents: [PanelDetent] = [.medium, .large]
+        if let values = try reader.optionalArray("detents") {
+            guard !values.isEmpty else { throw .badMessage("\(reader.fieldPath("detents")): a panel needs at least one detent") }
+            detents = []
+            for (index, value) in values.enumerated() {
+                detents.append(try PanelDetent.decode(value, path: "\(reader.fieldPath("detents"))[\(index)]"))
+            }
+        }
+        let detent = try reader.value("detent").map { value throws(WireError) in try PanelDetent.decode(value, path: reader.fieldPath("detent")) }
+        if let detent, !detents.contains(detent) {
+            throw .badMessage("\(reader.fieldPath("detent")): not one of the panel's detents (\(detents.map(\.description).joined(separator: ", ")))")
+        }
+        return PanelOptions(detents: detents, detent: detent, dismissOnMaskTap: try reader.optionalBool("dismissOnMaskTap") ?? true)
+    }
+
     private static func tabSelector(_ reader: FieldReader, op: Operation) throws(WireError) -> TabSelector {
         if let index = try reader.optionalInt("index") { return .index(index) }
         if let name = try reader.optionalString("name") { return .name(name) }

@@ -79,10 +79,11 @@ extension PageState {
 }
 
 extension PresentedState {
-    /// A presented container's STATE with its `style` first.
+    /// A presented container's STATE with its `style` (and a panel's `detent`) first.
     var json: JSONValue {
         var object = JSONObject()
         object["style"] = .string(style.rawValue)
+        if let detent { object["detent"] = detent.json }
         if case .object(let inner) = state.json {
             for key in inner.keys { object[key] = inner[key] }
         }

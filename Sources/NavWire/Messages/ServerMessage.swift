@@ -83,6 +83,7 @@ public enum ServerMessage {
         if let cancelled = event.cancelled { object["cancelled"] = .bool(cancelled) }
         if let gesture = event.gesture { object["gesture"] = .string(gesture) }
         if let on = event.on { object["on"] = .bool(on) }
+        if let detent = event.detent { object["detent"] = detent.json }
         object["time"] = .number((event.time * 1000 * 1000).rounded() / 1000)
         return JSONWriter.write(.object(object))
     }

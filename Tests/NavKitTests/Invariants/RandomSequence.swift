@@ -100,7 +100,7 @@ struct RandomSequence {
             case 1: .tabs
             default: .split(.half(random.pick(Self.names)))
             }
-            return .present(presented, random.chance(0.7) ? .sheet : .fullScreen)
+            return .present(presented, random.pick([.sheet, .sheet, .fullScreen, .panel]))
         default:
             let app = random.pick(BuiltInApps.names + ["sixTabs"])
             if app == "sixTabs" { return .setRoot(.sixTabs) }

@@ -1,13 +1,13 @@
 /// The container above the app (UIKit's presentation, VCStack's "modal then keep navigating"):
 /// the app's root controller, and over it the controllers presented on top of one another, each a
-/// sheet or full screen. A presented controller is any container (a navigation stack inside a
+/// sheet, full screen, or a panel at a detent (`PanelController`). A presented controller is any container (a navigation stack inside a
 /// sheet, a tab bar full screen); commands without a target act on the topmost one's stack, and a
 /// target reaches the stacks beneath it.
 ///
 /// Its view is the scene's root node, so the app draws exactly as it does without it: presented
 /// views go above the app and below the device chrome.
 ///
-/// Callbacks follow UIKit: a sheet's presenter stays on screen and gets none; full screen, the
+/// Callbacks follow UIKit: a sheet's or a panel's presenter stays on screen and gets none; full screen, the
 /// presenter gets `viewWillDisappear` before the presented page's `viewWillAppear` and
 /// `viewDidDisappear` after its `viewDidAppear`; dismissal mirrors it.
 ///
@@ -83,6 +83,10 @@ public final class PresentationController: Controller {
             presentation.controller.layout(size: ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).size, safeArea: insets)
         case .fullScreen:
             presentation.controller.layout(size: size, safeArea: safeArea)
+        case .panel:
+            guard let panel = presentation.controller as? PanelController else { return }
+            panel.resolve(bounds: size, safeArea: safeArea)
+            panel.layout(size: Size(width: size.width, height: panel.tallest), safeArea: EdgeInsets(top: 0, bottom: safeArea.bottom))
         }
     }
 
@@ -95,10 +99,15 @@ public final class PresentationController: Controller {
         }
     }
 
-    /// Where `controller` rests: a sheet's card, anything else at the origin.
+    /// Where `controller` rests: a sheet's card, a panel its height above the bottom, anything
+    /// else at the origin.
     func restOrigin(of controller: Controller) -> Point {
-        guard let presentation = presentations.first(where: { $0.controller === controller }), presentation.style == .sheet else { return .zero }
-        return ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).origin
+        guard let presentation = presentations.first(where: { $0.controller === controller }) else { return .zero }
+        switch presentation.style {
+        case .sheet: return ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).origin
+        case .fullScreen: return .zero
+        case .panel: return Point(x: 0, y: size.height - ((controller as? PanelController)?.height ?? 0))
+        }
     }
 
     /// The controller `index` covers: the one presented before it, or the app.
@@ -113,7 +122,8 @@ public final class PresentationController: Controller {
         let lower = presentations.last?.controller ?? base
         // Full screen, everything on screen now leaves it (a sheet and the app beneath it too).
         let leaving = style == .fullScreen ? appearingChildren : []
-        if let stack = controller as? any StackCommandTarget { stack.viewControllers.first?.closesPresentation = true }
+        let content = (controller as? PanelController)?.content ?? controller
+        if let stack = content as? any StackCommandTarget { stack.viewControllers.first?.closesPresentation = true }
         adopt(controller)
         let presentation = Presentation(controller: controller, style: style)
         presentations.append(presentation)
@@ -142,6 +152,7 @@ public final class PresentationController: Controller {
             controller.endAppearance(animated: animated)
             for covered in leaving { covered.endAppearance(animated: animated) }
             scene.record(.transitionEnd, op: "present", interactive: false, cancelled: false)
+            if let panel = controller as? PanelController { scene.record(detent: panel.detent, of: panel) }
             done()
         }
         if animated && style.transition.duration * scene.settings.slowMotion > 0 {
@@ -190,6 +201,8 @@ public final class PresentationController: Controller {
     /// presented view: a sibling in front of the covered controller, never inside it, so no
     /// container finds a node of someone else's among its own.
     func start(_ running: RunningTransition) {
+        // A panel's mask gives way to the dim, which plays it while the panel moves.
+        (running.upper as? PanelController)?.mask.removeFromParent()
         runner.start(running, in: view, scene: scene)
         view.insertChild(runner.dim, below: running.upper.view)
     }
@@ -215,6 +228,7 @@ public final class PresentationController: Controller {
     func rest() {
         view.fill = presentations.contains { $0.style == .sheet } ? .black : nil
         runner.dim.removeFromParent()
+        for case let panel as PanelController in presented { panel.mask.removeFromParent() }
         base.view.rest(at: .zero)
         base.view.isOnStandby = false
         for (index, presentation) in presentations.enumerated() {
@@ -233,10 +247,21 @@ public final class PresentationController: Controller {
                 presentation.style.transition.layout(pair, progress: 1)
             case .fullScreen:
                 for covered in [base] + presentations[..<index].map(\.controller) { covered.view.isOnStandby = true }
+            case .panel:
+                guard let panel = presentation.controller as? PanelController else { break }
+                panel.roundCard()
+                placeMask(of: panel, alpha: PanelController.maskAlpha)
             }
             lower.view.isUserInteractionEnabled = false
         }
         scene?.setNeedsDisplay()
+    }
+
+    /// Puts `panel`'s mask beneath it, over the whole screen, at `alpha`.
+    func placeMask(of panel: PanelController, alpha: Double) {
+        if panel.mask.parent !== view { view.insertChild(panel.mask, below: panel.view) }
+        panel.mask.frame = Rect(origin: .zero, size: size)
+        panel.mask.alpha = alpha
     }
 
     /// The dim and the black behind sheets belong to this container, whose view is the scene's
@@ -248,22 +273,31 @@ public final class PresentationController: Controller {
 
     // MARK: Responder chain and state
 
-    /// A Close button on a presented stack's first page dismisses it.
+    /// A Close button on a presented stack's first page dismisses it, and so does a tap on a
+    /// panel's mask when the panel says so.
     public override func handleTap(on node: Node) -> Bool {
-        guard !presentations.isEmpty, node.ancestor(where: { $0.role == .close }) != nil, let scene else { return false }
+        guard !presentations.isEmpty, let scene else { return false }
+        if let panel = presented.last as? PanelController, node === panel.mask {
+            if panel.options.dismissOnMaskTap { scene.handle(.dismiss()) { _ in } }
+            return true
+        }
+        guard node.ancestor(where: { $0.role == .close }) != nil else { return false }
         scene.handle(.dismiss()) { _ in }
         return true
     }
 
-    /// A downward drag on a sheet dismisses it (`PresentationController+Interactive`).
+    /// A downward drag on a sheet dismisses it (`PresentationController+Interactive`); a vertical
+    /// one on a panel moves it between its detents (`PresentationController+Panel`).
     public override func panHandler(for pan: PanTracker, hit: Node) -> (any PanHandler)? {
-        interactiveDismissal(for: pan, hit: hit)
+        interactiveDismissal(for: pan, hit: hit) ?? panelDrag(for: pan, hit: hit)
     }
 
     /// What is presented, bottom first, as `query` reports it.
     public var presentedStates: [PresentedState] {
         presentations.compactMap { presentation in
-            presentation.controller.navigationState.map { PresentedState(style: presentation.style, state: $0) }
+            presentation.controller.navigationState.map {
+                PresentedState(style: presentation.style, state: $0, detent: (presentation.controller as? PanelController)?.detent)
+            }
         }
     }
 }

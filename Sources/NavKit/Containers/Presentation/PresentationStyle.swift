@@ -5,6 +5,9 @@ public enum PresentationStyle: String, Equatable, Sendable, CaseIterable {
     case sheet
     /// The whole screen, rising from the bottom; the presenter leaves the screen.
     case fullScreen
+    /// A panel rising to a detent over a mask that covers everything beneath, bars included; the
+    /// presenter stays on screen, as under a sheet (VCStack's half-height floating layer).
+    case panel
 
     /// The motion that presents and dismisses in this style.
     var transition: ParametricTransition {
@@ -16,6 +19,11 @@ public enum PresentationStyle: String, Equatable, Sendable, CaseIterable {
             cover.presentsSheet = false
             cover.dim = 0
             return cover
+        case .panel:
+            var rise = ParametricTransition.modal
+            rise.presentsSheet = false
+            rise.dim = PanelController.maskAlpha
+            return rise
         }
     }
 }
