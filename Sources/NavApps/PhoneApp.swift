@@ -31,7 +31,19 @@ enum PhoneApp {
             RowSpec(title: "Instant", detail: "no animation", action: .push(instant, transition: ParametricTransition.none)),
             RowSpec(title: "Find in Search", detail: "other tab", action: .push(searchResult, target: .tab(1, select: true))),
             RowSpec(title: "New Playlist", detail: "stack in a sheet", action: .present(.stack(id: "newPlaylist", root: newPlaylist))),
+            RowSpec(title: "Up Next", detail: "half-height panel", action: .present(.stack(id: "upNextQueue", root: queue), style: .panel)),
         ]
+    )
+
+    /// A queue of tracks in a panel at half the screen over a mask that covers the whole app
+    /// (VCStack's half-height floating layer): dragged up it shows the whole queue, whose tracks
+    /// push their page inside the panel.
+    static let queue = ScreenSpec(
+        name: "Queue", title: "Up Next",
+        rows: (1...20).map { number in
+            let track = "Track \(number)"
+            return RowSpec(title: track, detail: "3:\(10 + number * 2)", action: .push(ScreenSpec(name: track, rows: [RowSpec(title: "Play Next")])))
+        }
     )
 
     /// Presented over the whole app, tab bar and all: a stack of its own that keeps navigating.

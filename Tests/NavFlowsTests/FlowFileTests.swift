@@ -54,7 +54,7 @@ import Testing
         ("{\"steps\": [{\"command\": {\"op\": \"push\", \"screen\": {\"rows\": []}}}]}", "f.json:1: steps[0].command.screen.name: missing; expected a string"),
         ("{\"steps\": [{\"drag\": {\"x\": 1, \"y\": 2}, \"tap\": {\"x\": 1, \"y\": 2}}]}", "f.json:1: steps[0]: one step at a time, got tap and drag; make them separate steps"),
         ("{\"steps\": [{\"expect\": {\"events\": [\"Home.viewDidApear\"]}}]}",
-         "f.json:1: steps[0].expect.events[0]: expected an event like \"Detail.viewWillAppear\", \"transitionStart\" or [\"viewWillAppear\", \"Detail\"], got \"Home.viewDidApear\"; events are viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear, released, transitionStart, transitionEnd, gestureBegan, gestureEnded, pageWillHide, pageDidShow, action"),
+         "f.json:1: steps[0].expect.events[0]: expected an event like \"Detail.viewWillAppear\", \"transitionStart\" or [\"viewWillAppear\", \"Detail\"], got \"Home.viewDidApear\"; events are viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear, released, transitionStart, transitionEnd, gestureBegan, gestureEnded, pageWillHide, pageDidShow, action, detentChanged"),
         ("{\"steps\": [{\"expect\": {\"error\": \"gone\"}}]}",
          "f.json:1: steps[0].expect.error: expected one of bad_json, bad_message, unknown_op, not_ready, not_found, invalid_state, busy, too_large, rate_limited, forbidden, unsupported, got \"gone\""),
         ("{\"steps\": [{\"command\": {\"op\": \"subscribe\", \"events\": [\"lifecycle\"]}}]}",

@@ -181,4 +181,19 @@ import Testing
         let panel = try present(h, PanelOptions(detents: [.fraction(0.25), .points(600)]))
         #expect(panel.heights == [211, 600] && panel.height == 211)
     }
+
+    /// At regular width it is iPadOS's form sheet: a centred card, one resting height; a drag
+    /// down far enough still dismisses it.
+    @Test func onAnIPadItIsACentredFormSheet() throws {
+        let tablet = Viewport(width: 820, height: 1180, safeArea: EdgeInsets(top: 24, bottom: 20))
+        let h = SceneHarness(viewport: tablet)
+        let panel = try present(h)
+        #expect(try self.panel(h).frame == Rect(x: 140, y: 280, width: 540, height: 620))
+        #expect(panel.heights == [620])
+        #expect(h.item(.mask)?.frame == Rect(x: 0, y: 0, width: 820, height: 1180))
+        drag(h, from: 500, by: 120)
+        #expect(try self.panel(h).frame.y == 280)
+        drag(h, from: 500, by: 420)
+        #expect(h.scene.presentationController?.presented.isEmpty == true)
+    }
 }

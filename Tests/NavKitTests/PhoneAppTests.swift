@@ -27,7 +27,7 @@ import NavApps
         let h = try phone()
         #expect(h.scene.displayList().all(role: .tab).map(\.name) == ["Library", "Search", "Settings"])
         #expect(h.item(.badge, "Search") != nil)
-        #expect(h.scene.displayList().all(role: .row).count == 13)
+        #expect(h.scene.displayList().all(role: .row).count == 14)
     }
 
     @Test(arguments: [
@@ -60,6 +60,22 @@ import NavApps
         // The app beneath, tab bar and all, is drawn scaled back behind the card.
         let bar = try #require(h.item(.tabbar))
         #expect(bar.scale < 1)
+        #expect(tabsState(h)?.tabs[0].stack.pages.map(\.screen) == ["Library"])
+        #expect(h.scene.appearanceViolations.isEmpty)
+    }
+
+    @Test func upNextRisesAsAPanelOverTheWholeAppAndKeepsNavigating() throws {
+        let h = try phone()
+        try tapRow(h, "Up Next")
+        #expect(h.scene.presentedStates.map(\.style) == [.panel])
+        #expect(h.scene.presentedStates.first?.detent == .medium)
+        // The mask lies over the tab bar, the app beneath unscaled.
+        let list = h.scene.displayList()
+        let roles = list.items.compactMap { [.tabbar, .mask, .panel].contains($0.role) ? $0.role?.rawValue : nil }
+        #expect(roles == ["tabbar", "mask", "panel"])
+        #expect(try #require(h.item(.tabbar)).scale == 1)
+        try tapRow(h, "Track 2")
+        #expect(h.scene.focusedStack?.viewControllers.map(\.name) == ["Queue", "Track 2"])
         #expect(tabsState(h)?.tabs[0].stack.pages.map(\.screen) == ["Library"])
         #expect(h.scene.appearanceViolations.isEmpty)
     }

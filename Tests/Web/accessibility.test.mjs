@@ -134,6 +134,18 @@ test("a section's header is a heading named as written, its footer lines are tex
   ]);
 });
 
+test("a panel's mask is a Dismiss button read after the panel's page", () => {
+  const nodes = [
+    rect(1, [0, 0, 390, 844], { fill: '#F2F2F7', role: 'page', name: 'Home', vc: 'vc1' }),
+    rect(2, [0, 0, 390, 844], { fill: '#000000', alpha: 0.4, role: 'mask', name: 'Dismiss' }),
+    rect(3, [0, 422, 390, 787], { role: 'panel', name: 'panel' }),
+    rect(4, [0, 422, 390, 787], { fill: '#F2F2F7', role: 'page', name: 'Queue', vc: 'vc5' }),
+    rect(5, [16, 513, 358, 44], { role: 'row', name: 'Track 1' }),
+  ];
+  const entries = announced(semantics(nodes, PHONE));
+  assert.deepEqual(entries.map(({ id, role, name }) => [id, role, name]), [[2, 'button', 'Dismiss'], [5, 'button', 'Track 1']]);
+});
+
 test('mid-push: each page reads on its own, left page first, and a text goes to a row of its own page', () => {
   const incoming = [
     rect(80, [195, 0, 390, 844], { role: 'page', name: 'General', vc: 'vc3' }),

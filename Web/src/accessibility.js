@@ -2,8 +2,9 @@
 // reader reads the remote app and the keyboard works it. The server sends semantics as node
 // roles (docs/protocol.md §3.1); this module maps them to DOM roles:
 //
-// - `row`, `back`, `close`, `delete` → button, named by the node's `name` (a row's title), its
-//   other texts (a row's detail, the back button's label) as the description;
+// - `row`, `back`, `close`, `delete`, and a panel's `mask` → button, named by the node's `name`
+//   (a row's title, the mask's "Dismiss"), its other texts (a row's detail, the back button's
+//   label) as the description;
 // - `switch` → a switch (a button with role switch), `aria-checked` from the node's `selected`;
 // - `tab` → a tab (button) inside a tablist made of its `tabbar` or `sidebar`, `aria-selected`
 //   from the node's `selected`; a tab's badge becomes its description;
@@ -20,7 +21,7 @@
 // keeps the DOM in step with it.
 
 /** Roles a person activates, as the DOM role they get. */
-const ACTIONABLE = { row: 'button', back: 'button', close: 'button', delete: 'button', switch: 'switch', tab: 'tab' };
+const ACTIONABLE = { row: 'button', back: 'button', close: 'button', delete: 'button', mask: 'button', switch: 'switch', tab: 'tab' };
 /** Roles that group tabs into a tablist. */
 const TAB_BARS = new Set(['tabbar', 'sidebar']);
 /** The device's chrome, drawn over the app but no part of it: not read (its clock is always 9:41). */

@@ -4,7 +4,9 @@
 ///
 /// The content is laid out once at the tallest detent's height, as UIKit lays a sheet's content
 /// out; a lower detent leaves the rest below the screen. Moving between detents moves the card,
-/// nothing inside it.
+/// nothing inside it. On a regular-width screen (an iPad: its shorter side 600 pt or more) it is
+/// a form sheet instead, as iPadOS shows a sheet with detents there: a card 540 pt wide and at
+/// most 620 high, centred, with one resting height.
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 final class PanelController: Controller {
@@ -14,6 +16,9 @@ final class PanelController: Controller {
     /// The grabber: a capsule centred 5 pt below the card's top edge.
     static let grabberSize = Size(width: 36, height: 5)
     static let grabberTop = 5.0
+    /// A form sheet's size at most, and its margin from the screen's edges.
+    static let formSheet = Size(width: 540, height: 620)
+    static let formSheetMargin = 20.0
 
     /// The presented container.
     let content: Controller
@@ -26,8 +31,13 @@ final class PanelController: Controller {
     private(set) var heights: [Double] = []
     /// The detent it rests at (or last rested at, while dragged).
     private(set) var detent: PanelDetent
-    /// The card's height now: its detent's at rest, anything while dragged.
+    /// The card's height now: its detent's at rest, anything while dragged (a form sheet moves
+    /// down by as much as this falls short of its height).
     var height = 0.0
+    /// True on a regular-width screen: a centred form sheet.
+    private(set) var isFormSheet = false
+    /// The screen it was laid out for.
+    private var bounds = Size.zero
 
     init(content: Controller, options: PanelOptions) {
         self.content = content
@@ -61,9 +71,34 @@ final class PanelController: Controller {
     /// Works out the detents' heights for a screen, keeping the detent it rests at. On a screen
     /// too small for a detent (turned since it was presented), that detent is as tall as it can be.
     func resolve(bounds: Size, safeArea: EdgeInsets) {
+        self.bounds = bounds
+        isFormSheet = min(bounds.width, bounds.height) >= 600
+        if isFormSheet {
+            let form = min(PanelController.formSheet.height, bounds.height - safeArea.top - safeArea.bottom - 2 * PanelController.formSheetMargin)
+            heights = [max(form, 1)]
+            height = heights[0]
+            return
+        }
         let tallest = max(bounds.height - safeArea.top, 1)
         heights = Array(Set(options.detents.map { min(max($0.height(bounds: bounds, safeArea: safeArea), 1), tallest) })).sorted()
         height = min(max(detent.height(bounds: bounds, safeArea: safeArea), 1), tallest)
+    }
+
+    /// The card's size: the screen's width (a form sheet's) by the tallest detent.
+    var cardSize: Size {
+        Size(width: isFormSheet ? min(PanelController.formSheet.width, bounds.width) : bounds.width, height: tallest)
+    }
+
+    /// Where the card's top-left corner is at `height`: that far above the bottom, or, as a form
+    /// sheet, centred and moved down by what `height` falls short of its own.
+    func origin(at height: Double) -> Point {
+        guard isFormSheet else { return Point(x: 0, y: bounds.height - height) }
+        return Point(x: ((bounds.width - cardSize.width) / 2).rounded(), y: ((bounds.height - tallest) / 2).rounded() + tallest - height)
+    }
+
+    /// The height at which the card has just left the screen at the bottom.
+    var offscreenHeight: Double {
+        isFormSheet ? tallest - (bounds.height - origin(at: tallest).y) : 0
     }
 
     /// Rests at the detent whose height is `height` (one of `heights`); true when that is a

@@ -22,7 +22,7 @@ extension PresentationController {
     /// Puts `panel` at `height` over its mask, the mask fading below the lowest detent.
     func placePanel(_ panel: PanelController, height: Double) {
         panel.height = height
-        panel.view.frame.origin = Point(x: 0, y: runner.bounds.height - height)
+        panel.view.frame.origin = panel.origin(at: height)
         panel.roundCard()
         placeMask(of: panel, alpha: PanelController.maskAlpha * min(max(height / max(panel.lowest, 1), 0), 1))
         scene?.setNeedsDisplay()
@@ -119,7 +119,7 @@ final class PanelDrag: PanHandler {
         guard let container else { return done(false) }
         if !leaving { beginLeaving() }
         let share = min(height / max(panel.lowest, 1), 1)
-        container.animatePanel(panel, to: 0, duration: PresentationController.panelSettleDuration * max(share, 0.3)) { [self] in
+        container.animatePanel(panel, to: panel.offscreenHeight, duration: PresentationController.panelSettleDuration * max(share, 0.3)) { [self] in
             container.finishDismissal(of: panel, animated: true)
             panel.scene?.record(.transitionEnd, op: "dismiss", interactive: true, cancelled: false)
             done(true)

@@ -86,7 +86,7 @@ public final class PresentationController: Controller {
         case .panel:
             guard let panel = presentation.controller as? PanelController else { return }
             panel.resolve(bounds: size, safeArea: safeArea)
-            panel.layout(size: Size(width: size.width, height: panel.tallest), safeArea: EdgeInsets(top: 0, bottom: safeArea.bottom))
+            panel.layout(size: panel.cardSize, safeArea: EdgeInsets(top: 0, bottom: panel.isFormSheet ? 0 : safeArea.bottom))
         }
     }
 
@@ -106,7 +106,7 @@ public final class PresentationController: Controller {
         switch presentation.style {
         case .sheet: return ParametricTransition.sheetFrame(bounds: size, safeArea: safeArea).origin
         case .fullScreen: return .zero
-        case .panel: return Point(x: 0, y: size.height - ((controller as? PanelController)?.height ?? 0))
+        case .panel: return (controller as? PanelController).map { $0.origin(at: $0.height) } ?? .zero
         }
     }
 
