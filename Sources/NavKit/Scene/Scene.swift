@@ -229,9 +229,10 @@ public final class Scene {
         append(SceneEvent(name: name, time: now, op: op, interactive: interactive, cancelled: cancelled, gesture: gesture))
     }
 
-    /// A panel at rest at `detent`.
+    /// A panel at rest at `detent`, named by the page on top in it.
     func record(detent: PanelDetent, of panel: Controller) {
-        append(SceneEvent(name: .detentChanged, time: now, vc: panel.id, screen: panel.name, detent: detent))
+        let page = Scene.focusedPage(in: panel) ?? panel
+        append(SceneEvent(name: .detentChanged, time: now, vc: page.id, screen: page.name, detent: detent))
     }
 
     /// A page stack event: `screen` is the page, `vc` the page that hosts the page stack.
