@@ -135,6 +135,26 @@ import Testing
         #expect(panel.detent == .medium && h.item(.mask)?.alpha == 0.4)
     }
 
+    /// A viewer's binding probes the drag at other translations: those below the lowest detent
+    /// show the card lower but begin no dismissal; the real finger puts it back.
+    @Test func aProbeBelowTheLowestDetentBeginsNoDismissal() throws {
+        let h = try app()
+        _ = try present(h)
+        h.clearEvents()
+        let finger = Finger(h.scene)
+        finger.down(200, 600)
+        finger.move(to: 200, 560, steps: 8, dt: 0.03)
+        h.advance(by: 1.0 / 60)
+        let held = try panel(h).frame.y
+        let probe = try #require(h.scene.probePan(kinds: .list) { _ in [300] })
+        #expect(probe.pictures.first?.list?.first(role: .panel)?.frame.y == 844 - Self.medium + 300)
+        #expect(h.lifecycle.isEmpty)
+        #expect(try panel(h).frame.y == held)
+        finger.up(after: 0.3)
+        for _ in 0..<60 { h.advance(by: 1.0 / 60) }
+        #expect(h.lifecycle.isEmpty)
+    }
+
     @Test func aTapOnTheMaskOrEscapeDismissesUnlessTheMaskIsInert() throws {
         let h = try app()
         _ = try present(h)

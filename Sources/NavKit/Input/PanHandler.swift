@@ -9,6 +9,10 @@ public protocol PanHandler: AnyObject {
     func panBegan(_ pan: PanTracker)
     /// The finger moved; `pan` has its translation and velocity.
     func panMoved(_ pan: PanTracker)
+    /// The finger really is where `pan` says (called after `panMoved`, never for the translations
+    /// a probe tries): the place for what follows the finger besides the picture, such as
+    /// appearance callbacks, so that `panMoved` stays a function of the translation.
+    func panMoveCommitted(_ pan: PanTracker)
     /// The finger lifted; `done` says whether the gesture completed (an interactive pop popped).
     func panEnded(_ pan: PanTracker, done: @escaping (_ completed: Bool) -> Void)
     /// The gesture was cancelled (a `cancel` pointer, a dropped connection).
@@ -23,6 +27,7 @@ public protocol PanHandler: AnyObject {
 }
 
 extension PanHandler {
+    public func panMoveCommitted(_ pan: PanTracker) {}
     public var followsTranslationAlone: Bool { false }
     public var bends: [Double] { [] }
 }

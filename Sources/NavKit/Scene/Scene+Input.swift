@@ -85,6 +85,7 @@ extension Scene {
         }
         if case .handled(let handler) = gesture.role {
             handler.panMoved(gesture.tracker)
+            handler.panMoveCommitted(gesture.tracker)
             setNeedsDisplay()
         }
     }

@@ -62,15 +62,19 @@ final class PanelDrag: PanHandler {
     var gestureName: String? { "panel" }
     var holdsCommands: Bool { true }
     var followsTranslationAlone: Bool { true }
-    /// The stretch past the tallest detent starts there.
-    var bends: [Double] { [start - panel.tallest] }
+    /// The stretch past the tallest detent, the mask starting to fade below the lowest, and the
+    /// card reaching the bottom.
+    var bends: [Double] { [start - panel.tallest, start - panel.lowest, start - panel.offscreenHeight] }
 
     func panBegan(_ pan: PanTracker) { panMoved(pan) }
 
     func panMoved(_ pan: PanTracker) {
-        let height = height(for: pan.translation.y)
-        if height < panel.lowest, !leaving { beginLeaving() }
-        container?.placePanel(panel, height: height)
+        container?.placePanel(panel, height: height(for: pan.translation.y))
+    }
+
+    /// Below the lowest detent the dismissal begins, once.
+    func panMoveCommitted(_ pan: PanTracker) {
+        if height(for: pan.translation.y) < panel.lowest, !leaving { beginLeaving() }
     }
 
     func panEnded(_ pan: PanTracker, done: @escaping (Bool) -> Void) {
@@ -90,7 +94,7 @@ final class PanelDrag: PanHandler {
     /// The card's height for a drag of `dy` points (downward positive).
     private func height(for dy: Double) -> Double {
         let height = start - dy
-        guard height > panel.tallest else { return max(height, 0) }
+        guard height > panel.tallest else { return max(height, panel.offscreenHeight) }
         return panel.tallest + (height - panel.tallest) * PresentationController.panelStretch
     }
 
