@@ -186,6 +186,22 @@ import Testing
         #expect(try panel(h).frame.y == 844 - Self.medium)
     }
 
+    /// VCStack's "modal then keep navigating": popTo with a push after it works in the panel's
+    /// stack, which stays where it rests.
+    @Test func popToThenPushWorksInsideIt() throws {
+        let h = try app()
+        _ = try present(h)
+        h.run(.push(ScreenSpec(name: "A")))
+        h.run(.push(ScreenSpec(name: "B")))
+        h.clearEvents()
+        h.run(.popTo(.name("Queue"), then: ThenPush(screen: ScreenSpec(name: "C"))))
+        #expect(h.scene.focusedStack?.viewControllers.map(\.name) == ["Queue", "C"])
+        #expect(h.lifecycle.filter { $0.hasPrefix("C.") } == ["C.viewDidLoad", "C.viewWillAppear", "C.viewDidAppear"])
+        #expect(h.lifecycle.contains("A.released") && h.lifecycle.contains("B.released"))
+        #expect(try panel(h).frame.y == 844 - Self.medium)
+        #expect(h.scene.appearanceViolations.isEmpty)
+    }
+
     @Test func detentsThatDoNotFitAreRefused() throws {
         let h = try app()
         func message(_ options: PanelOptions) -> String? {

@@ -83,6 +83,22 @@ def test_present_and_dismiss_a_stack_in_a_sheet(url):
         assert s.query_state()["presented"][0]["style"] == "fullScreen"
 
 
+def test_present_a_panel_at_its_detents(url):
+    with stackcast.connect(url, app="stack") as s:
+        queue = {"kind": "stack", "id": "queue", "root": {"name": "Queue", "rows": [{"title": f"Track {n}"} for n in range(20)]}}
+        s.present(queue, style="panel", detents=[300, "large"], dismiss_on_mask_tap=False)
+        s.settle()
+        assert [(p["style"], p["detent"]) for p in s.query_state()["presented"]] == [("panel", 300)]
+        assert s.node(role="panel").frame[1] == 844 - 300
+        # Dragged up from its top half, it rests at large.
+        s.drag(200, 844 - 250, 0, -300)
+        s.settle()
+        assert s.query_state()["presented"][0]["detent"] == "large"
+        with pytest.raises(stackcast.CommandError) as refused:
+            s.present("Another", style="panel", detents=["small"])
+        assert refused.value.code == "bad_message"
+
+
 def test_gestures_drag_fling_tap_and_settle(url):
     with stackcast.connect(url, app="stack", protocol=2, encoding="binary") as s:
         s.subscribe(["gesture"])

@@ -185,12 +185,16 @@ class Api(Generic[R, S]):
                             **_fields(index=index, offset=offset, animated=animated, target=target))
 
     def present(self, content: Mapping[str, Any] | str, *, style: str | None = None, animated: bool | None = None,
+                detents: list[Any] | None = None, detent: Any = None, dismiss_on_mask_tap: bool | None = None,
                 timeout: float | None = None) -> R:
         """Presents a container over the app (§5.8): a SCREEN (a dict, or just a name) in a stack of
-        its own, or a ROOT such as `{"kind":"stack",…}`; `style` is sheet (default) or fullScreen."""
+        its own, or a ROOT such as `{"kind":"stack",…}`; `style` is sheet (default), fullScreen or
+        panel, whose `detents` (`"medium"`, `"large"`, points, `{"fraction": 0.3}`), starting
+        `detent` and `dismiss_on_mask_tap` say how it rests."""
         if isinstance(content, str):
             content = {"name": content}
-        return self.command("present", timeout=timeout, **_fields(content=content, style=style, animated=animated))
+        return self.command("present", timeout=timeout, **_fields(
+            content=content, style=style, animated=animated, detents=detents, detent=detent, dismissOnMaskTap=dismiss_on_mask_tap))
 
     def dismiss(self, *, animated: bool | None = None, timeout: float | None = None) -> R:
         """Dismisses the topmost presentation."""
