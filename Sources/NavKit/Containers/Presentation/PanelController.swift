@@ -38,6 +38,7 @@ final class PanelController: Controller {
     private(set) var isFormSheet = false
     /// The screen it was laid out for.
     private var bounds = Size.zero
+    private var safeArea = EdgeInsets.zero
 
     init(content: Controller, options: PanelOptions) {
         self.content = content
@@ -72,6 +73,7 @@ final class PanelController: Controller {
     /// too small for a detent (turned since it was presented), that detent is as tall as it can be.
     func resolve(bounds: Size, safeArea: EdgeInsets) {
         self.bounds = bounds
+        self.safeArea = safeArea
         isFormSheet = min(bounds.width, bounds.height) >= 600
         if isFormSheet {
             let form = min(PanelController.formSheet.height, bounds.height - safeArea.top - safeArea.bottom - 2 * PanelController.formSheetMargin)
@@ -79,9 +81,14 @@ final class PanelController: Controller {
             height = heights[0]
             return
         }
-        let tallest = max(bounds.height - safeArea.top, 1)
-        heights = Array(Set(options.detents.map { min(max($0.height(bounds: bounds, safeArea: safeArea), 1), tallest) })).sorted()
-        height = min(max(detent.height(bounds: bounds, safeArea: safeArea), 1), tallest)
+        heights = Array(Set(options.detents.map(height(of:)))).sorted()
+        height = height(of: detent)
+    }
+
+    /// `detent`'s height on the screen it was laid out for: at least a point, and no taller than
+    /// the screen below its safe-area top (a screen turned since it was presented may be smaller).
+    private func height(of detent: PanelDetent) -> Double {
+        min(max(detent.height(bounds: bounds, safeArea: safeArea), 1), max(bounds.height - safeArea.top, 1))
     }
 
     /// The card's size: the screen's width (a form sheet's) by the tallest detent.
@@ -106,15 +113,10 @@ final class PanelController: Controller {
     @discardableResult
     func settle(at height: Double) -> Bool {
         self.height = height
-        let reached = options.detents.first { detent in heights.contains(height) && abs(resolvedHeight(detent) - height) < 0.5 } ?? detent
+        // A form sheet has one height, none of its detents': it keeps the detent it rose to.
+        let reached = isFormSheet ? detent : options.detents.first { abs(self.height(of: $0) - height) < 0.5 } ?? detent
         defer { detent = reached }
         return reached != detent
-    }
-
-    private func resolvedHeight(_ detent: PanelDetent) -> Double {
-        guard let scene else { return 0 }
-        let bounds = scene.viewport.size, safeArea = scene.viewport.safeArea
-        return min(max(detent.height(bounds: bounds, safeArea: safeArea), 1), max(bounds.height - safeArea.top, 1))
     }
 
     /// The mask lies in the scene, not in this view: it goes with the panel.
