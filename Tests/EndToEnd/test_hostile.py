@@ -162,6 +162,21 @@ def test_a_websocket_that_sends_no_hello_is_closed(start_server):
     finally:
         silent.close()
 
+    # Pings, garbage and a ping message every 0.3 s are no hello: closed all the same, on time.
+    chatty = RawWebSocket(server.port)
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < 0.9:
+            chatty.send_frame(0x9, b"still here")
+            chatty.send_text("not json")
+            chatty.send_json({"type": "ping", "id": "p"})
+            time.sleep(0.3)
+        closed = close_frame(chatty, timeout=10)
+        assert closed is not None and closed[0] == 1008 and "no hello within 1 s" in closed[1], closed
+        assert time.monotonic() - started < 5, "closed long after the hello timeout"
+    finally:
+        chatty.close()
+
     async def greeted():
         # A client that said hello in time stays, however long it is then idle.
         client = await session(server.ws_url)

@@ -93,6 +93,7 @@ extension SessionShard {
         let decoded = MessageDecoder.decode(text)
         switch decoded {
         case .success(.hello(var hello)):
+            connection.hasSaidHello = true
             // A resume's token may come in the URL (`/ws?session=TOKEN`, for a balancer), in the
             // hello, or in both, which must then agree.
             if let inURL = connection.urlSession {

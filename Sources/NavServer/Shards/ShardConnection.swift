@@ -10,6 +10,8 @@ protocol ShardConnection: ViewerConnection {
     var urlSession: String? { get }
     /// Whatever the session layer binds to this connection (its `Viewer`).
     var context: AnyObject? { get set }
+    /// Set when a hello has been read from it: until then the hello timeout runs.
+    var hasSaidHello: Bool { get set }
 }
 
 extension WebSocketConnection: ShardConnection {}

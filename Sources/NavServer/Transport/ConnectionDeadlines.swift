@@ -1,9 +1,9 @@
 import CWebSockets
 
 /// The deadlines of open WebSockets that the server keeps itself: the heartbeat (a ping after
-/// `heartbeatSeconds` without hearing from the peer, a hang-up after twice that) and the first
-/// message (a connection that has sent none `helloTimeoutSeconds` after its handshake is closed
-/// with 1008).
+/// `heartbeatSeconds` without hearing from the peer, a hang-up after twice that) and the hello (a
+/// connection that has not said hello `helloTimeoutSeconds` after its handshake is closed with
+/// 1008, whatever else it sent).
 ///
 /// libwebsockets 4.1.6 has a heartbeat of its own (the retry policy's validity timer), but it
 /// writes the time into the buffer that holds a client's ping payload until the pong goes out
@@ -21,7 +21,7 @@ final class ConnectionDeadlines {
     enum Step: Equatable {
         /// Silent for `heartbeatSeconds`: ping it.
         case ping
-        /// No message `helloTimeoutSeconds` after the handshake: close it with 1008.
+        /// No hello `helloTimeoutSeconds` after the handshake: close it with 1008.
         case closeForNoHello
         /// Silent for twice `heartbeatSeconds`, ping unanswered: drop it without a close frame.
         case hangUp
@@ -68,7 +68,7 @@ final class ConnectionDeadlines {
             step = .ping
             next = connection.lastHeardAt + 2 * heartbeatSeconds
         }
-        if !connection.hasSentMessage && connection.isOpen {
+        if !connection.hasSaidHello && connection.isOpen {
             let helloDeadline = connection.openedAt + helloTimeoutSeconds
             if now >= helloDeadline {
                 step = .closeForNoHello

@@ -43,7 +43,6 @@ extension ProtocolHandler {
             text = String(decoding: connection.partialMessage, as: UTF8.self)
             connection.partialMessage = []
         }
-        connection.hasSentMessage = true
         server.metrics.withLock { metrics in
             metrics.messagesReceived += 1
             metrics.bytesReceived += text.utf8.count

@@ -60,8 +60,9 @@ public final class WebSocketConnection {
     var openedAt = 0.0
     /// Server time the peer was last heard from: a chunk of a message, or a pong.
     private(set) var lastHeardAt = 0.0
-    /// True once a complete message has arrived (`helloTimeoutSeconds`).
-    var hasSentMessage = false
+    /// True once the session layer has read a hello from it (`helloTimeoutSeconds`): other
+    /// messages, pings and pongs do not keep a connection that never says hello.
+    var hasSaidHello = false
     /// True when the heartbeat has pinged the peer and not heard from it since.
     var isPinged = false
     /// A heartbeat ping waits for the next writeable callback.

@@ -22,6 +22,7 @@ final class FakeConnection: ShardConnection {
     let path: String
     let urlSession: String?
     var context: AnyObject?
+    var hasSaidHello = false
     /// Everything the server sent, in order.
     private(set) var output: [Output] = []
     /// The latest slot: the frame the server put there (`replaceLatest`) and the socket has not
