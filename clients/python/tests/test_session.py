@@ -172,3 +172,15 @@ def test_png_draws_fills_at_their_place(url, tmp_path):
     assert image.getpixel((195, 600)) == (255, 0, 0)              # the page's background
     x, y, w, h = navbar.frame
     assert image.getpixel((int(x + w - 5), int(y + 10))) == (0xF9, 0xF9, 0xF9)
+
+
+def test_png_without_pillow_says_which_extra_to_install(url, tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    monkeypatch.delitem(sys.modules, "stackcast.picture", raising=False)
+    with stackcast.connect(url, app="stack") as s:
+        with pytest.raises(stackcast.MissingExtraError) as missing:
+            s.png(str(tmp_path / "never.png"))
+    assert "pip install 'stackcast[png]'" in str(missing.value)
+    assert isinstance(missing.value, ImportError)
+    assert not (tmp_path / "never.png").exists()

@@ -15,13 +15,13 @@ Every error is a `StackcastError`: `ConnectError`, `HelloError`, `CommandError` 
 from . import aio, wire
 from .app import App, viewer_link
 from .core import EVENT_GROUPS
-from .errors import (CommandError, ConnectError, ConnectionClosedError, HelloError, ProtocolError, ServerError,
-                     StackcastError, Timeout, WireError)
+from .errors import (CommandError, ConnectError, ConnectionClosedError, HelloError, MissingExtraError, ProtocolError,
+                     ServerError, StackcastError, Timeout, WireError)
 from .model import Event, Node, Welcome
 from .session import Session, connect
 
 __version__ = "0.1.0"
 
-__all__ = ["App", "EVENT_GROUPS", "CommandError", "ConnectError", "ConnectionClosedError", "Event", "HelloError", "Node",
-           "ProtocolError", "ServerError", "Session", "StackcastError", "Timeout", "Welcome", "WireError", "aio",
+__all__ = ["App", "EVENT_GROUPS", "CommandError", "ConnectError", "ConnectionClosedError", "Event", "HelloError",
+           "MissingExtraError", "Node", "ProtocolError", "ServerError", "Session", "StackcastError", "Timeout", "Welcome", "WireError", "aio",
            "connect", "viewer_link", "wire"]

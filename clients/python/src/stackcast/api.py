@@ -10,6 +10,7 @@ from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from . import gestures
 from .core import EVENT_GROUPS, Core, Message
+from .errors import MissingExtraError
 from .model import Node, Welcome
 
 Target = Mapping[str, Any] | None   # {"tab": N} or {"stack": id} (§5.2)
@@ -111,7 +112,14 @@ class Api(Generic[R, S]):
         """Draws the picture (fills, borders, rounded corners, shadows, texts, icons, clips) into
         a PNG file at `path`, `scale` pixels per point: enough for a bug report. Needs Pillow
         (`pip install 'stackcast[png]'`)."""
-        from .picture import draw   # Pillow is optional: imported only here
+        try:
+            from .picture import draw   # Pillow is optional: imported only here
+        except ModuleNotFoundError as missing:
+            if missing.name != "PIL":
+                raise
+            raise MissingExtraError(
+                "png() draws with Pillow, which is not installed: pip install 'stackcast[png]' "
+                "(from a checkout: pip install './clients/python[png]')") from None
         viewport = self.welcome.viewport
         nodes = self._reading(lambda core: core.picture.flatten())
         draw(nodes, viewport.get("width", 390), viewport.get("height", 844), scale).save(path)

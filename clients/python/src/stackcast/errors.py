@@ -71,3 +71,8 @@ class ProtocolError(StackcastError):
 class WireError(ProtocolError, ValueError):
     """A frame this client cannot apply (docs/protocol.md §3.4, §3.6): the client must stop
     applying frames and ask for a full one. Nothing is changed by the frame that raised it."""
+
+
+class MissingExtraError(StackcastError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message says which extra
+    to install."""
