@@ -104,12 +104,15 @@ extension SessionShard {
     }
 
     /// `viewer` has applied its frames up to `seq`: its window opens, and when it is behind the
-    /// newest frame it gets one delta to it.
+    /// newest frame it gets one delta to it. Acks skip the rate limits, so a bad one is answered
+    /// at most once a second: a flood of them costs no flood of errors.
     private func acknowledge(_ seq: Int, from viewer: Viewer, in session: Session) {
         guard viewer.flow != nil else {
+            guard viewer.limiter.shouldWarn(now: transport.now) else { return }
             return send(WireError(.badMessage, "ack: this connection did not ask for flow control (send \"window\" in hello)"), to: viewer)
         }
         guard seq <= viewer.base?.seq ?? 0 else {
+            guard viewer.limiter.shouldWarn(now: transport.now) else { return }
             return send(WireError(.badMessage, "ack: seq \(seq) was never sent to this connection (its newest frame is \(viewer.base?.seq ?? 0))"), to: viewer)
         }
         let wasFull = viewer.flow!.isFull

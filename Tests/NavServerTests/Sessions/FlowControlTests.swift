@@ -82,6 +82,20 @@ import Testing
         #expect(c.last("error")?["message"]?.stringValue == "ack: seq 7 was never sent to this connection (its newest frame is 1)")
     }
 
+    /// Acks skip the rate limits, so their errors have one of their own: a flood of bad acks
+    /// gets one error a second, not one each.
+    @Test func aFloodOfBadAcksGetsOneErrorASecond() {
+        let h = ShardHarness()
+        let c = h.connect()
+        h.hello(#""window":4"#, on: c)
+        _ = c.take()
+        for _ in 0..<1000 { h.send(#"{"type":"ack","seq":99}"#, on: c) }
+        #expect(c.take() == ["error bad_message"])
+        h.advance(by: 1.1)
+        for _ in 0..<1000 { h.send(#"{"type":"ack","seq":99}"#, on: c) }
+        #expect(c.take().filter { $0.hasPrefix("error") } == ["error bad_message"])
+    }
+
     @Test func acksAreNotCountedAgainstTheMessageRate() {
         let h = ShardHarness()
         let c = h.connect()
