@@ -31,6 +31,9 @@ final class SectionView {
     /// The footer's text and the width it was last wrapped to.
     private var footerText: String?
     private var wrappedWidth = -1.0
+    /// The width the header was last truncated to: a split's pages lay out every tick, and the
+    /// text is measured only when that width (or the text) changes.
+    private var headerWidth = -1.0
 
     init(spec: SectionSpec, palette: ListPalette) {
         self.palette = palette
@@ -59,6 +62,7 @@ final class SectionView {
         node.role = .header
         node.name = text
         node.text = text.uppercased()
+        headerWidth = -1
         header = node
     }
 
@@ -95,7 +99,10 @@ final class SectionView {
         if let header {
             y += isFirst ? SectionView.firstHeaderTop : SectionView.headerTop
             header.frame = Rect(x: inset + SectionView.textInset, y: y, width: textWidth, height: SectionView.headerLineHeight)
-            header.text = TextMetrics.truncated((header.name ?? "").uppercased(), font: .footnote, width: textWidth)
+            if textWidth != headerWidth {
+                headerWidth = textWidth
+                header.text = TextMetrics.truncated((header.name ?? "").uppercased(), font: .footnote, width: textWidth)
+            }
             y += SectionView.headerLineHeight + SectionView.headerGap
         } else {
             y += isFirst ? SectionView.firstHeaderSpacing : SectionView.headerSpacing

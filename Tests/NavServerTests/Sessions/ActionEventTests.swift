@@ -6,6 +6,18 @@ import Testing
 /// A tap on a row that emits reaches the program that drives the session (its controllers) as an
 /// `action` event, subscribed or not; a watcher gets it only when it subscribed to `action`.
 @Suite struct ActionEventTests {
+    /// Taps the row titled Tea of `token`'s session from `connection`; returns the session.
+    private func tapTea(_ h: ShardHarness, token: String, on connection: FakeConnection) throws -> Session {
+        let session = try #require(h.shard.sessions[token])
+        let row = try #require(session.latest.list?.items.first { $0.role == .row && $0.name == "Tea" })
+        let (x, y) = (row.frame.x + row.frame.width / 2, row.frame.y + row.frame.height / 2)
+        h.send(#"{"type":"pointer","phase":"down","x":\#(x),"y":\#(y),"t":5000}"#, on: connection)
+        h.advance(by: 0.05)
+        h.send(#"{"type":"pointer","phase":"up","x":\#(x),"y":\#(y),"t":5050}"#, on: connection)
+        h.settle()
+        return session
+    }
+
     @Test func theControllerGetsTheActionAndOnlyWatchersThatAskedDo() throws {
         let h = ShardHarness()
         let (c, token, watchToken) = h.controller()
@@ -13,13 +25,7 @@ import Testing
         h.command("s", "subscribe", #""events":["action"]"#, on: asked)
         h.command("p", "push", #""screen":{"name":"Shop","rows":[{"title":"Tea","action":{"emit":"buy","value":{"sku":"tea"}}}]}"#, on: c)
         h.settle()
-        let session = try #require(h.shard.sessions[token])
-        let row = try #require(session.latest.list?.items.first { $0.role == .row && $0.name == "Tea" })
-        let (x, y) = (row.frame.x + row.frame.width / 2, row.frame.y + row.frame.height / 2)
-        h.send(#"{"type":"pointer","phase":"down","x":\#(x),"y":\#(y),"t":5000}"#, on: c)
-        h.advance(by: 0.05)
-        h.send(#"{"type":"pointer","phase":"up","x":\#(x),"y":\#(y),"t":5050}"#, on: c)
-        h.settle()
+        let session = try tapTea(h, token: token, on: c)
         for connection in [c, asked] {
             let event = try #require(connection.last("event"))
             #expect(event["group"] == "action")
@@ -45,13 +51,7 @@ import Testing
         let (c, token, _) = h.controller()
         h.command("p", "push", #""screen":{"name":"Shop","rows":[{"title":"Tea","action":{"emit":"buy"}}]}"#, on: c)
         h.settle()
-        let session = try #require(h.shard.sessions[token])
-        let row = try #require(session.latest.list?.items.first { $0.role == .row && $0.name == "Tea" })
-        let (x, y) = (row.frame.x + row.frame.width / 2, row.frame.y + row.frame.height / 2)
-        h.send(#"{"type":"pointer","phase":"down","x":\#(x),"y":\#(y),"t":5000}"#, on: c)
-        h.advance(by: 0.05)
-        h.send(#"{"type":"pointer","phase":"up","x":\#(x),"y":\#(y),"t":5050}"#, on: c)
-        h.settle()
+        _ = try tapTea(h, token: token, on: c)
         #expect(c.last("event")?["name"] == "buy")
         let error = try #require(c.last("error"))
         #expect(error["code"] == "not_found")
