@@ -10,6 +10,13 @@ public enum FlowFile {
     /// The file names a folder given to `stackcast test` contributes.
     public static let extensions = ["json", "yaml", "yml"]
 
+    /// The deepest nesting a YAML flow file may have; a flow needs fewer than ten levels.
+    public static let maximumYAMLDepth = 100
+    /// The most values a YAML flow file may hold once its aliases are expanded: an alias repeats
+    /// what it names, so a few hundred bytes of aliases to aliases would otherwise expand to
+    /// gigabytes.
+    public static let maximumYAMLValues = 250_000
+
     /// `paths` with each folder replaced by its flow files (`extensions`, not its subfolders), in
     /// name order; files and missing paths stay as given (a missing one is reported when loaded).
     public static func expand(_ paths: [String]) -> [String] {
@@ -39,6 +46,11 @@ public enum FlowFile {
         let json: JSONValue
         let lines: [Int]
         if isYAML(name: name, text: text) {
+            if let deep = YAMLNesting.firstLine(of: text, deeperThan: maximumYAMLDepth) {
+                throw FlowFileError(
+                    file: name, line: deep.line,
+                    "nested \(deep.depth) levels deep; a flow file may nest at most \(maximumYAMLDepth) levels")
+            }
             let node: Node?
             do {
                 node = try Yams.compose(yaml: text)
@@ -48,7 +60,8 @@ public enum FlowFile {
                 throw FlowFileError(file: name, "not valid YAML: \(error)")
             }
             guard let node else { throw FlowFileError(file: name, line: 1, "the file is empty; expected a flow (app, viewport, steps)") }
-            json = try value(of: node, file: name)
+            var budget = maximumYAMLValues
+            json = try value(of: node, file: name, budget: &budget)
             lines = node["steps"]?.sequence?.map { $0.mark?.line ?? 0 } ?? []
         } else {
             do {
@@ -78,8 +91,15 @@ public enum FlowFile {
     // MARK: YAML
 
     /// The JSON value of a YAML document: scalars by YAML's own resolution (quote a name such as
-    /// `"No"` or `"1.0"` to keep it a string), mapping keys as strings.
-    private static func value(of node: Node, file: String) throws(FlowFileError) -> JSONValue {
+    /// `"No"` or `"1.0"` to keep it a string), mapping keys as strings. Each value takes one from
+    /// `budget`: none left is an error, so aliases cannot expand without bound.
+    private static func value(of node: Node, file: String, budget: inout Int) throws(FlowFileError) -> JSONValue {
+        budget -= 1
+        guard budget >= 0 else {
+            throw FlowFileError(
+                file: file, line: node.mark?.line,
+                "holds more than \(maximumYAMLValues) values once its aliases (*name) are expanded; a flow file may hold at most that many")
+        }
         switch node {
         case .scalar(let scalar):
             // `Node.tag` resolves the tag (plain `true` is a bool, quoted `"true"` a string); the
@@ -92,7 +112,7 @@ public enum FlowFile {
             }
         case .sequence(let sequence):
             var elements: [JSONValue] = []
-            for element in sequence { elements.append(try value(of: element, file: file)) }
+            for element in sequence { elements.append(try value(of: element, file: file, budget: &budget)) }
             return .array(elements)
         case .mapping(let mapping):
             var object = JSONObject()
@@ -100,7 +120,7 @@ public enum FlowFile {
                 guard case .scalar(let name) = key else {
                     throw FlowFileError(file: file, line: key.mark?.line, "a mapping key must be a plain name")
                 }
-                object[name.string] = try value(of: member, file: file)
+                object[name.string] = try value(of: member, file: file, budget: &budget)
             }
             return .object(object)
         }

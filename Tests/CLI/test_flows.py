@@ -92,6 +92,21 @@ def test_an_unreadable_file_exits_2_naming_the_file_and_the_problem(stackcast_bi
     assert result.stdout.splitlines()[-1] == "flows: 1 passed, 0 failed, 2 unreadable"
 
 
+def test_hostile_yaml_is_refused_with_exit_2_not_a_crash(stackcast_bin, tmp_path):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("app: stack\nsteps: " + "[" * 10000 + "]" * 10000 + "\n")
+    bomb = tmp_path / "bomb.yaml"
+    lines = ["a: &a [" + ", ".join(["lol"] * 9) + "]"]
+    for previous, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
+    bomb.write_text("\n".join(lines) + "\napp: stack\nsteps:\n  - settle: true\n")
+    result = run(stackcast_bin, deep, bomb)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"✘ {deep}:2: nested 10001 levels deep; a flow file may nest at most 100 levels" in result.stdout
+    assert f"✘ {bomb}:" in result.stdout and "holds more than 250000 values once its aliases" in result.stdout
+    assert result.stdout.splitlines()[-1] == "flows: 0 passed, 0 failed, 2 unreadable"
+
+
 def test_a_folder_runs_its_flow_files_in_name_order_and_quiet_prints_only_failures(stackcast_bin):
     result = run(stackcast_bin, "--quiet", EXAMPLES)
     assert result.returncode == 0, result.stdout + result.stderr
