@@ -6,7 +6,10 @@ divided by N. Prints one JSON object. (`stackcast bench` measures sessions kept 
 no viewer, `server.idle_session_kib`; freed memory stays resident, so that figure cannot come
 from closing these connections.)
 
-    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone]
+    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone] [--deflate]
+
+With --deflate the connections offer permessage-deflate as the `websockets` library does by default
+(and as browsers do); without it they offer none.
 
 The server gets a log file of its own (a full stdout pipe would stop its service threads), the
 peer limits it needs for N connections from one address, and a warm-up session before the
@@ -49,8 +52,9 @@ def start_server(binary, sessions, log):
     raise RuntimeError("the server did not start")
 
 
-async def open_session(url, app):
-    connection = await websockets.connect(url, subprotocols=["stackcast.v1"], compression=None, ping_interval=None)
+async def open_session(url, app, deflate):
+    connection = await websockets.connect(
+        url, subprotocols=["stackcast.v1"], compression="deflate" if deflate else None, ping_interval=None)
     await connection.send(json.dumps({"type": "hello", "app": app, "protocol": 2, "encoding": "binary"}))
     welcome = json.loads(await connection.recv())
     if welcome.get("type") != "welcome":
@@ -61,17 +65,17 @@ async def open_session(url, app):
     return connection
 
 
-async def measure(binary, sessions, app):
+async def measure(binary, sessions, app, deflate):
     with tempfile.NamedTemporaryFile("w", suffix=".log") as log:
         server, url = start_server(binary, sessions, log)
         try:
-            warm = await open_session(url, app)
+            warm = await open_session(url, app, deflate)
             await warm.close()
             await asyncio.sleep(0.5)
             before = resident_kib(server.pid)
             connections = []
             for _ in range(sessions):
-                connections.append(await open_session(url, app))
+                connections.append(await open_session(url, app, deflate))
             await asyncio.sleep(1.0)
             connected = resident_kib(server.pid)
             for connection in connections:
@@ -80,7 +84,7 @@ async def measure(binary, sessions, app):
             server.terminate()
             server.wait(timeout=30)
     return {
-        "app": app, "sessions": sessions, "rss_before_kib": before, "rss_connected_kib": connected,
+        "app": app, "sessions": sessions, "deflate": deflate, "rss_before_kib": before, "rss_connected_kib": connected,
         "connected_session_kib": round((connected - before) / sessions, 1),
     }
 
@@ -90,10 +94,11 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--app", default="phone")
+    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate, as websockets does by default")
     arguments = parser.parse_args()
     if arguments.sessions < 1:
         parser.error("--sessions must be at least 1")
-    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app))))
+    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app, arguments.deflate))))
 
 
 if __name__ == "__main__":
