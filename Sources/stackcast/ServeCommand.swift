@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NavApps
+import NavKit
 import NavServer
 
 /// `stackcast serve`: the viewer and the WebSocket endpoint on one port.
@@ -83,6 +84,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Record every session to a JSON-lines file in this folder (made if missing); `stackcast replay FILE` replays one, the viewer's ?replay=NAME plays one.")
     var record: String?
 
+    @Option(name: .customLong("operator-token"), help: "The operator's token (16 to 100 letters, digits, - and _; or the environment's STACKCAST_OPERATOR_TOKEN, which ps does not show): with it, GET /recordings?token=… lists the recordings, any recording can be fetched, and /status?token=… links their replays. Without it, a recording goes only to its own session's token.")
+    var operatorToken: String?
+
     @Flag(name: .customLong("record-on-request"), help: "With --record: record only the sessions that ask (configure with record: true); the others leave no file.")
     var recordOnRequest = false
 
@@ -101,6 +105,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    /// `--operator-token`, or the environment's `STACKCAST_OPERATOR_TOKEN` when the flag is not given.
+    private var givenOperatorToken: String? {
+        operatorToken ?? ProcessInfo.processInfo.environment["STACKCAST_OPERATOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
@@ -117,6 +126,9 @@ struct ServeCommand: ParsableCommand {
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
         guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
+        if let token = givenOperatorToken, !PlainName.isValid(token, maxBytes: 100) || token.utf8.count < 16 {
+            throw ValidationError("--operator-token: 16 to 100 letters, digits, - and _, got \(token.utf8.count) characters")
+        }
         if let nodeID, !SessionToken.isValidNodeID(nodeID) {
             throw ValidationError("--node-id: \(SessionToken.nodeIDRule), got \"\(nodeID)\"")
         }
@@ -147,7 +159,7 @@ struct ServeCommand: ParsableCommand {
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
-            threads: threads, recordsOnRequest: recordOnRequest, nodeID: nodeID
+            threads: threads, recordsOnRequest: recordOnRequest, nodeID: nodeID, operatorToken: givenOperatorToken
         )
         var recordings: RecordingStore?
         if let record {

@@ -50,9 +50,11 @@ def test_a_browser_recording_replays_to_the_same_frame_hashes(start_server, driv
     assert len(hashes) == len(recorded)
     assert "every hash as recorded" in headless.stdout.splitlines()[-1]
 
-    replayer = start_server("phone", "--record", str(record))
+    # A recording is served only with a token: the operator's here (its session's would do too).
+    operator = "browser-replay-operator-token"
+    replayer = start_server("phone", "--record", str(record), "--operator-token", operator)
     name = files[0].stem
-    driver.get(f"{replayer.url}?replay={name}&app=phone")
+    driver.get(f"{replayer.url}?replay={name}&app=phone&token={operator}")
     wait_until(lambda: driver.execute_script("return window.stackcast && window.stackcast.replay"), 15,
                "the replay to load")
     frames = driver.execute_script("return window.stackcast.replay.frames")

@@ -194,20 +194,35 @@ def test_record_folder_that_cannot_be_made_stops_the_server(tmp_path):
     assert "--record: cannot write recordings to" in result.stderr
 
 
-def test_recordings_are_served_by_checked_names(start_server, tmp_path):
+OPERATOR = "operator-token-for-tests-0123"
+
+
+def test_recordings_are_served_by_checked_names_to_token_holders_only(start_server, tmp_path):
     folder = tmp_path / "rec"
-    server = start_server("--record", str(folder))
-    run(push_drag_push(server.ws_url))
+    server = start_server("--record", str(folder), "--operator-token", OPERATOR)
+    welcome, _ = run(push_drag_push(server.ws_url))
     file = written_out(only_recording(folder))
     name = file.stem
-    status, headers, body = get(server, "/recordings")
+    status, _, text = get(server, "/recordings")
+    assert status == 403 and text.startswith(b"the list of recordings is served with the operator token only"), text
+    status, _, text = get(server, f"/recordings?token={welcome['session']}")
+    assert status == 403, "a session's token lists nothing"
+    status, headers, body = get(server, f"/recordings?token={OPERATOR}")
     assert status == 200 and json.loads(body) == {"recordings": [{"name": name, "bytes": file.stat().st_size}]}
-    status, headers, body = get(server, f"/recordings/{name}.jsonl")
-    assert status == 200 and body == file.read_bytes()
+    # The recording holds every input the session received: only its own control token, or the
+    # operator's, fetches it; its watch token, another token or none gets 403.
+    for token in [None, welcome["watchToken"], "x" * 40, OPERATOR[:-1]]:
+        query = "" if token is None else f"?token={token}"
+        for suffix in ["", ".jsonl"]:
+            status, _, text = get(server, f"/recordings/{name}{suffix}{query}")
+            assert status == 403 and text.startswith(b"a recording is served to whoever holds its session's token"), (token, text)
+    for token in [welcome["session"], OPERATOR]:
+        status, headers, body = get(server, f"/recordings/{name}.jsonl?token={token}")
+        assert status == 200 and body == file.read_bytes()
     for bad in ["bad.name", "a%20b", "x" * 101]:
         status, _, text = get(server, f"/recordings/{bad}")
         assert status == 400 and b"bad recording name" in text, (bad, status, text)
-    status, _, text = get(server, "/recordings/20250101-000000-phone-00000000")
+    status, _, text = get(server, f"/recordings/20250101-000000-phone-00000000?token={OPERATOR}")
     assert status == 404 and text == b"no recording named 20250101-000000-phone-00000000\n"
     for escape in ["/recordings/../../../../etc/passwd", "/recordings/..%2F..%2F..%2Fetc%2Fpasswd", "/recordings/%2e%2e%2fsecret"]:
         status, _, text = get(server, escape)
@@ -217,12 +232,12 @@ def test_recordings_are_served_by_checked_names(start_server, tmp_path):
 def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))
-    run(push_drag_push(server.ws_url))
+    welcome, _ = run(push_drag_push(server.ws_url))
     file = only_recording(folder)
     name = file.stem
     # A replay runs the whole session again; the server gives it up to 60 s (its later-answer
     # timeout), and so does the test: under AddressSanitizer it can take more than the usual 10.
-    status, headers, body = get(server, f"/recordings/{name}", timeout=60)
+    status, headers, body = get(server, f"/recordings/{name}?token={welcome['session']}", timeout=60)
     document = json.loads(body)
     assert status == 200 and headers["content-type"] == "application/json"
     assert document["app"] == "phone" and document["name"] == name
@@ -232,16 +247,17 @@ def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
 
 
 def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
-    server = start_server("--record", str(tmp_path / "rec"))
+    server = start_server("--record", str(tmp_path / "rec"), "--operator-token", OPERATOR)
 
     async def body():
         client = await session(server.ws_url, app="phone")
         await client.ok("push", screen={"name": "A"})
         await client.settle()
         status, headers, page = get(server, "/status")
+        _, _, operator_page = get(server, f"/status?token={OPERATOR}")
         await client.close()
-        return client.welcome, status, headers, page.decode()
-    welcome, status, headers, page = run(body())
+        return client.welcome, status, headers, page.decode(), operator_page.decode()
+    welcome, status, headers, page, operator_page = run(body())
     assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert "<script" not in page and "http://" not in page and "https://" not in page, "no scripts, no external assets"
     assert '<p id="summary">1 session, 1 viewer, recorded.' in page
@@ -251,7 +267,8 @@ def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
     assert viewers == "1" and re.fullmatch(r"\d+ s", age) and int(frames) > 5
     assert re.fullmatch(r"[\d.]+ (B|KiB|MiB)", sent) and re.fullmatch(r"\d+ s ago", last_input)
     assert f'href="/?app=phone&amp;session={welcome["watchToken"]}&amp;role=view">watch</a>' in row
-    assert f'href="/?replay={welcome["recording"]}&amp;app=phone">replay</a>' in row
+    assert "replay" not in row, "without the operator token the page links no replay"
+    assert f'href="/?replay={welcome["recording"]}&amp;app=phone&amp;token={OPERATOR}">replay</a>' in operator_page
     assert welcome["session"] not in page, "the control token must never be on the page"
     spark = re.search(r'<svg id="sparkline"[^>]*>.*?points="([^"]+)"', page)
     points = spark.group(1).split()

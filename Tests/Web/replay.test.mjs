@@ -51,4 +51,5 @@ test('?replay= takes recording names only', () => {
   assert.equal(readOptions('?replay=').replay, '');
   assert.equal(readOptions('?app=phone').replay, null);
   assert.ok(!REPLAY_NAME.test('a.b'));
+  assert.equal(readOptions('?replay=r&token=abc_-1').token, 'abc_-1');
 });

@@ -122,10 +122,10 @@ test('viewportToClient is the inverse of clientToViewport', () => {
 });
 
 test('URL options: defaults, watch mode and the watch link', () => {
-  assert.deepEqual(readOptions(''), { app: null, device: null, role: 'control', session: null, wire: 'binary', replay: null },
+  assert.deepEqual(readOptions(''), { app: null, device: null, role: 'control', session: null, wire: 'binary', replay: null, token: null },
     'no app: the server\'s own (serve --app), and its device');
   assert.deepEqual(readOptions('?app=tablet&device=fit&session=abc&role=view&wire=json'),
-    { app: 'tablet', device: 'fit', role: 'view', session: 'abc', wire: 'json', replay: null });
+    { app: 'tablet', device: 'fit', role: 'view', session: 'abc', wire: 'json', replay: null, token: null });
   assert.equal(readOptions('?wire=v1').wire, 'v1');
   assert.equal(readOptions('?wire=morse').wire, 'binary', 'an unknown wire is the default');
   assert.equal(new URL(watchUrl('http://h:1/?wire=v1', 'T0K')).searchParams.get('wire'), 'v1',

@@ -171,6 +171,7 @@ function startReplay() {
   window.stackcast = { replay: null };
   setupReplay({
     name: options.replay,
+    token: options.token,
     onShow: (shownTimeline) => {
       timeline = shownTimeline;
       screenMessage.hidden = true;

@@ -17,9 +17,10 @@ export const WIRES = ['binary', 'json', 'v1'];
  * `device`, `device` is null: the app's own device is used (deviceFor). An unknown `wire` is
  * the default, binary.
  * @param {string} search e.g. `location.search`.
- * `replay` is null without `?replay=`, and empty for a name the server would refuse.
+ * `replay` is null without `?replay=`, and empty for a name the server would refuse; `token`
+ * (`?token=`) is what the server serves that recording for: its session's token or the operator's.
  * @returns {{app:string|null, device:string|null, role:'control'|'view', session:string|null,
- *            wire:'binary'|'json'|'v1', replay:string|null}}
+ *            wire:'binary'|'json'|'v1', replay:string|null, token:string|null}}
  */
 export function readOptions(search) {
   const params = new URLSearchParams(search);
@@ -32,6 +33,7 @@ export function readOptions(search) {
     session: params.get('session') || null,
     wire: WIRES.includes(wire) ? wire : WIRES[0],
     replay: params.has('replay') ? (REPLAY_NAME.test(params.get('replay')) ? params.get('replay') : '') : null,
+    token: params.get('token') || null,
   };
 }
 

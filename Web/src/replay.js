@@ -71,15 +71,17 @@ export class ReplayTimeline {
  * scrubber (one position per frame) and a line naming the frame, its time and hash.
  * @param {object} parts
  * @param {string} parts.name a name that matches REPLAY_NAME.
+ * @param {string|null} [parts.token] the token the server serves the recording for.
  * @param {(timeline: ReplayTimeline) => void} parts.onShow called after each change of frame.
  * @param {(message: string) => void} parts.onError
  * @param {typeof fetch} [parts.load]
  */
-export async function setupReplay({ name, onShow, onError, load = fetch }) {
+export async function setupReplay({ name, token = null, onShow, onError, load = fetch }) {
   const $ = (id) => document.getElementById(id);
   let timeline;
   try {
-    const response = await load(`/recordings/${name}`);
+    const query = token ? `?token=${encodeURIComponent(token)}` : '';
+    const response = await load(`/recordings/${name}${query}`);
     if (!response.ok) throw new Error((await response.text()).trim() || `HTTP ${response.status}`);
     timeline = new ReplayTimeline(await response.json());
   } catch (error) {

@@ -6,13 +6,18 @@ import Foundation
 /// control tokens are never on it.
 enum StatusPage {
     /// `sessions` at server time `now`; `framesPerSecond` oldest first; `recording` when the
-    /// server records sessions.
-    static func html(sessions: [SessionStatus], framesPerSecond: [Int], now: Double, recording: Bool) -> String {
+    /// server records sessions; `replayToken`, the operator's token, links each session's replay
+    /// (a recording is served only with a token: without one the page has no replay links).
+    static func html(sessions: [SessionStatus], framesPerSecond: [Int], now: Double, recording: Bool, replayToken: String? = nil) -> String {
         let sorted = sessions.sorted { ($0.startedAt, $0.watchToken) < ($1.startedAt, $1.watchToken) }
         var rows = ""
         for session in sorted {
             let watch = "/?app=\(escape(session.app))&amp;session=\(escape(session.watchToken))&amp;role=view"
-            let replay = session.recording.map { " · <a class=\"replay\" href=\"/?replay=\(escape($0))&amp;app=\(escape(session.app))\">replay</a>" } ?? ""
+            let replay = replayToken.flatMap { token in
+                session.recording.map {
+                    " · <a class=\"replay\" href=\"/?replay=\(escape($0))&amp;app=\(escape(session.app))&amp;token=\(escape(token))\">replay</a>"
+                }
+            } ?? ""
             rows += """
                 <tr><td>\(escape(session.app))</td><td class="n">\(session.viewers)</td>\
                 <td class="n">\(duration(now - session.startedAt))</td><td class="n">\(session.frames)</td>\

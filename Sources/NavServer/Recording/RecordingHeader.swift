@@ -18,14 +18,21 @@ public struct RecordingHeader: Equatable, Sendable {
     public var limits: SceneLimits
     /// When the session started, UTC, ISO 8601 (informative: replays use scene time only).
     public var started: String
+    /// `SessionToken.stateKey` of the session's control token, a one-way hash: the server serves
+    /// the recording to whoever shows that token. Nil in recordings made outside a server.
+    public var sessionKey: String?
 
-    public init(name: String, app: String, viewport: Viewport, kinds: ScenePicture.Kinds, limits: SceneLimits, started: String) {
+    public init(
+        name: String, app: String, viewport: Viewport, kinds: ScenePicture.Kinds, limits: SceneLimits, started: String,
+        sessionKey: String? = nil
+    ) {
         self.name = name
         self.app = app
         self.viewport = viewport
         self.kinds = kinds
         self.limits = limits
         self.started = started
+        self.sessionKey = sessionKey
     }
 
     public var json: JSONValue {
@@ -42,6 +49,7 @@ public struct RecordingHeader: Equatable, Sendable {
             "maxQueuedBytes": .number(Double(limits.maxQueuedBytes)),
         ]
         object["started"] = .string(started)
+        if let sessionKey { object["session"] = .string(sessionKey) }
         return .object(object)
     }
 
@@ -69,7 +77,8 @@ public struct RecordingHeader: Equatable, Sendable {
                 maxStackDepth: limit("maxStackDepth", defaults.maxStackDepth),
                 maxQueuedCommands: limit("maxQueuedCommands", defaults.maxQueuedCommands),
                 maxQueuedBytes: limit("maxQueuedBytes", defaults.maxQueuedBytes)),
-            started: object["started"]?.stringValue ?? "")
+            started: object["started"]?.stringValue ?? "",
+            sessionKey: object["session"]?.stringValue)
     }
 }
 

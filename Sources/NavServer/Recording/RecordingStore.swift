@@ -48,8 +48,13 @@ public final class RecordingStore: @unchecked Sendable {
         }
     }
 
+    /// The most replays of this folder's recordings made at once (`GET /recordings/NAME`).
+    public static let maxConcurrentReplays = 2
+
     /// The record folder (absolute).
     public let directory: String
+    /// Admits the replays made of this folder's recordings.
+    public let replays = ReplayGate(capacity: RecordingStore.maxConcurrentReplays)
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
     private let logger: Logger

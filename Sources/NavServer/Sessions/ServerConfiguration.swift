@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     /// This process's name among those behind one balancer (`serve --node-id`): session tokens
     /// start with it and a dot, so a resume can be routed back here. Nil: plain tokens.
     public var nodeID: String?
+    /// The operator's credential (`serve --operator-token`): it lists the recordings and fetches
+    /// any of them (`?token=`). Nil: each recording goes only to its own session's token holder,
+    /// and the list to nobody.
+    public var operatorToken: String?
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
@@ -64,7 +68,8 @@ public struct ServerConfiguration: Sendable {
         eventBytesPerSecond: Double = 256 * 1024,
         threads: Int = 1,
         recordsOnRequest: Bool = false,
-        nodeID: String? = nil
+        nodeID: String? = nil,
+        operatorToken: String? = nil
     ) {
         self.transport = transport
         self.apps = apps
@@ -84,6 +89,7 @@ public struct ServerConfiguration: Sendable {
         self.threads = threads
         self.recordsOnRequest = recordsOnRequest
         self.nodeID = nodeID
+        self.operatorToken = operatorToken
     }
 
     /// The limits every session's scene gets.

@@ -131,12 +131,15 @@ final class Session {
     }
 
     /// A recorder for a new session of `app` on `scene`, whose first viewer speaks `wire`, writing
-    /// recording `name` to `store` (holding its lines until asked when `onRequest`).
+    /// recording `name` to `store` (holding its lines until asked when `onRequest`); the header
+    /// keeps the one-way key of control token `token`, which the recording is served to.
     static func recorder(
-        name: String, app: String, scene: Scene, wire: WireFormat, limits: SceneLimits, store: RecordingStore, onRequest: Bool = false
+        name: String, token: String, app: String, scene: Scene, wire: WireFormat, limits: SceneLimits, store: RecordingStore,
+        onRequest: Bool = false
     ) -> SessionRecorder {
         let header = RecordingHeader(
-            name: name, app: app, viewport: scene.viewport, kinds: kinds(for: wire), limits: limits, started: RecordingName.timestamp())
+            name: name, app: app, viewport: scene.viewport, kinds: kinds(for: wire), limits: limits, started: RecordingName.timestamp(),
+            sessionKey: SessionToken.stateKey(token))
         return SessionRecorder(name: name, header: header, store: store, holding: onRequest)
     }
 

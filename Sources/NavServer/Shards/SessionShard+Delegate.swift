@@ -36,8 +36,8 @@ extension SessionShard: WebSocketServerDelegate {
         metricsText()
     }
 
-    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
-        respond(to: path)
+    public func webSocketServer(_ server: WebSocketServer, respondTo request: PageRequest) -> HTTPAnswer? {
+        respond(to: request)
     }
 
     public func webSocketServerWillStop(_ server: WebSocketServer) {

@@ -225,12 +225,12 @@ extension SessionShard {
                 app: app, scene: scene, epoch: now, wire: hello.wire,
                 recorder: recordings.map {
                     Session.recorder(
-                        name: RecordingName.make(app: app), app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits,
+                        name: RecordingName.make(app: app), token: token, app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits,
                         store: $0, onRequest: configuration.recordsOnRequest)
                 },
                 stateRecorder: state.map {
                     Session.recorder(
-                        name: $0.name(for: token), app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits, store: $0.store)
+                        name: $0.name(for: token), token: token, app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits, store: $0.store)
                 })
             hold(session)
             metrics.withLock { $0.sessionsCreated += 1 }

@@ -4,10 +4,16 @@ import NavWire
 /// The pages the server makes itself besides `/metrics`: `/status`, `/healthz`, the list of
 /// recordings, a recording's file and its replay for the viewer (service thread only).
 extension SessionShard {
-    /// The answer to `GET path` under `/status`, `/healthz` or `/recordings`. A recording's file
-    /// and its replay are made off the service thread.
-    func respond(to path: String) -> HTTPAnswer {
-        if path == "/status" || path == "/status/" { return .ready(statusPage()) }
+    /// The answer to a `GET` under `/status`, `/healthz` or `/recordings`. Recordings, their
+    /// list and their replays are made off the service thread, and only for a request with the
+    /// right token (`RecordingAccess`).
+    func respond(to request: PageRequest) -> HTTPAnswer {
+        let path = request.path
+        let access = RecordingAccess(operatorToken: configuration.operatorToken)
+        if path == "/status" || path == "/status/" {
+            // The operator's own view links each recording's replay with the operator token.
+            return .ready(statusPage(replayToken: access.isOperator(request.token) ? request.token : nil))
+        }
         if path == "/healthz" {
             // A balancer's health check: 503 sends new sessions elsewhere while this one drains.
             return .ready(drain.isDraining ? .text(503, "draining: this server takes no new sessions") : .text(200, "ok"))
@@ -17,7 +23,11 @@ extension SessionShard {
             return .ready(.text(404, "this server keeps no recordings: start it with stackcast serve --record DIR"))
         }
         let rest = path.dropFirst("/recordings".count).drop { $0 == "/" }
-        if rest.isEmpty { return .ready(recordingList(store)) }
+        if rest.isEmpty {
+            guard access.isOperator(request.token) else { return .ready(.text(403, RecordingAccess.listRefusal)) }
+            // A folder of many thousand files takes a while to list: not on the service thread.
+            return .later { Self.recordingList(store) }
+        }
         guard let name = RecordingName.validated(String(rest)) else {
             return .ready(.text(400, "bad recording name: \(RecordingName.rule)"))
         }
@@ -29,14 +39,23 @@ extension SessionShard {
         // lws's 5 s wait for the answer, which closed the connection after the headers.
         return .later {
             store.flush()
+            guard let header = RecordingAccess.header(ofFileAt: file) else { return .text(404, "no recording named \(name)") }
+            guard access.mayFetch(header, with: request.token) else { return .text(403, RecordingAccess.refusal) }
             guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else {
                 return .text(404, "no recording named \(name)")
             }
             guard size <= ReplayDocument.maxRecordingBytes else {
                 return .text(413, "recording \(name) is \(size) bytes; the viewer replays recordings up to \(ReplayDocument.maxRecordingBytes) bytes (stackcast replay takes any size)")
             }
+            guard replays else {
+                guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
+                return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data))
+            }
+            guard store.replays.enter() else {
+                return .text(503, "\(store.replays.capacity) replays are being made; try again in a moment")
+            }
+            defer { store.replays.leave() }
             guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
-            guard replays else { return HTTPResponse(contentType: "application/jsonl; charset=utf-8", body: Array(data)) }
             do {
                 let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
                 return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording, apps: self.configuration.apps))
@@ -46,7 +65,7 @@ extension SessionShard {
         }
     }
 
-    private func statusPage() -> HTTPResponse {
+    private func statusPage(replayToken: String?) -> HTTPResponse {
         let now = transport.now
         var sessions: [SessionStatus] = []
         var rate = FrameRate()
@@ -54,12 +73,12 @@ extension SessionShard {
             sessions += shard.statusBoard.withLock { Array($0.values) }.map { $0.withLock { $0 } }
             rate.add(shard.metrics.withLock { $0.frameRate }, endingAt: now)
         }
-        let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recordings != nil)
+        let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recordings != nil, replayToken: replayToken)
         return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
     /// `{"recordings":[{"name":…, "bytes":…}, …]}`, newest first.
-    private func recordingList(_ store: RecordingStore) -> HTTPResponse {
+    private static func recordingList(_ store: RecordingStore) -> HTTPResponse {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []
         let names = files.compactMap { file -> String? in
             guard file.hasSuffix("." + Recording.fileExtension) else { return nil }

@@ -113,7 +113,8 @@ final class ProtocolHandler {
             return serveMetrics(wsi)
         case LWS_CALLBACK_HTTP:
             if let path = Self.requestPath(wsi), ContextCreationInfo.pagePaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
-                return answer(server.delegate?.webSocketServer(server, respondTo: path) ?? .ready(.text(404, "not found")), on: wsi)
+                let request = PageRequest(path: path, token: Self.urlArgument(wsi, "token"))
+                return answer(server.delegate?.webSocketServer(server, respondTo: request) ?? .ready(.text(404, "not found")), on: wsi)
             }
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_HTTP_WRITEABLE where laterResponses[wsi] != nil:

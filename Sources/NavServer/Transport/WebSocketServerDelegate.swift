@@ -36,9 +36,9 @@ public protocol WebSocketServerDelegate: AnyObject {
     /// Extra lines in Prometheus text format appended to `GET /metrics` (each ending in "\n").
     func webSocketServerMetrics(_ server: WebSocketServer) -> String
 
-    /// The answer to `GET path` (without its query) for a path under `/status` or `/recordings`;
-    /// nil answers 404.
-    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer?
+    /// The answer to a `GET` for a path under `/status`, `/healthz` or `/recordings`; nil
+    /// answers 404.
+    func webSocketServer(_ server: WebSocketServer, respondTo request: PageRequest) -> HTTPAnswer?
 
     /// The server was asked to stop and closes every WebSocket as soon as this returns: the last
     /// moment at which no client has been told to go. What a client sent elsewhere by the close
@@ -57,7 +57,7 @@ extension WebSocketServerDelegate {
 
     public func webSocketServerMetrics(_ server: WebSocketServer) -> String { "" }
 
-    public func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? { nil }
+    public func webSocketServer(_ server: WebSocketServer, respondTo request: PageRequest) -> HTTPAnswer? { nil }
 
     public func webSocketServerWillStop(_ server: WebSocketServer) {}
 }

@@ -86,8 +86,8 @@ final class RecordingDelegate: WebSocketServerDelegate, @unchecked Sendable {
         extraMetrics
     }
 
-    func webSocketServer(_ server: WebSocketServer, respondTo path: String) -> HTTPAnswer? {
-        respond(path)
+    func webSocketServer(_ server: WebSocketServer, respondTo request: PageRequest) -> HTTPAnswer? {
+        respond(request.path)
     }
 
     func webSocketServerWillStop(_ server: WebSocketServer) {
