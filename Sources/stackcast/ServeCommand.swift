@@ -87,6 +87,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("operator-token"), help: "The operator's token (16 to 100 letters, digits, - and _; or the environment's STACKCAST_OPERATOR_TOKEN, which ps does not show): with it, GET /recordings?token=… lists the recordings, any recording can be fetched, and /status?token=… links their replays. Without it, a recording goes only to its own session's token.")
     var operatorToken: String?
 
+    @Option(name: .customLong("record-max-files"), help: "With --record: the most recordings the folder keeps; past it the oldest finished ones are deleted.")
+    var recordMaxFiles = 1_000
+
+    @Option(name: .customLong("record-max-mib"), help: "With --record: the most MiB the folder's recordings take together (the oldest finished ones are deleted past it); one recording ends at 64 MiB, or at this when it is less.")
+    var recordMaxMiB = 1_024
+
     @Flag(name: .customLong("record-on-request"), help: "With --record: record only the sessions that ask (configure with record: true); the others leave no file.")
     var recordOnRequest = false
 
@@ -126,6 +132,9 @@ struct ServeCommand: ParsableCommand {
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
         guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
+        guard recordMaxFiles >= 1, (1...16_777_216).contains(recordMaxMiB) else {
+            throw ValidationError("--record-max-files must be at least 1 and --record-max-mib from 1 to 16777216")
+        }
         if let token = givenOperatorToken, !PlainName.isValid(token, maxBytes: 100) || token.utf8.count < 16 {
             throw ValidationError("--operator-token: 16 to 100 letters, digits, - and _, got \(token.utf8.count) characters")
         }
@@ -164,7 +173,8 @@ struct ServeCommand: ParsableCommand {
         var recordings: RecordingStore?
         if let record {
             do {
-                recordings = try RecordingStore(directory: record, logger: logger)
+                recordings = try RecordingStore(
+                    directory: record, logger: logger, limits: RecordingLimits(maxFiles: recordMaxFiles, maxBytes: recordMaxMiB << 20))
             } catch {
                 FileHandle.standardError.write(Data("stackcast: --record: \(error)\n".utf8))
                 throw ExitCode.failure

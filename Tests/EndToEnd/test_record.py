@@ -276,3 +276,21 @@ def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):
     metrics = urllib.request.urlopen(f"{server.http_url}/metrics", timeout=5)
     assert metrics.headers["content-type"].startswith("text/plain; version=0.0.4")
     assert "stackcast_frames_sent_total" in metrics.read().decode()
+
+
+def test_a_full_record_folder_keeps_its_newest_recordings(start_server, tmp_path):
+    folder = tmp_path / "rec"
+    server = start_server("--record", str(folder), "--record-max-files", "3", "--session-ttl", "0")
+
+    async def hellos():
+        for _ in range(6):
+            client = await session(server.ws_url, app="stack")
+            await client.close()
+    run(hellos())
+    # Sessions end as their viewers leave (no time to live); their recordings finish, and the
+    # folder is brought back to three on the writer's next turn.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(list(folder.glob("*.jsonl"))) > 3:
+        time.sleep(0.1)
+    assert len(list(folder.glob("*.jsonl"))) == 3
+    assert "deleted the oldest recordings to keep the record folder within its limits" in server.log_tail(200)

@@ -56,6 +56,10 @@ import NavKit
         #expect(message(#"{"seq":42, "type":"ack"}"#) == .ack(seq: 42))
         #expect(failure(#"{"type":"ack","seq":-1}"#)?.error == WireError(.badMessage, "seq: expected the seq of a frame (0 or more), got -1"))
         #expect(failure(#"{"type":"ack"}"#)?.error.code == .badMessage)
+        // A key's name is recorded with the session: a name no keyboard has is refused.
+        #expect(failure(#"{"type":"key","key":"\#(String(repeating: "k", count: 65))"}"#)?.error
+            == WireError(.badMessage, #"key: at most 64 bytes (a key's name, such as "Escape"), got 65"#))
+        #expect(failure(#"{"type":"key","key":"\#(String(repeating: "é", count: 32))"}"#) == nil)
         // The scan reads exactly the spelling clients send, and leaves every other to decode().
         #expect(MessageDecoder.ackSeq(in: #"{"type":"ack","seq":42}"#) == 42)
         #expect(MessageDecoder.ackSeq(in: #"{"type":"ack","seq":0}"#) == 0)

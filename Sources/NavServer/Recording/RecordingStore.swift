@@ -55,6 +55,12 @@ public final class RecordingStore: @unchecked Sendable {
     public let directory: String
     /// Admits the replays made of this folder's recordings.
     public let replays = ReplayGate(capacity: RecordingStore.maxConcurrentReplays)
+    /// The disk the record folder may take; nil for a state folder.
+    public let limits: RecordingLimits?
+    /// What the record folder holds, within `limits`; nil for a state folder. Guarded by `writing`.
+    private var retention: RecordingRetention?
+    /// Recordings were deleted to keep within `limits` (logged at info the first time). Guarded by `writing`.
+    private var hasRotated = false
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
     private let logger: Logger
@@ -70,6 +76,8 @@ public final class RecordingStore: @unchecked Sendable {
     /// Deferred lines in `pending`.
     private var deferredLines = 0
     private var finishing: Set<String> = []
+    /// Recordings that ended since the last batch was taken (record folder only).
+    private var finished: Set<String> = []
     /// State recordings that ended: their files are deleted once written.
     private var removing: Set<String> = []
     private var failed: Set<String> = []
@@ -82,12 +90,16 @@ public final class RecordingStore: @unchecked Sendable {
     private let writing = NSLock()
 
     /// A store writing to `directory`, which is made if missing; throws when it cannot be made or
-    /// written to, so a server is not started that would lose its recordings.
-    public init(directory: String, logger: Logger, forState: Bool = false) throws(RecordingStoreError) {
+    /// written to, so a server is not started that would lose its recordings. A record folder
+    /// (not `forState`) is kept within `limits`, counting the recordings already in it.
+    public init(
+        directory: String, logger: Logger, forState: Bool = false, limits: RecordingLimits = RecordingLimits()
+    ) throws(RecordingStoreError) {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
         self.directory = url.path
         self.logger = logger
         isStateFolder = forState
+        self.limits = forState ? nil : limits
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -96,6 +108,20 @@ public final class RecordingStore: @unchecked Sendable {
         guard FileManager.default.isWritableFile(atPath: url.path) else {
             throw RecordingStoreError(path: url.path, reason: "the folder is not writable")
         }
+        if !forState {
+            var existing: [String: Int] = [:]
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+                guard file.hasSuffix("." + Recording.fileExtension), let name = RecordingName.validated(file) else { continue }
+                existing[name] = (try? FileManager.default.attributesOfItem(atPath: url.path + "/" + file))?[.size] as? Int ?? 0
+            }
+            retention = RecordingRetention(limits: limits, existing: existing)
+        }
+    }
+
+    /// The recordings in the record folder with their bytes, newest first (empty for a state
+    /// folder). Kept in memory: no listing of the folder.
+    public func list() -> [(name: String, bytes: Int)] {
+        writing.withLock { retention?.newestFirst ?? [] }
     }
 
     /// The path of recording `name`'s file.
@@ -153,7 +179,7 @@ public final class RecordingStore: @unchecked Sendable {
     public func finish(_ name: String) {
         condition.withLock {
             finishing.insert(name)
-            if isStateFolder { removing.insert(name) }
+            if isStateFolder { removing.insert(name) } else { finished.insert(name) }
             condition.signal()
         }
     }
@@ -179,12 +205,13 @@ public final class RecordingStore: @unchecked Sendable {
     /// being written, tests).
     public func flush() {
         writing.withLock {
-            let (batch, ended) = takePending()
+            let (batch, ended, done) = takePending()
             writeAll(batch)
             for name in ended {
                 created.remove(name)
                 unlink(path(of: name))
             }
+            keepWithinLimits(finished: done)
         }
     }
 
@@ -207,17 +234,36 @@ public final class RecordingStore: @unchecked Sendable {
         stopped.signal()
     }
 
-    /// The lines waiting, and the state recordings that ended with them.
-    private func takePending() -> ([String: [Line]], Set<String>) {
+    /// The lines waiting, the state recordings that ended with them, and the recordings of a
+    /// record folder that did.
+    private func takePending() -> ([String: [Line]], Set<String>, Set<String>) {
         condition.withLock {
             let batch = pending
             let ended = removing
+            let done = finished
             pending.removeAll()
             pendingBytes.removeAll()
             deferredLines = 0
             removing.removeAll()
-            return (batch, ended)
+            finished.removeAll()
+            return (batch, ended, done)
         }
+    }
+
+    /// Notes the recordings that finished, then deletes the oldest finished ones past the
+    /// folder's limits. Under `writing`.
+    private func keepWithinLimits(finished: Set<String>) {
+        guard var retention else { return }
+        for name in finished { retention.finished(name) }
+        let dropped = retention.overflow()
+        self.retention = retention
+        guard !dropped.isEmpty else { return }
+        for name in dropped { unlink(path(of: name)) }
+        // Said once at info: a full folder deletes on nearly every write from then on.
+        logger.log(
+            level: hasRotated ? .debug : .info, "deleted the oldest recordings to keep the record folder within its limits",
+            metadata: ["deleted": "\(dropped.count)", "kept": "\(retention.sizes.count)", "bytes": "\(retention.totalBytes)"])
+        hasRotated = true
     }
 
     private func writeAll(_ batch: [String: [Line]]) {
@@ -233,6 +279,7 @@ public final class RecordingStore: @unchecked Sendable {
             do {
                 try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
                 if isStateFolder { created.insert(name) }
+                retention?.wrote(bytes.count, to: name)
             } catch where isStateFolder && error.isGone {
                 condition.withLock { _ = failed.insert(name) }
                 created.remove(name)

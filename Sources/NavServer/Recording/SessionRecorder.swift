@@ -27,6 +27,11 @@ final class SessionRecorder {
     private var viewers: [ObjectIdentifier: Int] = [:]
     private var nextViewer = 1
     private(set) var isEnded = false
+    /// The bytes of lines recorded so far (a frame's line counted before its hash is made), held
+    /// ones included, against the store's `maxBytesPerRecording`.
+    private var recordedBytes = 0
+    /// The recording reached that budget and ended.
+    private var reachedBudget = false
 
     /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
     /// Without a header, it goes on with a recording taken over from another process, whose
@@ -114,6 +119,7 @@ final class SessionRecorder {
     private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String?) -> RecordingEntry.Event) {
         guard !isEnded, !overflowed else { return }
         guard !store.isStateFolder else { return append(time, event(frame.seq, nil)) }
+        guard isWithinBudget(at: time) else { return }
         let frame = HashedFrame(frame: frame)
         write(.deferred { JSONWriter.write(RecordingEntry(time: time, event(frame.frame.seq, FrameHash.of(frame.frame))).json) })
     }
@@ -132,11 +138,25 @@ final class SessionRecorder {
     }
 
     private func append(_ time: Double, _ event: RecordingEntry.Event) {
-        guard !isEnded, !overflowed else { return }
+        guard !isEnded, !overflowed, isWithinBudget(at: time) else { return }
         write(.text(JSONWriter.write(RecordingEntry(time: time, event).json)))
     }
 
+    /// The reason a recording ends at once when it reaches its store's `maxBytesPerRecording`.
+    static let budgetReason = "budget"
+
+    /// False, after ending the recording, once it holds its store's most bytes per recording: the
+    /// session goes on unrecorded, and its file still replays up to there.
+    private func isWithinBudget(at time: Double) -> Bool {
+        guard !reachedBudget, let limit = store.limits?.maxBytesPerRecording, recordedBytes >= limit else { return true }
+        // The end line itself goes past the budget: it is what says why the file stops.
+        reachedBudget = true
+        end(Self.budgetReason, at: time)
+        return false
+    }
+
     private func write(_ line: RecordingStore.Line) {
+        recordedBytes += line.bufferedBytes
         guard held != nil else { return store.append(line, to: name) }
         heldBytes += line.bufferedBytes
         if heldBytes > Self.maxHeldBytes {

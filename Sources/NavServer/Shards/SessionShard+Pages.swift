@@ -25,7 +25,7 @@ extension SessionShard {
         let rest = path.dropFirst("/recordings".count).drop { $0 == "/" }
         if rest.isEmpty {
             guard access.isOperator(request.token) else { return .ready(.text(403, RecordingAccess.listRefusal)) }
-            // A folder of many thousand files takes a while to list: not on the service thread.
+            // Off the service thread: it waits for the store's writer, which may be at the disk.
             return .later { Self.recordingList(store) }
         }
         guard let name = RecordingName.validated(String(rest)) else {
@@ -77,17 +77,10 @@ extension SessionShard {
         return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
-    /// `{"recordings":[{"name":…, "bytes":…}, …]}`, newest first.
+    /// `{"recordings":[{"name":…, "bytes":…}, …]}`, newest first, from what the store keeps of
+    /// its folder.
     private static func recordingList(_ store: RecordingStore) -> HTTPResponse {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? []
-        let names = files.compactMap { file -> String? in
-            guard file.hasSuffix("." + Recording.fileExtension) else { return nil }
-            return RecordingName.validated(file)
-        }.sorted(by: >)
-        let list: [JSONValue] = names.map { name in
-            let size = (try? FileManager.default.attributesOfItem(atPath: store.path(of: name)))?[.size] as? Int ?? 0
-            return ["name": .string(name), "bytes": .number(Double(size))]
-        }
+        let list: [JSONValue] = store.list().map { ["name": .string($0.name), "bytes": .number(Double($0.bytes))] }
         return HTTPResponse(contentType: "application/json", body: Array(JSONWriter.write(["recordings": .array(list)]).utf8))
     }
 }

@@ -73,7 +73,7 @@ public enum MessageDecoder {
                     time: (try message.optionalNumber("t") ?? 0) / 1000
                 )
                 return .success(try numbered(.scroll(event), message))
-            case "key": return .success(try numbered(.key(try message.name("key")), message))
+            case "key": return .success(try numbered(.key(try keyName(message)), message))
             case "ack":
                 let seq = try message.int("seq")
                 guard seq >= 0 else { throw .badMessage("seq: expected the seq of a frame (0 or more), got \(seq)") }
@@ -419,5 +419,18 @@ public enum MessageDecoder {
         if let tab = try target.optionalInt("tab") { return .tab(tab, select: select) }
         if let stack = try target.optionalString("stack") { return .stack(stack, select: select) }
         throw .badMessage("\(target.path): expected {\"tab\": index} or {\"stack\": identifier}")
+    }
+
+    /// The longest key name a `key` message may carry: the names browsers give
+    /// (`KeyboardEvent.key`, such as "Escape" or "MediaTrackPrevious") are far shorter, and the
+    /// name is recorded with the session.
+    public static let maxKeyNameBytes = 64
+
+    private static func keyName(_ message: FieldReader) throws(WireError) -> String {
+        let name = try message.name("key")
+        guard name.utf8.count <= maxKeyNameBytes else {
+            throw .badMessage("key: at most \(maxKeyNameBytes) bytes (a key's name, such as \"Escape\"), got \(name.utf8.count)")
+        }
+        return name
     }
 }

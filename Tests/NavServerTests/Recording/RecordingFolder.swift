@@ -5,7 +5,12 @@ import Testing
 /// A record folder of a test's own, removed afterwards.
 final class RecordingFolder {
     let path = NSTemporaryDirectory() + "stackcast-recordings-" + UUID().uuidString
-    lazy var store: RecordingStore = try! RecordingStore(directory: path, logger: .init(label: "test"))
+    let limits: RecordingLimits
+    lazy var store: RecordingStore = try! RecordingStore(directory: path, logger: .init(label: "test"), limits: limits)
+
+    init(limits: RecordingLimits = RecordingLimits()) {
+        self.limits = limits
+    }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// The one recording in the folder.
