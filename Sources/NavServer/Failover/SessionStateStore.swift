@@ -26,6 +26,16 @@ public final class SessionStateStore: Sendable {
     /// This process's part of its files' names.
     let owner: String
     private let logger: Logger
+    /// The folder's file names as last listed, by key, and when (a monotonic clock's seconds): a
+    /// resume is answered from this listing while it is young (`listingLifetime`, or
+    /// `missLifetime` for a token it does not name), so guessing tokens costs a lookup, not a
+    /// listing of every live session's file.
+    private let listing = Locked<(time: Double, files: [String: [String]])?>(nil)
+    /// How long one listing answers for the folder.
+    static let listingLifetime = 0.25
+    /// How long one listing answers that the folder has no file for a token: a session whose
+    /// file appeared since is found by a listing this much later.
+    static let missLifetime = 0.05
 
     /// The state folder `directory` (made if missing) for the process with node id `nodeID`.
     public init(directory: String, nodeID: String?, logger: Logger) throws(RecordingStoreError) {
@@ -58,12 +68,34 @@ public final class SessionStateStore: Sendable {
         try takeOver(token, from: files(of: token))
     }
 
-    /// The files of `token`'s session owned by other processes (normally one).
-    func files(of token: String) -> [String] {
-        let prefix = SessionToken.stateKey(token) + "-"
+    /// The files of `token`'s session owned by other processes (normally one), from a recent
+    /// listing of the folder (`listing`).
+    func files(of token: String, now: Double = SessionStateStore.monotonicNow()) -> [String] {
+        let key = SessionToken.stateKey(token)
         let mine = RecordingName.fileName(name(for: token))
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return files.filter { $0.hasPrefix(prefix) && $0.hasSuffix("." + Recording.fileExtension) && $0 != mine }
+        let byKey = listing.withLock { cached -> [String: [String]] in
+            if let cached, now - cached.time < (cached.files[key] == nil ? Self.missLifetime : Self.listingLifetime) {
+                return cached.files
+            }
+            let fresh = Self.filesByKey(in: directory)
+            cached = (now, fresh)
+            return fresh
+        }
+        return (byKey[key] ?? []).filter { $0 != mine }
+    }
+
+    /// The folder's state files by their key (the part of the name before the first `-`).
+    private static func filesByKey(in directory: String) -> [String: [String]] {
+        var byKey: [String: [String]] = [:]
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard file.hasSuffix("." + Recording.fileExtension), let dash = file.firstIndex(of: "-") else { continue }
+            byKey[String(file[..<dash]), default: []].append(file)
+        }
+        return byKey
+    }
+
+    static func monotonicNow() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
     /// `takeOver(_:)` of `files`, found a moment ago: another process may have taken one since.

@@ -225,6 +225,24 @@ import Testing
         #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
     }
 
+    /// Resumes with tokens nobody holds are answered from a recent listing of the folder: a file
+    /// that appeared since is found once the listing is older than `missLifetime`, and one the
+    /// listing names is found for `listingLifetime`.
+    @Test func unknownTokensAreAnsweredFromARecentListing() throws {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        #expect(b.files(of: "guess-1", now: 100).isEmpty)
+        let (_, token) = busySession(process("s1", a))
+        a.store.flush()
+        let file = "\(SessionToken.stateKey(token))-\(a.owner).jsonl"
+        #expect(b.files(of: token, now: 100.01).isEmpty, "a miss is answered from the listing made at 100")
+        #expect(b.files(of: "guess-2", now: 100.04).isEmpty)
+        #expect(b.files(of: token, now: 100.06) == [file], "an older listing is made again for a miss")
+        try FileManager.default.removeItem(atPath: "\(folder.path)/\(file)")
+        #expect(b.files(of: token, now: 100.2) == [file], "a hit is answered from the listing for a while")
+        #expect(b.files(of: token, now: 100.32).isEmpty)
+    }
+
     /// A busy session of process s1, written to `folder` before s1 died; and s2's view of the
     /// folder, to take it over.
     private func sessionOfADeadProcess(in folder: Folder) -> (token: String, taker: SessionStateStore) {
