@@ -57,7 +57,7 @@ public final class StackcastServer: Sendable {
         let directory = SessionDirectory()
         let peers = PeerLimits(
             messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
-            maxSessions: configuration.maxSessionsPerPeer)
+            maxSessions: configuration.maxSessionsPerPeer, workShare: configuration.peerWorkShare ?? .infinity)
         let port = SharedPort()
         let drainState = DrainState()
         self.drainState = drainState

@@ -60,6 +60,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("peer-messages-per-second"), help: "Messages all connections of one peer address may send per second together (bursts up to twice that).")
     var peerMessagesPerSecond: Double = 20_000
 
+    @Option(name: .customLong("peer-cpu-percent"), help: "The share of one service thread the messages of one peer address may take together, in percent (bursts of a tenth of a second's share); each message counts for the time it took. 0: no limit (load tests from one address).")
+    var peerCPUPercent: Double = 50
+
     @Option(name: .customLong("max-stack-depth"), help: "The most pages one stack (or page stack) may hold.")
     var maxStackDepth = 300
 
@@ -86,6 +89,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("operator-token"), help: "The operator's token (16 to 100 letters, digits, - and _; or the environment's STACKCAST_OPERATOR_TOKEN, which ps does not show): with it, GET /recordings?token=… lists the recordings, any recording can be fetched, and /status?token=… links their replays. Without it, a recording goes only to its own session's token.")
     var operatorToken: String?
+
+    @Option(name: .customLong("session-memory-kib"), help: "The most memory a session's pages may take, in KiB, as estimated from their pages, rows and texts (about 7 KiB a page, 1.75 KiB a row): a command past it fails with too_large and changes nothing. The default lets 1,000 sessions at their budgets fit in 2 GB.")
+    var sessionMemoryKiB = SceneLimits.defaultMemoryBudget >> 10
 
     @Option(name: .customLong("record-max-files"), help: "With --record: the most recordings the folder keeps; past it the oldest finished ones are deleted.")
     var recordMaxFiles = 1_000
@@ -131,7 +137,11 @@ struct ServeCommand: ParsableCommand {
         guard (0.1...3600).contains(helloTimeout) else { throw ValidationError("--hello-timeout must be from 0.1 to 3600 seconds, got \(helloTimeout)") }
         guard (1...3600).contains(heartbeat) else { throw ValidationError("--heartbeat must be from 1 to 3600 seconds, got \(heartbeat)") }
         guard peerMessagesPerSecond >= 1 else { throw ValidationError("--peer-messages-per-second must be at least 1") }
+        guard (0...10_000).contains(peerCPUPercent) else { throw ValidationError("--peer-cpu-percent must be from 0 (no limit) to 10000, got \(peerCPUPercent)") }
         guard record != nil || !recordOnRequest else { throw ValidationError("--record-on-request needs --record DIR") }
+        guard (64...4_194_304).contains(sessionMemoryKiB) else {
+            throw ValidationError("--session-memory-kib must be from 64 to 4194304, got \(sessionMemoryKiB)")
+        }
         guard recordMaxFiles >= 1, (1...16_777_216).contains(recordMaxMiB) else {
             throw ValidationError("--record-max-files must be at least 1 and --record-max-mib from 1 to 16777216")
         }
@@ -167,8 +177,10 @@ struct ServeCommand: ParsableCommand {
                 permessageDeflate: deflate
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
-            peerMessagesPerSecond: peerMessagesPerSecond, maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
-            threads: threads, recordsOnRequest: recordOnRequest, nodeID: nodeID, operatorToken: givenOperatorToken
+            peerMessagesPerSecond: peerMessagesPerSecond, peerWorkShare: peerCPUPercent > 0 ? peerCPUPercent / 100 : nil,
+            maxSessionsPerPeer: maxSessionsPerPeer, maxStackDepth: maxStackDepth,
+            threads: threads, recordsOnRequest: recordOnRequest, nodeID: nodeID, operatorToken: givenOperatorToken,
+            sessionMemoryBudget: sessionMemoryKiB << 10
         )
         var recordings: RecordingStore?
         if let record {

@@ -6,7 +6,7 @@ for the outbox, an unbounded command queue, and a watch link that could take con
 import asyncio
 import time
 
-from stackcast_client import open_client, run, session
+from stackcast_client import VIEWPORT, open_client, run, session
 
 
 def token_of(client):
@@ -169,7 +169,14 @@ async def deep_stack_with_long_titles(client, pages=299, title=4000):
     assert reply["type"] == "result", reply
 
 
-def test_a_reply_over_the_limit_is_too_large_and_the_connection_lives(server):
+# A stack this heavy is past a session's default memory budget and, built from one address, past
+# its share of the thread; these servers allow both.
+ROOMY = ("--session-memory-kib", "16384", "--peer-cpu-percent", "0")
+
+
+def test_a_reply_over_the_limit_is_too_large_and_the_connection_lives(start_server):
+    server = start_server(*ROOMY)
+
     async def body():
         client = await session(server.ws_url)
         await deep_stack_with_long_titles(client)
@@ -184,7 +191,9 @@ def test_a_reply_over_the_limit_is_too_large_and_the_connection_lives(server):
     run(body())
 
 
-def test_an_event_burst_is_bounded_and_said_so(server):
+def test_an_event_burst_is_bounded_and_said_so(start_server):
+    server = start_server(*ROOMY)
+
     async def body():
         client = await session(server.ws_url)
         await deep_stack_with_long_titles(client)
@@ -298,4 +307,87 @@ def test_watch_tokens_work_on_every_service_thread(start_server):
             assert not owner.closed
             for c in (owner, *watchers):
                 await c.close()
+    run(body())
+
+
+def test_a_session_cannot_hold_more_than_its_memory_budget(server):
+    """300 pages of 1,500 rows held half a gigabyte in one session; pages past the budget are
+    refused with too_large, the stack as it was, and the server's memory stays near it."""
+    async def body():
+        client = await session(server.ws_url)
+        before = server.rss_kib()
+        rows = [{"title": f"Row {i}", "detail": "detail"} for i in range(1500)]
+        reply = await client.command("push", screen={"name": "Huge", "rows": rows}, transition="none")
+        assert reply["type"] == "error" and reply["code"] == "too_large", reply
+        assert reply["message"].startswith("this push would bring this session's pages to about "), reply
+        assert "over its budget of 2048 KiB" in reply["message"], reply
+        pushed = 0
+        for i in range(40):
+            reply = await client.command("push", screen={"name": f"P{i}", "rows": rows[:200]}, transition="none")
+            if reply["type"] == "error":
+                assert reply["code"] == "too_large", reply
+                break
+            pushed += 1
+        assert 0 < pushed < 10
+        state = await client.state()
+        assert [page["screen"] for page in state["stack"]][1:] == [f"P{i}" for i in range(pushed)]
+        # A session at its budget holds a few MB, not hundreds.
+        assert server.rss_kib() - before < 16 * 1024
+        await client.close()
+    run(body())
+
+
+def test_an_address_whose_messages_cost_much_gets_its_share_of_the_thread_and_no_more(start_server):
+    """40 sessions from one address resizing long lists pushed another session's ping to seconds.
+    Each message now counts for the service-thread time it took: the costly address is refused
+    with rate_limited once over half a thread, and another address's pings keep coming."""
+    server = start_server("--threads", "1")
+    rows = [{"title": f"Row {i}", "detail": "d"} for i in range(800)]
+
+    async def body():
+        noisy = []
+        for index in range(6):
+            # Another loopback address: the server counts it as another peer.
+            client = await open_client(server.ws_url, local_addr=("127.0.0.2", 0))
+            mark = client.mark()
+            assert (await client.hello(app="stack", viewport=VIEWPORT))["type"] == "welcome"
+            await client.wait_frame(since=mark)
+            await client.ok("push", screen={"name": f"Long{index}", "rows": rows}, transition="none")
+            noisy.append(client)
+        quiet = await session(server.ws_url, app="stack")
+        start = [client.mark() for client in noisy]
+        rtts = []
+        stop = time.monotonic() + 4
+        sizes = [(390, 844), (1024, 1366)]
+
+        async def resize_flood(client):
+            flip = 0
+            while time.monotonic() < stop:
+                width, height = sizes[flip % 2]
+                flip += 1
+                await client.send({"type": "resize", "width": width, "height": height, "scale": 1,
+                                   "safeArea": {"top": 0, "left": 0, "bottom": 0, "right": 0}})
+                await asyncio.sleep(0.002)
+
+        async def pings():
+            index = 0
+            while time.monotonic() < stop:
+                mark = quiet.mark()
+                sent = time.monotonic()
+                await quiet.send({"type": "ping", "id": f"q{index}", "t": 0})
+                await quiet.wait_message(lambda m: m["type"] == "pong" and m.get("id") == f"q{index}", since=mark, timeout=10)
+                rtts.append(time.monotonic() - sent)
+                index += 1
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(pings(), *(resize_flood(client) for client in noisy))
+        refused = [error_with(client, "rate_limited", "took more than 50% of a service thread", since=mark)
+                   for client, mark in zip(noisy, start)]
+        assert any(refused), "the resizing address was never refused"
+        assert not error_with(quiet, "rate_limited", ""), "the quiet address was refused"
+        rtts.sort()
+        # Bounded, with room for a loaded machine: before the work budget this read seconds.
+        assert rtts[int(len(rtts) * 0.99) - 1] < 0.5, rtts[-5:]
+        for client in noisy + [quiet]:
+            await client.close()
     run(body())

@@ -13,6 +13,8 @@ public struct NavError: Error, Equatable, Sendable, CustomStringConvertible {
         case busy
         /// An argument is out of range or inconsistent (too many tabs, an empty stack).
         case invalidArgument
+        /// The command would take the session past its memory budget.
+        case tooLarge
     }
 
     public var code: Code
@@ -29,4 +31,5 @@ public struct NavError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func notFound(_ message: String) -> NavError { NavError(.notFound, message) }
     public static func busy(_ message: String) -> NavError { NavError(.busy, message) }
     public static func invalidArgument(_ message: String) -> NavError { NavError(.invalidArgument, message) }
+    public static func tooLarge(_ message: String) -> NavError { NavError(.tooLarge, message) }
 }

@@ -32,6 +32,17 @@ public struct ScreenUpdate: Equatable, Sendable {
     public var rows: [RowEdit]
     public var sections: [SectionEdit]
 
+    /// The rows the update adds or replaces, which count against the session's memory budget
+    /// (a reload's new row is counted too: its old one may be the smaller).
+    var insertedRows: [RowSpec] {
+        rows.compactMap { edit in
+            switch edit {
+            case .insert(let row, _), .reload(let row, _): row
+            case .delete, .move: nil
+            }
+        }
+    }
+
     public init(title: String? = nil, rows: [RowEdit] = [], sections: [SectionEdit] = []) {
         self.title = title
         self.rows = rows

@@ -29,6 +29,10 @@ public final class ScreenController: ViewController {
 
     /// What the page shows; its rows change as rows are deleted.
     public private(set) var spec: ScreenSpec
+    /// The screens its rows would push, as the session's memory budget counts them: set when the
+    /// page came from a command (a spec of its own), none for an app's own pages, whose
+    /// descriptions every session shares.
+    var keptCost = ContentCost()
     /// The colours of the list, from the page's background.
     public let palette: ListPalette
     /// The node that holds the sections; scrolling moves it.

@@ -60,7 +60,10 @@ extension Scene {
         switch command {
         case .setRoot(let spec):
             do throws(NavError) {
-                setRoot(try spec.makeController(self))
+                let root = try spec.makeController(self)
+                keepsSpecs(of: root, from: origin)
+                if let over = budgetError("this setRoot", adding: ContentCost(subtree: root), replacingAll: true) { throw over }
+                setRoot(root)
                 done(.success(.root(kind: spec.kind)))
             } catch {
                 done(.failure(error))
@@ -68,7 +71,8 @@ extension Scene {
         case .push(let screen, let transition, let target):
             withStack(target, origin, done) {
                 if let full = depthError($0, pages: $0.viewControllers.count + 1) { return done(.failure(full)) }
-                $0.performPush(self.makeController(screen), above: target == nil ? origin : nil, transition: transition, done: done)
+                if let over = budgetError("this push", adding: ContentCost(screen: screen, keepsSpecs: origin == nil)) { return done(.failure(over)) }
+                $0.performPush(self.makeController(screen, from: origin), above: target == nil ? origin : nil, transition: transition, done: done)
             }
         case .pop(let transition, let target):
             withStack(target, origin, done) { $0.performPop(transition: transition, done: done) }
@@ -84,16 +88,32 @@ extension Scene {
                 if then != nil, case .success(let index) = $0.index(of: popTarget), let full = depthError($0, pages: index + 2) {
                     return done(.failure(full))
                 }
-                $0.performPopTo(popTarget, transition: transition, then: then.map { (self.makeController($0.screen), $0.transition) }, op: "popTo", done: done)
+                if let then, let over = budgetError("this popTo's push", adding: ContentCost(screen: then.screen, keepsSpecs: origin == nil)) {
+                    return done(.failure(over))
+                }
+                $0.performPopTo(
+                    popTarget, transition: transition, then: then.map { (self.makeController($0.screen, from: origin), $0.transition) }, op: "popTo",
+                    done: done)
             }
         case .replaceTop(let screen, let direction, let transition, let target):
-            withStack(target, origin, done) { $0.performReplaceTop(self.makeController(screen), direction: direction, transition: transition, done: done) }
+            withStack(target, origin, done) {
+                let top = $0.viewControllers.last.map { ContentCost(subtree: $0) } ?? ContentCost()
+                if let over = budgetError("this replaceTop", adding: ContentCost(screen: screen, keepsSpecs: origin == nil), removing: top) {
+                    return done(.failure(over))
+                }
+                $0.performReplaceTop(self.makeController(screen, from: origin), direction: direction, transition: transition, done: done)
+            }
         case .setStack(let screens, let transition, let target):
             withStack(target, origin, done) { stack in
                 if let limit = settings.maxStackDepth, screens.count > limit {
                     return done(.failure(.invalidArgument("screens: expected at most \(limit) pages, the most a stack may hold in this session, got \(screens.count)")))
                 }
-                stack.performSetStack(stack.controllers(for: screens, in: self), transition: transition, done: done)
+                let added = screens.reduce(ContentCost()) { $0 + ContentCost(screen: $1, keepsSpecs: origin == nil) }
+                let removed = stack.viewControllers.reduce(ContentCost()) { $0 + ContentCost(subtree: $1) }
+                if let over = budgetError("this setStack", adding: added, removing: removed) { return done(.failure(over)) }
+                let controllers = stack.controllers(for: screens, in: self)
+                for controller in controllers { keepsSpecs(of: controller, from: origin) }
+                stack.performSetStack(controllers, transition: transition, done: done)
             }
         case .selectTab(let selector):
             withTabs(done) { $0.performSelect(selector, done: done) }
@@ -108,6 +128,7 @@ extension Scene {
                     return done(.failure(.invalidState(
                         "the page stack holds \(controller.subpages.count) pages, the most a page stack may hold in this session; pop pages before pushing more")))
                 }
+                if case .push = pageCommand.action, let over = budgetError("this page push", adding: ContentCost(pages: 1)) { return done(.failure(over)) }
                 controller.perform(pageCommand, done: done)
             case .failure(let error): done(.failure(error))
             }
@@ -120,6 +141,8 @@ extension Scene {
             do throws(NavError) {
                 if style == .panel { _ = try panel.heights(bounds: viewport.size, safeArea: viewport.safeArea) }
                 controller = try spec.makeController(self)
+                keepsSpecs(of: controller, from: origin)
+                if let over = budgetError("this present", adding: ContentCost(subtree: controller)) { throw over }
             } catch { return done(.failure(error)) }
             if style == .panel { controller = PanelController(content: controller, options: panel) }
             container.performPresent(controller, style: style, animated: animated) {
@@ -145,6 +168,8 @@ extension Scene {
                 return done(.success(.controller(id: page.id)))
             }
             do throws(NavError) { try update.check(rowCounts: screen.spec.sections.map(\.rows.count)) } catch { return done(.failure(error)) }
+            if let over = budgetError("this update", adding: ContentCost(rows: update.insertedRows)) { return done(.failure(over)) }
+            screen.keptCost = screen.keptCost + ContentCost.kept(in: update.insertedRows)
             screen.apply(update, animated: animated) { done(.success(.controller(id: screen.id))) }
         case .configure, .query:
             // Answered directly by `handle`; never queued.
@@ -165,6 +190,32 @@ extension Scene {
         guard let limit = settings.maxStackDepth, pages > limit else { return nil }
         return .invalidState(
             "stack \(stack.identifier) holds \(stack.viewControllers.count) pages, the most a stack may hold in this session is \(limit); pop pages before pushing more")
+    }
+
+    /// `makeController(_:)`, keeping the cost of what its rows would push when the screen came in
+    /// a command (not from a row of a page, whose page counted it).
+    private func makeController(_ spec: ScreenSpec, from origin: Controller?) -> ViewController {
+        let page = makeController(spec)
+        keepsSpecs(of: page, from: origin)
+        return page
+    }
+
+    /// Notes, on each page of `controller`'s subtree, what its rows keep, when the pages came in
+    /// a command rather than from a row (`origin`).
+    private func keepsSpecs(of controller: Controller, from origin: Controller?) {
+        guard origin == nil else { return }
+        for case let screen as ScreenController in controller.subtree { screen.keptCost = ContentCost.kept(in: screen.spec) }
+    }
+
+    /// The error for a command that would bring the session's pages past `settings.memoryBudget`:
+    /// what they hold now (nothing, when it `replacesAll`) with `added` and without `removed`.
+    private func budgetError(_ what: String, adding added: ContentCost, removing removed: ContentCost = ContentCost(), replacingAll: Bool = false) -> NavError? {
+        guard let budget = settings.memoryBudget else { return nil }
+        let held = replacingAll ? ContentCost() : presentationController.map { ContentCost(subtree: $0) } ?? ContentCost()
+        let after = held + added - removed
+        guard after.bytes > budget else { return nil }
+        return .tooLarge(
+            "\(what) would bring this session's pages to about \(after.bytes >> 10) KiB (\(after.pages) pages, \(after.rows) rows), over its budget of \(budget >> 10) KiB; pop pages or remove rows first")
     }
 
     private func withTabs(_ done: CommandCompletion, _ body: (any TabHost) -> Void) {

@@ -21,6 +21,10 @@ public struct SceneSettings: Sendable {
     /// The most bytes the waiting commands may hold, as their submitters count them
     /// (`Scene.handle(_:from:submitter:bytes:completion:)`); more are refused with `busy`. Nil: no limit.
     public var maxQueuedBytes: Int?
+    /// The most memory the session's pages may take, as `ContentCost` estimates it: a command
+    /// that would bring them past it fails with `tooLarge` and changes nothing. Nil: no limit
+    /// (a server sets one for every session).
+    public var memoryBudget: Int?
 
     public init() {}
 }

@@ -43,11 +43,12 @@ public struct RecordingHeader: Equatable, Sendable {
         object["app"] = .string(app)
         object["viewport"] = ServerMessage.viewportJSON(viewport)
         object["kinds"] = RecordingEntry.json(kinds)
-        object["limits"] = [
-            "maxStackDepth": .number(Double(limits.maxStackDepth)),
-            "maxQueuedCommands": .number(Double(limits.maxQueuedCommands)),
-            "maxQueuedBytes": .number(Double(limits.maxQueuedBytes)),
-        ]
+        var limitsObject = JSONObject()
+        limitsObject["maxStackDepth"] = .number(Double(limits.maxStackDepth))
+        limitsObject["maxQueuedCommands"] = .number(Double(limits.maxQueuedCommands))
+        limitsObject["maxQueuedBytes"] = .number(Double(limits.maxQueuedBytes))
+        if let budget = limits.memoryBudget { limitsObject["memoryBudget"] = .number(Double(budget)) }
+        object["limits"] = .object(limitsObject)
         object["started"] = .string(started)
         if let sessionKey { object["session"] = .string(sessionKey) }
         return .object(object)
@@ -76,7 +77,8 @@ public struct RecordingHeader: Equatable, Sendable {
             limits: SceneLimits(
                 maxStackDepth: limit("maxStackDepth", defaults.maxStackDepth),
                 maxQueuedCommands: limit("maxQueuedCommands", defaults.maxQueuedCommands),
-                maxQueuedBytes: limit("maxQueuedBytes", defaults.maxQueuedBytes)),
+                maxQueuedBytes: limit("maxQueuedBytes", defaults.maxQueuedBytes),
+                memoryBudget: limits?["memoryBudget"]?.numberValue.flatMap { Int(exactly: $0) }),
             started: object["started"]?.stringValue ?? "",
             sessionKey: object["session"]?.stringValue)
     }
@@ -88,11 +90,22 @@ public struct SceneLimits: Equatable, Sendable {
     public var maxStackDepth: Int
     public var maxQueuedCommands: Int
     public var maxQueuedBytes: Int
+    /// The most memory the session's pages may take (`SceneSettings.memoryBudget`); nil: no
+    /// limit, as in recordings made before sessions had one.
+    public var memoryBudget: Int?
 
-    public init(maxStackDepth: Int = 300, maxQueuedCommands: Int = 100, maxQueuedBytes: Int = 1 << 20) {
+    /// What a session may hold unless the server says otherwise: 2 MiB, so that a thousand
+    /// sessions at their budgets fit in 2 GB.
+    public static let defaultMemoryBudget = 2 << 20
+
+    public init(
+        maxStackDepth: Int = 300, maxQueuedCommands: Int = 100, maxQueuedBytes: Int = 1 << 20,
+        memoryBudget: Int? = SceneLimits.defaultMemoryBudget
+    ) {
         self.maxStackDepth = maxStackDepth
         self.maxQueuedCommands = maxQueuedCommands
         self.maxQueuedBytes = maxQueuedBytes
+        self.memoryBudget = memoryBudget
     }
 
     /// A scene for `app` at `viewport` with these limits: how the server starts every
@@ -105,6 +118,7 @@ public struct SceneLimits: Equatable, Sendable {
         scene.settings.maxStackDepth = maxStackDepth
         scene.settings.maxQueuedCommands = maxQueuedCommands
         scene.settings.maxQueuedBytes = maxQueuedBytes
+        scene.settings.memoryBudget = memoryBudget
         scene.setRoot(try app.makeRoot(in: scene))
         return scene
     }

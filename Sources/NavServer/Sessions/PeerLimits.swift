@@ -1,6 +1,7 @@
 /// What one peer address may take of the server, whichever shards its connections land on: a
-/// token bucket for the messages of all its connections together, and the sessions it started
-/// that have not ended (a session ends when it expires, or at once when the connection that
+/// token bucket for the messages of all its connections together, one for the service-thread
+/// time its messages took (so that messages that cost much, a resize of a long list or a query of
+/// a deep stack, count for what they cost), and the sessions it started that have not ended (a session ends when it expires, or at once when the connection that
 /// started it says `hello` again and nobody else is in it).
 ///
 /// A peer's entry lives while it has sessions or its bucket is not full: forgetting a full bucket
@@ -9,6 +10,8 @@
 final class PeerLimits: Sendable {
     private struct Peer: Sendable {
         var limiter: RateLimiter
+        /// Seconds of service-thread time.
+        var work: RateLimiter
         var sessions = 0
     }
 
@@ -20,24 +23,49 @@ final class PeerLimits: Sendable {
     let messagesPerSecond: Double
     let messageBurst: Double
     let maxSessions: Int
+    /// The share of one service thread a peer's messages may take on average, as seconds per
+    /// second. Its bucket holds a tenth of a second's worth: what the peer's burst can make the
+    /// thread's other sessions wait.
+    let workShare: Double
     private let state = Locked(State())
     /// How often entries of peers that went away are looked for, in seconds.
     private static let sweepInterval = 10.0
 
-    init(messagesPerSecond: Double, messageBurst: Double, maxSessions: Int) {
+    init(messagesPerSecond: Double, messageBurst: Double, maxSessions: Int, workShare: Double = .infinity) {
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
         self.maxSessions = maxSessions
+        self.workShare = workShare
     }
 
-    /// Takes a token from `peer`'s bucket at `now`; false when it is empty.
-    func allowMessage(from peer: String, now: Double) -> Bool {
+    /// Why `peer` may not send a message at `now`, taking a token from its message bucket when
+    /// it may.
+    enum Refusal {
+        /// More messages a second than `messagesPerSecond`.
+        case messages
+        /// Its messages took more service-thread time than `workShare`.
+        case work
+    }
+
+    /// Takes a token from `peer`'s message bucket at `now`; the reason when it may not send.
+    func admitMessage(from peer: String, now: Double) -> Refusal? {
         state.withLock { state in
             if now - state.lastSweep >= Self.sweepInterval {
                 state.lastSweep = now
                 state.peers = state.peers.filter { !Self.isIdle($0.value, now: now) }
             }
-            return state.peers[peer, default: newPeer].limiter.allow(now: now)
+            var entry = state.peers[peer, default: newPeer]
+            defer { state.peers[peer] = entry }
+            guard entry.work.hasTokens(now: now) else { return .work }
+            return entry.limiter.allow(now: now) ? nil : .messages
+        }
+    }
+
+    /// `peer`'s message took `seconds` of a service thread, ending at `now`.
+    func charge(_ peer: String, seconds: Double, now: Double) {
+        guard workShare.isFinite else { return }
+        state.withLock { state in
+            state.peers[peer, default: newPeer].work.charge(now: now, cost: seconds)
         }
     }
 
@@ -60,9 +88,11 @@ final class PeerLimits: Sendable {
         }
     }
 
-    private var newPeer: Peer { Peer(limiter: RateLimiter(rate: messagesPerSecond, burst: messageBurst)) }
+    private var newPeer: Peer {
+        Peer(limiter: RateLimiter(rate: messagesPerSecond, burst: messageBurst), work: RateLimiter(rate: workShare, burst: workShare / 10))
+    }
 
     private static func isIdle(_ peer: Peer, now: Double) -> Bool {
-        peer.sessions == 0 && peer.limiter.isFull(now: now)
+        peer.sessions == 0 && peer.limiter.isFull(now: now) && peer.work.isFull(now: now)
     }
 }

@@ -27,6 +27,20 @@ struct RateLimiter: Sendable {
         return true
     }
 
+    /// True when the bucket holds anything at `now` (a bucket that `charge` took below empty
+    /// holds nothing until it refills).
+    mutating func hasTokens(now: Double) -> Bool {
+        refill(now: now)
+        return tokens > 0
+    }
+
+    /// Takes `cost` tokens at `now` for something already done, even below empty (down to
+    /// minus `burst`): what it cost is then paid by waiting.
+    mutating func charge(now: Double, cost: Double) {
+        refill(now: now)
+        tokens = max(-burst, tokens - cost)
+    }
+
     /// True when the bucket would be full at `now`: forgetting it then changes nothing.
     func isFull(now: Double) -> Bool {
         guard let last else { return true }

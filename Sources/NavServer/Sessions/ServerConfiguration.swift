@@ -23,6 +23,11 @@ public struct ServerConfiguration: Sendable {
     /// Messages all the connections of one peer address may send per second together, on average
     /// (bursts up to twice as many). Generous, so that one machine can drive many sessions.
     public var peerMessagesPerSecond: Double
+    /// The share of one service thread the messages of one peer address may take, averaged over
+    /// a few seconds (0.5: half a thread); nil: no limit. Messages are weighed by the time they
+    /// took, so one that costs much (a resize of a long list, a query of a deep stack) counts
+    /// for what it cost.
+    public var peerWorkShare: Double?
     /// Sessions one peer address may hold at once (those that have not ended).
     public var maxSessionsPerPeer: Int
     /// The most pages one stack (or page stack) of a session may hold.
@@ -49,6 +54,9 @@ public struct ServerConfiguration: Sendable {
     /// any of them (`?token=`). Nil: each recording goes only to its own session's token holder,
     /// and the list to nobody.
     public var operatorToken: String?
+    /// The most memory a session's pages may take (`serve --session-memory-kib`), as
+    /// `ContentCost` estimates it; a command past it fails with `too_large`.
+    public var sessionMemoryBudget: Int
 
     public init(
         transport: WebSocketServerConfiguration = WebSocketServerConfiguration(),
@@ -60,6 +68,7 @@ public struct ServerConfiguration: Sendable {
         messagesPerSecond: Double = 200,
         messageBurst: Double = 400,
         peerMessagesPerSecond: Double = 20_000,
+        peerWorkShare: Double? = 0.5,
         maxSessionsPerPeer: Int = 1_000,
         maxStackDepth: Int = 300,
         maxQueuedCommands: Int = 100,
@@ -69,7 +78,8 @@ public struct ServerConfiguration: Sendable {
         threads: Int = 1,
         recordsOnRequest: Bool = false,
         nodeID: String? = nil,
-        operatorToken: String? = nil
+        operatorToken: String? = nil,
+        sessionMemoryBudget: Int = SceneLimits.defaultMemoryBudget
     ) {
         self.transport = transport
         self.apps = apps
@@ -80,6 +90,7 @@ public struct ServerConfiguration: Sendable {
         self.messagesPerSecond = messagesPerSecond
         self.messageBurst = messageBurst
         self.peerMessagesPerSecond = peerMessagesPerSecond
+        self.peerWorkShare = peerWorkShare
         self.maxSessionsPerPeer = maxSessionsPerPeer
         self.maxStackDepth = maxStackDepth
         self.maxQueuedCommands = maxQueuedCommands
@@ -90,10 +101,13 @@ public struct ServerConfiguration: Sendable {
         self.recordsOnRequest = recordsOnRequest
         self.nodeID = nodeID
         self.operatorToken = operatorToken
+        self.sessionMemoryBudget = sessionMemoryBudget
     }
 
     /// The limits every session's scene gets.
     public var sceneLimits: SceneLimits {
-        SceneLimits(maxStackDepth: maxStackDepth, maxQueuedCommands: maxQueuedCommands, maxQueuedBytes: maxQueuedBytes)
+        SceneLimits(
+            maxStackDepth: maxStackDepth, maxQueuedCommands: maxQueuedCommands, maxQueuedBytes: maxQueuedBytes,
+            memoryBudget: sessionMemoryBudget)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import NavKit
 import NavWire
 
@@ -57,12 +58,23 @@ extension SessionShard {
             connection: connection, limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst))
     }
 
+    /// What an ack takes from its connection's message bucket.
+    static let ackCost = 0.25
+
     /// One text message from `connection`.
     func received(_ text: String, on connection: any ShardConnection) {
         guard let viewer = connection.context as? Viewer else { return }
         let now = transport.now
-        // Acks skip the buckets: a client sends one per frame, and each costs a scan of its bytes.
+        // An ack weighs a quarter of a message in the connection's bucket: a viewer sends one per
+        // frame besides its input, and each costs a scan of its bytes; a flood of them is dropped
+        // (said at most once a second) like any other.
         if let seq = MessageDecoder.ackSeq(in: text) {
+            guard viewer.limiter.allow(now: now, cost: Self.ackCost) else {
+                if viewer.limiter.shouldWarn(now: now) {
+                    send(WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond / Self.ackCost)) acks per second; this ack was dropped"), to: viewer)
+                }
+                return
+            }
             if let link = viewer.remote {
                 forward(.ack(seq: seq), text: text, through: link)
             } else {
@@ -74,10 +86,14 @@ extension SessionShard {
         // The connection's bucket first, so what it drops costs its peer nothing.
         let limited: WireError? = if !viewer.limiter.allow(now: now) {
             WireError(.rateLimited, "more than \(Int(configuration.messagesPerSecond)) messages per second; this message was dropped")
-        } else if !peers.allowMessage(from: connection.peer, now: now) {
-            WireError(.rateLimited, "more than \(Int(configuration.peerMessagesPerSecond)) messages per second from \(connection.peer), all its connections together; this message was dropped")
         } else {
-            nil
+            switch peers.admitMessage(from: connection.peer, now: now) {
+            case nil: nil
+            case .messages:
+                WireError(.rateLimited, "more than \(Int(configuration.peerMessagesPerSecond)) messages per second from \(connection.peer), all its connections together; this message was dropped")
+            case .work:
+                WireError(.rateLimited, "the messages from \(connection.peer), all its connections together, took more than \(Int((peers.workShare * 100).rounded()))% of a service thread; this message was dropped until they cost less")
+            }
         }
         if let limited {
             // Over the limit the message is dropped, but a command still gets its answer (one that
@@ -89,6 +105,13 @@ extension SessionShard {
                 send(limited, to: viewer)
             }
             return
+        }
+        // What the message costs the service thread counts against its address (PeerLimits).
+        let started = peers.workShare.isFinite ? DispatchTime.now().uptimeNanoseconds : 0
+        defer {
+            if started != 0 {
+                peers.charge(connection.peer, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, now: now)
+            }
         }
         let decoded = MessageDecoder.decode(text)
         switch decoded {

@@ -24,6 +24,7 @@ public struct WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidState: .invalidState
         case .busy: .busy
         case .invalidArgument: .badMessage
+        case .tooLarge: .tooLarge
         }
         self.init(code, error.message)
     }

@@ -33,9 +33,10 @@ struct LoadCommand: ParsableCommand {
 
             Only plain ws:// URLs: there is no TLS (wss:// is refused). The port defaults to 80 and the \
             path to /ws. The server must allow the load from one address: `stackcast serve` lets one \
-            peer hold 64 connections and send 20,000 messages a second unless \
-            --max-connections-per-peer and --peer-messages-per-second say more (a drag is 60 messages \
-            a second per session). Exits 1 when no session starts.
+            peer hold 64 connections, send 20,000 messages a second and take half a service thread \
+            unless --max-connections-per-peer, --peer-messages-per-second and --peer-cpu-percent \
+            say more (a drag is 60 messages a second per session; --peer-cpu-percent 0 lifts the \
+            last). Exits 1 when no session starts.
             """
     )
 

@@ -36,7 +36,7 @@ final class ShardHarness {
         let directory = SessionDirectory()
         let peers = PeerLimits(
             messagesPerSecond: configuration.peerMessagesPerSecond, messageBurst: 2 * configuration.peerMessagesPerSecond,
-            maxSessions: configuration.maxSessionsPerPeer)
+            maxSessions: configuration.maxSessionsPerPeer, workShare: configuration.peerWorkShare ?? .infinity)
         let transports = (0..<count).map { _ in FakeTransport(now: start) }
         let memoryReturn = MemoryReturn(logger: logger)
         shards = transports.indices.map { index in

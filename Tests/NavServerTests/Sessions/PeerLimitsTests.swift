@@ -1,0 +1,38 @@
+import Testing
+@testable import NavServer
+
+/// What one address may take: messages a second, and service-thread time, each message counted
+/// for the time it took.
+@Suite struct PeerLimitsTests {
+    @Test func anAddressOverItsShareOfAThreadWaitsUntilItsDebtIsPaid() {
+        let peers = PeerLimits(messagesPerSecond: 1_000, messageBurst: 2_000, maxSessions: 10, workShare: 0.5)
+        #expect(peers.admitMessage(from: "a", now: 0) == nil)
+        // A message that took 0.3 s of a thread: past the bucket of 0.05 s, in debt by the
+        // bucket's depth again (a debt is capped there).
+        peers.charge("a", seconds: 0.3, now: 0)
+        #expect(peers.admitMessage(from: "a", now: 0) == .work)
+        #expect(peers.admitMessage(from: "a", now: 0.09) == .work)
+        // Another address is not held back.
+        #expect(peers.admitMessage(from: "b", now: 0.09) == nil)
+        // At half a second a second, the debt of 0.05 s is paid after a tenth of a second.
+        #expect(peers.admitMessage(from: "a", now: 0.11) == nil)
+    }
+
+    @Test func cheapMessagesNeverReachTheWorkLimit() {
+        let peers = PeerLimits(messagesPerSecond: 100_000, messageBurst: 200_000, maxSessions: 10, workShare: 0.5)
+        var time = 0.0
+        for _ in 0..<60_000 {
+            #expect(peers.admitMessage(from: "a", now: time) == nil)
+            peers.charge("a", seconds: 5e-6, now: time)
+            time += 1.0 / 6_000
+        }
+    }
+
+    @Test func withoutAShareOnlyMessagesCount() {
+        let peers = PeerLimits(messagesPerSecond: 2, messageBurst: 2, maxSessions: 10)
+        peers.charge("a", seconds: 100, now: 0)
+        #expect(peers.admitMessage(from: "a", now: 0) == nil)
+        #expect(peers.admitMessage(from: "a", now: 0) == nil)
+        #expect(peers.admitMessage(from: "a", now: 0) == .messages)
+    }
+}
