@@ -9,6 +9,8 @@ import subprocess
 import time
 import urllib.request
 
+import pytest
+
 from conftest import ROOT
 from stackcast_client import VIEWPORT, open_client, run
 from stackcast_testing import server_binary
@@ -229,10 +231,11 @@ def test_recordings_are_served_by_checked_names_to_token_holders_only(start_serv
         assert status in (400, 404) and b"root:" not in text, (escape, status)
 
 
-def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
+@pytest.mark.parametrize("hello", [{}, {"protocol": 2}], ids=["v1", "v2"])
+def test_a_recording_is_served_as_its_replay(start_server, tmp_path, hello):
     folder = tmp_path / "rec"
     server = start_server("--record", str(folder))
-    welcome, _ = run(push_drag_push(server.ws_url))
+    welcome, _ = run(push_drag_push(server.ws_url, **hello))
     file = only_recording(folder)
     name = file.stem
     # A replay runs the whole session again; the server gives it up to 60 s (its later-answer
@@ -243,7 +246,16 @@ def test_a_recording_is_served_as_its_replay(start_server, tmp_path):
     assert document["app"] == "phone" and document["name"] == name
     recorded = [json.loads(line)["hash"] for line in file.read_text().splitlines() if '"frame":' in line]
     assert [frame["hash"] for frame in document["frames"]] == recorded
-    assert all(frame["matches"] and frame["frame"]["full"] for frame in document["frames"])
+    assert all(frame["matches"] for frame in document["frames"])
+    # A full frame every 30, deltas between (each based on the frame before, or null for the same
+    # picture), so the document stays a few times the recording's size.
+    fulls = [index for index, frame in enumerate(document["frames"]) if frame["frame"] and frame["frame"].get("full")]
+    assert fulls[0] == 0 and all(b - a <= 30 for a, b in zip(fulls, fulls[1:] + [len(document["frames"])]))
+    for before, frame in zip(document["frames"], document["frames"][1:]):
+        if frame["frame"] and not frame["frame"].get("full"):
+            assert frame["frame"]["base"] == before["seq"]
+    # v1 deltas carry every moved node (a slide's is about 3.6 KB); v2's only the moved layers.
+    assert len(body) < {"v1": 32, "v2": 8}[document["frames"][-1]["wire"]] * file.stat().st_size, (len(body), file.stat().st_size)
 
 
 def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):

@@ -1,5 +1,5 @@
 // The replay page's timeline (replay.js): which frame shows at a time, stepping, and frames of
-// either protocol drawn from their full form alone.
+// either protocol drawn from the full frame before them and the deltas after it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPLAY_NAME, ReplayTimeline } from '../../Web/src/replay.js';
@@ -26,6 +26,33 @@ test('showing a frame draws that frame alone, whichever came before', () => {
   timeline.show(1);
   assert.equal(timeline.current.seq, 2);
   assert.deepEqual(timeline.nodes().map((node) => node.frame[0]), [10, 0]);
+});
+
+// A full frame, then deltas (each based on the frame before), a frame that changed nothing,
+// and a full frame again: what the server sends between its keyframes.
+const delta = (seq, base, t, x) => ({
+  seq, t, hash: `h${seq}`, matches: true, wire: 'v1',
+  frame: { type: 'frame', seq, base, time: t, set: [{ id: 1, frame: [x, 0, 10, 10] }] },
+});
+const same = (seq, t) => ({ seq, t, hash: `h${seq}`, matches: true, wire: 'v1', frame: null });
+const keyed = {
+  name: 'k', app: 'stack',
+  frames: [v1(1, 0, 0), delta(2, 1, 0.1, 5), same(3, 0.2), delta(4, 3, 0.3, 15), v1(5, 0.4, 40), delta(6, 5, 0.5, 45)],
+};
+
+test('deltas between full frames are applied from the full frame before, in order', () => {
+  const timeline = new ReplayTimeline(keyed);
+  const x = () => timeline.nodes()[0].frame[0];
+  for (const [index, expected] of [[3, 15], [1, 5], [2, 5], [5, 45], [0, 0], [4, 40], [3, 15]]) {
+    timeline.show(index);
+    assert.equal(x(), expected, `frame ${index}`);
+    assert.equal(timeline.model.seq, keyed.frames[index].seq);
+  }
+  // Stepping applies the next frame to the one shown.
+  timeline.show(0);
+  const seen = [];
+  while (timeline.step(1)) seen.push(x());
+  assert.deepEqual(seen, [5, 5, 15, 40, 45]);
 });
 
 test('steps stop at either end and say so', () => {

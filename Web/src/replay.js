@@ -1,7 +1,7 @@
 // The replay page (`?replay=NAME`): plays a recording the server replayed headless
-// (`GET /recordings/NAME`, docs/recording.md). Every frame comes full, so the timeline is the
-// viewer's own: play, pause, step and the scrubber show frame i by applying frame i to an
-// empty model, with no socket and no input.
+// (`GET /recordings/NAME`, docs/recording.md). A full frame comes every so often and deltas
+// between, so the timeline is the viewer's own: play, pause, step and the scrubber show frame i
+// by applying the full frame before it and the deltas up to it, with no socket and no input.
 // `ReplayTimeline` is pure (no DOM, no clock) so node tests cover it; `setupReplay` wires it.
 
 import { DisplayList } from './delta.js';
@@ -31,14 +31,31 @@ export class ReplayTimeline {
   get current() { return this.frames[this.index]; }
   get atEnd() { return this.index === this.frames.length - 1; }
 
-  /** Shows frame `index` (clamped): a full frame, applied to a fresh model of its kind. */
+  /**
+   * Shows frame `index` (clamped): the next one is applied to the model shown; any other is
+   * rebuilt from the full frame before it, then the deltas up to it.
+   */
   show(index) {
-    this.index = Math.min(Math.max(0, Math.trunc(index)), this.frames.length - 1);
-    const { wire, frame } = this.current;
-    const model = wire === 'v1' ? new DisplayList() : new LayerTree();
-    const result = model.apply(frame);
-    if (!result.ok) throw new Error(`frame ${this.current.seq}: ${result.reason}`);
+    const target = Math.min(Math.max(0, Math.trunc(index)), this.frames.length - 1);
+    let model = this.model;
+    let from = target;
+    if (!(model && target === this.index + 1 && this.frames[target].wire === this.current.wire)) {
+      while (from > 0 && !this.frames[from].frame?.full) from -= 1;
+      if (!this.frames[from].frame?.full) throw new Error(`frame ${this.frames[target].seq}: no full frame before it`);
+      model = this.frames[from].wire === 'v1' ? new DisplayList() : new LayerTree();
+    }
+    for (let position = from; position <= target; position += 1) {
+      const { seq, frame } = this.frames[position];
+      // No frame: the same picture as the one before, under the next seq.
+      if (frame === null) {
+        model.seq = seq;
+        continue;
+      }
+      const result = model.apply(frame);
+      if (!result.ok) throw new Error(`frame ${seq}: ${result.reason}`);
+    }
     this.model = model;
+    this.index = target;
     return this.current;
   }
 

@@ -56,11 +56,22 @@ extension SessionShard {
             }
             defer { store.replays.leave() }
             guard let data = FileManager.default.contents(atPath: file) else { return .text(404, "no recording named \(name)") }
-            do {
-                let recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
-                return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording, apps: self.configuration.apps))
+            let recording: Recording
+            do throws(RecordingError) {
+                recording = try Recording(parsing: String(decoding: data, as: UTF8.self))
             } catch {
                 return .text(422, "recording \(name) cannot be replayed: \(error)")
+            }
+            do throws(ReplayDocument.Failure) {
+                let limit = ReplayDocument.limit(forRecordingOf: data.count)
+                return HTTPResponse(contentType: "application/json", body: try ReplayDocument.json(for: recording, apps: self.configuration.apps, limit: limit))
+            } catch {
+                switch error {
+                case .tooLarge(let limit):
+                    return .text(413, "the replay of \(name) would be more than \(limit) bytes; stackcast replay takes any recording")
+                case .recording(let error):
+                    return .text(422, "recording \(name) cannot be replayed: \(error)")
+                }
             }
         }
     }
