@@ -214,3 +214,13 @@ test('a scaled node is drawn in a scaled space; a rounded clip is a rounded path
   assert.deepEqual(text.transform, [0.91795, 0, 0, 0.91795, 126.15, 90.14]);
   assert.ok(Math.abs(text.args[1] - 137.69 / 0.91795 / 2) < 1e-9);
 });
+
+test('centred text may spill a little out of its box before it is cut; other text is cut at its box', () => {
+  // The stand-in font draws 17 px text 8.5 px a character: "Röyksopp" is 68 px in a 60 px box.
+  const title = (align, width) => ({ id: 1, kind: 'text', frame: [100, 0, width, 44], text: 'Röyksopp', font: { size: 17, weight: 600 }, align });
+  const drawn = (node) => draw([node]).filter((call) => call.name === 'fillText').map((call) => call.args[0]);
+  assert.deepEqual(drawn(title('center', 60)), ['Röyksopp']);
+  assert.deepEqual(drawn(title('left', 60)), ['Röykso…']);
+  // Past the spill (a quarter of the box in all), centred text is cut too.
+  assert.deepEqual(drawn(title('center', 40)), ['Röyk…']);
+});

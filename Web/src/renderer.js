@@ -144,7 +144,12 @@ export class Renderer {
     ctx.restore();
   }
 
-  /** One line of text, aligned as asked, vertically centred, with an ellipsis when too wide. */
+  /**
+   * One line of text, aligned as asked, vertically centred, with an ellipsis when too wide. The
+   * server sizes a centred label (a bar's title, a tab's name) to its text as its own font
+   * metrics measure it; the browser's font may draw it a little wider, so centred text may spill
+   * out of its box on both sides by up to CENTRED_SPILL of its width before it is cut.
+   */
   drawText(node, x, y, w, h) {
     const { ctx } = this;
     const font = fontString(node.font);
@@ -155,7 +160,8 @@ export class Renderer {
     ctx.textBaseline = 'alphabetic';
     const { ascent, descent } = this.metrics(font);
     const anchorX = align === 'center' ? x + w / 2 : align === 'right' ? x + w : x;
-    ctx.fillText(this.fit(String(node.text), font, w), anchorX, y + h / 2 + (ascent - descent) / 2);
+    const room = align === 'center' ? w * (1 + 2 * CENTRED_SPILL) : w;
+    ctx.fillText(this.fit(String(node.text), font, room), anchorX, y + h / 2 + (ascent - descent) / 2);
   }
 
   /** The font's ascent and descent, to centre its line box the way a label does. */
@@ -197,6 +203,9 @@ export class Renderer {
     return fitted;
   }
 }
+
+/** How far centred text may spill out of each side of its box, as a share of the box's width. */
+export const CENTRED_SPILL = 0.125;
 
 /** Thinner than this many device pixels, a filled rectangle is a hairline (see snapHairline). */
 const HAIRLINE_PIXELS = 2;
