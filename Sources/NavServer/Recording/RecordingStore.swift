@@ -61,6 +61,10 @@ public final class RecordingStore: @unchecked Sendable {
     private var retention: RecordingRetention?
     /// Recordings were deleted to keep within `limits` (logged at info the first time). Guarded by `writing`.
     private var hasRotated = false
+    /// Lines of each recording written to its file so far. Guarded by `writing`.
+    private var written: [String: Int] = [:]
+    /// What waits for a line of a recording to be written (`whenWritten`). Guarded by `writing`.
+    private var waiters: [String: [(line: Int, done: @Sendable (Bool) -> Void)]] = [:]
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
     private let logger: Logger
@@ -73,6 +77,8 @@ public final class RecordingStore: @unchecked Sendable {
     // Guarded by `condition`.
     private var pending: [String: [Line]] = [:]
     private var pendingBytes: [String: Int] = [:]
+    /// Lines appended to each recording so far (`append`'s answer).
+    private var appended: [String: Int] = [:]
     /// Deferred lines in `pending`.
     private var deferredLines = 0
     private var finishing: Set<String> = []
@@ -141,12 +147,15 @@ public final class RecordingStore: @unchecked Sendable {
         }
     }
 
-    /// Queues `line` (one JSON value, no newline) for recording `name`. A deferred line is made
-    /// here, on the calling thread, when `maxDeferredLines` wait already.
-    public func append(_ line: Line, to name: String) {
-        let makeHere: (@Sendable () -> String)? = condition.withLock {
-            guard !failed.contains(name) else { return nil }
-            if case .deferred(let make) = line, deferredLines >= Self.maxDeferredLines { return make }
+    /// Queues `line` (one JSON value, no newline) for recording `name`, and returns its number
+    /// in the recording (from 1; `whenWritten` waits for it). A deferred line is made here, on
+    /// the calling thread, when `maxDeferredLines` wait already.
+    @discardableResult
+    public func append(_ line: Line, to name: String) -> Int {
+        let (makeHere, number): ((@Sendable () -> String)?, Int) = condition.withLock {
+            guard !failed.contains(name) else { return (nil, appended[name, default: 0]) }
+            if case .deferred(let make) = line, deferredLines >= Self.maxDeferredLines { return (make, 0) }
+            appended[name, default: 0] += 1
             let bytes = pendingBytes[name, default: 0] + line.bufferedBytes
             if bytes > Self.maxBufferedBytes {
                 failed.insert(name)
@@ -156,10 +165,36 @@ public final class RecordingStore: @unchecked Sendable {
                 pendingBytes[name] = bytes
                 if case .deferred = line { deferredLines += 1 }
             }
-            return nil
+            return (nil, appended[name, default: 0])
         }
         // Made outside the lock, which every service thread's appends take.
-        if let makeHere { append(.text(makeHere()), to: name) }
+        if let makeHere { return append(.text(makeHere()), to: name) }
+        return number
+    }
+
+    /// Calls `done` once line `line` of recording `name` is in its file (true), or once it can
+    /// never be (false: the disk failed, or another process took a state file over), on the
+    /// writing thread or at once; and has the writing thread write soon. What a server
+    /// acknowledges of a session kept in a state folder waits for this: a process that lost the
+    /// session to another never acknowledges what the other will not have.
+    public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
+        let answer: Bool? = writing.withLock {
+            if written[name, default: 0] >= line { return true }
+            if condition.withLock({ failed.contains(name) }) { return false }
+            waiters[name, default: []].append((line, done))
+            return nil
+        }
+        if let answer { return done(answer) }
+        condition.withLock { condition.signal() }
+    }
+
+    /// Tells the waiters of recording `name` what became of their lines. Under `writing`.
+    private func answerWaiters(of name: String, failed: Bool) {
+        guard let waiting = waiters[name] else { return }
+        let upTo = written[name, default: 0]
+        let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
+        waiters[name] = left.isEmpty ? nil : left
+        for waiter in answered { waiter.done(!failed) }
     }
 
     /// Calls `handler` with the name of every state recording whose file another process took
@@ -212,6 +247,12 @@ public final class RecordingStore: @unchecked Sendable {
                 unlink(path(of: name))
             }
             keepWithinLimits(finished: done)
+            // A recording that stopped for a full buffer never writes what its waiters wait for.
+            for name in waiters.keys where condition.withLock({ failed.contains(name) }) { answerWaiters(of: name, failed: true) }
+            for name in ended.union(done) {
+                answerWaiters(of: name, failed: true)
+                written[name] = nil
+            }
         }
     }
 
@@ -241,6 +282,7 @@ public final class RecordingStore: @unchecked Sendable {
             let batch = pending
             let ended = removing
             let done = finished
+            for name in ended.union(done) { appended[name] = nil }
             pending.removeAll()
             pendingBytes.removeAll()
             deferredLines = 0
@@ -280,13 +322,17 @@ public final class RecordingStore: @unchecked Sendable {
                 try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
                 if isStateFolder { created.insert(name) }
                 retention?.wrote(bytes.count, to: name)
+                written[name, default: 0] += lines.count
+                answerWaiters(of: name, failed: false)
             } catch where isStateFolder && error.isGone {
                 condition.withLock { _ = failed.insert(name) }
+                answerWaiters(of: name, failed: true)
                 created.remove(name)
                 logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
                 lostHandler.withLock { $0 }?(name)
             } catch {
                 condition.withLock { _ = failed.insert(name) }
+                answerWaiters(of: name, failed: true)
                 logger.error("recording stopped: \(error)", metadata: ["recording": "\(name)"])
             }
         }

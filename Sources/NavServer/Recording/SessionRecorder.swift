@@ -32,6 +32,8 @@ final class SessionRecorder {
     private var recordedBytes = 0
     /// The recording reached that budget and ended.
     private var reachedBudget = false
+    /// The number of the last line handed to the store (`RecordingStore.whenWritten` waits for one).
+    private(set) var lastLine = 0
 
     /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
     /// Without a header, it goes on with a recording taken over from another process, whose
@@ -157,7 +159,10 @@ final class SessionRecorder {
 
     private func write(_ line: RecordingStore.Line) {
         recordedBytes += line.bufferedBytes
-        guard held != nil else { return store.append(line, to: name) }
+        guard held != nil else {
+            lastLine = store.append(line, to: name)
+            return
+        }
         heldBytes += line.bufferedBytes
         if heldBytes > Self.maxHeldBytes {
             overflowed = true

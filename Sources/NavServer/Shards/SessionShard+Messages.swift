@@ -82,9 +82,13 @@ extension SessionShard {
             // Only these two can change what `sessionUpdates` reports; pointer moves, the bulk of
             // the traffic, skip the before-and-after comparison.
             let before = changesSessionState(message) ? (session.scene.viewport, session.scene.settingsState) : nil
-            session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer] result in
-                guard let self, let viewer, viewer.connection.isOpen else { return }
-                answer(result, id: id, op: op, to: viewer)
+            let line = stateLineOfNextInput(in: session)
+            session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer, weak session] result in
+                guard let self, let session else { return }
+                afterStateWrite(of: session, line: line) { [weak self, weak viewer] in
+                    guard let self, let viewer, viewer.connection.isOpen else { return }
+                    answer(result, id: id, op: op, to: viewer)
+                }
             }
             // Every viewer that asked learns what a `resize` or `configure` changed (`configure`
             // answers at once, so its result has gone first).

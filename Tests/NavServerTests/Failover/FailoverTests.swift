@@ -134,6 +134,10 @@ import Testing
         // It goes on there (its settings came back too), and moves again with what it did there.
         second.command("q", "pop", on: resumed)
         second.settle()
+        // A result goes once its input is in the state file (what the writing thread does).
+        #expect(resumed.take(frames: false) == [])
+        b.store.flush()
+        second.serviceWrites()
         #expect(resumed.take(frames: false) == ["result q"])
         let moved = try #require(second.shard.sessions[token]?.scene.state?.json)
         #expect(moved != before)
@@ -190,6 +194,43 @@ import Testing
         // Nothing it did wrote a file of its own again: s2's is the only one.
         a.store.flush()
         #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
+    }
+
+    /// Split brain: s2 took over a session idle on s1, and a command still reaches s1. s1 applies
+    /// it, but its result waits for the command's line to be in the state file, which s2 renamed:
+    /// the write fails, no result is sent, and the viewer is told to reconnect (1012). Whatever a
+    /// client saw acknowledged, s2 has.
+    @Test func aProcessThatLostASessionNeverAcknowledgesACommandForIt() {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let lost = Locked<[String]>([])
+        a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
+        let first = process("s1", a)
+        let (viewer, token) = busySession(first)
+        a.store.flush()
+        first.serviceWrites()
+        _ = viewer.take()
+        // Acknowledged while s1 owns the file: the result follows the write.
+        first.command("kept", "push", #""screen":{"name":"Kept"}"#, on: viewer)
+        first.settle()
+        #expect(viewer.take(frames: false) == [])
+        a.store.flush()
+        first.serviceWrites()
+        #expect(viewer.take(frames: false) == ["result kept"])
+        // s2 takes the session over; s1 does not know yet.
+        let taken = try? b.takeOver(token)
+        #expect(taken != nil)
+        first.command("lost", "push", #""screen":{"name":"Lost"}"#, on: viewer)
+        first.settle()
+        a.store.flush()
+        first.serviceWrites()
+        #expect(viewer.take(frames: false) == [], "no result for a command s2 will never have")
+        #expect(lost.withLock { $0 } == [a.name(for: token)])
+        first.shard.stateLost(a.name(for: token))
+        first.serviceWrites()
+        #expect(viewer.closeStatus?.code == 1012)
+        #expect(taken?.recording.entries.contains { if case .input(_, let text) = $0.event { text.contains("Lost") } else { false } } == false)
+        #expect(taken?.recording.entries.contains { if case .input(_, let text) = $0.event { text.contains("Kept") } else { false } } == true)
     }
 
     @Test func anEndedSessionLeavesNoStateFileAndItsTokenIsNotFoundElsewhere() {
@@ -269,6 +310,8 @@ import Testing
         second.settle()
         #expect(resumed.take().isEmpty)
         #expect(second.shard.sessions[token] == nil && second.shard.takeovers[token] != nil)
+        b.store.flush()
+        second.serviceWrites()
         let otherOutput = other.take()
         #expect(otherOutput.contains("result o") && otherOutput.filter { $0.hasPrefix("frame") }.count > 10)
 
@@ -277,6 +320,8 @@ import Testing
         #expect(second.shard.sessions[token] != nil && second.shard.takeovers.isEmpty)
         #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
         second.settle()
+        b.store.flush()
+        second.serviceWrites()
         #expect(resumed.take(frames: false) == ["result q", "result r"])
         #expect(second.shard.metrics.withLock { ($0.sessionsMigrated, $0.sessionsResumed) } == (1, 1))
     }
