@@ -11,8 +11,9 @@ import NavWire
 ///
 /// Service thread only (the shard's that holds the session).
 final class SessionRecorder {
-    /// The most bytes of lines a session not yet recorded keeps for the case that it asks.
-    static let maxHeldBytes = 1 << 20
+    /// The most bytes of lines a session not yet recorded keeps for the case that it asks: about
+    /// 12 s of a drag at 60 Hz, so that a thousand sessions that never ask hold at most 256 MiB.
+    static let maxHeldBytes = 256 << 10
 
     let name: String
     private let store: RecordingStore

@@ -11,8 +11,12 @@ extension SessionShard {
         let path = request.path
         let access = RecordingAccess(operatorToken: configuration.operatorToken)
         if path == "/status" || path == "/status/" {
-            // The operator's own view links each recording's replay with the operator token.
-            return .ready(statusPage(replayToken: access.isOperator(request.token) ? request.token : nil))
+            // The operator's own view links each recording's replay with the operator token. Made
+            // off the service thread: a thousand sessions' rows take a while, and a flood of
+            // requests for it held up every session of the thread.
+            let (shards, now, recording) = (shards, transport.now, recordings != nil)
+            let replayToken = access.isOperator(request.token) ? request.token : nil
+            return .later { Self.statusPage(shards: shards, now: now, recording: recording, replayToken: replayToken) }
         }
         if path == "/healthz" {
             // A balancer's health check: 503 sends new sessions elsewhere while this one drains.
@@ -76,15 +80,16 @@ extension SessionShard {
         }
     }
 
-    private func statusPage(replayToken: String?) -> HTTPResponse {
-        let now = transport.now
+    /// The status page of `shards` at server time `now`, from their status boards and metrics
+    /// (any thread).
+    private static func statusPage(shards: [SessionShard], now: Double, recording: Bool, replayToken: String?) -> HTTPResponse {
         var sessions: [SessionStatus] = []
         var rate = FrameRate()
         for shard in shards {
             sessions += shard.statusBoard.withLock { Array($0.values) }.map { $0.withLock { $0 } }
             rate.add(shard.metrics.withLock { $0.frameRate }, endingAt: now)
         }
-        let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recordings != nil, replayToken: replayToken)
+        let html = StatusPage.html(sessions: sessions, framesPerSecond: rate.perSecond(endingAt: now), now: now, recording: recording, replayToken: replayToken)
         return HTTPResponse(contentType: "text/html; charset=utf-8", body: Array(html.utf8))
     }
 
