@@ -101,3 +101,36 @@ def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
     wait_until(lambda: open_fds(server) <= baseline, 10,
                lambda: f"the server's open fds back to {baseline} at most (now {open_fds(server)})")
     assert server.metric('stackcast_closes_total{code="1006"}') == 31
+
+
+def test_sessions_at_their_memory_budget_stay_under_it_and_give_it_back(start_server):
+    """One session could hold half a gigabyte. Now each stops at its memory budget (2 MiB): a
+    hundred sessions pushing 200-row pages until too_large take at most that much each, and once
+    they end the server is back near where it started."""
+    server = start_server("--threads", "2", "--session-ttl", "0", "--peer-cpu-percent", "0",
+                          "--max-connections-per-peer", "200", "--max-sessions-per-peer", "200")
+    rows = [{"title": f"Row {i}", "detail": "detail"} for i in range(200)]
+
+    async def fill():
+        client = await open_client(server.ws_url)
+        await client.hello(app="phone")
+        for index in range(40):
+            reply = await client.command("push", screen={"name": f"P{index}", "rows": rows}, transition="none")
+            if reply["type"] == "error":
+                assert reply["code"] == "too_large", reply
+                return client, index
+        raise AssertionError("40 pages of 200 rows fit in a session's budget")
+
+    async def body():
+        warm, _ = await fill()
+        await warm.close()
+        await asyncio.sleep(1)
+        before = server.rss_kib()
+        sessions = [await fill() for _ in range(100)]
+        assert all(0 < pushed < 40 for _, pushed in sessions)
+        grown = server.rss_kib() - before
+        assert grown / 100 < 2 * 1024, f"{grown / 100:.0f} KiB a session at its budget"
+        for client, _ in sessions:
+            await client.close()
+        wait_until(lambda: server.rss_kib() - before < grown * 0.2, 60, "the memory of the ended sessions to go back")
+    run(body())
