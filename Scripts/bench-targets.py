@@ -10,7 +10,7 @@ the machine, the date and the commit.
 
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's line, SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-line, --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's
+lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's
 report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
@@ -113,7 +113,10 @@ def main():
         sys.exit(__doc__)
     bench = load_last_json(args[0])
     latency = load_last_json(args[1])
-    idle = load_last_json(args[3])
+    with open(args[3]) as handle:
+        idles = [json.loads(line) for line in handle if line.startswith("{")]
+    idle = next((run for run in idles if not run.get("deflate")), {})
+    deflated = {run.get("wire"): run for run in idles if run.get("deflate")}
     with open(args[2]) as handle:
         sweep = [json.loads(line) for line in handle if line.startswith("{")]
 
@@ -146,6 +149,10 @@ def main():
     idle_limit = 48000 / 1024
     target("idle session, connected (1,000 connections)", idle.get("connected_session_kib"), idle_limit, "KiB")
     target("idle session kept for a resume (no viewer)", bench.get("server.idle_session_kib"), idle_limit, "KiB")
+    # With the permessage-deflate Python websockets offers by default (200 connections).
+    for wire, name in [("binary", "binary v2"), ("v1", "JSON v1")]:
+        target(f"idle session, connected with permessage-deflate, {name} (200 connections)",
+               deflated.get(wire, {}).get("connected_session_kib"), idle_limit, "KiB")
     target("stalled reader's queued bytes (window 16)", bench.get("server.stalled_reader_window_16_queued_bytes"), 65536, "B")
     target("stalled reader's catch-up frames", bench.get("server.stalled_reader_catch_up_frames"), 1, "frames")
     # A size run more than once (1,000 sessions) counts by its median run, by fps while animating (p5).

@@ -6,7 +6,7 @@ divided by N. Prints one JSON object. (`stackcast bench` measures sessions kept 
 no viewer, `server.idle_session_kib`; freed memory stays resident, so that figure cannot come
 from closing these connections.)
 
-    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone] [--deflate]
+    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone] [--deflate] [--wire binary|json|v1]
 
 With --deflate the connections offer permessage-deflate as the `websockets` library does by default
 (and as browsers do); without it they offer none.
@@ -52,30 +52,37 @@ def start_server(binary, sessions, log):
     raise RuntimeError("the server did not start")
 
 
-async def open_session(url, app, deflate):
+HELLOS = {
+    "binary": {"protocol": 2, "encoding": "binary"},
+    "json": {"protocol": 2, "encoding": "json"},
+    "v1": {},
+}
+
+
+async def open_session(url, app, deflate, wire):
     connection = await websockets.connect(
         url, subprotocols=["stackcast.v1"], compression="deflate" if deflate else None, ping_interval=None)
-    await connection.send(json.dumps({"type": "hello", "app": app, "protocol": 2, "encoding": "binary"}))
+    await connection.send(json.dumps({"type": "hello", "app": app, **HELLOS[wire]}))
     welcome = json.loads(await connection.recv())
     if welcome.get("type") != "welcome":
         raise RuntimeError(f"expected welcome, got {welcome}")
     frame = await connection.recv()
-    if not isinstance(frame, bytes):
-        raise RuntimeError("expected a binary frame after welcome")
+    if isinstance(frame, bytes) != (wire == "binary"):
+        raise RuntimeError(f"expected a {wire} frame after welcome")
     return connection
 
 
-async def measure(binary, sessions, app, deflate):
+async def measure(binary, sessions, app, deflate, wire):
     with tempfile.NamedTemporaryFile("w", suffix=".log") as log:
         server, url = start_server(binary, sessions, log)
         try:
-            warm = await open_session(url, app, deflate)
+            warm = await open_session(url, app, deflate, wire)
             await warm.close()
             await asyncio.sleep(0.5)
             before = resident_kib(server.pid)
             connections = []
             for _ in range(sessions):
-                connections.append(await open_session(url, app, deflate))
+                connections.append(await open_session(url, app, deflate, wire))
             await asyncio.sleep(1.0)
             connected = resident_kib(server.pid)
             for connection in connections:
@@ -84,7 +91,7 @@ async def measure(binary, sessions, app, deflate):
             server.terminate()
             server.wait(timeout=30)
     return {
-        "app": app, "sessions": sessions, "deflate": deflate, "rss_before_kib": before, "rss_connected_kib": connected,
+        "app": app, "sessions": sessions, "deflate": deflate, "wire": wire, "rss_before_kib": before, "rss_connected_kib": connected,
         "connected_session_kib": round((connected - before) / sessions, 1),
     }
 
@@ -95,10 +102,11 @@ def main():
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--app", default="phone")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate, as websockets does by default")
+    parser.add_argument("--wire", choices=sorted(HELLOS), default="binary", help="the frames the sessions ask for")
     arguments = parser.parse_args()
     if arguments.sessions < 1:
         parser.error("--sessions must be at least 1")
-    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app, arguments.deflate))))
+    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app, arguments.deflate, arguments.wire))))
 
 
 if __name__ == "__main__":

@@ -117,6 +117,9 @@ extension SessionShard {
         switch decoded {
         case .success(.hello(var hello)):
             connection.hasSaidHello = true
+            // Its frames go uncompressed; a deflater for its few text messages is not worth its
+            // memory for the connection's life.
+            if hello.wire == .v2Binary { connection.sendsTextUncompressed() }
             // A resume's token may come in the URL (`/ws?session=TOKEN`, for a balancer), in the
             // hello, or in both, which must then agree.
             if let inURL = connection.urlSession {

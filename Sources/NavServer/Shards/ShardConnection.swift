@@ -12,6 +12,8 @@ protocol ShardConnection: ViewerConnection {
     var context: AnyObject? { get set }
     /// Set when a hello has been read from it: until then the hello timeout runs.
     var hasSaidHello: Bool { get set }
+    /// Text messages go uncompressed from now on (a binary-wire client's few control messages).
+    func sendsTextUncompressed()
 }
 
 extension WebSocketConnection: ShardConnection {}

@@ -32,7 +32,9 @@ import Foundation
 /// - The context-takeover settings are swapped back once the connection is open, and the
 ///   buffers enlarged (`sendBufferPowerOfTwo`, `receiveBufferPowerOfTwo`).
 /// - Binary messages skip the deflater and go out uncompressed (RSV1 clear), which RFC 7692
-///   allows message by message: protocol v2's binary frames are compact already.
+///   allows message by message: protocol v2's binary frames are compact already. So do the
+///   text messages of a connection that asked for the binary wire
+///   (`WebSocketConnection.sendsTextUncompressed`): its deflater is then never made.
 /// - Each compressed connection writes from its own buffer (`WebSocketConnection.writeBuffer`),
 ///   so a message still being compressed is never overwritten by a write to another connection.
 public enum PermessageDeflate {
@@ -116,8 +118,16 @@ func permessageDeflateCallback(
     _ input: UnsafeMutableRawPointer?, _ length: Int
 ) -> Int32 {
     // For PAYLOAD_TX, `length` is the write's lws_write_protocol (with flags in the high bits).
-    if reason == LWS_EXT_CB_PAYLOAD_TX, length & 0xF == Int(LWS_WRITE_BINARY.rawValue) {
+    if reason == LWS_EXT_CB_PAYLOAD_TX, length & 0xF == Int(LWS_WRITE_BINARY.rawValue) || !deflatesText(on: wsi) {
         return 0
     }
     return lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, input, length)
+}
+
+/// Whether the connection `wsi` still compresses its text messages
+/// (`WebSocketConnection.deflatesText`); on its server's service thread, where lws calls the
+/// extension.
+private func deflatesText(on wsi: OpaquePointer?) -> Bool {
+    guard let wsi, let owner = lws_context_user(lws_get_context(wsi)) else { return true }
+    return Unmanaged<ProtocolHandler>.fromOpaque(owner).takeUnretainedValue().connections[wsi]?.deflatesText ?? true
 }

@@ -63,6 +63,11 @@ public final class WebSocketConnection {
     /// True once the session layer has read a hello from it (`helloTimeoutSeconds`): other
     /// messages, pings and pongs do not keep a connection that never says hello.
     var hasSaidHello = false
+    /// With `permessage-deflate`: whether its text messages go compressed. A client of the
+    /// binary wire gets its frames uncompressed anyway and few text messages, so its connection
+    /// stops compressing them (`sendsTextUncompressed()`) and never makes a deflater: about 20
+    /// KiB a connection that would otherwise stay for the connection's life.
+    private(set) var deflatesText = true
     /// True when the heartbeat has pinged the peer and not heard from it since.
     var isPinged = false
     /// A heartbeat ping waits for the next writeable callback.
@@ -123,6 +128,15 @@ public final class WebSocketConnection {
     // MARK: - Used by the server on the service thread
 
     /// The peer sent something at `now`: it is alive.
+    /// From now on, text messages go uncompressed (RSV1 clear, as RFC 7692 allows message by
+    /// message), and writes use the shared buffer: nothing is compressed over several passes any
+    /// more. Call it before the first text message, or between messages.
+    public func sendsTextUncompressed() {
+        guard deflatesText else { return }
+        deflatesText = false
+        writeBuffer = nil
+    }
+
     func heard(at now: Double) {
         lastHeardAt = now
         isPinged = false

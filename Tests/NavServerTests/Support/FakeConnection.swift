@@ -23,6 +23,12 @@ final class FakeConnection: ShardConnection {
     let urlSession: String?
     var context: AnyObject?
     var hasSaidHello = false
+    /// Whether text messages would still go compressed (`sendsTextUncompressed`).
+    private(set) var deflatesText = true
+
+    func sendsTextUncompressed() {
+        deflatesText = false
+    }
     /// Everything the server sent, in order.
     private(set) var output: [Output] = []
     /// The latest slot: the frame the server put there (`replaceLatest`) and the socket has not

@@ -119,6 +119,26 @@ import Testing
         }
     }
 
+    /// A connection told to send its text uncompressed (a binary-wire client's) does so from
+    /// then on, message by message; the deflater, never used, is never made.
+    @Test func sendsTextUncompressedOnceToldTo() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        var turn = 0
+        harness.delegate.onText = { _, connection, _ in
+            turn += 1
+            if turn == 2 { connection.sendsTextUncompressed() }
+            connection.send(Self.json(2000, seed: turn))
+        }
+        let client = try DeflateClient.connect(port: harness.port)
+        try client.send("one")
+        #expect(client.receive() == .text(Self.json(2000, seed: 1), compressed: true))
+        for round in 2...3 {
+            try client.send("next")
+            #expect(client.receive() == .text(Self.json(2000, seed: round), compressed: false))
+        }
+    }
+
     @Test func keepsEachConnectionsLargeMessagesIntact() throws {
         // A message that compresses to more than the deflater's output buffer goes out over
         // several passes of the service loop while lws keeps reading the written bytes; writes to
