@@ -83,11 +83,12 @@ extension SessionShard {
             return
         }
         if let waiting = viewer.waiting, waiting.frame.seq >= session.latest.seq { return }
-        guard let (payload, outgoing) = makeFrame(for: viewer, in: session) else {
+        guard var (payload, outgoing) = makeFrame(for: viewer, in: session) else {
             // The newest shows on the wire what the viewer holds already: what waits is older.
             if viewer.waiting != nil { dropWaitingFrame(of: viewer) }
             return
         }
+        payload.endsActivity = !session.scene.needsTick
         // Set first: an idle socket takes the payload within `replaceLatest`, and counts it then.
         viewer.waiting = outgoing
         viewer.connection.replaceLatest(payload)

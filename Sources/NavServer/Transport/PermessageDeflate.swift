@@ -86,11 +86,12 @@ public enum PermessageDeflate {
         var mustBeDeclined: Bool { asksForServerWindow }
     }
 
-    /// After the handshake: true when the extension is active on `wsi`, after setting it up
-    /// (buffer sizes, context takeover as negotiated by `offer`). False when it is not active.
-    static func configure(_ wsi: OpaquePointer, offer: Offer) -> Bool {
+    /// After the handshake: nil when the extension is not active on `wsi`; otherwise, after
+    /// setting it up (buffer sizes, context takeover as negotiated by `offer`), whether the
+    /// client asked for every message the server sends to start afresh.
+    static func configure(_ wsi: OpaquePointer, offer: Offer) -> Bool? {
         // lws_set_extension_option fails (-1) when the extension is not active on this connection.
-        guard set(wsi, "tx_buf_size", "\(sendBufferPowerOfTwo)") else { return false }
+        guard set(wsi, "tx_buf_size", "\(sendBufferPowerOfTwo)") else { return nil }
         _ = set(wsi, "mem_level", "\(memoryLevel)")
         _ = set(wsi, "rx_buf_size", "\(receiveBufferPowerOfTwo)")
         // lws resets its deflater per message for `client_no_context_takeover` and its inflater
@@ -100,7 +101,14 @@ public enum PermessageDeflate {
         let clientResets = parameters.keys.contains("client_no_context_takeover")
         _ = set(wsi, "client_no_context_takeover", serverResets ? "1" : "0")
         _ = set(wsi, "server_no_context_takeover", clientResets ? "1" : "0")
-        return true
+        return serverResets
+    }
+
+    /// Has lws reset (and free) `wsi`'s deflater after the next message, or stop doing so. A
+    /// server may start any message afresh whatever was negotiated: the client's inflater keeps
+    /// its window either way. lws calls its deflater's reset `client_no_context_takeover`.
+    static func setResetsAfterMessage(_ wsi: OpaquePointer, _ resets: Bool) {
+        _ = set(wsi, "client_no_context_takeover", resets ? "1" : "0")
     }
 
     private static func set(_ wsi: OpaquePointer, _ option: String, _ value: String) -> Bool {

@@ -9,9 +9,10 @@ extension ProtocolHandler {
             urlSession: Self.urlArgument(wsi, "session"))
         nextConnectionID += 1
         if configuration.permessageDeflate,
-            PermessageDeflate.configure(wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""))
+            let resetsAlways = PermessageDeflate.configure(wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""))
         {
             connection.isCompressed = true
+            connection.deflaterResetsAlways = resetsAlways
             connection.writeBuffer = WriteBuffer(capacity: 4 * 1024)
         }
         let now = server.now

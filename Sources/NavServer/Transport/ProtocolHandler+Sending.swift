@@ -31,6 +31,7 @@ extension ProtocolHandler {
             return closeNow(connection, wsi, close)
         }
         if let payload = connection.takeLatest() {
+            if !payload.isBinary { letGoOfDeflaterWhenIdle(connection, wsi, after: payload) }
             guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
             else { return -1 }
             server.delegate?.webSocketServer(server, didSendLatestOn: connection)
@@ -39,6 +40,17 @@ extension ProtocolHandler {
             if connection.hasOutputWaiting { lws_callback_on_writable(wsi) }
         }
         return 0
+    }
+
+    /// Before a text frame on a compressed connection: lws resets its deflater after the frame
+    /// that ends a run of activity, so an idle connection holds none (a phone session's full
+    /// frame leaves about 90 KiB of zlib state otherwise), and keeps it across a motion's frames.
+    private func letGoOfDeflaterWhenIdle(_ connection: WebSocketConnection, _ wsi: OpaquePointer, after payload: WebSocketPayload) {
+        guard connection.isCompressed, connection.deflatesText, !connection.deflaterResetsAlways,
+            connection.deflaterResetsAfterMessage != payload.endsActivity
+        else { return }
+        connection.deflaterResetsAfterMessage = payload.endsActivity
+        PermessageDeflate.setResetsAfterMessage(wsi, payload.endsActivity)
     }
 
     /// True when another write may follow the last in this turn: something is still waiting, the

@@ -68,6 +68,14 @@ public final class WebSocketConnection {
     /// stops compressing them (`sendsTextUncompressed()`) and never makes a deflater: about 20
     /// KiB a connection that would otherwise stay for the connection's life.
     private(set) var deflatesText = true
+    /// With `permessage-deflate`: the client asked the server to start each message afresh
+    /// (`server_no_context_takeover`), so its deflater is reset after every message whatever
+    /// the server would choose.
+    var deflaterResetsAlways = false
+    /// With `permessage-deflate`: lws resets (frees) the deflater after the message being
+    /// written. Set for the message that ends a run of activity (`WebSocketPayload.endsActivity`),
+    /// so an idle connection holds no deflater; cleared when activity resumes.
+    var deflaterResetsAfterMessage = false
     /// True when the heartbeat has pinged the peer and not heard from it since.
     var isPinged = false
     /// A heartbeat ping waits for the next writeable callback.

@@ -7,10 +7,15 @@ public struct WebSocketPayload: Sendable {
     public var bytes: [UInt8]
     /// True for a binary frame; text frames must hold UTF-8.
     public var isBinary: Bool
+    /// Nothing more is expected to follow for a while (the picture is still after this frame): a
+    /// compressed connection lets go of its deflater once this message is out, instead of keeping
+    /// it for an idle connection.
+    public var endsActivity = false
 
-    public init(bytes: [UInt8], isBinary: Bool) {
+    public init(bytes: [UInt8], isBinary: Bool, endsActivity: Bool = false) {
         self.bytes = bytes
         self.isBinary = isBinary
+        self.endsActivity = endsActivity
     }
 
     /// A text message.

@@ -139,6 +139,30 @@ import Testing
         }
     }
 
+    /// The frame that leaves the picture still (`endsActivity`) is the last one compressed with
+    /// the deflater the frames before it built: the next starts afresh, so an idle connection
+    /// holds no deflater. Identical messages show it: with the context kept one compresses to a
+    /// few bytes, started afresh to what the first did.
+    @Test func startsAfreshAfterAFrameThatEndsActivity() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let text = Array(Self.json(2000).utf8)
+        var turn = 0
+        harness.delegate.onText = { _, connection, _ in
+            turn += 1
+            connection.replaceLatest(WebSocketPayload(bytes: text, isBinary: false, endsActivity: turn == 3))
+        }
+        let client = try DeflateClient.connect(port: harness.port)
+        var sizes: [Int] = []
+        for _ in 1...4 {
+            try client.send("next")
+            #expect(client.receive() == .text(Self.json(2000), compressed: true))
+            sizes.append(client.lastWireBytes)
+        }
+        #expect(sizes[1] < sizes[0] / 2 && sizes[2] < sizes[0] / 2, "\(sizes)")
+        #expect(sizes[3] == sizes[0], "\(sizes)")
+    }
+
     @Test func keepsEachConnectionsLargeMessagesIntact() throws {
         // A message that compresses to more than the deflater's output buffer goes out over
         // several passes of the service loop while lws keeps reading the written bytes; writes to
@@ -344,6 +368,8 @@ final class DeflateClient {
     var serverResetsContext = false
     /// Negotiated `client_no_context_takeover`: every message to the server starts afresh.
     var clientResetsContext = false
+    /// The bytes on the wire of the last message received (before inflating).
+    private(set) var lastWireBytes = 0
 
     private let client: WebSocketClient
 
@@ -397,6 +423,7 @@ final class DeflateClient {
                 }
                 message += frame.payload
                 guard frame.fin else { continue }
+                lastWireBytes = message.count
                 if compressed {
                     if serverResetsContext { inflater = PermessageDeflate.Inflater() }
                     guard let inflated = inflater.decompress(message) else { return .text("<corrupt>", compressed: true) }
