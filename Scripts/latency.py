@@ -3,7 +3,10 @@
 package), as the latency target measures it: on one connection, N pings, then N pointer moves of
 a drag, each waiting for its answer. Prints one JSON object.
 
-    Scripts/latency.py ws://127.0.0.1:PORT/ws [--samples 300]
+    Scripts/latency.py ws://127.0.0.1:PORT/ws [--samples 300] [--deflate] [--wire binary|json|v1]
+
+By default the client offers no compression and asks for binary frames; --deflate offers
+permessage-deflate as `websockets` does unless told not to, and --wire picks the frames.
 """
 
 import argparse
@@ -19,11 +22,23 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, round((len(ordered) - 1) * p))]
 
 
+HELLOS = {
+    "binary": {"protocol": 2, "encoding": "binary"},
+    "json": {"protocol": 2, "encoding": "json"},
+    "v1": {},
+}
+
+
+def is_frame(message):
+    """A frame: a binary message, or a text one of type frame."""
+    return isinstance(message, bytes) or message.startswith('{"type":"frame"')
+
+
 def next_frame(ws):
-    """Reads until a frame (a binary message) arrives."""
+    """Reads until a frame arrives."""
     while True:
         message = ws.recv(timeout=5)
-        if isinstance(message, bytes):
+        if is_frame(message):
             return message
 
 
@@ -55,9 +70,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("url")
     parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate, as websockets does by default")
+    parser.add_argument("--wire", choices=sorted(HELLOS), default="binary")
     args = parser.parse_args()
-    with connect(args.url, subprotocols=["stackcast.v1"], compression=None, max_size=None) as ws:
-        ws.send(json.dumps({"type": "hello", "app": "stack", "protocol": 2, "encoding": "binary"}))
+    compression = "deflate" if args.deflate else None
+    with connect(args.url, subprotocols=["stackcast.v1"], compression=compression, max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "app": "stack", **HELLOS[args.wire]}))
         next_frame(ws)
         pace = Pace()
         pings = []
@@ -93,7 +111,7 @@ def main():
         ws.send(json.dumps({"type": "pointer", "phase": "cancel", "id": 1, "x": x, "y": 400, "t": t}))
     ping, move = statistics.median(pings), statistics.median(moves)
     print(json.dumps({
-        "client": "python-websockets",
+        "client": "python-websockets", "deflate": args.deflate, "wire": args.wire,
         "ping_rtt_median_us": round(ping, 1), "ping_rtt_p99_us": round(percentile(pings, 0.99), 1),
         "pointer_to_frame_median_us": round(move, 1), "pointer_to_frame_p99_us": round(percentile(moves, 0.99), 1),
         "pointer_to_frame_vs_ping_median": round(move / ping, 2),
