@@ -33,8 +33,10 @@ extension Scene {
     /// Drops the navigation commands `submitter` sent that are still waiting their turn, answering
     /// each with `invalid_state` (a server calls this when a viewer leaves: their results could no
     /// longer be delivered). A command already running finishes.
-    public func dropQueuedCommands(from submitter: AnyObject) {
-        commands.dropPending(from: submitter, reason: .invalidState("dropped before its turn: the viewer that sent it left the session"))
+    public func dropQueuedCommands(
+        from submitter: AnyObject, reason: NavError = .invalidState("dropped before its turn: the viewer that sent it left the session")
+    ) {
+        commands.dropPending(from: submitter, reason: reason)
     }
 
     /// Builds the page for a screen description: a page of the kind it names, or a row list.

@@ -188,12 +188,12 @@ final class Session {
 
     /// Controller `viewer` leaves at server time `now`: its gesture is cancelled and the commands
     /// it queued are dropped (their results could not be delivered).
-    func controllerLeaves(_ viewer: AnyObject, now: Double) {
+    func controllerLeaves(_ viewer: AnyObject, now: Double, reason: NavError? = nil) {
         scene.advance(to: sceneTime(now))
         for recorder in recorders { recorder.leave(viewer, at: scene.now) }
         changedSinceCheck = true
         scene.cancelInput()
-        scene.dropQueuedCommands(from: viewer)
+        if let reason { scene.dropQueuedCommands(from: viewer, reason: reason) } else { scene.dropQueuedCommands(from: viewer) }
     }
 
     var controller: Viewer? { viewers.first { $0.isController } }

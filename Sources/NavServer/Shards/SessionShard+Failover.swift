@@ -135,7 +135,21 @@ extension SessionShard {
     /// writing thread, the last 50 ms of lines (more when frames wait to be hashed) could still
     /// be in memory when the other server renamed the file, and this one's write would then fail.
     /// Every answer a viewer of this shard has seen follows a line queued before this flush.
+    ///
+    /// The commands still waiting their turn will not run here, and must not run on the server
+    /// the viewers reconnect to, which replays the file: each controller leaves first (the file
+    /// says so, and a replay drops them too), and each waiting command is answered, before the
+    /// close, that it did not run.
     func stopping() {
+        if state != nil {
+            let now = transport.now
+            let restart = NavError.invalidState("not run: the server is restarting; reconnect with the same token and send it again")
+            for session in sessions.values {
+                for viewer in session.viewers where viewer.isController || viewer.isApp {
+                    session.controllerLeaves(viewer, now: now, reason: restart)
+                }
+            }
+        }
         state?.store.flush()
     }
 

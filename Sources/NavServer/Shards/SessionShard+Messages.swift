@@ -85,7 +85,8 @@ extension SessionShard {
             let line = stateLineOfNextInput(in: session)
             session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer, weak session] result in
                 guard let self, let session else { return }
-                afterStateWrite(of: session, line: line) { [weak self, weak viewer] in
+                // A failure changed nothing: whoever replays the input fails it the same way.
+                afterStateWrite(of: session, line: (try? result.get()) == nil ? nil : line) { [weak self, weak viewer] in
                     guard let self, let viewer, viewer.connection.isOpen else { return }
                     answer(result, id: id, op: op, to: viewer)
                 }

@@ -170,6 +170,31 @@ import Testing
         #expect(second.shard.sessions[token]?.scene.state?.json == before)
     }
 
+    /// At a stop (a drain's 1012) a command still waiting its turn is answered that it did not
+    /// run, and the state file says its controller left, so the server the viewer reconnects to
+    /// does not run it either; the command under way is in the file and finishes there.
+    @Test func aStoppingServerAnswersTheCommandsWaitingTheirTurnAndTheNextServerDoesNotRunThem() throws {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        first.command("run", "push", #""screen":{"name":"Running"}"#, on: viewer)
+        first.command("wait", "push", #""screen":{"name":"Waiting"}"#, on: viewer)
+        first.advance(by: 0.05)
+        _ = viewer.take()
+        first.shard.stopping()
+        first.serviceWrites()
+        #expect(viewer.take(frames: false) == ["error invalid_state wait"])
+        #expect(viewer.last("error")?["message"]?.stringValue == "not run: the server is restarting; reconnect with the same token and send it again")
+
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        second.settle()
+        let stack = second.shard.sessions[token]?.scene.state?.json.objectValue?["stack"]?.arrayValue
+        #expect(stack?.compactMap { $0.objectValue?["screen"]?.stringValue } == ["Home", "Running"])
+    }
+
     @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
         let folder = Folder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
