@@ -6,6 +6,8 @@ for the outbox, an unbounded command queue, and a watch link that could take con
 import asyncio
 import time
 
+import pytest
+
 from stackcast_client import VIEWPORT, open_client, run, session
 
 
@@ -310,6 +312,7 @@ def test_watch_tokens_work_on_every_service_thread(start_server):
     run(body())
 
 
+@pytest.mark.rss
 def test_a_session_cannot_hold_more_than_its_memory_budget(server):
     """300 pages of 1,500 rows held half a gigabyte in one session; pages past the budget are
     refused with too_large, the stack as it was, and the server's memory stays near it."""

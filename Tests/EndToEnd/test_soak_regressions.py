@@ -103,6 +103,7 @@ def test_reset_connections_leave_no_file_descriptor_or_session(start_server):
     assert server.metric('stackcast_closes_total{code="1006"}') == 31
 
 
+@pytest.mark.rss
 def test_sessions_at_their_memory_budget_stay_under_it_and_give_it_back(start_server):
     """One session could hold half a gigabyte. Now each stops at its memory budget (2 MiB): a
     hundred sessions pushing 200-row pages until too_large take at most that much each, and once
