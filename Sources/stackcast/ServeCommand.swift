@@ -60,7 +60,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("peer-messages-per-second"), help: "Messages all connections of one peer address may send per second together (bursts up to twice that).")
     var peerMessagesPerSecond: Double = 20_000
 
-    @Option(name: .customLong("peer-cpu-percent"), help: "The share of one service thread the messages of one peer address may take together, in percent (bursts of a tenth of a second's share); each message counts for the time it took. 0: no limit (load tests from one address).")
+    @Option(name: .customLong("peer-cpu-percent"), help: "The share of one service thread the messages of one peer address may take together, in percent (bursts of a tenth of a second's share), while another address is active; each message counts for the time it took. 0: no limit (load tests from one address).")
     var peerCPUPercent: Double = 50
 
     @Option(name: .customLong("max-stack-depth"), help: "The most pages one stack (or page stack) may hold.")

@@ -1,7 +1,8 @@
 /// What one peer address may take of the server, whichever shards its connections land on: a
 /// token bucket for the messages of all its connections together, one for the service-thread
 /// time its messages took (so that messages that cost much, a resize of a long list or a query of
-/// a deep stack, count for what they cost), and the sessions it started that have not ended (a session ends when it expires, or at once when the connection that
+/// a deep stack, count for what they cost; it holds back an address only while another one has
+/// sent something within the last second), and the sessions it started that have not ended (a session ends when it expires, or at once when the connection that
 /// started it says `hello` again and nobody else is in it).
 ///
 /// A peer's entry lives while it has sessions or its bucket is not full: forgetting a full bucket
@@ -18,6 +19,20 @@ final class PeerLimits: Sendable {
     private struct State: Sendable {
         var peers: [String: Peer] = [:]
         var lastSweep = -Double.infinity
+        /// The address that sent the latest message, and the latest other one, with when.
+        var latest: (peer: String, time: Double)?
+        var other: (peer: String, time: Double)?
+
+        /// Notes a message from `peer` at `now`; true when another address sent one within the
+        /// last second.
+        mutating func heard(_ peer: String, now: Double) -> Bool {
+            if latest?.peer != peer {
+                other = latest
+            }
+            latest = (peer, now)
+            guard let other else { return false }
+            return now - other.time < 1
+        }
     }
 
     let messagesPerSecond: Double
@@ -56,7 +71,10 @@ final class PeerLimits: Sendable {
             }
             var entry = state.peers[peer, default: newPeer]
             defer { state.peers[peer] = entry }
-            guard entry.work.hasTokens(now: now) else { return .work }
+            // The share is what the other addresses are owed: with none of them about, one may
+            // have the whole thread (a slow build or machine stretches every message's time).
+            let contended = state.heard(peer, now: now)
+            guard !contended || entry.work.hasTokens(now: now) else { return .work }
             return entry.limiter.allow(now: now) ? nil : .messages
         }
     }

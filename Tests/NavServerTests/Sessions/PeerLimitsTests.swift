@@ -6,6 +6,7 @@ import Testing
 @Suite struct PeerLimitsTests {
     @Test func anAddressOverItsShareOfAThreadWaitsUntilItsDebtIsPaid() {
         let peers = PeerLimits(messagesPerSecond: 1_000, messageBurst: 2_000, maxSessions: 10, workShare: 0.5)
+        #expect(peers.admitMessage(from: "b", now: 0) == nil)
         #expect(peers.admitMessage(from: "a", now: 0) == nil)
         // A message that took 0.3 s of a thread: past the bucket of 0.05 s, in debt by the
         // bucket's depth again (a debt is capped there).
@@ -16,6 +17,19 @@ import Testing
         #expect(peers.admitMessage(from: "b", now: 0.09) == nil)
         // At half a second a second, the debt of 0.05 s is paid after a tenth of a second.
         #expect(peers.admitMessage(from: "a", now: 0.11) == nil)
+    }
+
+    /// The share is what other addresses are owed: an address alone may take the whole thread,
+    /// and is held back once another has sent something within the last second.
+    @Test func anAddressAloneIsNotHeldBack() {
+        let peers = PeerLimits(messagesPerSecond: 1_000, messageBurst: 2_000, maxSessions: 10, workShare: 0.5)
+        peers.charge("a", seconds: 0.3, now: 0)
+        #expect(peers.admitMessage(from: "a", now: 0) == nil)
+        #expect(peers.admitMessage(from: "b", now: 0.01) == nil)
+        #expect(peers.admitMessage(from: "a", now: 0.02) == .work)
+        // A second after b's last message, a is alone again.
+        peers.charge("a", seconds: 0.3, now: 1.5)
+        #expect(peers.admitMessage(from: "a", now: 1.5) == nil)
     }
 
     @Test func cheapMessagesNeverReachTheWorkLimit() {
