@@ -87,6 +87,11 @@ final class PeerLimits: Sendable {
         }
     }
 
+    /// How long from `now` until `peer`'s messages may take service-thread time again.
+    func secondsUntilWork(for peer: String, now: Double) -> Double {
+        state.withLock { $0.peers[peer]?.work.secondsUntilTokens(now: now) ?? 0 }
+    }
+
     /// Counts a session `peer` starts, unless it holds `maxSessions + extra` already; false then.
     /// `extra` is 1 when starting it ends another of the peer's sessions at once.
     func startSession(for peer: String, extra: Int = 0) -> Bool {

@@ -34,11 +34,18 @@ struct RateLimiter: Sendable {
         return tokens > 0
     }
 
-    /// Takes `cost` tokens at `now` for something already done, even below empty (down to
-    /// minus `burst`): what it cost is then paid by waiting.
+    /// Takes `cost` tokens at `now` for something already done, even below empty (down to a
+    /// second's refill, or `burst` if more): what it cost is then paid by waiting, so one
+    /// costly message holds its sender back as long as a run of cheap ones would.
     mutating func charge(now: Double, cost: Double) {
         refill(now: now)
-        tokens = max(-burst, tokens - cost)
+        tokens = max(-max(burst, rate), tokens - cost)
+    }
+
+    /// How long from `now` until the bucket holds anything again (0 when it does).
+    func secondsUntilTokens(now: Double) -> Double {
+        guard let last, rate > 0 else { return 0 }
+        return max(0, -(tokens + max(0, now - last) * rate) / rate)
     }
 
     /// True when the bucket would be full at `now`: forgetting it then changes nothing.

@@ -47,6 +47,8 @@ final class Viewer {
     var eventBudget: RateLimiter
     /// Events dropped since the budget last had room; the first drop of a run is reported.
     var eventsDropped = 0
+    /// Service-thread seconds this connection's messages took in one loop turn (`SessionShard.turn`).
+    var workInTurn: (turn: Int, seconds: Double) = (0, 0)
     /// While this viewer's `hello` waits for a session to be taken over (`Takeover`): what it
     /// sent since, served in order once the hello is answered. Nil otherwise.
     var held: [(message: ClientMessage, text: String)]?

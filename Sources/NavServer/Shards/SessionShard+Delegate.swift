@@ -61,6 +61,15 @@ extension SessionShard {
     /// What an ack takes from its connection's message bucket.
     static let ackCost = 0.25
 
+    /// `connection`'s message took `seconds` of the service thread: its address is charged, and
+    /// once its messages have taken their part of this loop turn, the rest waits for the next.
+    private func tookWork(_ seconds: Double, viewer: Viewer, on connection: any ShardConnection, now: Double) {
+        peers.charge(connection.peer, seconds: seconds, now: now)
+        if viewer.workInTurn.turn != turn { viewer.workInTurn = (turn, 0) }
+        viewer.workInTurn.seconds += seconds
+        if viewer.workInTurn.seconds > Self.workPerTurn { connection.pauseReading(for: 0) }
+    }
+
     /// One text message from `connection`.
     func received(_ text: String, on connection: any ShardConnection) {
         guard let viewer = connection.context as? Viewer else { return }
@@ -104,15 +113,15 @@ extension SessionShard {
             } else if viewer.limiter.shouldWarn(now: now) {
                 send(limited, to: viewer)
             }
+            // An address over its share of the thread is not read from until it has one again.
+            let wait = peers.secondsUntilWork(for: connection.peer, now: now)
+            if wait > 0 { connection.pauseReading(for: wait) }
             return
         }
-        // What the message costs the service thread counts against its address (PeerLimits).
-        let started = peers.workShare.isFinite ? DispatchTime.now().uptimeNanoseconds : 0
-        defer {
-            if started != 0 {
-                peers.charge(connection.peer, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, now: now)
-            }
-        }
+        // What the message costs the service thread counts against its address (PeerLimits),
+        // and against its connection's part of this loop turn.
+        let started = DispatchTime.now().uptimeNanoseconds
+        defer { tookWork(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, viewer: viewer, on: connection, now: now) }
         let decoded = MessageDecoder.decode(text)
         switch decoded {
         case .success(.hello(var hello)):

@@ -1,3 +1,4 @@
+import Dispatch
 import NavWire
 
 /// The frame path, one way: the shard renders a session (on a tick, or at the end of the loop
@@ -40,6 +41,7 @@ extension SessionShard {
     /// another shard) the picture waits: the ack or the write that makes room schedules the
     /// session again, so input a viewer cannot be sent makes no pictures.
     func endTurn() {
+        turn &+= 1
         while !scheduled.isEmpty {
             let due = scheduled
             scheduled = []
@@ -48,11 +50,21 @@ extension SessionShard {
                 session.isScheduled = false
                 // One that ended meanwhile has nobody to show anything to.
                 guard sessions[session.token] === session else { continue }
-                if session.needsRender, session.viewers.contains(where: hasRoom) { render(session, now: now) }
+                if session.needsRender, session.viewers.contains(where: hasRoom) { renderCharged(session, now: now) }
                 // A viewer can be behind without a new picture: its window opened, or it joined.
                 fillSlots(of: session)
             }
         }
+    }
+
+    /// `render(_:now:)` of a picture input asked for, its service-thread time counted against
+    /// the address that holds the session: a resize of a long list costs more in its picture
+    /// than in its message, and uncounted, a flood of them took the thread from everyone else.
+    private func renderCharged(_ session: Session, now: Double) {
+        guard peers.workShare.isFinite else { return render(session, now: now) }
+        let started = DispatchTime.now().uptimeNanoseconds
+        render(session, now: now)
+        peers.charge(session.peer, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, now: now)
     }
 
     /// True when a frame made now would go to `viewer`: its window has room, and on another shard,

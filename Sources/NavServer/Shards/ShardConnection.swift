@@ -14,6 +14,9 @@ protocol ShardConnection: ViewerConnection {
     var hasSaidHello: Bool { get set }
     /// Text messages go uncompressed from now on (a binary-wire client's few control messages).
     func sendsTextUncompressed()
+    /// Reads nothing more from the socket for `seconds`: what the peer sends meanwhile waits in
+    /// the kernel's buffers, and then the peer's, instead of costing the loop its refusals.
+    func pauseReading(for seconds: Double)
 }
 
 extension WebSocketConnection: ShardConnection {}

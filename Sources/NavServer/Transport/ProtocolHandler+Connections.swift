@@ -37,6 +37,7 @@ extension ProtocolHandler {
 
     func closed(_ wsi: OpaquePointer) {
         guard let connection = connections.removeValue(forKey: wsi) else { return }
+        forgetReadPause(of: wsi)
         let ending = connection.ending ?? CloseStatus(code: 1006, reason: "connection lost")
         connection.detach()
         server.sharedPort.release(connection.peer)

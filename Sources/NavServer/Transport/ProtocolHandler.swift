@@ -25,6 +25,10 @@ final class ProtocolHandler {
     /// with their peer.
     var admitted: [OpaquePointer: String] = [:]
     var nextConnectionID = 1
+    /// Connections not read from until the time given (`pauseReading`), and the timer that
+    /// reads them again.
+    var readPauses: [OpaquePointer: Double] = [:]
+    lazy var readPauseTimer = ServiceTimer { [unowned self] in resumeDueReads() }
     /// HTTP bodies (`/metrics`, `/status`, `/recordings`) and how much of each has gone, waiting
     /// for their connection to become writeable.
     var pendingHTTPBodies: [OpaquePointer: (body: [UInt8], sent: Int)] = [:]
@@ -51,9 +55,10 @@ final class ProtocolHandler {
     /// Open WebSockets.
     var openConnections: Int { connections.count }
 
-    /// Stops the deadline timer (before the context is destroyed).
+    /// Stops the deadline and read-pause timers (before the context is destroyed).
     func cancelDeadlines() {
         deadlines.cancel()
+        readPauseTimer.cancel()
     }
 
     /// Asks every open WebSocket to close (after what it has queued).

@@ -130,12 +130,17 @@ public final class WebSocketConnection {
     public func close(code: UInt16, reason: String) {
         guard isOpen, let wsi else { return }
         pendingClose = CloseStatus(code: code, reason: reason)
+        handler?.resumeReading(wsi)
         lws_callback_on_writable(wsi)
     }
 
     // MARK: - Used by the server on the service thread
 
-    /// The peer sent something at `now`: it is alive.
+    /// Reads nothing more from the socket for `seconds` (`ProtocolHandler.pauseReading`).
+    public func pauseReading(for seconds: Double) {
+        handler?.pauseReading(self, for: seconds)
+    }
+
     /// From now on, text messages go uncompressed (RSV1 clear, as RFC 7692 allows message by
     /// message), and writes use the shared buffer: nothing is compressed over several passes any
     /// more. Call it before the first text message, or between messages.
@@ -145,6 +150,7 @@ public final class WebSocketConnection {
         writeBuffer = nil
     }
 
+    /// The peer sent something at `now`: it is alive.
     func heard(at now: Double) {
         lastHeardAt = now
         isPinged = false

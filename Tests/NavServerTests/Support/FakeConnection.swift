@@ -29,6 +29,12 @@ final class FakeConnection: ShardConnection {
     func sendsTextUncompressed() {
         deflatesText = false
     }
+    /// How long the server asked, each time, that nothing be read from the socket.
+    private(set) var readPauses: [Double] = []
+
+    func pauseReading(for seconds: Double) {
+        readPauses.append(seconds)
+    }
     /// Everything the server sent, in order.
     private(set) var output: [Output] = []
     /// The latest slot: the frame the server put there (`replaceLatest`) and the socket has not
