@@ -48,6 +48,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allow-host"), help: "A host name the server answers to besides its own address (repeatable), e.g. stackcast.example, or stackcast.example:443 behind a proxy. Requests naming any other Host get 403 (this keeps DNS rebinding out).")
     var allowHost: [String] = []
 
+    @Option(name: .customLong("trusted-proxy"), help: "A load balancer's address (repeatable, or comma-separated) whose connections stand for their clients: the client's address is taken from the PROXY protocol v2 header it sends first (HAProxy's send-proxy-v2) or from X-Forwarded-For, so the per-address limits count clients. From other addresses both are ignored.")
+    var trustedProxy: [String] = []
+
     @Option(name: .customLong("session-ttl"), help: "Seconds a session is kept for a resume after its last viewer leaves.")
     var sessionTTL: Double = 180
 
@@ -155,7 +158,18 @@ struct ServeCommand: ParsableCommand {
         if let drainAfter, !(0...31_536_000).contains(drainAfter) {
             throw ValidationError("--drain-after must be from 0 to 31536000 seconds, got \(drainAfter)")
         }
+        do {
+            _ = try trustedProxies()
+        } catch {
+            if case .invalidSetting(_, let reason) = error { throw ValidationError("--trusted-proxy: \(reason)") }
+            throw ValidationError("--trusted-proxy: \(error)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
+    }
+
+    /// `--trusted-proxy`, each given once or as a comma-separated list.
+    private func trustedProxies() throws(WebSocketServerError) -> TrustedProxies {
+        try TrustedProxies(trustedProxy.flatMap { $0.split(separator: ",").map(String.init) })
     }
 
     func run() throws {
@@ -174,7 +188,7 @@ struct ServeCommand: ParsableCommand {
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
                 allowedOrigins: allowOrigin, allowedHosts: allowHost, maxConnections: connections,
                 maxConnectionsPerPeer: maxConnectionsPerPeer, heartbeatSeconds: heartbeat, helloTimeoutSeconds: helloTimeout,
-                permessageDeflate: deflate
+                permessageDeflate: deflate, trustedProxies: (try? trustedProxies()) ?? .none
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, peerWorkShare: peerCPUPercent > 0 ? peerCPUPercent / 100 : nil,

@@ -208,3 +208,28 @@ def test_the_blocking_python_client_reconnects_on_1012_and_goes_on(start_cluster
         client.pop()
         client.settle()
         assert len(client.command("query", what="state")["stack"]) == 1
+
+
+def test_behind_the_balancer_the_per_address_limits_count_clients(start_cluster):
+    """HAProxy sends each client's address in a PROXY header (send-proxy-v2) and the node trusts
+    it from HAProxy only (--trusted-proxy): one client holding all the connections an address may
+    have is refused more, while another client is served; neither is counted as HAProxy."""
+    cluster = start_cluster(nodes=1)
+    (node_port,) = [port for _, port in cluster.nodes.values()]
+
+    async def body():
+        held = [await open_client(cluster.ws_url, local_addr=("127.0.0.2", 0)) for _ in range(64)]
+        with pytest.raises(stackcast.ConnectError, match="503"):
+            await open_client(cluster.ws_url, local_addr=("127.0.0.2", 0))
+        other = await open_client(cluster.ws_url, local_addr=("127.0.0.3", 0))
+        assert (await other.hello(app="stack"))["type"] == "welcome"
+        # Straight to the node, a client's own X-Forwarded-For is its word only: it counts as itself.
+        forged = await open_client(f"ws://127.0.0.1:{node_port}/ws", local_addr=("127.0.0.4", 0),
+                                   additional_headers={"X-Forwarded-For": "127.0.0.9"})
+        for client in held + [other, forged]:
+            await client.close()
+    run(body())
+    log = cluster.logs()
+    assert "peer=127.0.0.2" in log and "peer=127.0.0.3" in log and "peer=127.0.0.4" in log
+    assert "WebSocket opened" in log and "peer=127.0.0.1 " not in log and "peer=127.0.0.9" not in log
+    assert "too many connections from your address" in log

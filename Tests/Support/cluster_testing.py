@@ -110,8 +110,8 @@ class Cluster:
 def start_cluster(tmp_path):
     clusters = []
 
-    def start(*extra):
-        cluster = Cluster(tmp_path, 3, *extra)
+    def start(*extra, nodes=3):
+        cluster = Cluster(tmp_path, nodes, *extra)
         clusters.append(cluster)
         return cluster
 

@@ -95,8 +95,9 @@ final class ContextCreationInfo {
 
         let address = ListenAddress(configuration.host)
         info.iface = address?.isWildcard == true ? nil : cString(configuration.host)
-        // A server sharing its port listens through its own `PortListener`, adopted into the loop.
-        info.port = configuration.sharesPort ? CONTEXT_PORT_NO_LISTEN_SERVER : Int32(configuration.port)
+        // A server that accepts its own connections listens through a `PortListener`, adopted
+        // into the loop.
+        info.port = configuration.listensItself ? CONTEXT_PORT_NO_LISTEN_SERVER : Int32(configuration.port)
         info.user = user
         info.server_string = cString("stackcast")
         // The chunk size for static files.

@@ -60,10 +60,15 @@ struct PortListener {
         self.port = Int(networkPort)
     }
 
-    /// Accepts every connection waiting, handing each to `adopt` (which owns it from then on).
-    func acceptPending(_ adopt: (Int32) -> Void) {
+    /// Accepts every connection waiting, handing each to `adopt` (which owns it from then on)
+    /// with its peer's address (`AddressText`).
+    func acceptPending(_ adopt: (Int32, String?) -> Void) {
         while true {
-            let connection = accept(descriptor, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let connection = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(descriptor, $0, &length) }
+            }
             if connection < 0 {
                 // EAGAIN: nothing more waits. Anything else (a peer gone before accept, or out
                 // of descriptors) is for this connection only; the next readiness tries again.
@@ -77,7 +82,24 @@ struct PortListener {
             // behind its hello got its first frame 42 ms late).
             var one: Int32 = 1
             _ = setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            adopt(connection)
+            adopt(connection, Self.address(of: peer))
+        }
+    }
+
+    /// The IP address in `address` (`AddressText`), nil for another family.
+    private static func address(of address: sockaddr_storage) -> String? {
+        let family = Int32(address.ss_family)
+        return withUnsafeBytes(of: address) { raw -> String? in
+            switch family {
+            case AF_INET:
+                let v4 = raw.load(as: sockaddr_in.self)
+                return withUnsafeBytes(of: v4.sin_addr) { AddressText.canonical(bytes: Array($0)) }
+            case AF_INET6:
+                let v6 = raw.load(as: sockaddr_in6.self)
+                return withUnsafeBytes(of: v6.sin6_addr) { AddressText.canonical(bytes: Array($0)) }
+            default:
+                return nil
+            }
         }
     }
 

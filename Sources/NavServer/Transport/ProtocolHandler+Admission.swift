@@ -30,7 +30,7 @@ extension ProtocolHandler {
         if server.isStopping {
             return refuse(wsi, 503, because: "server shutting down", detail: nil)
         }
-        let peer = Self.peerAddress(wsi)
+        let peer = clientAddress(wsi)
         switch server.sharedPort.admit(
             peer, maxConnections: configuration.maxConnections, maxPerPeer: configuration.maxConnectionsPerPeer)
         {
@@ -50,6 +50,7 @@ extension ProtocolHandler {
     /// after `confirmUpgrade`) gives its slot back here; an established one gave it in `closed`.
     func destroyed(_ wsi: OpaquePointer) {
         if let peer = admitted.removeValue(forKey: wsi) { server.sharedPort.release(peer) }
+        proxiedClients[wsi] = nil
     }
 
     /// Which names the server answers to, for the refusal of any other `Host`.
@@ -68,7 +69,7 @@ extension ProtocolHandler {
             hostRule: hostRule)
         if let refusal, refusal.status >= 400 {
             logger.warning("Refused an HTTP request: \(refusal.body)", metadata: [
-                "peer": "\(Self.peerAddress(wsi))", "status": "\(refusal.status)", "host": "\(host ?? "-")",
+                "peer": "\(clientAddress(wsi))", "status": "\(refusal.status)", "host": "\(host ?? "-")",
             ])
         }
         return refusal
@@ -89,7 +90,7 @@ extension ProtocolHandler {
     private func refuse(_ wsi: OpaquePointer, _ status: UInt32, because reason: String, detail: String?) -> Int32 {
         server.metrics.withLock { $0.refusedByStatus[Int(status), default: 0] += 1 }
         logger.warning("Refused an upgrade: \(reason)", metadata: [
-            "peer": "\(Self.peerAddress(wsi))", "status": "\(status)", "detail": "\(detail ?? "-")",
+            "peer": "\(clientAddress(wsi))", "status": "\(status)", "detail": "\(detail ?? "-")",
         ])
         return lws_return_http_status(wsi, status, reason) == 0 ? 1 : -1
     }

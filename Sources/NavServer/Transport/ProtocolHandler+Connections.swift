@@ -4,7 +4,7 @@ import CWebSockets
 extension ProtocolHandler {
     func opened(_ wsi: OpaquePointer) {
         let connection = WebSocketConnection(
-            id: nextConnectionID, wsi: wsi, handler: self, peer: Self.peerAddress(wsi),
+            id: nextConnectionID, wsi: wsi, handler: self, peer: clientAddress(wsi),
             origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/",
             urlSession: Self.urlArgument(wsi, "session"))
         nextConnectionID += 1

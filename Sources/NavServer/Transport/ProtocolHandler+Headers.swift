@@ -31,6 +31,16 @@ extension ProtocolHandler {
         return methods.first { lws_hdr_total_length(wsi, $0.value) > 0 }?.key
     }
 
+    /// The client a request comes from: its socket's peer, or for a trusted balancer's
+    /// connection, the client its PROXY header or `X-Forwarded-For` names (`TrustedProxies`).
+    /// The per-address limits count this address.
+    func clientAddress(_ wsi: OpaquePointer) -> String {
+        if let client = proxiedClients[wsi] { return client }
+        let peer = Self.peerAddress(wsi)
+        guard !configuration.trustedProxies.isEmpty else { return peer }
+        return configuration.trustedProxies.client(of: peer, forwardedFor: Self.header(wsi, WSI_TOKEN_X_FORWARDED_FOR))
+    }
+
     /// The peer's address; IPv4 peers of the dual-stack listener without their "::ffff:" prefix.
     static func peerAddress(_ wsi: OpaquePointer) -> String {
         var buffer = [CChar](repeating: 0, count: 64)

@@ -24,6 +24,8 @@ final class ProtocolHandler {
     /// Handshakes that hold a slot of the port (`SharedPort.admit`) and are not established yet,
     /// with their peer.
     var admitted: [OpaquePointer: String] = [:]
+    /// The clients that trusted balancers' connections stand for, named in their PROXY headers.
+    var proxiedClients: [OpaquePointer: String] = [:]
     var nextConnectionID = 1
     /// Connections not read from until the time given (`pauseReading`), and the timer that
     /// reads them again.
@@ -82,9 +84,12 @@ final class ProtocolHandler {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             server.serviceWasWoken()
         case LWS_CALLBACK_RAW_RX_FILE:
-            // The raw files are the tick timer and a shared port's listening socket (`PortListener`).
-            server.rawFileIsReadable(wsi)
-        case LWS_CALLBACK_RAW_ADOPT_FILE, LWS_CALLBACK_RAW_CLOSE_FILE:
+            // The raw files are the tick timer, the listening socket (`PortListener`) and
+            // balancers' connections waiting for their PROXY header.
+            return server.rawFileIsReadable(wsi) ? 0 : -1
+        case LWS_CALLBACK_RAW_CLOSE_FILE:
+            server.proxyHeaderWatchEnded(wsi)
+        case LWS_CALLBACK_RAW_ADOPT_FILE:
             break
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })

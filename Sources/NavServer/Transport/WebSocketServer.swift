@@ -33,12 +33,15 @@ public final class WebSocketServer: @unchecked Sendable {
     private let finished = DispatchGroup()
 
     // Service-thread state (and the caller's thread inside `start()`, before the thread exists).
-    private var context: OpaquePointer?
+    private(set) var context: OpaquePointer?
     private var creationInfo: ContextCreationInfo?
-    /// The listening socket of a server sharing its port (`configuration.sharesPort`); lws owns
-    /// its descriptor once adopted.
+    /// The listening socket of a server that accepts its own connections
+    /// (`configuration.listensItself`); lws owns its descriptor once adopted.
     private var listener: PortListener?
-    private lazy var handler = ProtocolHandler(server: self)
+    /// Connections from trusted balancers whose PROXY header has not all arrived, by the raw
+    /// file lws watches for them (`WebSocketServer+ProxyHeaders`). Service thread only.
+    var pendingProxyHeaders: [OpaquePointer: ProxyHeaderReader] = [:]
+    private(set) lazy var handler = ProtocolHandler(server: self)
     /// The frame clock: a timer the loop wakes for exactly, not lws's own (`PreciseTimer`).
     private var tickTimer: PreciseTimer?
     /// Runs the tick the clock asked for at the start of the loop's next pass, where lws runs its
@@ -122,7 +125,7 @@ public final class WebSocketServer: @unchecked Sendable {
         }
 
         var listener: PortListener?
-        if configuration.sharesPort, let address = ListenAddress(configuration.host) {
+        if configuration.listensItself, let address = ListenAddress(configuration.host) {
             do {
                 listener = try PortListener(address: address, port: port)
             } catch {
@@ -338,19 +341,32 @@ public final class WebSocketServer: @unchecked Sendable {
         finished.leave()
     }
 
-    /// RAW_RX_FILE: the tick timer went off, or connections wait on the listening socket.
-    func rawFileIsReadable(_ wsi: OpaquePointer) {
-        if let tickTimer, wsi == tickTimer.wsi { tickTimer.fire() } else { acceptConnections() }
+    /// RAW_RX_FILE: the tick timer went off, connections wait on the listening socket, or a
+    /// balancer's connection has more of its PROXY header. False when lws is to stop watching
+    /// the file (and close it).
+    func rawFileIsReadable(_ wsi: OpaquePointer) -> Bool {
+        if let tickTimer, wsi == tickTimer.wsi {
+            tickTimer.fire()
+        } else if pendingProxyHeaders[wsi] != nil {
+            return proxyHeaderArrived(on: wsi)
+        } else {
+            acceptConnections()
+        }
+        return true
     }
 
-    /// RAW_RX_FILE on the listening socket of a server sharing its port: adopts every waiting
-    /// connection as lws would have accepted it (HTTP, then perhaps a WebSocket upgrade; TLS
-    /// when configured).
+    /// RAW_RX_FILE on the listening socket of a server that accepts its own connections
+    /// (`configuration.listensItself`): adopts every waiting connection as lws would have
+    /// accepted it (HTTP, then perhaps a WebSocket upgrade; TLS when configured), a trusted
+    /// balancer's once its PROXY header is read.
     func acceptConnections() {
         guard let listener, let context, let vhost = lws_get_vhost_by_name(context, "default") else { return }
-        listener.acceptPending { descriptor in
-            // On failure lws closes the descriptor itself.
-            _ = lws_adopt_socket_vhost(vhost, descriptor)
+        listener.acceptPending { descriptor, peer in
+            if let peer, configuration.trustedProxies.trusts(peer) {
+                readProxyHeader(ProxyHeaderReader(descriptor: descriptor), vhost: vhost)
+            } else {
+                adopt(descriptor, client: nil, vhost: vhost)
+            }
         }
     }
 

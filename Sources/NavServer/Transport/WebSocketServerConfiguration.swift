@@ -49,6 +49,10 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// thread) take connections on one port, the kernel spreading them. Every server of the port
     /// must set it; `start()` first checks that no other program holds the port.
     public var sharesPort: Bool
+    /// Load balancers whose connections stand for their clients (`serve --trusted-proxy`): the
+    /// client's address comes from the PROXY protocol v2 header they send first, or from
+    /// `X-Forwarded-For`, so that the per-address limits count clients, not the balancer.
+    public var trustedProxies: TrustedProxies
 
     public init(
         host: String = "127.0.0.1",
@@ -66,7 +70,8 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         helloTimeoutSeconds: Double = 10,
         subprotocol: String = "stackcast.v1",
         permessageDeflate: Bool = true,
-        sharesPort: Bool = false
+        sharesPort: Bool = false,
+        trustedProxies: TrustedProxies = .none
     ) {
         self.host = host
         self.port = port
@@ -84,7 +89,12 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         self.subprotocol = subprotocol
         self.permessageDeflate = permessageDeflate
         self.sharesPort = sharesPort
+        self.trustedProxies = trustedProxies
     }
+
+    /// True when the server accepts connections on a listening socket of its own instead of
+    /// lws's: to share its port, or to read balancers' PROXY headers before lws sees a byte.
+    var listensItself: Bool { sharesPort || !trustedProxies.isEmpty }
 
     /// True when the server is configured to speak TLS.
     public var usesTLS: Bool { tlsCertificatePath != nil || tlsKeyPath != nil }

@@ -18,10 +18,16 @@ import Testing
         defer { close(listener.descriptor) }
         let client = try ClientSocket(port: listener.port)
         var accepted: [Int32] = []
+        var peers: [String?] = []
         #expect(waitUntil {
-            listener.acceptPending { accepted.append($0) }
+            listener.acceptPending {
+                accepted.append($0)
+                peers.append($1)
+            }
             return !accepted.isEmpty
         })
+        // Each with its peer's address, for the trusted-balancer check.
+        #expect(peers == ["127.0.0.1"])
         defer { accepted.forEach { close($0) } }
         for descriptor in accepted {
             var noDelay: Int32 = 0
