@@ -33,18 +33,23 @@ class Cluster:
     socket. Stopped with SIGINT at the end of the test, which fails unless it exits 0."""
 
     def __init__(self, tmp_path, nodes=3, *extra):
-        self.port = free_port()
         self.dir = tmp_path / "cluster"
-        self.lines = []
-        self.nodes = {}
         self.changed = threading.Condition()
         env = {**os.environ, "STACKCAST_BIN": str(server_binary()), "PATH": os.environ.get("PATH", "") + ":/usr/sbin"}
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
-             "--app", "stack", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait_line(lambda line: line.startswith("Open "), "the URL line")
+        # A port found free can be taken by another test's server before HAProxy binds it; then
+        # HAProxy cannot start, and the cluster is started again on another.
+        for attempt in range(3):
+            self.port = free_port()
+            self.lines = []
+            self.nodes = {}
+            self.process = subprocess.Popen(
+                [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
+                 "--app", "stack", *extra],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            threading.Thread(target=self._read, daemon=True).start()
+            if attempt < 2 and not self.wait_line(lambda line: line.startswith("Open "), "the URL line", retry_if="haproxy did not start"):
+                continue
+            break
         # Every node up in HAProxy's view before the test begins.
         wait_until(lambda: self.states().count("2") == nodes, 10, "every node UP in HAProxy")
 
@@ -60,11 +65,16 @@ class Cluster:
                     self.socket_path = match.group(3)
                 self.changed.notify_all()
 
-    def wait_line(self, predicate, what, timeout=60):
+    def wait_line(self, predicate, what, timeout=60, retry_if=None):
+        """Waits for a line of the cluster's output matching `predicate`. False when the cluster
+        exited saying `retry_if` instead; a failure of the test otherwise."""
         with self.changed:
             if not self.changed.wait_for(lambda: any(predicate(line) for line in self.lines) or self.process.poll() is not None,
                                          timeout) or not any(predicate(line) for line in self.lines):
+                if retry_if and self.process.poll() is not None and any(retry_if in line for line in self.lines):
+                    return False
                 pytest.fail(f"Scripts/cluster: no {what} within {timeout} s; output:\n" + "\n".join(self.lines))
+        return True
 
     @property
     def ws_url(self):
