@@ -255,7 +255,10 @@ def test_a_recording_is_served_as_its_replay(start_server, tmp_path, hello):
         if frame["frame"] and not frame["frame"].get("full"):
             assert frame["frame"]["base"] == before["seq"]
     # v1 deltas carry every moved node (a slide's is about 3.6 KB); v2's only the moved layers.
-    assert len(body) < {"v1": 32, "v2": 8}[document["frames"][-1]["wire"]] * file.stat().st_size, (len(body), file.stat().st_size)
+    per_frame = len(body) / len(document["frames"])
+    assert per_frame < {"v1": 4096, "v2": 1024}[document["frames"][-1]["wire"]], (len(body), len(document["frames"]))
+    # Well inside what the server serves at most for a recording of this size (else 413).
+    assert len(body) < 64 * file.stat().st_size + (1 << 20)
 
 
 def test_status_lists_sessions_with_watch_links_only(start_server, tmp_path):

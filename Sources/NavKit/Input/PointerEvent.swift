@@ -37,6 +37,12 @@ public struct PointerEvent: Equatable, Sendable {
     public var allSamples: [Sample] {
         samples.isEmpty ? [Sample(position: position, time: time)] : samples
     }
+
+    /// This move and the `later` one as one move: at `later`'s position and time, with every
+    /// sample of both, so a pan and its velocity come out as they would from the two.
+    public func merged(with later: PointerEvent) -> PointerEvent {
+        PointerEvent(phase: later.phase, pointer: later.pointer, position: later.position, time: later.time, samples: allSamples + later.allSamples)
+    }
 }
 
 /// A wheel or trackpad scroll at a position.

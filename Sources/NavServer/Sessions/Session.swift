@@ -23,6 +23,8 @@ final class Session {
     /// Server time when the session began; the scene's clock counts from here.
     let epoch: Double
     private(set) var viewers: [Viewer] = []
+    /// The controller's pointer moves of this loop turn, not applied yet (`PendingMove`).
+    var pendingMove: PendingMove?
     /// The seq of the newest frame.
     private(set) var seq = 0
     /// The recent frames a resuming viewer can get a delta from (its `lastSeq`).

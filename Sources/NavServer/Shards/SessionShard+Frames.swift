@@ -50,6 +50,7 @@ extension SessionShard {
                 session.isScheduled = false
                 // One that ended meanwhile has nobody to show anything to.
                 guard sessions[session.token] === session else { continue }
+                applyPendingMove(of: session, now: now)
                 if session.needsRender, session.viewers.contains(where: hasRoom) { renderCharged(session, now: now) }
                 // A viewer can be behind without a new picture: its window opened, or it joined.
                 fillSlots(of: session)

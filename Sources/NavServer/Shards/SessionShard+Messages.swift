@@ -11,6 +11,34 @@ extension SessionShard {
     func serve(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         // Its hello waits for a takeover: so does this, unless too much already waits.
         if viewer.held != nil { return holdBack(message, text: text, from: viewer) }
+        if let session = viewer.session {
+            // A controller's pointer move waits for the end of the turn, merged with the turn's
+            // later ones: a backlog of moves is applied once, at its newest position.
+            if viewer.isController, let (event, input) = PendingMove.move(in: message) {
+                if session.pendingMove?.continues(event, from: viewer) == true {
+                    session.pendingMove!.add(event, input: input)
+                } else {
+                    applyPendingMove(of: session, now: now)
+                    session.pendingMove = PendingMove(viewer: viewer, event: event, input: input, text: text)
+                }
+                return schedule(session)
+            }
+            // Whatever else reaches the session comes after the moves sent before it.
+            if !message.isHeartbeat { applyPendingMove(of: session, now: now) }
+        }
+        serveNow(message, text: text, from: viewer, now: now)
+    }
+
+    /// Applies the pointer moves `session` holds for this turn (`PendingMove`), as one.
+    func applyPendingMove(of session: Session, now: Double) {
+        guard let pending = session.pendingMove else { return }
+        session.pendingMove = nil
+        let (message, text) = pending.message
+        serveNow(message, text: text, from: pending.viewer, now: now)
+    }
+
+    /// `serve(_:text:from:now:)` without holding moves back.
+    private func serveNow(_ message: ClientMessage, text: String, from viewer: Viewer, now: Double) {
         let animator = viewer.session?.scene.animator
         let wasAnimating = animator?.isAnimating ?? false, started = animator?.startedCount ?? 0
         handle(message, text: text, from: viewer, now: now)
@@ -367,6 +395,8 @@ extension SessionShard {
     /// commands it queued (their results could not be delivered).
     func leave(_ viewer: Viewer, now: Double) {
         guard let session = viewer.session else { return }
+        // Moves of a controller that is gone are not applied: its gesture is cancelled.
+        if session.pendingMove?.viewer === viewer { session.pendingMove = nil }
         dropWaitingFrame(of: viewer)
         if viewer.isController { session.controllerLeaves(viewer, now: now) }
         // A program's queued commands could not be answered either.

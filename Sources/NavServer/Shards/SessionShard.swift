@@ -146,7 +146,9 @@ final class SessionShard: @unchecked Sendable {
         var kept = 0
         for index in ticking.indices {
             let session = ticking[index]
-            // One that ended meanwhile (`end`) is only dropped.
+            // One that ended meanwhile (`end`) is only dropped. Moves read since the last turn
+            // are in the picture.
+            applyPendingMove(of: session, now: now)
             if session.isTicking, session.scene.needsTick { render(session, now: now) }
             if session.isTicking, session.scene.needsTick {
                 ticking[kept] = session

@@ -103,7 +103,6 @@ public struct DecodeFailure: Error, Equatable, Sendable {
 }
 
 extension ClientMessage {
-    /// True for messages a watcher (role view) may send: they read the session without changing it.
     /// True for a person's input (pointer, wheel, key, resize): what a program (role `app`) does
     /// not send.
     public var isInput: Bool {
@@ -114,6 +113,15 @@ extension ClientMessage {
         }
     }
 
+    /// True for `ping` and `ack`: they tell about the connection, not the session.
+    public var isHeartbeat: Bool {
+        switch self {
+        case .ping, .ack: true
+        default: false
+        }
+    }
+
+    /// True for messages a watcher (role view) may send: they read the session without changing it.
     public var isReadOnly: Bool {
         switch self {
         case .ping, .ack, .command(_, .subscribe), .command(_, .navigation(.query)): true
