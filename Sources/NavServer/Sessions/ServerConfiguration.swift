@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// took, so one that costs much (a resize of a long list, a query of a deep stack) counts
     /// for what it cost.
     public var peerWorkShare: Double?
+    /// Service-thread seconds one connection's messages may take of a loop turn before it is
+    /// read again only in the next: a backlog read in one go (a socket's buffer holds hundreds
+    /// of messages) would otherwise keep every other connection waiting until it is through.
+    public var connectionWorkPerTurn: Double
     /// Sessions one peer address may hold at once (those that have not ended).
     public var maxSessionsPerPeer: Int
     /// The most pages one stack (or page stack) of a session may hold.
@@ -69,6 +73,7 @@ public struct ServerConfiguration: Sendable {
         messageBurst: Double = 400,
         peerMessagesPerSecond: Double = 20_000,
         peerWorkShare: Double? = 0.5,
+        connectionWorkPerTurn: Double = 0.002,
         maxSessionsPerPeer: Int = 1_000,
         maxStackDepth: Int = 300,
         maxQueuedCommands: Int = 100,
@@ -91,6 +96,7 @@ public struct ServerConfiguration: Sendable {
         self.messageBurst = messageBurst
         self.peerMessagesPerSecond = peerMessagesPerSecond
         self.peerWorkShare = peerWorkShare
+        self.connectionWorkPerTurn = connectionWorkPerTurn
         self.maxSessionsPerPeer = maxSessionsPerPeer
         self.maxStackDepth = maxStackDepth
         self.maxQueuedCommands = maxQueuedCommands

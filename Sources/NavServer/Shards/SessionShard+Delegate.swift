@@ -67,7 +67,7 @@ extension SessionShard {
         peers.charge(connection.peer, seconds: seconds, now: now)
         if viewer.workInTurn.turn != turn { viewer.workInTurn = (turn, 0) }
         viewer.workInTurn.seconds += seconds
-        if viewer.workInTurn.seconds > Self.workPerTurn { connection.pauseReading(for: 0) }
+        if viewer.workInTurn.seconds > configuration.connectionWorkPerTurn { connection.pauseReading(for: 0) }
     }
 
     /// One text message from `connection`.

@@ -49,10 +49,6 @@ final class SessionShard: @unchecked Sendable {
     var scheduled: [Session] = []
     /// Counts the service loop's turns (`endTurn`).
     var turn = 0
-    /// What one connection's messages may take of a loop turn before it is read again only in
-    /// the next: a backlog read in one go (a socket's buffer holds hundreds of messages) would
-    /// otherwise keep every other connection waiting until it is through.
-    static let workPerTurn = 0.002
     /// The styles of this shard's scenes, kept once however many sessions show them.
     let styles = StyleTable()
     /// How many of `sessions` have a viewer: kept as viewers come and go, so publishing the gauge

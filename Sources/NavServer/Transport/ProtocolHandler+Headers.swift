@@ -46,7 +46,6 @@ extension ProtocolHandler {
         var buffer = [CChar](repeating: 0, count: 64)
         guard let address = lws_get_peer_simple(wsi, &buffer, buffer.count) else { return "?" }
         let peer = String(cString: address)
-        let mappedPrefix = "::ffff:"
-        return peer.hasPrefix(mappedPrefix) && peer.contains(".") ? String(peer.dropFirst(mappedPrefix.count)) : peer
+        return AddressText.canonical(peer) ?? peer
     }
 }

@@ -12,17 +12,25 @@ extension ProtocolHandler {
         let until = server.now + min(max(seconds, 0.001), 1)
         if readPauses[wsi] == nil { lws_rx_flow_control(wsi, 0) }
         readPauses[wsi] = max(readPauses[wsi] ?? 0, until)
-        scheduleReadPauseTimer(context: lws_get_context(wsi))
+        // Many connections can pause in one turn: the timer moves only for an earlier end.
+        if let due = readPauseTimerDue, due <= until { return }
+        scheduleReadPauseTimer(at: until, context: lws_get_context(wsi))
     }
 
     /// The pause timer fired: reads again every connection whose pause is over.
     func resumeDueReads() {
+        readPauseTimerDue = nil
         let now = server.now
-        for (wsi, until) in readPauses where until <= now {
-            readPauses[wsi] = nil
-            lws_rx_flow_control(wsi, 1)
+        var next = Double.infinity
+        for (wsi, until) in readPauses {
+            if until <= now {
+                readPauses[wsi] = nil
+                lws_rx_flow_control(wsi, 1)
+            } else {
+                next = min(next, until)
+            }
         }
-        if let wsi = readPauses.keys.first { scheduleReadPauseTimer(context: lws_get_context(wsi)) }
+        if next < .infinity, let wsi = readPauses.keys.first { scheduleReadPauseTimer(at: next, context: lws_get_context(wsi)) }
     }
 
     /// Reads `wsi` again at once: a connection closing must hear the peer's close frame.
@@ -36,8 +44,9 @@ extension ProtocolHandler {
         readPauses[wsi] = nil
     }
 
-    private func scheduleReadPauseTimer(context: OpaquePointer?) {
-        guard let context, let next = readPauses.values.min() else { return }
-        readPauseTimer.schedule(in: next - server.now, context: context)
+    private func scheduleReadPauseTimer(at time: Double, context: OpaquePointer?) {
+        guard let context else { return }
+        readPauseTimerDue = time
+        readPauseTimer.schedule(in: time - server.now, context: context)
     }
 }

@@ -30,6 +30,8 @@ final class ProtocolHandler {
     /// Connections not read from until the time given (`pauseReading`), and the timer that
     /// reads them again.
     var readPauses: [OpaquePointer: Double] = [:]
+    /// When the read-pause timer is set to fire; nil while it is not set.
+    var readPauseTimerDue: Double?
     lazy var readPauseTimer = ServiceTimer { [unowned self] in resumeDueReads() }
     /// HTTP bodies (`/metrics`, `/status`, `/recordings`) and how much of each has gone, waiting
     /// for their connection to become writeable.
@@ -61,6 +63,7 @@ final class ProtocolHandler {
     func cancelDeadlines() {
         deadlines.cancel()
         readPauseTimer.cancel()
+        readPauseTimerDue = nil
     }
 
     /// Asks every open WebSocket to close (after what it has queued).
