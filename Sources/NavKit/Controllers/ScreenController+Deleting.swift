@@ -98,7 +98,7 @@ extension ScreenController {
         swipeAnimation = scene.animator.animate(duration: duration, curve: .easeOut, update: { [weak self] p in
             self?.slide(row, to: from + (-width - from) * p)
         }, completion: { [weak self] in
-            guard let self else { return }
+            guard let self, let scene = self.scene else { return }
             swipeAnimation = scene.animator.animate(duration: duration, curve: .easeInOut, update: { [weak self] p in
                 for (node, top) in zip(below, tops) { node.frame.origin.y = top - height * p }
                 section.card.frame.size.height = cardHeight - height * p

@@ -64,7 +64,7 @@ extension ScreenController {
                 old.node.frame = old.frame
                 old.node.alpha = 1 - p
             }
-            scene.setNeedsDisplay()
+            self.scene?.setNeedsDisplay()
         }, completion: finish)
     }
 

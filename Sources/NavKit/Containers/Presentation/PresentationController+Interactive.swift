@@ -52,7 +52,7 @@ extension PresentationController {
 
     private func settleInteractiveDismissal(completes: Bool, then: @escaping (_ completed: Bool) -> Void) {
         guard let scene, let running = runner.running else { return }
-        runner.settle(completes: completes, fullDuration: PresentationController.dismissFinishDuration, scene: scene) { [self] in
+        runner.settle(completes: completes, fullDuration: PresentationController.dismissFinishDuration, scene: scene) { [self, weak scene] in
             if completes {
                 finishDismissal(of: running.upper, animated: true)
             } else {
@@ -60,7 +60,7 @@ extension PresentationController {
                 rest()
                 running.upper.setAppearance(true, animated: true)
             }
-            scene.record(.transitionEnd, op: "dismiss", interactive: true, cancelled: !completes)
+            scene?.record(.transitionEnd, op: "dismiss", interactive: true, cancelled: !completes)
             then(completes)
         }
     }

@@ -146,13 +146,14 @@ public final class PresentationController: Controller {
         if style == .sheet { view.fill = .black }
         lower.view.isUserInteractionEnabled = false
         start(running)
-        let finish = { [self] in
+        // The scene weakly: its animator holds this closure until the motion ends.
+        let finish = { [self, weak scene] in
             runner.end()
             rest()
             controller.endAppearance(animated: animated)
             for covered in leaving { covered.endAppearance(animated: animated) }
-            scene.record(.transitionEnd, op: "present", interactive: false, cancelled: false)
-            if let panel = controller as? PanelController { scene.record(detent: panel.detent, of: panel) }
+            scene?.record(.transitionEnd, op: "present", interactive: false, cancelled: false)
+            if let panel = controller as? PanelController { scene?.record(detent: panel.detent, of: panel) }
             done()
         }
         if animated && style.transition.duration * scene.settings.slowMotion > 0 {
@@ -185,9 +186,9 @@ public final class PresentationController: Controller {
         }
         for uncovered in returning { uncovered.beginAppearance(true, animated: animated) }
         start(running)
-        let finish = { [self] in
+        let finish = { [self, weak scene] in
             finishDismissal(of: top.controller, animated: animated)
-            scene.record(.transitionEnd, op: "dismiss", interactive: false, cancelled: false)
+            scene?.record(.transitionEnd, op: "dismiss", interactive: false, cancelled: false)
             done()
         }
         if animated && top.style.transition.duration * scene.settings.slowMotion > 0 {
