@@ -45,7 +45,7 @@ class Cluster:
         env = {**os.environ, "STACKCAST_BIN": str(binary), "PATH": os.environ.get("PATH", "") + ":/usr/sbin"}
         self.process = subprocess.Popen(
             [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(folder),
-             "--app", "stack", "--no-restart", "--lift-peer-limits"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+             "--app", "stack", "--no-restart", "--lift-peer-limits", "--shed-below-fps", "0"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         for line in self.process.stdout:
             match = NODE_LINE.search(line)
             if match:

@@ -39,7 +39,7 @@ def start_server(binary, sessions, log):
     limit = str(max(64, sessions + 10))
     server = subprocess.Popen(
         [binary, "serve", "--port", "0", "--web", "Web", "--max-connections-per-peer", limit,
-         "--max-sessions-per-peer", limit, "--peer-messages-per-second", "1000000", "--peer-cpu-percent", "0"],
+         "--max-sessions-per-peer", limit, "--peer-messages-per-second", "1000000", "--peer-cpu-percent", "0", "--shed-below-fps", "0"],
         stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

@@ -453,7 +453,7 @@ def main():
         "--threads", str(options.threads), "--session-ttl", str(options.ttl),
         "--max-connections-per-peer", str(connections),
         "--max-sessions", "20000", "--max-sessions-per-peer", "20000",
-        "--peer-messages-per-second", "200000", "--peer-cpu-percent", "0",
+        "--peer-messages-per-second", "200000", "--peer-cpu-percent", "0", "--shed-below-fps", "0",
     ]
     server = Server(options.bin, server_args, log_path)
     log(f"soak: server pid {server.pid} on port {server.port}: {' '.join(server_args)}")

@@ -36,6 +36,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Frames per second while something moves (1 to 120).")
     var fps = 60
 
+    @Option(name: .customLong("shed-below-fps"), help: "The frame rate a service thread keeps its moving sessions at: while half of a second went to loop turns too long for it, the thread refuses new sessions (busy) and /healthz answers 503 once every thread does. 0: never refuse (load tests).")
+    var shedBelowFPS: Double = 48
+
     @Option(name: .customLong("tls-cert"), help: "PEM certificate file: serve https and wss.")
     var tlsCert: String?
 
@@ -128,6 +131,9 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
+        guard shedBelowFPS == 0 || (1...Double(fps)).contains(shedBelowFPS) else {
+            throw ValidationError("--shed-below-fps must be 0 (never refuse) or from 1 to --fps (\(fps)), got \(shedBelowFPS)")
+        }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be from 1 to 256, got \(threads)") }
         guard BuiltInApps.root(named: app) != nil else {
             throw ValidationError("--app: no app named \(app); available: \(BuiltInApps.names.joined(separator: ", "))")
@@ -188,7 +194,7 @@ struct ServeCommand: ParsableCommand {
                 host: host, port: port, webRoot: webRoot, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
                 allowedOrigins: allowOrigin, allowedHosts: allowHost, maxConnections: connections,
                 maxConnectionsPerPeer: maxConnectionsPerPeer, heartbeatSeconds: heartbeat, helloTimeoutSeconds: helloTimeout,
-                permessageDeflate: deflate, trustedProxies: (try? trustedProxies()) ?? .none
+                permessageDeflate: deflate, trustedProxies: (try? trustedProxies()) ?? .none, floorFPS: shedBelowFPS
             ),
             defaultApp: app, fps: fps, sessionTTL: sessionTTL, maxSessions: maxSessions,
             peerMessagesPerSecond: peerMessagesPerSecond, peerWorkShare: peerCPUPercent > 0 ? peerCPUPercent / 100 : nil,

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from stackcast_testing import ROOT, server_binary, wait_until
+from stackcast_testing import SANITIZED_SERVER_ARGS, ROOT, server_binary, wait_until
 
 HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.access("/usr/sbin/haproxy", os.X_OK) else None)
 
@@ -44,7 +44,7 @@ class Cluster:
             self.nodes = {}
             self.process = subprocess.Popen(
                 [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
-                 "--app", "stack", *extra],
+                 "--app", "stack", *SANITIZED_SERVER_ARGS, *extra],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             threading.Thread(target=self._read, daemon=True).start()
             if attempt < 2 and not self.wait_line(lambda line: line.startswith("Open "), "the URL line", retry_if="haproxy did not start"):

@@ -31,6 +31,12 @@ def server_binary():
     return path
 
 
+# Under AddressSanitizer or ThreadSanitizer every turn of a service loop outlasts a frame, so a
+# server would refuse the sessions a test starts for load (--shed-below-fps): the sanitizer runs
+# turn shedding off, except in the tests of shedding itself, which give the flag.
+SANITIZED_SERVER_ARGS = ["--shed-below-fps", "0"] if os.environ.get("ASAN_OPTIONS") or os.environ.get("TSAN_OPTIONS") else []
+
+
 def wait_until(condition, timeout, what, interval=0.02):
     """Polls `condition` until it returns something truthy, for at most `timeout` seconds; fails
     saying `what` (a string, or a function giving one) did not happen."""
@@ -64,7 +70,8 @@ class ServerProcess:
         # A drain (SIGTERM) without a grace period, so that stopping a server a test left
         # connections open on is quick; a test's own --grace comes later and wins.
         # `command`: another program that serves and prints the same URL line (an app of one's own).
-        command = command or [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *self.args]
+        sanitized = [] if "--shed-below-fps" in self.args else SANITIZED_SERVER_ARGS
+        command = command or [str(server_binary()), "serve", "--port", "0", "--web", "Web", "--grace", "0", *sanitized, *self.args]
         # `env` adds to the test's own environment (LD_PRELOAD, say).
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=self._log,
                                         text=True, bufsize=1, env={**os.environ, **env} if env else None)

@@ -191,6 +191,10 @@ extension SessionShard {
         for shard in shards { sessions.add(shard.metrics.withLock { $0 }) }
         var text = PrometheusText()
         sessions.render(into: &text)
+        text.metric(
+            "stackcast_service_threads_overloaded", "gauge",
+            "Service threads that refuse new sessions: their turns serve sessions under the frame-rate floor (--shed-below-fps).",
+            Double(shards.filter(\.transport.isOverloaded).count))
         return text.text
     }
 }

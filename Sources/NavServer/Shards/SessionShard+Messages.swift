@@ -224,6 +224,8 @@ extension SessionShard {
                 return send(WireError(.badMessage, message), to: viewer)
             }
             guard !drain.isDraining else { return send(Self.drainingRefusal, to: viewer) }
+            // The sessions this thread serves come first: past its floor, a new one would slow them.
+            guard !transport.isOverloaded else { return send(overloadRefusal, to: viewer) }
             let app = hello.app ?? configuration.defaultApp
             guard let served = configuration.apps.app(named: app) else {
                 let names = configuration.apps.names
@@ -326,6 +328,11 @@ extension SessionShard {
         watched[session.watchToken] = session
         statusBoard.withLock { $0[session.watchToken] = session.status }
         tickWhileNeeded(session)
+    }
+
+    /// What an overloaded service thread answers a hello that would start a session.
+    var overloadRefusal: WireError {
+        WireError(.busy, "this server is at capacity: its sessions would move at under \(Int(configuration.transport.floorFPS)) frames a second with another; try again in a few seconds, or on another server")
     }
 
     /// What a draining server answers a hello that would start or take over a session.

@@ -7,6 +7,9 @@ extension SessionShard {
     /// The answer to a `GET` under `/status`, `/healthz` or `/recordings`. Recordings, their
     /// list and their replays are made off the service thread, and only for a request with the
     /// right token (`RecordingAccess`).
+    /// True when no service thread takes new sessions: each is overloaded. Any thread.
+    var isAtCapacity: Bool { shards.allSatisfy(\.transport.isOverloaded) }
+
     func respond(to request: PageRequest) -> HTTPAnswer {
         let path = request.path
         let access = RecordingAccess(operatorToken: configuration.operatorToken)
@@ -19,8 +22,11 @@ extension SessionShard {
             return .later { Self.statusPage(shards: shards, now: now, recording: recording, replayToken: replayToken) }
         }
         if path == "/healthz" {
-            // A balancer's health check: 503 sends new sessions elsewhere while this one drains.
-            return .ready(drain.isDraining ? .text(503, "draining: this server takes no new sessions") : .text(200, "ok"))
+            // A balancer's health check: 503 sends new sessions elsewhere while this one drains,
+            // or while none of its service threads has room for one.
+            if drain.isDraining { return .ready(.text(503, "draining: this server takes no new sessions")) }
+            if isAtCapacity { return .ready(.text(503, "busy: every service thread is at capacity; new sessions are refused")) }
+            return .ready(.text(200, "ok"))
         }
         if path.hasPrefix("/healthz") { return .ready(.text(404, "not found")) }
         guard let store = recordings else {

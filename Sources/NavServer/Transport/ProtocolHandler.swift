@@ -81,6 +81,7 @@ final class ProtocolHandler {
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
+        server.turnIsWorking()
         callbackDepth += 1
         defer { callbackDepth -= 1 }
         switch reason {

@@ -9,7 +9,8 @@ import Synchronization
 /// Threading: everything libwebsockets, every `WebSocketConnection`, the tick timer and every
 /// delegate call live on the **service thread**, started by `start()`. The only members that may
 /// be used from any thread are `start()` (before the service thread exists), `stop()` and
-/// `waitUntilStopped()` (any thread except the service thread), `perform(_:)`, `port` and `now`.
+/// `waitUntilStopped()` (any thread except the service thread), `perform(_:)`, `port`, `now` and
+/// `isOverloaded`.
 /// Everything else is service thread only: call it from delegate callbacks (the tick and the end
 /// of each loop turn among them), or work queued with `perform(_:)`. Mutable state outside
 /// `shared` and the atomics is touched only on that thread, which is why the class can be
@@ -30,6 +31,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private let shared = Locked(Shared())
     private let boundPort = Atomic<Int>(0)
     private let serviceThreadID = Atomic<UInt>(0)
+    private let overloaded = Atomic<Bool>(false)
     private let finished = DispatchGroup()
 
     // Service-thread state (and the caller's thread inside `start()`, before the thread exists).
@@ -62,6 +64,10 @@ public final class WebSocketServer: @unchecked Sendable {
     var isStopping: Bool { sharedPort.isStopping }
     /// How often `lws_service` returned: lets tests check that an idle server sleeps.
     private(set) var serviceWakeUps = 0
+    /// When the loop's current turn started work (its first callback after the wait); nil
+    /// between turns.
+    private var turnWorkStarted: Double?
+    private lazy var load = ServiceLoad(floorFPS: configuration.floorFPS, now: now)
 
     /// How long `stop()` lets connections exchange close frames before it destroys the context.
     static let drainSeconds = 1.0
@@ -304,6 +310,27 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: - Service loop
 
+    /// True while the service loop's turns are too long for the configured frame-rate floor
+    /// (`ServiceLoad`). Any thread.
+    public var isOverloaded: Bool { overloaded.load(ordering: .relaxed) }
+
+    /// Notes that the loop is at work: the first call of a turn starts its clock.
+    func turnIsWorking() {
+        if turnWorkStarted == nil { turnWorkStarted = now }
+    }
+
+    private func measureTurn() {
+        guard let started = turnWorkStarted else { return }
+        turnWorkStarted = nil
+        guard load.turn(from: started, to: now) else { return }
+        overloaded.store(load.isOverloaded, ordering: .relaxed)
+        if load.isOverloaded {
+            logger.warning("Service thread overloaded: half of the last second went to turns that serve sessions at under \(Int(configuration.floorFPS)) frames a second; new sessions are refused (busy) until it keeps up")
+        } else {
+            logger.notice("Service thread keeps up again; new sessions are welcome")
+        }
+    }
+
     /// True when called on the service thread. Any thread.
     var isServiceThread: Bool { serviceThreadID.load(ordering: .relaxed) == Self.currentThreadID }
 
@@ -319,6 +346,7 @@ public final class WebSocketServer: @unchecked Sendable {
             }
             serviceWakeUps += 1
             delegate?.webSocketServerDidFinishTurn(self)
+            measureTurn()
             if let drainDeadline, handler.openConnections == 0 || now >= drainDeadline { break }
         }
         stopTicking()

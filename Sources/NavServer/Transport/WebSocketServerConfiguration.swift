@@ -53,6 +53,9 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// client's address comes from the PROXY protocol v2 header they send first, or from
     /// `X-Forwarded-For`, so that the per-address limits count clients, not the balancer.
     public var trustedProxies: TrustedProxies
+    /// The frame rate below which the service loop counts as overloaded (`ServiceLoad`): while it
+    /// is, the delegate refuses new sessions. 0: never overloaded.
+    public var floorFPS: Double
 
     public init(
         host: String = "127.0.0.1",
@@ -71,7 +74,8 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         subprotocol: String = "stackcast.v1",
         permessageDeflate: Bool = true,
         sharesPort: Bool = false,
-        trustedProxies: TrustedProxies = .none
+        trustedProxies: TrustedProxies = .none,
+        floorFPS: Double = 48
     ) {
         self.host = host
         self.port = port
@@ -90,6 +94,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
         self.permessageDeflate = permessageDeflate
         self.sharesPort = sharesPort
         self.trustedProxies = trustedProxies
+        self.floorFPS = floorFPS
     }
 
     /// True when the server accepts connections on a listening socket of its own instead of

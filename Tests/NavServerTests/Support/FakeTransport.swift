@@ -22,6 +22,8 @@ final class FakeTransport: ShardTransport {
     /// While true, `takeBackgroundWork()` gives nothing: the test holds what is off the service
     /// thread back, to see what the shard does meanwhile.
     var holdsBackgroundWork = false
+    /// What the shard reads as its service loop's load: a test overloads it by setting it.
+    var isOverloaded = false
 
     init(now: Double) {
         self.now = now
