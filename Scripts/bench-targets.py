@@ -2,7 +2,7 @@
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
 Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--timelines SWEEP_JSONL]
-                        [--markdown FILE]
+                        [--overload OVERLOAD_JSON] [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -11,7 +11,8 @@ the machine, the date and the commit.
 BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's lines (the
 first without permessage-deflate), SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
-lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, WAN_JSON Scripts/wan's
+lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, OVERLOAD_JSON
+Scripts/overload-bench.py's output (its last line), WAN_JSON Scripts/wan's
 report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
@@ -110,6 +111,13 @@ def main():
         with open(args[at + 1]) as handle:
             timelines = [json.loads(line) for line in handle if line.startswith("{")]
         del args[at:at + 2]
+    overload = {}
+    if "--overload" in args:
+        at = args.index("--overload")
+        if at + 1 >= len(args):
+            sys.exit(__doc__)
+        overload = load_last_json(args[at + 1])
+        del args[at:at + 2]
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
@@ -180,6 +188,14 @@ def main():
     target("most sessions presenting ≥ 58 fps with timelines ÷ without", presenting / per_tick if timelines and per_tick else None,
            3, "×", at_most=False)
 
+    # Past capacity (Scripts/overload-bench.py): twice the drag sessions one thread holds at full rate.
+    at = f" ({overload['overload_sessions']:,} sessions on one thread)" if overload.get("overload_sessions") else ""
+    target(f"at 2× capacity{at}: input -> frame p99", overload.get("overload_latency_ms_p99"), 100, "ms")
+    target(f"at 2× capacity{at}: fps p5 ÷ p50", overload.get("overload_fps_p5_over_p50"), 0.8, "×", at_most=False)
+    slowest, p50 = overload.get("overload_fps_min"), overload.get("overload_fps_p50")
+    target(f"at 2× capacity{at}: slowest session's fps ÷ p50 (none starved)", round(slowest / p50, 3) if slowest and p50 else None,
+           0.5, "×", at_most=False)
+
     # What a person sees across a network (Scripts/wan): medians of its runs, per network.
     networks = {(net["rtt_ms"], net["jitter_ms"]): net for net in (wan or {}).get("networks", [])}
 
@@ -218,6 +234,11 @@ def main():
     if ceiling and 1000 in median:
         figures.append(("frames/s at 1,000 sessions ÷ two threads' ceiling (1 session, in process)",
                         f"{median[1000]['frames_per_second'] / (2 * ceiling):.2f} ×"))
+    if overload.get("overload_capacity_sessions"):
+        figures.append(("drag sessions one thread holds at full rate (fps within 5 % of 10 sessions')",
+                        f"{overload['overload_capacity_sessions']:,}"))
+        figures.append(("at 2× that: fps p50 (p5), input -> frame p50",
+                        f"{overload['overload_fps_p50']:.1f} ({overload['overload_fps_p5']:.1f}), {overload['overload_latency_ms_p50']:.1f} ms"))
     figure("ping round trip, NavClient, median", "server.ping_rtt_median_us", "µs")
     figure("move → frame, NavClient, median", "server.pointer_to_frame_median_us", "µs")
     figure("move → frame, Python websockets, median", "pointer_to_frame_median_us", "µs", source=latency)
