@@ -341,6 +341,27 @@ def test_sigterm_drains_then_closes_clients_with_1012_and_exits_0(start_server):
     assert code == 0, f"exit code {code} after SIGTERM\n{server.log_tail()}"
 
 
+def test_a_command_under_way_at_the_stop_is_answered_before_the_close(start_server, tmp_path):
+    """A push still sliding when the drain's grace ends is played to its end at once: its result,
+    written to the state folder first, reaches the viewer before the 1012."""
+    server = start_server("--grace", "1", "--state-dir", str(tmp_path / "state"))
+
+    async def body():
+        client = await session(server.ws_url)
+        # Ten times slower: the slide takes 3.5 s, longer than the grace.
+        await client.ok("configure", slowMotion=10)
+        command_id = await client.send_command("push", screen=DETAIL)
+        await client.wait_frame(since=client.mark())
+        os.kill(server.pid, signal.SIGTERM)
+        await client.wait_until(lambda: client.core.closes, timeout=15, what="the server's close")
+        assert client.core.closes[0][0] == 1012, client.core.closes
+        answers = [m for m in client.messages(0, "result") if m.get("id") == command_id]
+        assert answers and answers[0]["ok"] is True, client.messages(0, "error")
+        await client.close()
+    run(body())
+    assert server.terminate() == 0, server.log_tail()
+
+
 def test_a_drain_with_nothing_connected_ends_at_once(start_server):
     server = start_server("--grace", "3600", "--drain-after", "0.2")
     wait_until(lambda: not server.alive(), 10, "the server exiting after --drain-after with nothing connected")

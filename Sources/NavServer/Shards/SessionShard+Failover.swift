@@ -150,7 +150,21 @@ extension SessionShard {
                 }
             }
         }
+        for session in sessions.values where session.scene.isBusy { finishCommandUnderWay(of: session) }
         state?.store.flush()
+    }
+
+    /// Plays `session`'s running motion to its end at once, so that the command under way
+    /// completes and its result (and the last picture) reach its viewers before they are closed;
+    /// a replay of the session's input finishes it the same way. At most ten seconds of motion.
+    private func finishCommandUnderWay(of session: Session) {
+        session.scene.cancelInput()
+        var time = transport.now
+        let end = time + 10
+        while session.scene.isBusy || session.scene.needsTick, time < end {
+            time += session.tickInterval
+            render(session, now: time)
+        }
     }
 
     /// Another server took over the session whose state recording is `name`: its viewers here are

@@ -398,22 +398,29 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Runs the work other threads queued with `perform(_:)`, in order.
+    private func runInbox() {
+        let work = shared.withLock { shared in
+            defer { shared.inbox = [] }
+            return shared.inbox
+        }
+        work.forEach { $0() }
+    }
+
     /// `EVENT_WAIT_CANCELLED`: another thread called `lws_cancel_service` (lws also sends it
     /// unasked, e.g. for every new connection, so this must be harmless when there is nothing).
     func serviceWasWoken() {
         // Queued work must run on the service thread, never inside lws_create_context on the
         // thread calling start(); start() wakes the loop again for anything queued before it.
         guard isServiceThread else { return }
-        let (work, stopRequested) = shared.withLock { shared in
-            defer { shared.inbox = [] }
-            return (shared.inbox, shared.stopRequested)
-        }
-        work.forEach { $0() }
-        if let stopRequested, drainDeadline == nil, let context {
+        runInbox()
+        if let stopRequested = shared.withLock({ $0.stopRequested }), drainDeadline == nil, let context {
             logger.info("Shutting down", metadata: ["connections": "\(handler.openConnections)"])
             // The delegate's last work before the closes (writing a state folder) can take a
             // while: the peers' time to answer the close starts after it.
             delegate?.webSocketServerWillStop(self)
+            // What that work queued (the answers a final write released) goes out before the closes.
+            runInbox()
             drainDeadline = now + Self.drainSeconds
             drainTimer.schedule(in: Self.drainSeconds, context: context)
             handler.closeAll(code: stopRequested.code, reason: stopRequested.reason)
