@@ -54,12 +54,12 @@ public struct FrameHistory {
         let previous = entries.count - 2
         guard let newer = entries[previous].whole else { return }
         // The reversal reads the diff the previous frame keeps (made when it was compared with
-        // its own predecessor); after it, only the newest frame is encoded and nothing asks for
-        // that diff again.
+        // its own predecessor). Each frame keeps its own diff for as long as it lives: the frames
+        // of a timeline are all added before any is encoded, and encoding each takes the diff
+        // from the one before; a frame the history lets go of takes its diff with it.
         if previous >= 1, let old = entries[previous - 1].whole, let reversal = FrameReversal(old, before: newer) {
             entries[previous - 1] = Entry(reversal: reversal)
         }
-        newer.forgetDiff()
     }
 
     /// Puts `frame` in the newest frame's place (the same picture remade in other forms).

@@ -65,14 +65,6 @@ public final class WireFrame {
         return made
     }
 
-    /// Lets go of the kept diff (and the base layers it holds). Call it once a newer frame is the
-    /// one encoded: only the newest frame is ever encoded, so nothing asks for this diff again,
-    /// and freeing it now, while its memory is still in the cache, is cheaper than when the frame
-    /// leaves a session's history.
-    public func forgetDiff() {
-        diff = nil
-    }
-
     /// The forms this frame has.
     public var kinds: ScenePicture.Kinds {
         var kinds: ScenePicture.Kinds = []
