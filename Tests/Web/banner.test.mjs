@@ -31,9 +31,16 @@ test('an unknown app lists the apps there are, as links', () => {
   assert.equal(banner.text, 'There is no app named “nope”. Open one of these:');
   assert.deepEqual(banner.actions, [{ label: 'phone', app: 'phone' }, { label: 'tablet', app: 'tablet' }, { label: 'stack', app: 'stack' }]);
   assert.equal(banner.tone, 'error');
-  // Another refusal (a full server) says the server's words and offers to try again.
-  const full = statusBanner({ state: 'stopped', cause: 'refused', message: 'The app is busy.', error: { code: 'busy' } }, 0, options);
-  assert.deepEqual([full.text, full.actions], ['The app is busy.', [{ label: 'Try again', do: 'retry' }]]);
+  // Another refusal (a hello the server cannot read) says the server's words and offers to try again.
+  const refused = statusBanner({ state: 'stopped', cause: 'refused', message: 'The server refused a message.', error: { code: 'bad_message' } }, 0, options);
+  assert.deepEqual([refused.text, refused.actions], ['The server refused a message.', [{ label: 'Try again', do: 'retry' }]]);
+});
+
+test('a server that takes no new session counts down to the next try', () => {
+  const busy = statusBanner({ state: 'reconnecting', cause: 'busy', message: '', serverMessage: 'this server is at capacity', retryAt: 2500 }, 1000, options);
+  assert.equal(busy.text, 'The server takes no new session right now. Trying again in 2 s…');
+  assert.equal(busy.tone, 'warn');
+  assert.deepEqual(busy.actions, [{ label: 'Retry now', do: 'retry' }]);
 });
 
 test('a takeover offers to take control back; a watched session that ended offers a new one', () => {

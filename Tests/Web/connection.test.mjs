@@ -286,6 +286,32 @@ test('an unknown app stops the viewer with the server\'s refusal, instead of con
   assert.equal(FakeSocket.all.length, 1, 'no second attempt');
 });
 
+test('a server that takes no new session is tried again after a backoff, not given up on', async () => {
+  const { connection, events, socket } = connect('binary');
+  const first = socket();
+  first.open();
+  const before = performance.now();
+  first.receive({ type: 'error', code: 'busy', message: 'this server is at capacity; try again in a few seconds' });
+  assert.equal(connection.stopped, false);
+  assert.equal(first.closedWith, 1000);
+  const status = events.at(-1);
+  assert.deepEqual([status.type, status.state, status.cause], ['status', 'reconnecting', 'busy']);
+  assert.equal(status.serverMessage, 'this server is at capacity; try again in a few seconds');
+  assert.ok(status.retryAt >= before && status.retryAt <= performance.now() + 250, 'the first backoff');
+  // The next refusal waits longer; a welcome starts the backoff again.
+  await new Promise((resolve) => setTimeout(resolve, status.retryAt - performance.now() + 5));
+  const second = socket();
+  assert.notEqual(second, first);
+  second.open();
+  second.receive({ type: 'error', code: 'busy', message: 'still at capacity' });
+  assert.equal(connection.attempt, 2);
+  connection.restart();
+  socket().open();
+  socket().receive(WELCOME);
+  assert.equal(connection.attempt, 0);
+  connection.stop('done');
+});
+
 test('a controller\'s ended session is said, and a new one started; a watcher\'s stops', async () => {
   const { connection, events, socket } = connect('binary', { session: 'dead' });
   const first = socket();

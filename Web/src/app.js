@@ -309,7 +309,8 @@ function startLive() {
     screen.classList.toggle('away', away && model.seq !== null);
     screenMessage.hidden = !away;
     screenMessage.textContent = detail.state === 'stopped' ? STATUS_WORDS.stopped
-      : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
+      : detail.cause === 'busy' && model.seq === null ? 'Waiting for the server…'
+        : model.seq !== null || detail.state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
     // Between two attempts the banner keeps counting down instead of blinking off and on.
     if (detail.state === 'connecting') return;
     clearInterval(countdown);

@@ -21,7 +21,9 @@ export function statusBanner(status, now, options) {
     case 'connecting':
       return null;
     case 'reconnecting': {
-      const what = status.cause === 'unreachable' ? 'Can’t reach the server.' : 'Lost the connection to the server.';
+      const what = status.cause === 'unreachable' ? 'Can’t reach the server.'
+        : status.cause === 'busy' ? 'The server takes no new session right now.'
+          : 'Lost the connection to the server.';
       return {
         text: `${what} ${retryText(status.retryAt, now)}`, tone: 'warn', countdown: true,
         actions: [{ label: 'Retry now', do: 'retry' }],

@@ -116,8 +116,8 @@ export function backoffDelay(attempt, random = Math.random) {
  * The viewer's connection to one session. Events (CustomEvent `detail`):
  * `status` {state: 'connecting'|'connected'|'reconnecting'|'stopped', message, cause, …}:
  *   `cause` says why it is not connected: `reconnecting` has `unreachable` (the server did not
- *   answer) or `lost` (a live connection dropped) with `retryAt` (performance.now() time of the
- *   next attempt); `stopped` has `takenOver` (another window took control), `gone` (the watched
+ *   answer), `lost` (a live connection dropped) or `busy` (the server took no new session: its
+ *   words in `serverMessage`) with `retryAt` (performance.now() time of the next attempt); `stopped` has `takenOver` (another window took control), `gone` (the watched
  *   session ended), `refused` (the server refused the hello; with `error`, its `error` message)
  *   or `failed`;
  * `welcome` {welcome}, `frame` {frame, result, bytes, timeline} (one per frame, a timeline's too:
@@ -445,8 +445,14 @@ export class Connection extends EventTarget {
       this.drop(1000, 'starting a new session', 0);
       return;
     }
-    // Refused before any welcome (an unknown app, a full server): the same hello would be
-    // refused again, so the viewer says why and waits for the person.
+    // A server that takes no new session now (at capacity, draining, full) may take one soon,
+    // or a balancer may send the next attempt elsewhere: try again after the backoff.
+    if (!this.welcomed && message.id == null && message.code === 'busy') {
+      this.drop(1000, 'the server is busy', backoffDelay(this.attempt++), { cause: 'busy', serverMessage: message.message });
+      return;
+    }
+    // Refused before any welcome (an unknown app): the same hello would be refused again, so
+    // the viewer says why and waits for the person.
     if (!this.welcomed && message.id == null) {
       this.stop(describeError(message), { cause: 'refused', error: message });
       return;
@@ -485,18 +491,18 @@ export class Connection extends EventTarget {
    * Leaves the current socket without waiting for its closing handshake (a dead connection can
    * take a long time to report its close), then handles the close as if it had happened.
    */
-  drop(code, reason, delay) {
+  drop(code, reason, delay, why) {
     const socket = this.socket;
     socket.onopen = socket.onmessage = socket.onclose = null;
     socket.close(code);
-    this.closed(code, reason, delay);
+    this.closed(code, reason, delay, why);
   }
 
   /**
    * The socket is gone: reconnect after `delay` ms, by default after the backoff delay; at once
    * after a server's restart (1012), unless that keeps happening without a welcome.
    */
-  closed(code, reason, delay = code === CLOSE_RESTART && this.attempt === 0 ? (this.attempt++, 0) : backoffDelay(this.attempt++)) {
+  closed(code, reason, delay = code === CLOSE_RESTART && this.attempt === 0 ? (this.attempt++, 0) : backoffDelay(this.attempt++), why = null) {
     clearInterval(this.pingTimer);
     this.welcomed = false;
     this.socket = null;
@@ -513,7 +519,7 @@ export class Connection extends EventTarget {
       return;
     }
     const cause = this.opened ? 'lost' : 'unreachable';
-    this.status('reconnecting', words, { cause, retryAt: performance.now() + delay });
+    this.status('reconnecting', words, { cause, ...why, retryAt: performance.now() + delay });
     this.reconnectTimer = setTimeout(() => this.start(), delay);
   }
 
