@@ -89,8 +89,9 @@ final class ContextCreationInfo {
         // `_lws_validity_confirmed_role`). `ConnectionDeadlines` pings instead.
         let retry = allocate(of: lws_retry_bo_t())
         info.retry_and_idle_policy = UnsafePointer(retry)
-        // Room for the request line and headers: a request over it is dropped by lws's parser
-        // without an answer, one that fits gets 414 when its path is over `HTTPRefusal.maxPathBytes`.
+        // Room for the request line and headers: lws's parser drops a request over it without an
+        // answer, so a plain connection's first head is checked before (`RequestHead`, 431 past
+        // 12 KiB); one that fits gets 414 when its path is over `HTTPRefusal.maxPathBytes`.
         info.max_http_header_data = 16 * 1024
 
         let address = ListenAddress(configuration.host)

@@ -18,6 +18,11 @@ enum LibWebSocketsLog {
         guard let line else { return }
         var message = String(cString: line)
         while message.last?.isNewline == true { message.removeLast() }
+        guard !routine.contains(where: message.hasSuffix) else { return }
         logger.log(level: level & LLL_ERR != 0 ? .error : .warning, "\(message)")
     }
+
+    /// Lines lws 4.1.6 logs as errors for routine work: adopting a connection with its first
+    /// bytes already read (lib/core-net/adopt.c), which the server does for every plain one.
+    private static let routine = ["adopt_socket_readbuf: calling service", "adopt_socket_readbuf: deferring handling ah"]
 }

@@ -35,7 +35,7 @@ extension ProtocolHandler {
     /// connection, the client its PROXY header or `X-Forwarded-For` names (`TrustedProxies`).
     /// The per-address limits count this address.
     func clientAddress(_ wsi: OpaquePointer) -> String {
-        if let client = proxiedClients[wsi] { return client }
+        if let client = proxiedClients[wsi] ?? adoptedClients[lws_get_socket_fd(wsi)] { return client }
         let peer = Self.peerAddress(wsi)
         guard !configuration.trustedProxies.isEmpty else { return peer }
         return configuration.trustedProxies.client(of: peer, forwardedFor: Self.header(wsi, WSI_TOKEN_X_FORWARDED_FOR))

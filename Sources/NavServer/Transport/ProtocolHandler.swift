@@ -26,6 +26,9 @@ final class ProtocolHandler {
     var admitted: [OpaquePointer: String] = [:]
     /// The clients that trusted balancers' connections stand for, named in their PROXY headers.
     var proxiedClients: [OpaquePointer: String] = [:]
+    /// The same for connections being adopted, by descriptor: lws reads the first bytes handed
+    /// over with a connection (and may answer them) before the adoption returns its wsi.
+    var adoptedClients: [Int32: String] = [:]
     var nextConnectionID = 1
     /// Connections not read from until the time given (`pauseReading`), and the timer that
     /// reads them again.
@@ -93,6 +96,7 @@ final class ProtocolHandler {
             return server.rawFileIsReadable(wsi) ? 0 : -1
         case LWS_CALLBACK_RAW_CLOSE_FILE:
             server.proxyHeaderWatchEnded(wsi)
+            server.requestHeadWatchEnded(wsi)
         case LWS_CALLBACK_RAW_ADOPT_FILE:
             break
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:

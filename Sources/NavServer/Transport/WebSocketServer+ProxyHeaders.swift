@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// Connections a trusted balancer opened (`WebSocketServerConfiguration.trustedProxies`): their
-/// PROXY header is read before libwebsockets sees them, at once if it has arrived, otherwise
+/// PROXY header is read before libwebsockets sees them (then their request head:
+/// `WebSocketServer+RequestHeads`), at once if it has arrived, otherwise
 /// when lws says more is readable (it watches a duplicate of the descriptor as a raw file, and
 /// closes that duplicate when the watch ends). Service thread only.
 extension WebSocketServer {
@@ -19,20 +20,14 @@ extension WebSocketServer {
         var reader = reader
         switch reader.read() {
         case .adopt(let client, let leftover):
-            adopt(reader.descriptor, client: client, leftover: leftover, vhost: vhost)
+            admit(reader.descriptor, client: client, leftover: leftover, vhost: vhost)
         case .close(let reason):
             refuseProxied(reader.descriptor, reason)
         case .waiting:
-            let copy = dup(reader.descriptor)
-            var file = lws_sock_file_fd_type()
-            file.filefd = copy
-            guard copy >= 0, let wsi = lws_adopt_descriptor_vhost(vhost, LWS_ADOPT_RAW_FILE_DESC, file, configuration.subprotocol, nil)
-            else {
-                if copy >= 0 { close(copy) }
+            guard let wsi = watch(reader.descriptor, vhost: vhost, seconds: Self.proxyHeaderSeconds) else {
                 return refuseProxied(reader.descriptor, "cannot watch it for its PROXY header")
             }
             pendingProxyHeaders[wsi] = reader
-            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, Self.proxyHeaderSeconds)
         }
     }
 
@@ -49,7 +44,7 @@ extension WebSocketServer {
         }
         pendingProxyHeaders[wsi] = nil
         switch outcome {
-        case .adopt(let client, let leftover): adopt(reader.descriptor, client: client, leftover: leftover, vhost: vhost)
+        case .adopt(let client, let leftover): admit(reader.descriptor, client: client, leftover: leftover, vhost: vhost)
         case .close(let reason): refuseProxied(reader.descriptor, reason)
         case .waiting: break
         }
@@ -66,10 +61,12 @@ extension WebSocketServer {
     /// Hands `descriptor` to lws as it would have accepted it, standing for `client` when a
     /// balancer named one, with `leftover` as the first bytes it read.
     func adopt(_ descriptor: Int32, client: String?, leftover: [UInt8] = [], vhost: OpaquePointer) {
+        if let client { handler.adoptedClients[descriptor] = client }
         // On failure lws closes the descriptor itself.
         let wsi = leftover.isEmpty
             ? lws_adopt_socket_vhost(vhost, descriptor)
             : leftover.withUnsafeBytes { lws_adopt_socket_vhost_readbuf(vhost, descriptor, $0.baseAddress?.assumingMemoryBound(to: CChar.self), $0.count) }
+        handler.adoptedClients[descriptor] = nil
         if let wsi, let client { handler.proxiedClients[wsi] = client }
     }
 

@@ -43,6 +43,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Connections from trusted balancers whose PROXY header has not all arrived, by the raw
     /// file lws watches for them (`WebSocketServer+ProxyHeaders`). Service thread only.
     var pendingProxyHeaders: [OpaquePointer: ProxyHeaderReader] = [:]
+    /// Plain connections whose first request head is awaited, or that linger after a refusal,
+    /// by the raw file lws watches for them (`WebSocketServer+RequestHeads`). Service thread only.
+    var pendingRequestHeads: [OpaquePointer: PendingRequestHead] = [:]
     private(set) lazy var handler = ProtocolHandler(server: self)
     /// The frame clock: a timer the loop wakes for exactly, not lws's own (`PreciseTimer`).
     private var tickTimer: PreciseTimer?
@@ -369,14 +372,16 @@ public final class WebSocketServer: @unchecked Sendable {
         finished.leave()
     }
 
-    /// RAW_RX_FILE: the tick timer went off, connections wait on the listening socket, or a
-    /// balancer's connection has more of its PROXY header. False when lws is to stop watching
-    /// the file (and close it).
+    /// RAW_RX_FILE: the tick timer went off, connections wait on the listening socket, a
+    /// balancer's connection has more of its PROXY header, or a plain connection more of its
+    /// first request head. False when lws is to stop watching the file (and close it).
     func rawFileIsReadable(_ wsi: OpaquePointer) -> Bool {
         if let tickTimer, wsi == tickTimer.wsi {
             tickTimer.fire()
         } else if pendingProxyHeaders[wsi] != nil {
             return proxyHeaderArrived(on: wsi)
+        } else if pendingRequestHeads[wsi] != nil {
+            return requestHeadArrived(on: wsi)
         } else {
             acceptConnections()
         }
@@ -393,7 +398,7 @@ public final class WebSocketServer: @unchecked Sendable {
             if let peer, configuration.trustedProxies.trusts(peer) {
                 readProxyHeader(ProxyHeaderReader(descriptor: descriptor), vhost: vhost)
             } else {
-                adopt(descriptor, client: nil, vhost: vhost)
+                admit(descriptor, client: nil, leftover: [], vhost: vhost)
             }
         }
     }

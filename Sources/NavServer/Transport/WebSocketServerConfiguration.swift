@@ -98,8 +98,9 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     }
 
     /// True when the server accepts connections on a listening socket of its own instead of
-    /// lws's: to share its port, or to read balancers' PROXY headers before lws sees a byte.
-    var listensItself: Bool { sharesPort || !trustedProxies.isEmpty }
+    /// lws's: to share its port, to read balancers' PROXY headers, or to check a plain
+    /// connection's first request head (`RequestHead`) before lws sees a byte.
+    var listensItself: Bool { sharesPort || !trustedProxies.isEmpty || !usesTLS }
 
     /// True when the server is configured to speak TLS.
     public var usesTLS: Bool { tlsCertificatePath != nil || tlsKeyPath != nil }
