@@ -33,6 +33,18 @@ async def new_session_answer(server):
     return answer
 
 
+async def first_new_session_answer(server, kind, timeout=30):
+    """The first answer of type `kind` to a new session's hello, asked every 0.3 s; None if none
+    comes within `timeout` (the thread's state changes with whole seconds: a slow machine takes many)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = await new_session_answer(server)
+        if answer["type"] == kind:
+            return answer
+        await asyncio.sleep(0.3)
+    return None
+
+
 async def admitted(server, local_addr, timeout=30):
     """A new session, asked for again while the thread is past its floor: on a slow build (the
     sanitizers') setting up the test's own sessions is enough to put it there for a second."""
@@ -78,14 +90,7 @@ def test_a_thread_past_its_floor_refuses_new_sessions_and_serves_its_own(start_s
                                           since=mark, timeout=30)
 
         floods = [asyncio.ensure_future(resize_flood(client)) for client in noisy]
-        # Judged over whole seconds: allow a slow, loaded machine many of them.
-        refused = None
-        deadline = time.monotonic() + 30
-        while refused is None and time.monotonic() < deadline:
-            answer = await new_session_answer(server)
-            if answer["type"] == "error":
-                refused = answer
-            await asyncio.sleep(0.3)
+        refused = await first_new_session_answer(server, "error")
         assert refused is not None, "no new session was refused while the thread was overloaded"
         assert refused["code"] == "busy", refused
         assert "at capacity" in refused["message"] and "under 120 frames a second" in refused["message"], refused
@@ -96,14 +101,8 @@ def test_a_thread_past_its_floor_refuses_new_sessions_and_serves_its_own(start_s
         await held.ok("push", screen={"name": "Still served"})
         flooding = False
         await asyncio.gather(*floods)
-        welcomed = None
-        deadline = time.monotonic() + 30
-        while welcomed is None and time.monotonic() < deadline:
-            answer = await new_session_answer(server)
-            if answer["type"] == "welcome":
-                welcomed = answer
-            await asyncio.sleep(0.3)
-        assert welcomed is not None, "new sessions were still refused after the flood ended"
+        welcomed = await first_new_session_answer(server, "welcome")
+        assert welcomed is not None, "new sessions were refused after the flood ended"
         assert (await asyncio.to_thread(health, server))[0] == 200
         for client in noisy + [held]:
             await client.close()

@@ -81,14 +81,8 @@ import Testing
         h.hello(on: fresh)
         #expect(fresh.take() == ["error busy"])
         #expect(fresh.last("error")?["message"]?.stringValue?.contains("shutting down") == true)
-        // The session held carries on, and its resume is still served here.
-        h.command("p", "push", #""screen":{"name":"A"}"#, on: c)
-        h.settle()
-        #expect(c.take(frames: false) == ["result p"])
-        h.disconnect(c)
-        let back = h.connect(urlSession: token)
-        h.hello(on: back)
-        #expect(back.take(frames: false) == ["welcome control resumed=true"])
+        // The session held carries on, and its resume is served here.
+        h.expectHeldSessionCarriesOn(c, token: token)
     }
 
     /// Pushes two pages, one modally, and changes a setting: the state compared after a move.

@@ -1,3 +1,4 @@
+import Testing
 import Logging
 import NavWire
 @testable import NavServer
@@ -201,5 +202,17 @@ final class ShardHarness {
                 serviceWrites()
             }
         }
+    }
+
+    /// A server that refuses new sessions (draining, at capacity) still serves `controller`'s:
+    /// a command is answered, and after a disconnect a resume by `token` is welcomed.
+    func expectHeldSessionCarriesOn(_ controller: FakeConnection, token: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        command("p", "push", #""screen":{"name":"A"}"#, on: controller)
+        settle()
+        #expect(controller.take(frames: false) == ["result p"], sourceLocation: sourceLocation)
+        disconnect(controller)
+        let back = connect(urlSession: token)
+        hello(on: back)
+        #expect(back.take(frames: false) == ["welcome control resumed=true"], sourceLocation: sourceLocation)
     }
 }
