@@ -38,11 +38,13 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
         ),
+        // hiredis, Redis's C client, as a system library: the session store in Redis (`serve --state`).
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         // The server: one libwebsockets loop, static files and the WebSocket endpoint on one port.
         .target(
             name: "NavServer",
             dependencies: [
-                "NavKit", "NavWire", "NavApps", "CWebSockets",
+                "NavKit", "NavWire", "NavApps", "CWebSockets", "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

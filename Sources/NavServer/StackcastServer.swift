@@ -21,8 +21,8 @@ public final class StackcastServer: Sendable {
     private let servers: [WebSocketServer]
     /// Where every session is recorded, if anywhere.
     public let recordings: RecordingStore?
-    /// The state folder, for failover, if any.
-    public let state: SessionStateStore?
+    /// Where live sessions are kept for failover, if anywhere.
+    public let state: (any SessionStore)?
     /// Whether the server drains (`drain(grace:)`), shared by its shards.
     private let drainState: DrainState
     let logger: Logger
@@ -46,7 +46,7 @@ public final class StackcastServer: Sendable {
     /// A server with `configuration`; with `recordings`, every session is recorded there and
     /// `/recordings/NAME` serves replays of what is there; with `state`, every session keeps its
     /// state file there, and a resume of a session another server held is rebuilt from it.
-    public init(configuration: ServerConfiguration, recordings: RecordingStore? = nil, state: SessionStateStore? = nil, logger: Logger) {
+    public init(configuration: ServerConfiguration, recordings: RecordingStore? = nil, state: (any SessionStore)? = nil, logger: Logger) {
         self.recordings = recordings
         self.state = state
         self.logger = logger
@@ -71,7 +71,7 @@ public final class StackcastServer: Sendable {
         for shard in shards { shard.shards = shards }
         self.shards = shards
         servers = shards.compactMap(\.server)
-        state?.store.setLostHandler { [weak self] name in self?.stateLost(name) }
+        state?.setLostHandler { [weak self] name in self?.stateLost(name) }
     }
 
     /// Another server took over the session whose state recording is `name`: whichever shard

@@ -114,6 +114,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Keep every live session's input in this folder (made if missing; shared by every process behind one balancer): a resume of a session whose process died is rebuilt here by replaying it.")
     var stateDir: String?
 
+    @Option(help: "Keep every live session's input in Redis (redis://HOST:PORT[/DB]), shared by every process behind one balancer: a resume of a session whose process died is rebuilt from it on another machine, and its watchers follow.")
+    var state: String?
+
     @Option(help: "Seconds a draining server (SIGTERM, --drain-after) lets its sessions carry on before it closes them with 1012 and exits.")
     var grace: Double = 30
 
@@ -137,6 +140,10 @@ struct ServeCommand: ParsableCommand {
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be from 1 to 256, got \(threads)") }
         guard BuiltInApps.root(named: app) != nil else {
             throw ValidationError("--app: no app named \(app); available: \(BuiltInApps.names.joined(separator: ", "))")
+        }
+        guard stateDir == nil || state == nil else { throw ValidationError("--state-dir and --state name two stores: give one") }
+        if let state {
+            do { _ = try RedisAddress(parsing: state) } catch { throw ValidationError("--state: \(error)") }
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard sessionTTL >= 0 else { throw ValidationError("--session-ttl must be 0 or more seconds") }
@@ -212,25 +219,29 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode.failure
             }
         }
-        var state: SessionStateStore?
-        if let stateDir {
-            do {
-                state = try SessionStateStore(directory: stateDir, nodeID: nodeID, logger: logger)
-            } catch {
-                FileHandle.standardError.write(Data("stackcast: --state-dir: \(error)\n".utf8))
-                throw ExitCode.failure
-            }
-        }
-        let server = StackcastServer(configuration: configuration, recordings: recordings, state: state, logger: logger)
-        let notes = [
-            nodeID.map { "node \($0)" }, recordings.map { "recording to \($0.directory)" }, state.map { "state in \($0.directory)" },
-        ].compactMap { $0 }
+        let sessionStore = try sessionStore(logger: logger)
+        let server = StackcastServer(configuration: configuration, recordings: recordings, state: sessionStore, logger: logger)
+        let notes = [nodeID.map { "node \($0)" }, recordings.map { "recording to \($0.directory)" }, sessionStore?.summary].compactMap { $0 }
         do {
             try server.run(stopSignals: stopSignals, grace: grace, drainAfter: drainAfter) { server in
                 print("Stackcast serving \(server.url) (app \(app); WebSocket at /ws\(notes.map { "; " + $0 }.joined()))")
             }
         } catch {
             FileHandle.standardError.write(Data("stackcast: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The session store `--state-dir` or `--state` names, if either does; exits with the reason
+    /// when it cannot be used.
+    private func sessionStore(logger: Logger) throws -> (any SessionStore)? {
+        do {
+            if let stateDir { return try StateFolder(directory: stateDir, nodeID: nodeID, logger: logger) }
+            if let state { return try RedisSessionStore(address: RedisAddress(parsing: state), nodeID: nodeID, logger: logger) }
+            return nil
+        } catch {
+            let option = stateDir != nil ? "--state-dir" : "--state"
+            FileHandle.standardError.write(Data("stackcast: \(option): \(error)\n".utf8))
             throw ExitCode.failure
         }
     }

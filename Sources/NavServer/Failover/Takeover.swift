@@ -1,16 +1,17 @@
 import NavKit
 import NavWire
 
-/// A session being taken over from the state folder (`serve --state-dir`): its file is renamed,
-/// read and replayed off the service thread, which goes on serving the shard's other sessions;
-/// the hellos that resume it wait, and so does everything their viewers send meanwhile
-/// (`Viewer.held`).
+/// A session being taken over from the session store (`serve --state-dir` or `--state`): its
+/// input is claimed, read and replayed off the service thread, which goes on serving the shard's
+/// other sessions; the hellos that resume it wait, and so does everything their viewers send
+/// meanwhile (`Viewer.held`).
 ///
 /// Service thread only (that of the shard taking the session over).
 final class Takeover {
+    /// The token the first hello named: the session's control token, or its watch token.
     let token: String
-    /// The rebuilt session's watch token, in the server's directory from the start, so that a
-    /// hello for the token on another shard is sent here and waits too.
+    /// A watch token in the server's directory from the start, so that a hello for the token on
+    /// another shard is sent here and waits too; the session keeps it unless the store has its own.
     let watchToken: String
     /// The peer whose hello started it: the session counts against that peer's limit.
     let peer: String
@@ -37,27 +38,31 @@ final class Takeover {
 /// thread whole; nothing on the first refers to it once it is sent.
 struct TakeoverOutcome: @unchecked Sendable {
     struct Rebuilt {
-        /// The state file's recording name, now this process's.
+        /// The session's recording name in the store, now this process's.
         let name: String
+        /// The session's tokens, as the store keeps them (`TakenSession`).
+        let token: String
+        let watchToken: String?
         let app: String
-        /// Lines replayed, and how long the file took to read and replay, for the log.
+        /// Lines replayed, and how long they took to read and replay, for the log.
         let lines: Int
         let milliseconds: Double
         let replay: Replay
     }
 
     enum Failure: Error {
-        case store(SessionStateStore.TakeoverError)
+        case store(SessionTakeoverError)
         case replay(RecordingError)
     }
 
     let result: Result<Rebuilt, Failure>
 
-    /// Takes `token`'s session over in `state` and replays it with its app from `apps` (any thread).
-    static func rebuild(_ token: String, from state: SessionStateStore, apps: AppCatalog) -> TakeoverOutcome {
+    /// Takes `token`'s session over in `state` and replays it with its app from `apps` (any
+    /// thread but a service thread: it waits for the store).
+    static func rebuild(_ token: String, from state: any SessionStore, apps: AppCatalog) -> TakeoverOutcome {
         let start = ContinuousClock.now
-        let taken: (name: String, recording: Recording)
-        do throws(SessionStateStore.TakeoverError) {
+        let taken: TakenSession
+        do throws(SessionTakeoverError) {
             taken = try state.takeOver(token)
         } catch {
             return TakeoverOutcome(result: .failure(.store(error)))
@@ -67,7 +72,7 @@ struct TakeoverOutcome: @unchecked Sendable {
             try replay.run()
             return TakeoverOutcome(
                 result: .success(Rebuilt(
-                    name: taken.name, app: taken.recording.header.app, lines: taken.recording.entries.count,
+                    name: taken.name, token: taken.token, watchToken: taken.watchToken, app: taken.recording.header.app, lines: taken.recording.entries.count,
                     milliseconds: Self.milliseconds(since: start), replay: replay)))
         } catch {
             return TakeoverOutcome(result: .failure(.replay(error)))

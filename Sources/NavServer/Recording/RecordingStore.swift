@@ -4,7 +4,7 @@ import Logging
 /// Writes recordings to the record folder without ever making a service thread wait for the disk:
 /// a service thread only appends a line to the recording's buffer in memory (under a lock held
 /// for that append), and a line whose text costs something to make (a frame's hash) is made by
-/// the writing thread (`Line.deferred`); a thread of the store's own writes every buffer to its file every
+/// the writing thread (`RecordingLine.deferred`); a thread of the store's own writes every buffer to its file every
 /// `flushInterval` (at most 100 ms, so a crash loses at most that much input), at once when a
 /// recording finishes, and all of them when the store stops.
 ///
@@ -16,12 +16,12 @@ import Logging
 /// A store made `forState` (`serve --state-dir`) keeps the files of live sessions for failover
 /// instead: files are private to the server's user (0600); a recording's file is created by its
 /// first write only, and every later write fails if the file is gone, which is how a process
-/// learns that another one took the session over (it renamed the file, `SessionStateStore`):
+/// learns that another one took the session over (it renamed the file, `StateFolder`):
 /// the store then stops that recording and tells `lostHandler`; and a finished recording's
 /// file is deleted (the session ended: nothing is left to resume).
 ///
 /// Any thread.
-public final class RecordingStore: @unchecked Sendable {
+public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// The longest a line waits in memory before it is written.
     public static let flushInterval = 0.05
     /// The most bytes one recording may wait to be written.
@@ -30,23 +30,6 @@ public final class RecordingStore: @unchecked Sendable {
     /// thread that appends one makes it itself: a server recording more frames than one thread
     /// can hash slows down instead of growing by every frame waiting.
     static let maxDeferredLines = 4096
-
-    /// One line of a recording, without its newline: its text, or what makes it.
-    public enum Line: Sendable {
-        case text(String)
-        /// Made on the writing thread, in order with the others.
-        case deferred(@Sendable () -> String)
-
-        /// What a deferred line is counted as against `maxBufferedBytes` before it is made.
-        static let deferredBytes = 64
-
-        var bufferedBytes: Int {
-            switch self {
-            case .text(let text): text.utf8.count + 1
-            case .deferred: Self.deferredBytes
-            }
-        }
-    }
 
     /// The most replays of this folder's recordings made at once (`GET /recordings/NAME`).
     public static let maxConcurrentReplays = 2
@@ -67,6 +50,7 @@ public final class RecordingStore: @unchecked Sendable {
     private var waiters: [String: [(line: Int, done: @Sendable (Bool) -> Void)]] = [:]
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
+    public var keepsLiveSessions: Bool { isStateFolder }
     private let logger: Logger
     /// Told the name of a state recording whose file another process took (on the writing thread).
     private let lostHandler = Locked<(@Sendable (String) -> Void)?>(nil)
@@ -75,7 +59,7 @@ public final class RecordingStore: @unchecked Sendable {
     private var created: Set<String> = []
     private let condition = NSCondition()
     // Guarded by `condition`.
-    private var pending: [String: [Line]] = [:]
+    private var pending: [String: [RecordingLine]] = [:]
     private var pendingBytes: [String: Int] = [:]
     /// Lines appended to each recording so far (`append`'s answer).
     private var appended: [String: Int] = [:]
@@ -151,7 +135,7 @@ public final class RecordingStore: @unchecked Sendable {
     /// in the recording (from 1; `whenWritten` waits for it). A deferred line is made here, on
     /// the calling thread, when `maxDeferredLines` wait already.
     @discardableResult
-    public func append(_ line: Line, to name: String) -> Int {
+    public func append(_ line: RecordingLine, to name: String) -> Int {
         let (makeHere, number): ((@Sendable () -> String)?, Int) = condition.withLock {
             guard !failed.contains(name) else { return (nil, appended[name, default: 0]) }
             if case .deferred(let make) = line, deferredLines >= Self.maxDeferredLines { return (make, 0) }
@@ -277,7 +261,7 @@ public final class RecordingStore: @unchecked Sendable {
 
     /// The lines waiting, the state recordings that ended with them, and the recordings of a
     /// record folder that did.
-    private func takePending() -> ([String: [Line]], Set<String>, Set<String>) {
+    private func takePending() -> ([String: [RecordingLine]], Set<String>, Set<String>) {
         condition.withLock {
             let batch = pending
             let ended = removing
@@ -308,7 +292,7 @@ public final class RecordingStore: @unchecked Sendable {
         hasRotated = true
     }
 
-    private func writeAll(_ batch: [String: [Line]]) {
+    private func writeAll(_ batch: [String: [RecordingLine]]) {
         for (name, lines) in batch where !lines.isEmpty {
             var bytes: [UInt8] = []
             for line in lines {

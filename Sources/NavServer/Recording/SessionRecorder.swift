@@ -2,7 +2,7 @@ import NavKit
 import NavWire
 
 /// Records one session: turns what happens to its scene into `RecordingEntry` lines for the
-/// `RecordingStore`. The session and its shard tell it each input, leave, change of forms and
+/// `RecordingSink`. The session and its shard tell it each input, leave, change of forms and
 /// picture as they happen, with the scene's time.
 ///
 /// On a server that records on request, the lines are held in memory (up to `maxHeldBytes`)
@@ -16,9 +16,9 @@ final class SessionRecorder {
     static let maxHeldBytes = 256 << 10
 
     let name: String
-    private let store: RecordingStore
+    private let store: any RecordingSink
     /// Lines waiting for the session to ask to be recorded; nil once they go to the store.
-    private var held: [RecordingStore.Line]?
+    private var held: [RecordingLine]?
     private var heldBytes = 0
     /// The held lines went past `maxHeldBytes` and were dropped: the session can no longer be
     /// recorded from its start.
@@ -33,13 +33,13 @@ final class SessionRecorder {
     private var recordedBytes = 0
     /// The recording reached that budget and ended.
     private var reachedBudget = false
-    /// The number of the last line handed to the store (`RecordingStore.whenWritten` waits for one).
+    /// The number of the last line handed to the store (`RecordingSink.whenWritten` waits for one).
     private(set) var lastLine = 0
 
     /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
     /// Without a header, it goes on with a recording taken over from another process, whose
     /// controllers were numbered up to `viewersBefore`.
-    init(name: String, header: RecordingHeader?, store: RecordingStore, holding: Bool = false, viewersBefore: Int = 0) {
+    init(name: String, header: RecordingHeader?, store: any RecordingSink, holding: Bool = false, viewersBefore: Int = 0) {
         self.name = name
         self.store = store
         nextViewer = viewersBefore + 1
@@ -121,7 +121,7 @@ final class SessionRecorder {
     /// the files fell behind).
     private func appendHashed(_ frame: WireFrame, at time: Double, _ event: @escaping @Sendable (Int, String?) -> RecordingEntry.Event) {
         guard !isEnded, !overflowed else { return }
-        guard !store.isStateFolder else { return append(time, event(frame.seq, nil)) }
+        guard !store.keepsLiveSessions else { return append(time, event(frame.seq, nil)) }
         guard isWithinBudget(at: time) else { return }
         let frame = HashedFrame(frame: frame)
         write(.deferred { JSONWriter.write(RecordingEntry(time: time, event(frame.frame.seq, FrameHash.of(frame.frame))).json) })
@@ -158,7 +158,7 @@ final class SessionRecorder {
         return false
     }
 
-    private func write(_ line: RecordingStore.Line) {
+    private func write(_ line: RecordingLine) {
         recordedBytes += line.bufferedBytes
         guard held != nil else {
             lastLine = store.append(line, to: name)

@@ -136,7 +136,7 @@ final class Session {
     /// recording `name` to `store` (holding its lines until asked when `onRequest`); the header
     /// keeps the one-way key of control token `token`, which the recording is served to.
     static func recorder(
-        name: String, token: String, app: String, scene: Scene, wire: WireFormat, limits: SceneLimits, store: RecordingStore,
+        name: String, token: String, app: String, scene: Scene, wire: WireFormat, limits: SceneLimits, store: any RecordingSink,
         onRequest: Bool = false
     ) -> SessionRecorder {
         let header = RecordingHeader(

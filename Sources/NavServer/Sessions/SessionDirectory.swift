@@ -29,6 +29,17 @@ final class SessionDirectory: Sendable {
         }
     }
 
+    /// The session held by `shard` under these tokens is known by others from now on (a takeover
+    /// learnt the tokens its store keeps); it keeps its place against the limit.
+    func rename(_ token: String, watchToken: String, to newToken: String, watchToken newWatchToken: String, shard: Int) {
+        entries.withLock { entries in
+            entries.shardByToken[token] = nil
+            entries.shardByToken[watchToken] = nil
+            entries.shardByToken[newToken] = shard
+            entries.shardByToken[newWatchToken] = shard
+        }
+    }
+
     /// Forgets the session with these tokens (it ended).
     func remove(_ token: String, watchToken: String) {
         entries.withLock { entries in

@@ -2,15 +2,14 @@ import NavApps
 import NavKit
 import NavWire
 
-/// Failover by replay (`serve --state-dir`): a resume of a session this server does not hold
-/// rebuilds it from its state file, and a session whose file another server took is let go.
+/// Failover by replay (`serve --state-dir`, `--state`): a resume of a session this server does not
+/// hold rebuilds it from the session store, and a session another server took is let go.
 extension SessionShard {
-    /// Starts taking `token`'s session over from the state folder for `hello` from `viewer`, or has
+    /// Starts taking `token`'s session over from the session store for `hello` from `viewer`, or has
     /// the hello wait for the takeover under way; sends `viewer` the error that says why not when
-    /// there can be none. The state file is renamed, read and replayed off the service thread (a
-    /// long-lived session's file holds every input and frame since it began, and replaying it there
-    /// would hold up every session of the shard); `finishTakeover` joins the waiting viewers to the
-    /// rebuilt session.
+    /// there can be none. The session is claimed, read and replayed off the service thread (the
+    /// store may be slow, and replaying a long-lived session's input there would hold up every
+    /// session of the shard); `finishTakeover` joins the waiting viewers to the rebuilt session.
     func takeOver(_ token: String, for hello: Hello, from viewer: Viewer, now: Double) {
         if let takeover = takeovers[token] { return takeover.wait(hello, from: viewer) }
         guard let state else {
@@ -55,25 +54,36 @@ extension SessionShard {
             }
             return
         }
+        // A watcher's hello may have started it: the session is known by the tokens the store keeps.
+        let watchToken = rebuilt.watchToken ?? takeover.watchToken
+        if rebuilt.token != token || watchToken != takeover.watchToken {
+            directory.rename(token, watchToken: takeover.watchToken, to: rebuilt.token, watchToken: watchToken, shard: index)
+        }
         let replay = rebuilt.replay
         let scene = replay.scene
         scene.styles = styles
         // The controllers of the recording were on the server that went away: they left.
-        let recorder = SessionRecorder(name: rebuilt.name, header: nil, store: state.store, viewersBefore: replay.highestViewer)
+        let recorder = SessionRecorder(name: rebuilt.name, header: nil, store: state.lines, viewersBefore: replay.highestViewer)
         for number in replay.dropViewers() { recorder.left(number: number, at: scene.now) }
         let session = Session(
-            token: token, watchToken: takeover.watchToken, peer: takeover.peer,
+            token: rebuilt.token, watchToken: watchToken, peer: takeover.peer,
             limiter: RateLimiter(rate: configuration.messagesPerSecond, burst: configuration.messageBurst),
             app: rebuilt.app, scene: scene, epoch: now - scene.now, wire: takeover.waiting[0].hello.wire,
             stateRecorder: recorder, after: replay.latestFrame)
         hold(session)
         metrics.withLock { $0.sessionsMigrated += 1 }
-        logger.notice("session taken over from the state folder", metadata: [
-            "session": "\(SessionToken.logName(token))", "app": "\(session.app)", "lines": "\(rebuilt.lines)",
+        logger.notice("session taken over from the session store", metadata: [
+            "session": "\(SessionToken.logName(session.token))", "app": "\(session.app)", "lines": "\(rebuilt.lines)",
             "milliseconds": "\((rebuilt.milliseconds * 100).rounded() / 100)",
         ])
         for (hello, viewer) in takeover.waiting where viewer.connection.isOpen {
-            join(session, as: hello.role, for: hello, from: viewer, migrated: true, now: now)
+            // As for a session held here: a watch token only ever watches.
+            let watches = hello.session == session.watchToken
+            if watches && hello.role == .app {
+                send(Self.watchTokenAppRefusal, to: viewer)
+                continue
+            }
+            join(session, as: watches ? .view : hello.role, for: hello, from: viewer, migrated: true, now: now)
         }
         for (_, viewer) in takeover.waiting { serveHeld(viewer, now: now) }
         // Every viewer that waited went away meanwhile: the session waits for a resume as if
@@ -87,9 +97,11 @@ extension SessionShard {
     private func refusal(of failure: TakeoverOutcome.Failure, token: String) -> WireError {
         switch failure {
         case .store(.notFound):
-            return WireError(.notFound, goneMessage + "; the state folder holds nothing for it either")
+            return WireError(.notFound, goneMessage + "; \(state?.place ?? "the session store") holds nothing for it either")
         case .store(.takenByAnother):
             return WireError(.busy, "another server is taking this session over at this moment; connect again to be sent to it")
+        case .store(.unavailable(let why)):
+            return WireError(.busy, "the session store cannot be reached (\(why)), so this session cannot be rebuilt here now; try again in a few seconds")
         case .store(.unreadable(let why)):
             logger.error("state file unreadable", metadata: ["session": "\(SessionToken.logName(token))", "error": "\(why)"])
             return WireError(.notFound, "this session's state file cannot be replayed (\(why)); start a new session")
@@ -99,7 +111,7 @@ extension SessionShard {
         }
     }
 
-    /// What a hello for a token this server does not hold is told when there is no state folder.
+    /// What a hello for a token this server does not hold is told when there is no session store.
     private var goneMessage: String {
         "no session with that token: it ended or expired (sessions are kept \(Int(configuration.sessionTTL)) s after the last viewer leaves)"
     }
@@ -109,7 +121,7 @@ extension SessionShard {
     func holdBack(_ message: ClientMessage, text: String, from viewer: Viewer) {
         guard viewer.held!.count < Self.maxHeldMessages else {
             if case .command(let id, _) = message {
-                send(WireError(.busy, "this session is still being rebuilt from the state folder, and \(Self.maxHeldMessages) messages already wait for it; this one was dropped"), id: id, to: viewer)
+                send(WireError(.busy, "this session is still being rebuilt from \(state?.place ?? "the session store"), and \(Self.maxHeldMessages) messages already wait for it; this one was dropped"), id: id, to: viewer)
             }
             return
         }
@@ -151,7 +163,7 @@ extension SessionShard {
             }
         }
         for session in sessions.values where session.scene.isBusy { finishCommandUnderWay(of: session) }
-        state?.store.flush()
+        state?.flush()
     }
 
     /// Plays `session`'s running motion to its end at once, so that the command under way

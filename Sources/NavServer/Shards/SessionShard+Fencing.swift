@@ -1,7 +1,8 @@
-/// Fencing for sessions kept in a state folder (`serve --state-dir`): a command is acknowledged
-/// only once the line that recorded it is in the session's state file. Another process that
-/// took the session over renamed that file first, so this process's write fails and its result
-/// is never sent: whoever holds the session now has every command a client saw acknowledged.
+/// Fencing for sessions kept in a session store (`serve --state-dir`, `--state`): a command is
+/// acknowledged only once the line that recorded it is in the store. Another process that took
+/// the session over made this one's writes fail first (a state file renamed, a Redis owner
+/// changed), so its result is never sent: whoever holds the session now has every command a
+/// client saw acknowledged.
 extension SessionShard {
     /// The line of `session`'s state file the input about to be applied will be, if it has one.
     func stateLineOfNextInput(in session: Session) -> Int? {
@@ -12,7 +13,7 @@ extension SessionShard {
     /// written, at once without a state file; never when the line cannot be written (the session
     /// moved to another process: `stateLost` closes its viewers with 1012).
     func afterStateWrite(of session: Session, line: Int?, _ acknowledge: @escaping () -> Void) {
-        guard let line, let name = session.stateRecorder?.name, let store = state?.store else { return acknowledge() }
+        guard let line, let name = session.stateRecorder?.name, let store = state?.lines else { return acknowledge() }
         let waiting = WaitingAcknowledgement(run: acknowledge)
         // `perform` is the transport's one call any thread may make.
         store.whenWritten(line, of: name) { [self] written in

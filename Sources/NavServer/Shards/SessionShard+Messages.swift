@@ -195,6 +195,9 @@ extension SessionShard {
         return nil
     }
 
+    /// What a hello with role app and a session's watch token is told.
+    static let watchTokenAppRefusal = WireError(.forbidden, "a program (role app) joins a session by its control token; a watch token only watches")
+
     /// Starts, resumes or watches a session, then sends `welcome` and a frame.
     private func hello(_ hello: Hello, from viewer: Viewer, now: Double) {
         expireSessions(now: now)
@@ -205,9 +208,7 @@ extension SessionShard {
             if let existing = sessions[token] {
                 session = existing
             } else if let existing = watched[token] {
-                guard hello.role != .app else {
-                    return send(WireError(.forbidden, "a program (role app) joins a session by its control token; a watch token only watches"), to: viewer)
-                }
+                guard hello.role != .app else { return send(Self.watchTokenAppRefusal, to: viewer) }
                 // A watch token only ever watches, whatever role the hello asks for.
                 session = existing
                 role = .view
@@ -265,7 +266,8 @@ extension SessionShard {
                 },
                 stateRecorder: state.map {
                     Session.recorder(
-                        name: $0.name(for: token), token: token, app: app, scene: scene, wire: hello.wire, limits: configuration.sceneLimits, store: $0.store)
+                        name: $0.beginSession(token: token, watchToken: watchToken), token: token, app: app, scene: scene, wire: hello.wire,
+                        limits: configuration.sceneLimits, store: $0.lines)
                 })
             hold(session)
             metrics.withLock { $0.sessionsCreated += 1 }

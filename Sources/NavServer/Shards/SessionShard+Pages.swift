@@ -26,6 +26,8 @@ extension SessionShard {
             // or while none of its service threads has room for one.
             if drain.isDraining { return .ready(.text(503, "draining: this server takes no new sessions")) }
             if isAtCapacity { return .ready(.text(503, "busy: every service thread is at capacity; new sessions are refused")) }
+            // Still 200: the sessions run on here, only a failover of them would not find them.
+            if let why = state?.degradation { return .ready(.text(200, "degraded: \(why)")) }
             return .ready(.text(200, "ok"))
         }
         if path.hasPrefix("/healthz") { return .ready(.text(404, "not found")) }

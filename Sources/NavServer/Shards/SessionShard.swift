@@ -56,7 +56,7 @@ final class SessionShard: @unchecked Sendable {
     var connectedSessions = 0
     /// The same sessions by their watch tokens.
     var watched: [String: Session] = [:]
-    /// Sessions being taken over from the state folder, by control token (`Takeover`).
+    /// Sessions being taken over from the session store, by the token their first hello named (`Takeover`).
     var takeovers: [String: Takeover] = [:]
     /// Counters for `GET /metrics`, read by whichever shard serves it.
     let metrics = Locked(SessionMetrics())
@@ -65,15 +65,15 @@ final class SessionShard: @unchecked Sendable {
     let statusBoard = Locked<[String: Locked<SessionStatus>]>([:])
     /// Where sessions are recorded (`serve --record DIR`), shared by every shard; nil: nowhere.
     let recordings: RecordingStore?
-    /// The state folder (`serve --state-dir DIR`), shared by every shard; nil: no failover.
-    let state: SessionStateStore?
+    /// The session store (`serve --state-dir DIR` or `--state URL`), shared by every shard; nil: no failover.
+    let state: (any SessionStore)?
     /// Whether the server is draining, shared by every shard.
     let drain: DrainState
 
     /// A shard serving `port` with a libwebsockets context of its own.
     convenience init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        recordings: RecordingStore?, state: SessionStateStore?, drain: DrainState, port: SharedPort, logger: Logger
+        recordings: RecordingStore?, state: (any SessionStore)?, drain: DrainState, port: SharedPort, logger: Logger
     ) {
         self.init(
             index: index, configuration: configuration, directory: directory, peers: peers, memoryReturn: memoryReturn,
@@ -88,7 +88,7 @@ final class SessionShard: @unchecked Sendable {
     /// `tick(now:)`, `woke(now:)`).
     init(
         index: Int, configuration: ServerConfiguration, directory: SessionDirectory, peers: PeerLimits, memoryReturn: MemoryReturn,
-        recordings: RecordingStore? = nil, state: SessionStateStore? = nil, drain: DrainState = DrainState(), logger: Logger,
+        recordings: RecordingStore? = nil, state: (any SessionStore)? = nil, drain: DrainState = DrainState(), logger: Logger,
         transport makeTransport: (SessionShard) -> any ShardTransport
     ) {
         self.recordings = recordings

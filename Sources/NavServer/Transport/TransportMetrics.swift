@@ -16,6 +16,19 @@ struct TransportMetrics: Sendable {
     var closesByCode: [UInt16: Int] = [:]
     /// Upgrades refused, by HTTP status (403 origin, 400 subprotocol or not WebSocket, 503 full).
     var refusedByStatus: [Int: Int] = [:]
+    /// How long the service loop's turns that did work took: a turn longer than a frame holds up
+    /// every session of its thread (something blocked it, or it had too much to do).
+    static let turnBuckets: [Double] = [0.001, 0.004, 0.0167, 0.05, 0.25, 1]
+    private var turnCounts = Array(repeating: 0, count: TransportMetrics.turnBuckets.count)
+    private var turnSum = 0.0
+    private var turnCount = 0
+
+    /// Counts a turn of the service loop that worked for `seconds`.
+    mutating func turn(_ seconds: Double) {
+        for (index, bound) in Self.turnBuckets.enumerated() where seconds <= bound { turnCounts[index] += 1 }
+        turnSum += seconds
+        turnCount += 1
+    }
 
     /// Adds `other`'s counts to these (another server's on the same port).
     mutating func add(_ other: TransportMetrics) {
@@ -29,6 +42,9 @@ struct TransportMetrics: Sendable {
         writesAtOnce += other.writesAtOnce
         closesByCode.merge(other.closesByCode, uniquingKeysWith: +)
         refusedByStatus.merge(other.refusedByStatus, uniquingKeysWith: +)
+        turnCounts = zip(turnCounts, other.turnCounts).map(+)
+        turnSum += other.turnSum
+        turnCount += other.turnCount
     }
 
     func render(openConnections: Int, into out: inout PrometheusText) {
@@ -54,5 +70,8 @@ struct TransportMetrics: Sendable {
         out.metric(
             "stackcast_stalled_readers_killed_total", "counter",
             "Connections dropped because their outgoing queue exceeded the limit.", Double(stalledReadersKilled))
+        out.histogram(
+            "stackcast_service_turn_seconds", "Work time of each service loop turn that did work; a turn longer than a frame holds up every session of its thread.",
+            bounds: Self.turnBuckets, counts: turnCounts, sum: turnSum, count: turnCount)
     }
 }

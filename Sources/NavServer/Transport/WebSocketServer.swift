@@ -325,7 +325,9 @@ public final class WebSocketServer: @unchecked Sendable {
     private func measureTurn() {
         guard let started = turnWorkStarted else { return }
         turnWorkStarted = nil
-        guard load.turn(from: started, to: now) else { return }
+        let ended = now
+        metrics.withLock { $0.turn(ended - started) }
+        guard load.turn(from: started, to: ended) else { return }
         overloaded.store(load.isOverloaded, ordering: .relaxed)
         if load.isOverloaded {
             logger.warning("Service thread overloaded: half of the last second went to turns that serve sessions at under \(Int(configuration.floorFPS)) frames a second; new sessions are refused (busy) until it keeps up")

@@ -13,15 +13,15 @@ import Testing
         deinit { try? FileManager.default.removeItem(atPath: path) }
 
         /// A process's view of the folder, as node `node`.
-        func store(node: String) -> SessionStateStore {
-            try! SessionStateStore(directory: path, nodeID: node, logger: .init(label: "test"))
+        func store(node: String) -> StateFolder {
+            try! StateFolder(directory: path, nodeID: node, logger: .init(label: "test"))
         }
 
         var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
     }
 
     /// A process named `node` with `store` as its state folder.
-    private func process(_ node: String, _ store: SessionStateStore?, drain: DrainState = DrainState()) -> ShardHarness {
+    private func process(_ node: String, _ store: StateFolder?, drain: DrainState = DrainState()) -> ShardHarness {
         ShardHarness(state: store, drain: drain) { $0.nodeID = node }
     }
 
@@ -283,7 +283,7 @@ import Testing
         #expect(found == ["\(SessionToken.stateKey(token))-\(a.owner).jsonl"])
         let taken = try b.takeOver(token)
         #expect(taken.name == b.name(for: token))
-        #expect(throws: SessionStateStore.TakeoverError.takenByAnother) { try c.takeOver(token, from: found) }
+        #expect(throws: SessionTakeoverError.takenByAnother) { try c.takeOver(token, from: found) }
         #expect(folder.files == ["\(SessionToken.stateKey(token))-\(b.owner).jsonl"])
     }
 
@@ -307,7 +307,7 @@ import Testing
 
     /// A busy session of process s1, written to `folder` before s1 died; and s2's view of the
     /// folder, to take it over.
-    private func sessionOfADeadProcess(in folder: Folder) -> (token: String, taker: SessionStateStore) {
+    private func sessionOfADeadProcess(in folder: Folder) -> (token: String, taker: StateFolder) {
         let a = folder.store(node: "s1")
         let (_, token) = busySession(process("s1", a))
         a.store.flush()

@@ -24,7 +24,7 @@ final class ShardHarness {
     /// With `recordings`, every session is recorded there; with `state`, every session keeps its
     /// state file there; `drain` is the server's drain switch.
     init(
-        shards count: Int = 1, start: Double = 1000, recordings: RecordingStore? = nil, state: SessionStateStore? = nil,
+        shards count: Int = 1, start: Double = 1000, recordings: RecordingStore? = nil, state: (any SessionStore)? = nil,
         drain: DrainState = DrainState(),
         _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) {

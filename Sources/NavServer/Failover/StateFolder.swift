@@ -20,7 +20,7 @@ import Logging
 /// own files and a dead process's sessions cannot come back.
 ///
 /// Any thread.
-public final class SessionStateStore: Sendable {
+public final class StateFolder: SessionStore {
     /// The files, written like recordings (`RecordingStore` made `forState`).
     public let store: RecordingStore
     /// This process's part of its files' names.
@@ -46,31 +46,36 @@ public final class SessionStateStore: Sendable {
 
     public var directory: String { store.directory }
 
+    public var lines: any RecordingSink { store }
+
+    public var summary: String { "state in \(directory)" }
+
+    public var place: String { "the state folder" }
+
+    /// A folder has no outage of its own: a disk that fails stops the sessions' files one by one.
+    public var degradation: String? { nil }
+
+    public func beginSession(token: String, watchToken: String) -> String { name(for: token) }
+
+    public func setLostHandler(_ handler: @escaping @Sendable (String) -> Void) { store.setLostHandler(handler) }
+
     /// The recording name of `token`'s session while this process owns it.
     func name(for token: String) -> String {
         "\(SessionToken.stateKey(token))-\(owner)"
     }
 
-    /// Why a session could not be taken over.
-    enum TakeoverError: Error, Equatable {
-        /// No file for the token: the session ended, expired, or never had one here.
-        case notFound
-        /// Another process renamed the file first.
-        case takenByAnother
-        /// The file is there but cannot be read or replayed.
-        case unreadable(String)
-    }
-
     /// Takes `token`'s session over: renames its file to this process's name, cuts a line the
     /// old owner never finished, and returns the recording under its new name. A recording that
     /// ended (its last line `end`) is deleted and reported `notFound`.
-    func takeOver(_ token: String) throws(TakeoverError) -> (name: String, recording: Recording) {
-        try takeOver(token, from: files(of: token))
+    public func takeOver(_ token: String) throws(SessionTakeoverError) -> TakenSession {
+        let (name, recording) = try takeOver(token, from: files(of: token))
+        // The folder keeps no watch token: the session gets a new one.
+        return TakenSession(name: name, recording: recording, token: token, watchToken: nil)
     }
 
     /// The files of `token`'s session owned by other processes (normally one), from a recent
     /// listing of the folder (`listing`).
-    func files(of token: String, now: Double = SessionStateStore.monotonicNow()) -> [String] {
+    func files(of token: String, now: Double = StateFolder.monotonicNow()) -> [String] {
         let key = SessionToken.stateKey(token)
         let mine = RecordingName.fileName(name(for: token))
         let byKey = listing.withLock { cached -> [String: [String]] in
@@ -99,7 +104,7 @@ public final class SessionStateStore: Sendable {
     }
 
     /// `takeOver(_:)` of `files`, found a moment ago: another process may have taken one since.
-    func takeOver(_ token: String, from files: [String]) throws(TakeoverError) -> (name: String, recording: Recording) {
+    func takeOver(_ token: String, from files: [String]) throws(SessionTakeoverError) -> (name: String, recording: Recording) {
         guard !files.isEmpty else { throw .notFound }
         let mine = name(for: token)
         let target = store.path(of: mine)
@@ -129,6 +134,8 @@ public final class SessionStateStore: Sendable {
 
     /// Starts the writing thread.
     public func start() { store.start() }
+
+    public func flush() { store.flush() }
 
     /// Writes every line still waiting (a draining server, before it exits).
     public func stop() { store.stop() }
