@@ -15,6 +15,7 @@ import pytest
 import stackcast
 
 from cluster_testing import HAPROXY, start_cluster  # noqa: F401 (fixture)
+from redis_testing import REDIS_SERVER, resp_command
 from stackcast_client import open_client, run, session
 from stackcast_testing import wait_until
 
@@ -233,3 +234,111 @@ def test_behind_the_balancer_the_per_address_limits_count_clients(start_cluster)
     assert "peer=127.0.0.2" in log and "peer=127.0.0.3" in log and "peer=127.0.0.4" in log
     assert "WebSocket opened" in log and "peer=127.0.0.1 " not in log and "peer=127.0.0.9" not in log
     assert "too many connections from your address" in log
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (Scripts/setup --test installs it)")
+def test_with_redis_sigkill_brings_a_nodes_sessions_back_with_the_same_stack(start_cluster):
+    cluster = start_cluster("--redis", "--no-restart")
+    assert cluster.redis, "Scripts/cluster --redis printed no redis line"
+    redis_port = cluster.redis[1]
+
+    async def body():
+        viewers = [await navigated(cluster.ws_url, PAGES[: 1 + i % 2]) for i in range(9)]
+        target = node_of(viewers[0][1])
+        affected = [(token, before) for _, token, before in viewers if node_of(token) == target]
+        # The state query's answer waited for its line in Redis: every session is kept there already.
+        assert len(resp_command(redis_port, "KEYS", "stackcast:session:*")) == 9
+        os.kill(cluster.nodes[target][0], signal.SIGKILL)
+        for client, _, _ in viewers:
+            await client.close()
+        started = time.monotonic()
+        for token, before in affected:
+            while True:
+                client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
+                if welcome["type"] == "welcome":
+                    break
+                await client.close()
+                assert time.monotonic() - started < 20, f"not served again within 20 s: {welcome}"
+                await asyncio.sleep(0.1)
+            assert (welcome["session"], welcome.get("migrated")) == (token, True), welcome
+            assert await client.state() == before
+            await client.close()
+        others = [name for name in cluster.nodes if name != target]
+        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == len(affected)
+    run(body())
+    assert not (cluster.dir / "state").exists(), "the nodes used a state folder besides Redis"
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (Scripts/setup --test installs it)")
+def test_with_redis_behind_the_balancer_one_client_flooding_hellos_is_limited_while_another_is_served(start_cluster):
+    """With the per-address limits on, one client (127.0.0.2 in the PROXY header) holding all the
+    connections an address may have, each with a session, and saying hello over and over on one
+    of them, is refused and rate-limited; another client is served, its commands acknowledged
+    once Redis holds them, and Redis keeps only the sessions that live."""
+    cluster = start_cluster("--redis", nodes=1)
+    redis_port = cluster.redis[1]
+
+    async def body():
+        held = [await open_client(cluster.ws_url, local_addr=("127.0.0.2", 0)) for _ in range(64)]
+        for client in held:
+            assert (await client.hello(app="stack"))["type"] == "welcome"
+        with pytest.raises(stackcast.ConnectError, match="503"):
+            await open_client(cluster.ws_url, local_addr=("127.0.0.2", 0))
+        flooder = held[0]
+        start = flooder.mark()
+        for _ in range(1000):
+            await flooder.send({"type": "hello", "app": "stack", "viewport": {"width": 390, "height": 844, "scale": 3}})
+        await flooder.wait_message(lambda m: m["type"] == "error" and m["code"] == "rate_limited", since=start,
+                                   what="the flood of hellos rate-limited")
+        other = await open_client(cluster.ws_url, local_addr=("127.0.0.3", 0))
+        assert (await other.hello(app="stack"))["type"] == "welcome"
+        await other.ok("push", screen=PAGES[0])
+        assert [page["screen"] for page in (await other.state())["stack"]] == ["Home", "Detail"]
+        # Each hello again ended the session before it: its keys go, the live ones stay.
+        wait_until(lambda: len(resp_command(redis_port, "KEYS", "stackcast:session:*")) == 65, 20,
+                   lambda: f"65 sessions in Redis, not {len(resp_command(redis_port, 'KEYS', 'stackcast:session:*'))}")
+        for client in held + [other]:
+            await client.close()
+    run(body(), timeout=120)
+    log = cluster.logs()
+    assert "peer=127.0.0.2" in log and "peer=127.0.0.3" in log and "peer=127.0.0.1 " not in log
+    assert "too many connections from your address" in log
+
+
+@pytest.mark.skipif(REDIS_SERVER is None, reason="redis-server is not installed (Scripts/setup --test installs it)")
+def test_with_redis_a_watcher_and_its_controller_meet_on_the_node_that_takes_their_session_over(start_cluster):
+    """Both tokens name the dead node; the balancer sends both to one same other node (a hash of
+    the name), so the watcher, here the first to come back, starts the takeover and the controller
+    joins it there: one takeover, nobody sent away with 1012, and the watcher sees the controller's
+    push."""
+    cluster = start_cluster("--redis", "--no-restart")
+
+    async def body():
+        viewer, token, _ = await navigated(cluster.ws_url)
+        watch_token = welcome_of(viewer)["watchToken"]
+        target = node_of(token)
+        assert node_of(watch_token) == target
+        os.kill(cluster.nodes[target][0], signal.SIGKILL)
+        await viewer.close()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                watcher = await open_client(f"{cluster.ws_url}?session={watch_token}")
+                break
+            except stackcast.ConnectError:
+                assert time.monotonic() < deadline, "the balancer sent the watcher nowhere"
+                await asyncio.sleep(0.1)
+        welcome = await watcher.hello(app=None, role="view")
+        assert (welcome["type"], welcome.get("role"), welcome.get("migrated")) == ("welcome", "view", True), welcome
+        controller, welcome = await resume_reaching_a_node(cluster.ws_url, token)
+        assert welcome["type"] == "welcome" and welcome.get("migrated") is None, welcome
+        start = watcher.mark()
+        await controller.ok("push", screen={"name": "After", "title": "After"})
+        await watcher.wait_until(lambda: len(watcher.messages(start, "frame")) >= 3, what="the watcher seeing the push")
+        await controller.settle()
+        assert not watcher.closed and not controller.closed
+        others = [name for name in cluster.nodes if name != target]
+        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == 1
+        await watcher.close()
+        await controller.close()
+    run(body())

@@ -20,6 +20,7 @@ HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if os.access("/usr/sbi
 
 NODE_LINE = re.compile(r"cluster: node (s\d+) pid (\d+) port (\d+)")
 HAPROXY_LINE = re.compile(r"cluster: haproxy pid (\d+) config (\S+) stats socket (\S+)")
+REDIS_LINE = re.compile(r"cluster: redis pid (\d+) port (\d+)")
 
 
 def free_port():
@@ -42,6 +43,7 @@ class Cluster:
             self.port = free_port()
             self.lines = []
             self.nodes = {}
+            self.redis = None  # (pid, port) with --redis
             self.process = subprocess.Popen(
                 [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(self.dir),
                  "--app", "stack", *SANITIZED_SERVER_ARGS, *extra],
@@ -63,6 +65,9 @@ class Cluster:
                 match = HAPROXY_LINE.search(line)
                 if match:
                     self.socket_path = match.group(3)
+                match = REDIS_LINE.search(line)
+                if match:
+                    self.redis = (int(match.group(1)), int(match.group(2)))
                 self.changed.notify_all()
 
     def wait_line(self, predicate, what, timeout=60, retry_if=None):
