@@ -2,7 +2,7 @@
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
 Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--timelines SWEEP_JSONL]
-                        [--overload OVERLOAD_JSON] [--markdown FILE]
+                        [--overload OVERLOAD_JSON] [--cluster CLUSTER_JSON] [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -12,7 +12,8 @@ BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's l
 first without permessage-deflate), SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
 lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, OVERLOAD_JSON
-Scripts/overload-bench.py's output (its last line), WAN_JSON Scripts/wan's
+Scripts/overload-bench.py's output (its last line), CLUSTER_JSON Scripts/cluster-bench.py's (its
+last line: failover with Redis), WAN_JSON Scripts/wan's
 report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
@@ -118,6 +119,13 @@ def main():
             sys.exit(__doc__)
         overload = load_last_json(args[at + 1])
         del args[at:at + 2]
+    cluster = {}
+    if "--cluster" in args:
+        at = args.index("--cluster")
+        if at + 1 >= len(args):
+            sys.exit(__doc__)
+        cluster = load_last_json(args[at + 1])
+        del args[at:at + 2]
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
@@ -195,6 +203,15 @@ def main():
     slowest, p50 = overload.get("overload_fps_min"), overload.get("overload_fps_p50")
     target(f"at 2× capacity{at}: slowest session's fps ÷ p50 (none starved)", round(slowest / p50, 3) if slowest and p50 else None,
            0.5, "×", at_most=False)
+
+    # Failover in Redis (Scripts/cluster-bench.py): 3 nodes, 300 sessions through HAProxy, a third dragging.
+    failed_over = f" ({cluster['redis_failover_sessions']} sessions)" if cluster.get("redis_failover_sessions") else ""
+    target(f"Redis failover: SIGKILL -> served again with the same state{failed_over}, p99",
+           cluster.get("redis_failover_ms_p99") if cluster.get("redis_failover_identical") == cluster.get("redis_failover_sessions") else None,
+           1000, "ms")
+    target("Redis failover: the other sessions' frame interval p99 meanwhile", cluster.get("redis_others_frame_interval_ms_p99"), 25, "ms")
+    target("Redis round trips per input (all off the service threads)", cluster.get("redis_calls_per_input"), 1, "×")
+    target("Redis: stored bytes of a session dragging for 9 s", cluster.get("redis_stored_bytes_dragging"), 16000, "B")
 
     # What a person sees across a network (Scripts/wan): medians of its runs, per network.
     networks = {(net["rtt_ms"], net["jitter_ms"]): net for net in (wan or {}).get("networks", [])}

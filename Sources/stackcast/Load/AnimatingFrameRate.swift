@@ -18,15 +18,20 @@ struct AnimatingFrameRate {
     private var intervals = 0
     private var nanoseconds: UInt64 = 0
 
-    /// A frame arrived at `now` (on `LoadClock`) inside the measured window.
-    mutating func frame(at now: UInt64) {
+    /// A frame arrived at `now` (on `LoadClock`) inside the measured window; returns the interval
+    /// it ends, in nanoseconds, when that counts.
+    @discardableResult
+    mutating func frame(at now: UInt64) -> UInt64? {
+        var interval: UInt64?
         if framesInRun >= 2 {
             // The clock never runs back; a frame stamped at the last one's time adds no time.
-            if now > lastFrameAt { nanoseconds += now - lastFrameAt }
+            interval = now > lastFrameAt ? now - lastFrameAt : 0
+            nanoseconds += interval!
             intervals += 1
         }
         framesInRun += 1
         lastFrameAt = now
+        return interval
     }
 
     /// The session pauses of its own accord (it sends the command that starts the next run).

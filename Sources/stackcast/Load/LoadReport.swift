@@ -45,6 +45,8 @@ struct LoadReport {
     let acks: Int
     let latencyMilliseconds: (p50: Double?, p90: Double?, p99: Double?, max: Double?)
     let latencySamples: Int
+    /// Milliseconds between a session's frames while it animates: p99 and the longest.
+    let frameIntervalMilliseconds: (p99: Double?, max: Double?)
     let bytesPerFrame: (median: Int?, p99: Int?)
     let handshakeMilliseconds: (p50: Double?, p99: Double?)
     /// Pointer messages and commands sent in the window; inputs whose clock was dropped.
@@ -115,6 +117,7 @@ struct LoadReport {
                 + (cuts > 0 ? "; \(cuts) cuts voided \(voided) pictures before they were due" : ""),
             "  latency    input → next frame: p50 \(ms(latencyMilliseconds.p50)), p90 \(ms(latencyMilliseconds.p90)), "
                 + "p99 \(ms(latencyMilliseconds.p99)), max \(ms(latencyMilliseconds.max)) (\(latencySamples) samples)",
+            "  intervals  between frames while animating: p99 \(ms(frameIntervalMilliseconds.p99)), max \(ms(frameIntervalMilliseconds.max))",
             "  size       bytes per frame: median \(bytesPerFrame.median.map(String.init) ?? "–"), "
                 + "p99 \(bytesPerFrame.p99.map(String.init) ?? "–"); \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB in all",
             "  sent       \(inputs) pointer messages"
@@ -164,6 +167,7 @@ struct LoadReport {
             "latency_ms_p50": number(latencyMilliseconds.p50), "latency_ms_p90": number(latencyMilliseconds.p90),
             "latency_ms_p99": number(latencyMilliseconds.p99), "latency_ms_max": number(latencyMilliseconds.max),
             "latency_samples": latencySamples,
+            "frame_interval_ms_p99": number(frameIntervalMilliseconds.p99), "frame_interval_ms_max": number(frameIntervalMilliseconds.max),
             "bytes_per_frame_median": bytesPerFrame.median.map { $0 as Any } ?? NSNull(),
             "bytes_per_frame_p99": bytesPerFrame.p99.map { $0 as Any } ?? NSNull(),
             "handshake_ms_p50": number(handshakeMilliseconds.p50), "handshake_ms_p99": number(handshakeMilliseconds.p99),

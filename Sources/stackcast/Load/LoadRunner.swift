@@ -196,6 +196,7 @@ final class LoadRunner {
                 ms(statistics.latency.percentile(0.99)), statistics.latency.count > 0 ? ms(statistics.latency.maximum) : nil
             ),
             latencySamples: statistics.latency.count,
+            frameIntervalMilliseconds: (ms(statistics.frameInterval.percentile(0.99)), statistics.frameInterval.count > 0 ? ms(statistics.frameInterval.maximum) : nil),
             bytesPerFrame: (statistics.frameBytes.percentile(0.5).map(Int.init), statistics.frameBytes.percentile(0.99).map(Int.init)),
             handshakeMilliseconds: (ms(statistics.handshake.percentile(0.5)), ms(statistics.handshake.percentile(0.99))),
             inputs: statistics.inputsSent, commands: statistics.commandsSent, inputsDropped: statistics.inputsDropped,

@@ -373,7 +373,7 @@ final class LoadSession {
         statistics.frameReceived(bytes: payload.count, pictures: frames, timeline: timeline)
         if measuring {
             windowFrames += 1
-            animatingRate.frame(at: now)
+            if let interval = animatingRate.frame(at: now) { statistics.frameIntervalMeasured(nanoseconds: interval) }
         }
         for sent in pendingInputs { statistics.latencyMeasured(nanoseconds: now > sent ? now - sent : 0) }
         pendingInputs.removeAll(keepingCapacity: true)
@@ -444,6 +444,9 @@ final class LoadSession {
         let t = Double(scheduled - origin) / 1_000_000
         switch step {
         case .down(let x):
+            // The rest before it and the slop after it are the finger's pause, not the server's.
+            animatingRate.endRun()
+            playout.endRun()
             send(ClientMessages.pointer("down", x: x, y: DragPath.y, t: t))
         case .move(let x, let measured):
             send(ClientMessages.pointer("move", x: x, y: DragPath.y, t: t))

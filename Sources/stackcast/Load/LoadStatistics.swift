@@ -15,6 +15,8 @@ final class LoadStatistics {
     private(set) var frameBytes = Histogram(precisionBits: 10, maxExponent: 32)
     /// Connect → `welcome`, in microseconds.
     private(set) var handshake = Histogram(precisionBits: 7)
+    /// Microseconds between a session's frames while it animates (`AnimatingFrameRate`).
+    private(set) var frameInterval = Histogram(precisionBits: 7)
     /// How late the event loop ran each 60 Hz slot, in microseconds (window).
     private(set) var loopLag = Histogram(precisionBits: 7)
 
@@ -74,6 +76,8 @@ final class LoadStatistics {
         runLatency.record(micros)
         if measuring { latency.record(micros) }
     }
+
+    func frameIntervalMeasured(nanoseconds: UInt64) { frameInterval.record(nanoseconds / 1000) }
 
     func inputSent() { if measuring { inputsSent += 1 } }
     func commandSent() { if measuring { commandsSent += 1 } }
