@@ -13,7 +13,7 @@ struct SessionMetrics: Sendable {
     var connectedSessions = 0
     var sessionsCreated = 0
     var sessionsResumed = 0
-    /// Sessions rebuilt from the state folder (their server went away).
+    /// Sessions rebuilt from the session store (their server went away).
     var sessionsMigrated = 0
     var sessionsExpired = 0
     var framesSent = 0
@@ -59,7 +59,7 @@ struct SessionMetrics: Sendable {
         out.metric("stackcast_sessions_connected", "gauge", "Sessions with at least one viewer connected.", Double(connectedSessions))
         out.metric("stackcast_sessions_created_total", "counter", "Sessions created by hello.", Double(sessionsCreated))
         out.metric("stackcast_sessions_resumed_total", "counter", "hello messages that resumed or watched a session.", Double(sessionsResumed))
-        out.metric("stackcast_sessions_migrated_total", "counter", "Sessions rebuilt from the state folder after their server went away.", Double(sessionsMigrated))
+        out.metric("stackcast_sessions_migrated_total", "counter", "Sessions rebuilt from the session store (a state folder or Redis) after their server went away.", Double(sessionsMigrated))
         out.metric("stackcast_sessions_expired_total", "counter", "Sessions dropped after nobody resumed them in time.", Double(sessionsExpired))
         out.metric("stackcast_frames_sent_total", "counter", "Frames sent to viewers.", Double(framesSent))
         out.metric("stackcast_full_frames_sent_total", "counter", "Full (non-delta) frames sent to viewers.", Double(fullFramesSent))

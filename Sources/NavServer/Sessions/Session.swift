@@ -69,7 +69,7 @@ final class Session {
     var tickOrder = 0
     /// Writes what happens to the scene to the session's recording; nil when not recorded.
     let recorder: SessionRecorder?
-    /// Writes the same to the state folder, for failover (`serve --state-dir`).
+    /// Writes the same to the session store, for failover (`serve --state-dir`, `--state`).
     let stateRecorder: SessionRecorder?
     /// Both, those there are.
     private let recorders: [SessionRecorder]
@@ -103,7 +103,7 @@ final class Session {
     /// Starts a session on `scene` at server time `epoch` for a first viewer speaking `wire`, and
     /// records its first frame (seq 1, or the one after `previous`: the newest frame of a session
     /// rebuilt from its state file, whose viewers go on counting from there). `recorder` records
-    /// it to the record folder, `stateRecorder` to the state folder.
+    /// it to the record folder, `stateRecorder` to the session store.
     init(
         token: String, watchToken: String, peer: String, limiter: RateLimiter, app: String, scene: Scene, epoch: Double, wire: WireFormat,
         recorder: SessionRecorder? = nil, stateRecorder: SessionRecorder? = nil, after previous: WireFrame? = nil

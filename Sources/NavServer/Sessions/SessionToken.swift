@@ -6,8 +6,9 @@ import NavKit
 /// balancer can send a resume to the process that made the token (HAProxy:
 /// `use-server %[urlp(session),field(1,.)]`). The node id is public; the secret is the hex part.
 ///
-/// Tokens are bearer secrets: logs name a session by `logName(_:)`, and the state folder names
-/// its files by `stateKey(_:)`, a one-way hash, never by the token itself.
+/// Tokens are bearer secrets: logs name a session by `logName(_:)`, and the session stores name
+/// its files and keys by `stateKey(_:)`, a one-way hash, never by the token itself (Redis keeps
+/// the tokens inside a session's hash, to rebuild a session a watcher's token found).
 public enum SessionToken {
     /// What a node id may be: 1 to 32 letters, digits, `-` and `_` (no dot: the dot ends it).
     public static let nodeIDRule = "a node id is 1 to 32 letters, digits, - and _"

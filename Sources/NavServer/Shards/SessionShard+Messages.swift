@@ -213,7 +213,7 @@ extension SessionShard {
                 session = existing
                 role = .view
             } else {
-                // Perhaps a session whose process died: rebuilt from the state folder, and
+                // Perhaps a session whose process died: rebuilt from the session store, and
                 // joined once it is (`finishTakeover`).
                 return takeOver(token, for: hello, from: viewer, now: now)
             }
@@ -277,7 +277,7 @@ extension SessionShard {
     }
 
     /// `viewer` joins `session` as `role` for `hello` (`migrated`: the session was just rebuilt
-    /// from the state folder for it), and gets `welcome` and a frame.
+    /// from the session store for it), and gets `welcome` and a frame.
     func join(_ session: Session, as role: Hello.Role, for hello: Hello, from viewer: Viewer, migrated: Bool, now: Double) {
         if hello.session != nil { metrics.withLock { $0.sessionsResumed += 1 } }
         leave(viewer, forHelloTo: session, now: now)

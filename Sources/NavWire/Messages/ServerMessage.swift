@@ -6,7 +6,7 @@ public enum ServerMessage {
     /// `watchToken`: the session's read-only token, the one to hand out to watchers (a `hello`
     /// with it always watches). `settings`: the session's settings, as `configure` reports them;
     /// `apps`: the apps a `hello` may start, for a viewer's picker. `migrated`: the resumed
-    /// session was rebuilt here from the state folder after its own server went away.
+    /// session was rebuilt here from the session store after its own server went away.
     public static func welcome(
         session: String, app: String, role: Hello.Role, viewport: Viewport, fps: Int, resumed: Bool, migrated: Bool = false,
         features: Set<String>, wire: WireFormat,
@@ -22,7 +22,7 @@ public enum ServerMessage {
         object["viewport"] = viewportJSON(viewport)
         object["fps"] = .number(Double(fps))
         object["resumed"] = .bool(resumed)
-        // Only when true: the session was rebuilt on this server from the state folder.
+        // Only when true: the session was rebuilt on this server from the session store.
         if migrated { object["migrated"] = true }
         object["features"] = .array(features.sorted().map(JSONValue.string))
         if let watchToken { object["watchToken"] = .string(watchToken) }
