@@ -114,8 +114,14 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Keep every live session's input in this folder (made if missing; shared by every process behind one balancer): a resume of a session whose process died is rebuilt here by replaying it.")
     var stateDir: String?
 
-    @Option(help: "Keep every live session's input in Redis (redis://HOST:PORT[/DB]), shared by every process behind one balancer: a resume of a session whose process died is rebuilt from it on another machine, and its watchers follow.")
+    @Option(help: "Keep every live session's input in Redis (redis://[[USER]:PASSWORD@]HOST:PORT[/DB], or the environment's STACKCAST_STATE, which ps does not show), shared by every process behind one balancer: a resume of a session whose process died is rebuilt from it on another machine, and its watchers follow.")
     var state: String?
+
+    /// `--state`, or the environment's `STACKCAST_STATE` when the flag is not given (a URL with a
+    /// password stays out of `ps`).
+    private var givenState: String? {
+        state ?? ProcessInfo.processInfo.environment["STACKCAST_STATE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     @Option(help: "Seconds a draining server (SIGTERM, --drain-after) lets its sessions carry on before it closes them with 1012 and exits.")
     var grace: Double = 30
@@ -141,8 +147,8 @@ struct ServeCommand: ParsableCommand {
         guard BuiltInApps.root(named: app) != nil else {
             throw ValidationError("--app: no app named \(app); available: \(BuiltInApps.names.joined(separator: ", "))")
         }
-        guard stateDir == nil || state == nil else { throw ValidationError("--state-dir and --state name two stores: give one") }
-        if let state {
+        guard stateDir == nil || givenState == nil else { throw ValidationError("--state-dir and --state (or STACKCAST_STATE) name two stores: give one") }
+        if let state = givenState {
             do { _ = try RedisAddress(parsing: state) } catch { throw ValidationError("--state: \(error)") }
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -237,7 +243,7 @@ struct ServeCommand: ParsableCommand {
     private func sessionStore(logger: Logger) throws -> (any SessionStore)? {
         do {
             if let stateDir { return try StateFolder(directory: stateDir, nodeID: nodeID, logger: logger) }
-            if let state { return try RedisSessionStore(address: RedisAddress(parsing: state), nodeID: nodeID, logger: logger) }
+            if let state = givenState { return try RedisSessionStore(address: RedisAddress(parsing: state), nodeID: nodeID, logger: logger) }
             return nil
         } catch {
             let option = stateDir != nil ? "--state-dir" : "--state"

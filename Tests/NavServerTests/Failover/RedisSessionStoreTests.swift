@@ -197,14 +197,44 @@ struct RedisSessionStoreTests {
         #expect(try connection.run(["PTTL", "t:input"]).number.map { $0 > 0 } == true)
     }
 
+    @Test func aStoreSignsInWithThePasswordOfItsURLAndSaysWhenItLacksOne() throws {
+        let redis = try RedisServer(password: "correct-horse")
+        let a = try store(redis, node: "s1")
+        let first = process("s1", a)
+        let (_, token, _) = navigated(first, a)
+        let b = try store(redis, node: "s2")
+        #expect(try b.takeOver(token).token == token)
+
+        var unsigned = redis.address
+        unsigned.password = nil
+        let refusal = #expect(throws: RedisConnectionError.self) { try RedisSessionStore(address: unsigned, nodeID: "s3", logger: .init(label: "test")) }
+        #expect(refusal?.description.contains("asks for a password: give it as redis://:PASSWORD@HOST:PORT") == true)
+        var wrong = redis.address
+        wrong.password = "battery-staple"
+        let wrongRefusal = #expect(throws: RedisConnectionError.self) { try RedisSessionStore(address: wrong, nodeID: "s3", logger: .init(label: "test")) }
+        #expect(wrongRefusal?.description.contains("refused the password") == true)
+        #expect(wrongRefusal?.description.contains("battery-staple") == false)
+    }
+
     @Test func addressesAreParsedWithClearErrors() throws {
         #expect(try RedisAddress(parsing: "redis://10.0.0.5:6380/2") == RedisAddress(host: "10.0.0.5", port: 6380, database: 2))
         #expect(try RedisAddress(parsing: "redis://cache") == RedisAddress(host: "cache", port: 6379))
         #expect(try RedisAddress(parsing: "redis://[::1]:7000").description == "redis://[::1]:7000")
+        let signed = try RedisAddress(parsing: "redis://app:p%40ss:w@cache:6380/1")
+        #expect(signed == RedisAddress(host: "cache", port: 6380, database: 1, user: "app", password: "p@ss:w"))
+        #expect(signed.description == "redis://cache:6380/1")
+        #expect(try RedisAddress(parsing: "redis://:s3cret@cache").password == "s3cret")
+        // A refused URL is printed without its password.
+        do {
+            _ = try RedisAddress(parsing: "redis://:s3cret@cache:port")
+            Issue.record("a bad port was taken")
+        } catch {
+            #expect(error.description.hasPrefix("redis://:***@cache:port is not a Redis address"))
+        }
         let refusals = [
             ("http://x", "it must start with redis://"), ("redis://:6379", "it names no host"), ("redis://x:port", "the port must be a number"),
             ("redis://x:70000", "the port must be from 1 to 65535"), ("redis://x/16", "the database after / must be a number from 0 to 15"),
-            ("redis://u:p@x", "a user or password in the URL is not supported"),
+            ("redis://secret@x", "before @ comes :PASSWORD or USER:PASSWORD"), ("redis://:@x", "the password is empty"),
         ]
         for (text, reason) in refusals {
             #expect(throws: RedisAddressError.self) { try RedisAddress(parsing: text) }

@@ -9,19 +9,22 @@ final class RedisServer {
 
     let port: Int
     let directory = NSTemporaryDirectory() + "stackcast-redis-" + UUID().uuidString
+    /// The password it asks for (`--requirepass`), if any.
+    let password: String?
     private var process: Process?
 
-    var address: RedisAddress { RedisAddress(host: "127.0.0.1", port: port) }
+    var address: RedisAddress { RedisAddress(host: "127.0.0.1", port: port, password: password) }
 
-    /// Starts a server; throws when none answers within 10 s.
-    init() throws {
+    /// Starts a server (asking for `password`, if given); throws when none answers within 10 s.
+    init(password: String? = nil) throws {
+        self.password = password
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A port found free may be taken before redis binds it: another is tried.
         var lastError: Error?
         for _ in 0..<3 {
             let candidate = Self.freePort()
             do {
-                let started = try Self.start(port: candidate, directory: directory)
+                let started = try Self.start(port: candidate, directory: directory, password: password)
                 port = candidate
                 process = started
                 return
@@ -48,7 +51,7 @@ final class RedisServer {
     /// Starts the server again on the same port and folder (its append-only file reloaded).
     func restart() throws {
         kill()
-        process = try Self.start(port: port, directory: directory)
+        process = try Self.start(port: port, directory: directory, password: password)
     }
 
     /// Runs one command on a connection of its own.
@@ -56,18 +59,18 @@ final class RedisServer {
         try RedisConnection(to: address).run(command)
     }
 
-    private static func start(port: Int, directory: String) throws -> Process? {
+    private static func start(port: Int, directory: String, password: String?) throws -> Process? {
         guard let binary else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
             "--dir", directory, "--daemonize", "no", "--loglevel", "warning",
-        ]
+        ] + (password.map { ["--requirepass", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let address = RedisAddress(host: "127.0.0.1", port: port)
+        let address = RedisAddress(host: "127.0.0.1", port: port, password: password)
         let answers = waitUntil(timeout: 10) { (try? RedisConnection(to: address).run(["PING"])) == .status("PONG") }
         guard answers, process.isRunning else {
             process.terminate()

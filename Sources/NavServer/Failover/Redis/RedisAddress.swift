@@ -1,17 +1,24 @@
-/// Where a Redis server listens: `serve --state redis://HOST:PORT[/DB]`.
+/// Where a Redis server listens, and how to sign in to it: `serve --state
+/// redis://[[USER]:PASSWORD@]HOST:PORT[/DB]`.
 public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
     /// The logical database (`SELECT`), 0 unless the URL names one.
     public var database: Int
+    /// The ACL user (Redis 6 and later) and password `AUTH` sends; nil: no `AUTH`.
+    public var user: String?
+    public var password: String?
 
-    public init(host: String, port: Int = 6379, database: Int = 0) {
+    public init(host: String, port: Int = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port
         self.database = database
+        self.user = user
+        self.password = password
     }
 
-    /// Parses `redis://HOST[:PORT][/DB]`; the error says what is wrong with the text.
+    /// Parses `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (USER and PASSWORD percent-encoded
+    /// where they hold `:`, `@` or `/`); the error says what is wrong with the text.
     public init(parsing text: String) throws(RedisAddressError) {
         let scheme = "redis://"
         guard text.hasPrefix(scheme) else { throw RedisAddressError(text, "it must start with redis://") }
@@ -25,8 +32,21 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
             database = Int(digits) ?? 0
             rest = rest[..<slash]
         }
-        guard !rest.contains("@") else {
-            throw RedisAddressError(text, "a user or password in the URL is not supported; keep Redis on a private address")
+        var user: String?
+        var password: String?
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            guard let colon = credentials.firstIndex(of: ":") else {
+                throw RedisAddressError(text, "before @ comes :PASSWORD or USER:PASSWORD")
+            }
+            let name = String(credentials[..<colon]).removingPercentEncoding
+            let secret = String(credentials[credentials.index(after: colon)...]).removingPercentEncoding
+            guard let name, let secret, !secret.isEmpty else {
+                throw RedisAddressError(text, "the password is empty or badly percent-encoded")
+            }
+            user = name.isEmpty ? nil : name
+            password = secret
         }
         var host = rest
         var port = 6379
@@ -46,9 +66,10 @@ public struct RedisAddress: Equatable, Sendable, CustomStringConvertible {
         }
         guard !host.isEmpty else { throw RedisAddressError(text, "it names no host") }
         guard (1...65535).contains(port) else { throw RedisAddressError(text, "the port must be from 1 to 65535") }
-        self.init(host: String(host), port: port, database: database)
+        self.init(host: String(host), port: port, database: database, user: user, password: password)
     }
 
+    /// The address without its password, for logs and messages.
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "redis://\(shownHost):\(port)" + (database == 0 ? "" : "/\(database)")
@@ -65,5 +86,16 @@ public struct RedisAddressError: Error, CustomStringConvertible, Equatable, Send
         self.reason = reason
     }
 
-    public var description: String { "\(text) is not a Redis address: \(reason) (expected redis://HOST:PORT or redis://HOST:PORT/DB)" }
+    public var description: String {
+        "\(Self.hidingPassword(text)) is not a Redis address: \(reason) (expected redis://HOST:PORT, redis://HOST:PORT/DB or redis://:PASSWORD@HOST:PORT)"
+    }
+
+    /// `text` with what stands between `:` and `@` after the scheme masked: a refused URL is
+    /// printed, and it may hold a password.
+    static func hidingPassword(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://"), let at = text.lastIndex(of: "@"), at > schemeEnd.upperBound else { return text }
+        let credentials = text[schemeEnd.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+    }
 }

@@ -22,6 +22,11 @@ final class RedisConnection {
         self.context = context
         redisSetTimeout(context, Self.timeval(replyTimeout))
         redisEnableKeepAlive(context)
+        if let password = address.password {
+            if case .error(let message) = try run(["AUTH"] + (address.user.map { [$0] } ?? []) + [password]) {
+                throw RedisConnectionError("\(address) refused the password: \(message)")
+            }
+        }
         if address.database != 0, case .error(let message) = try run(["SELECT", String(address.database)]) {
             throw RedisConnectionError("\(address): \(message)")
         }

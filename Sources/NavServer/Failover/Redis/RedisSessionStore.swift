@@ -93,7 +93,12 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         owner = "\(nodeID ?? "node")-\(SessionToken.randomHex(words: 1).prefix(8))"
         self.logger = logger
         let probe = try RedisConnection(to: address)
-        if case .error(let message) = try probe.run(["PING"]) { throw RedisConnectionError("\(address) answers PING with \(message)") }
+        if case .error(let message) = try probe.run(["PING"]) {
+            guard !message.hasPrefix("NOAUTH") else {
+                throw RedisConnectionError("\(address) asks for a password: give it as redis://:PASSWORD@HOST:PORT (or USER:PASSWORD)")
+            }
+            throw RedisConnectionError("\(address) answers PING with \(message)")
+        }
     }
 
     public var lines: any RecordingSink { self }
