@@ -29,6 +29,10 @@ public protocol SessionStore: AnyObject, Sendable {
     /// sessions run on meanwhile; `/healthz` reports it.
     var degradation: String? { get }
 
+    /// Lines of the sessions' input this process holds in memory, not yet in the store (a few
+    /// rounds' worth normally; growing while the store cannot be reached).
+    var waitingLines: Int { get }
+
     /// Where the state is, for the start banner and the log: `state in /srv/state`.
     var summary: String { get }
 

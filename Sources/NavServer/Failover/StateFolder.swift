@@ -52,6 +52,8 @@ public final class StateFolder: SessionStore {
 
     public var place: String { "the state folder" }
 
+    public var waitingLines: Int { store.waitingLines }
+
     /// A folder has no outage of its own: a disk that fails stops the sessions' files one by one.
     public var degradation: String? { nil }
 

@@ -114,6 +114,11 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         writing.withLock { retention?.newestFirst ?? [] }
     }
 
+    /// Lines appended and not yet written, of every recording.
+    public var waitingLines: Int {
+        condition.withLock { pending.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// The path of recording `name`'s file.
     public func path(of name: String) -> String {
         directory + "/" + RecordingName.fileName(name)

@@ -195,6 +195,14 @@ extension SessionShard {
             "stackcast_service_threads_overloaded", "gauge",
             "Service threads that refuse new sessions: their turns serve sessions under the frame-rate floor (--shed-below-fps).",
             Double(shards.filter(\.transport.isOverloaded).count))
+        if let state {
+            text.metric(
+                "stackcast_session_store_degraded", "gauge",
+                "1 while the session store (Redis) cannot be reached: sessions run on without failover.", state.degradation == nil ? 0 : 1)
+            text.metric(
+                "stackcast_session_store_waiting_lines", "gauge",
+                "Lines of the sessions' input held in memory, not yet in the session store.", Double(state.waitingLines))
+        }
         return text.text
     }
 }

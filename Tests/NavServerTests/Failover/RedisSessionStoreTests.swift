@@ -145,6 +145,9 @@ struct RedisSessionStoreTests {
         let health = first.shard.respond(to: PageRequest(path: "/healthz")).response
         #expect(health?.status == 200)
         #expect(health.map(Self.text(of:)) == "degraded: \(degraded)")
+        let metrics = first.shard.metricsText()
+        #expect(metrics.contains("stackcast_session_store_degraded 1\n"))
+        #expect(a.waitingLines > 0 && metrics.contains("stackcast_session_store_waiting_lines \(a.waitingLines)\n"))
 
         try redis.restart()
         #expect(waitUntil(timeout: 10) {
@@ -153,6 +156,8 @@ struct RedisSessionStoreTests {
         })
         first.serviceWrites()
         #expect(c.take(frames: false) == ["result p3"])
+        #expect(a.waitingLines == 0)
+        #expect(first.shard.metricsText().contains("stackcast_session_store_degraded 0\n"))
         // Every line is in Redis once, the ones before the outage kept by its append-only file.
         let b = try store(redis, node: "s2")
         let taken = try b.takeOver(token)

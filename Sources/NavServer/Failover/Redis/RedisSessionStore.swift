@@ -107,6 +107,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     public var summary: String { "state in \(address)" }
     public var place: String { "Redis" }
     public var degradation: String? { unreachable.withLock { $0 } }
+    public var waitingLines: Int { condition.withLock { entries.values.reduce(0) { $0 + $1.pending.count } } }
 
     public func setLostHandler(_ handler: @escaping @Sendable (String) -> Void) { lostHandler.withLock { $0 = handler } }
 
