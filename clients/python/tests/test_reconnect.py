@@ -74,3 +74,62 @@ def test_the_asyncio_client_goes_on_after_a_reset_reconnection(two_servers):
             assert await client.command("query", what="state") == before
 
     asyncio.run(body())
+
+
+@pytest.fixture
+def a_full_server_between(tmp_path):
+    """Three servers sharing one state folder: the first is stopped (SIGTERM: 1012); the second
+    already holds its one session (`--max-sessions 1`), so a resume there is answered `busy`; the
+    third takes the session over."""
+    args = ["--state-dir", str(tmp_path / "state"), "--app", "stack"]
+    servers = [ServerProcess(args, tmp_path / "first.log"), ServerProcess([*args, "--max-sessions", "1"], tmp_path / "full.log"),
+               ServerProcess(args, tmp_path / "third.log")]
+    with stackcast.connect(servers[1].ws_url, app="stack"):
+        yield servers
+    assert [server.terminate() for server in servers] == [0, 0, 0]
+
+
+def test_the_blocking_client_resumes_again_after_a_busy_answer(a_full_server_between):
+    first, full, third = a_full_server_between
+    attempts = []
+
+    def reconnect(token):
+        attempts.append(token)
+        return open_websocket(with_session((full if len(attempts) == 1 else third).ws_url, token), 10, {})
+
+    with stackcast.connect(first.ws_url, app="stack", protocol=2) as client:
+        client.push(screen={"name": "Detail", "title": "Detail"})
+        client.settle()
+        before = client.command("query", what="state")
+        client._reconnect = reconnect
+        assert first.terminate() == 0
+        wait_until(lambda: client._reading(lambda core: core.welcome.migrated), 20,
+                   lambda: f"a resume on the third server; attempts {len(attempts)}, closes {client._reading(lambda core: core.closes)}")
+        assert len(attempts) == 2 and client._reading(lambda core: core.resume_failed) is None
+        assert client.command("query", what="state") == before
+
+
+def test_the_asyncio_client_resumes_again_after_a_busy_answer(a_full_server_between):
+    first, full, third = a_full_server_between
+    attempts = []
+
+    async def reconnect(token):
+        attempts.append(token)
+        url = with_session((full if len(attempts) == 1 else third).ws_url, token)
+        return await websockets.asyncio.client.connect(url, **websocket_options({}))
+
+    async def body():
+        async with await stackcast.aio.connect(first.ws_url, app="stack", protocol=2) as client:
+            await client.push(screen={"name": "Detail", "title": "Detail"})
+            await client.settle()
+            before = await client.command("query", what="state")
+            client._reconnect = reconnect
+            await asyncio.to_thread(first.terminate)
+            for _ in range(200):
+                if client.core.welcome.migrated:
+                    break
+                await asyncio.sleep(0.1)
+            assert (client.core.welcome.migrated, len(attempts), client.core.resume_failed) == (True, 2, None), client.core.closes
+            assert await client.command("query", what="state") == before
+
+    asyncio.run(body())

@@ -18,8 +18,8 @@ from .api import Api
 from .core import Core, Message, motion
 from .errors import ConnectionClosedError, HelloError, StackcastError, Timeout
 from .model import Event
-from .transport import (CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error, hello_fields,
-                        resume_target, websocket_options, with_session)
+from .transport import (BUSY_RETRY_SECONDS, CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error,
+                        hello_fields, resume_target, websocket_options, with_session)
 from .wire import TreeDisplay
 
 T = TypeVar("T")
@@ -94,10 +94,22 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
     # MARK: - reading
 
     async def _read(self) -> None:
+        busy_until = None
         while True:
             close = await self._pump()
             self._core.socket_closed(close.code if close else None, close.reason if close else "")
             await self._notify()
+            busy = self._core.resume_busy
+            if busy:
+                # A resume answered `busy`: again in a moment, for as long as after a 1012.
+                busy_until = busy_until or time.monotonic() + RECONNECT_SECONDS
+                if time.monotonic() < busy_until and not self._closing:
+                    await asyncio.sleep(BUSY_RETRY_SECONDS)
+                    if await self._reopen():
+                        continue
+                self._core.resume_failed = busy
+                break
+            busy_until = None
             if not (close and close.code == RESTART_CODE and await self._reopen()):
                 break
         if self._core.resume_failed:
@@ -112,7 +124,7 @@ class Session(Api[Awaitable[Any], Awaitable[None]]):
         try:
             async for raw in self._ws:
                 self._core.receive(raw, time.monotonic())
-                if self._core.resume_failed:
+                if self._core.resume_failed or self._core.resume_busy:
                     await self._ws.close()
                     return None
                 for text in self._core.take_outbox():

@@ -64,6 +64,7 @@ class Core:
         self.reconnects = 0                      # times the connection was opened again after a 1012
         self.closes: list[tuple[int | None, str]] = []  # every close (code, reason), those reconnected after too
         self.resume_failed: HelloError | None = None  # the answer to a reconnect's hello, when it failed
+        self.resume_busy: HelloError | None = None    # a reconnect's hello answered `busy`: try again
         self.close_code: int | None = None
         self.close_reason = ""
         self.subscribed: tuple[str, ...] = ()
@@ -90,6 +91,7 @@ class Core:
         `reopened()` once it went out on the new connection."""
         assert self.welcome is not None
         fields = {k: v for k, v in self.hello_fields.items() if k not in ("type", "lastSeq", "app", "session")}
+        self.resume_busy = None
         return self.hello(**fields, session=self.welcome.session)
 
     def reopened(self) -> None:
@@ -191,7 +193,12 @@ class Core:
             if self.hello_answer is None and self.hello_fields:
                 self.hello_answer = HelloError(message.get("code", "?"), message.get("message", ""))
                 if self.reconnects and self.welcome is not None:
-                    self.resume_failed = self.hello_answer
+                    # `busy` passes (another server taking the session over, its store out of
+                    # reach, a server at its limit): the transport tries again, as after a 1012.
+                    if self.hello_answer.code == "busy":
+                        self.resume_busy = self.hello_answer
+                    else:
+                        self.resume_failed = self.hello_answer
             self.notices.append(message)
         return message
 

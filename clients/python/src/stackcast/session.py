@@ -18,8 +18,8 @@ from .api import Api
 from .core import Core, Message, motion
 from .errors import ConnectionClosedError, HelloError, StackcastError, Timeout
 from .model import Event
-from .transport import (CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error, hello_fields,
-                        resume_target, websocket_options, with_session)
+from .transport import (BUSY_RETRY_SECONDS, CONNECT_FAILURES, DEFAULT_URL, RECONNECT_SECONDS, RESTART_CODE, connect_error,
+                        hello_fields, resume_target, websocket_options, with_session)
 
 T = TypeVar("T")
 
@@ -101,10 +101,23 @@ class Session(Api[Any, None]):
     # MARK: - reading
 
     def _read(self) -> None:
+        busy_until = None
         while True:
             close = self._pump()
             with self._changed:
                 self._core.socket_closed(close.code if close else None, close.reason if close else "")
+                busy = self._core.resume_busy
+            if busy:
+                # A resume answered `busy`: again in a moment, for as long as after a 1012.
+                busy_until = busy_until or time.monotonic() + RECONNECT_SECONDS
+                if time.monotonic() < busy_until and not self._closing:
+                    time.sleep(BUSY_RETRY_SECONDS)
+                    if self._reopen():
+                        continue
+                with self._changed:
+                    self._core.resume_failed = busy
+                break
+            busy_until = None
             if not (close and close.code == RESTART_CODE and self._reopen()):
                 break
         with self._changed:
@@ -122,7 +135,7 @@ class Session(Api[Any, None]):
                 with self._changed:
                     self._core.receive(raw, time.monotonic())
                     out = self._core.take_outbox()
-                    failed = self._core.resume_failed
+                    failed = self._core.resume_failed or self._core.resume_busy
                     self._changed.notify_all()
                 if failed:
                     self._ws.close()

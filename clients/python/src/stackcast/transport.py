@@ -18,6 +18,8 @@ RESTART_CODE = 1012
 """The close code of a server restarting (draining): the client reconnects at once with its token."""
 RECONNECT_SECONDS = 30.0
 """How long a client keeps trying to reconnect after a 1012 before it reports the connection closed."""
+BUSY_RETRY_SECONDS = 0.5
+"""How long a client waits before it resumes again when a resume was answered `busy`."""
 
 
 def session_in_url(url: str) -> str | None:
