@@ -168,6 +168,31 @@ struct RedisSessionStoreTests {
         #expect(pushes.count == 3)
     }
 
+    @Test func aSessionWhoseInputRedisLostRunsOnHereWithoutFailover() throws {
+        let redis = try RedisServer()
+        let (a, b) = (try store(redis, node: "s1"), try store(redis, node: "s2"))
+        let lost = LostNames()
+        lost.record(a)
+        let first = process("s1", a)
+        let (c, token, _) = navigated(first, a)
+        // Redis restarted without its append-only file.
+        #expect(try redis.run("FLUSHALL") == .status("OK"))
+        first.command("p3", "push", #""screen":{"name":"C"}"#, on: c)
+        first.settle()
+        a.flush()
+        first.serviceWrites()
+        // Its result goes (no other process can have the session), nobody is sent away, and it is
+        // no longer resumable elsewhere.
+        #expect(c.take(frames: false) == ["result p3"])
+        #expect(lost.all.isEmpty && first.shard.sessions[token] != nil)
+        #expect(throws: SessionTakeoverError.notFound) { try b.takeOver(token) }
+        first.command("p4", "pop", on: c)
+        first.settle()
+        #expect(c.take(frames: false) == ["result p4"])
+        a.flush()
+        #expect(try redis.run("EXISTS", "stackcast:session:\(SessionToken.stateKey(token))") == .integer(0))
+    }
+
     @Test func aSessionThatEndsLeavesNothingInRedis() throws {
         let redis = try RedisServer()
         let a = try store(redis, node: "s1")

@@ -24,7 +24,8 @@ import Logging
 /// (at once when a result waits for one). A Redis that is down or slow holds up that thread
 /// only: the sessions run on, their lines wait in memory (up to `RecordingStore.maxBufferedBytes`
 /// each) and results wait with them, `degradation` says so, and everything is sent once Redis is
-/// back (numbered lines: none is appended twice).
+/// back (numbered lines: none is appended twice). A session whose input Redis lost (restarted
+/// without its append-only file) or whose buffer filled runs on without failover (`abandon`).
 ///
 /// Any thread.
 public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Sendable {
@@ -72,6 +73,11 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var entries: [String: Entry] = [:]
+    /// Sessions this process serves on without failover: Redis lost their input, or too much of
+    /// it waited. Their results go at once (no other process can hold them).
+    private var unkept: Set<String> = []
+    /// The keys of those sessions still to delete from Redis, by name: they no longer rebuild them.
+    private var forgetting: [String: String] = [:]
     private var isRunning = false
     private var isStopping = false
     private var isWanted = false
@@ -134,31 +140,38 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
 
     @discardableResult
     public func append(_ line: RecordingLine, to name: String) -> Int {
-        let dropped: Entry? = condition.withLock {
-            guard var entry = entries[name] else { return nil }
+        let (number, overflowed): (Int, Bool) = condition.withLock {
+            guard var entry = entries[name] else { return (0, false) }
             entry.appended += 1
             entry.pending.append(line)
             entry.pendingBytes += line.bufferedBytes
-            guard entry.pendingBytes <= RecordingStore.maxBufferedBytes else {
-                entries[name] = nil
-                return entry
-            }
             entries[name] = entry
-            return nil
+            return (entry.appended, entry.pendingBytes > RecordingStore.maxBufferedBytes)
         }
-        if let dropped {
-            logger.error(
-                "session no longer kept for failover: \(RecordingStore.maxBufferedBytes) bytes of its input wait for Redis",
-                metadata: ["state": "\(name.prefix(8))…"])
-            for waiter in dropped.waiters { waiter.done(false) }
-            return dropped.appended
+        if overflowed { abandon(name, because: "\(RecordingStore.maxBufferedBytes) bytes of its input waited for Redis") }
+        return number
+    }
+
+    /// Serves `name`'s session on without failover from now on: its lines are no longer kept, what
+    /// waits for them is answered (no other process can have the session), and its keys in Redis,
+    /// which no longer rebuild it, are deleted when Redis answers.
+    private func abandon(_ name: String, because reason: String) {
+        let entry: Entry? = condition.withLock {
+            guard let entry = entries.removeValue(forKey: name) else { return nil }
+            unkept.insert(name)
+            forgetting[name] = entry.key
+            isWanted = true
+            condition.signal()
+            return entry
         }
-        return condition.withLock { entries[name]?.appended ?? 0 }
+        guard let entry else { return }
+        logger.warning("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(reason)"])
+        for waiter in entry.waiters { waiter.done(true) }
     }
 
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
         let answer: Bool? = condition.withLock {
-            guard var entry = entries[name] else { return false }
+            guard var entry = entries[name] else { return unkept.contains(name) }
             if entry.written >= line { return true }
             entry.waiters.append((line, done))
             entries[name] = entry
@@ -171,6 +184,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
 
     public func finish(_ name: String) {
         condition.withLock {
+            unkept.remove(name)
             entries[name]?.isFinishing = true
             isWanted = true
             condition.signal()
@@ -267,6 +281,8 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     private enum Call {
         case append(name: String, lines: Int)
         case end(name: String)
+        /// The keys of a session no longer kept are deleted.
+        case forget(name: String)
         case takeLost
         case touch
     }
@@ -277,6 +293,10 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         var commands: [[String]] = []
         var calls: [Call] = []
         condition.withLock {
+            for (name, key) in forgetting {
+                commands.append(["EVALSHA", scriptHashes[RedisScripts.end]!, "2", sessionKey(key), inputKey(key), owner])
+                calls.append(.forget(name: name))
+            }
             for (name, entry) in entries {
                 defer {
                     // After its last lines, in the same round trip: Redis runs them in order.
@@ -324,6 +344,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
             return disconnected(error.description)
         }
         var lost: [String] = []
+        var gone: [String] = []
         var failure: String?
         for (call, reply) in zip(calls, replies) {
             if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
@@ -335,15 +356,20 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
             case .append(let name, _):
                 switch reply {
                 case .integer(let held): confirm(name, held: held)
+                case .error(let message) where message.hasPrefix("LOST the session is gone"): gone.append(name)
                 case .error(let message) where message.hasPrefix("LOST"): lost.append(name)
-                case .error(let message) where message.hasPrefix("GAP"):
-                    logger.error("session no longer kept for failover: Redis lost part of its input", metadata: ["state": "\(name.prefix(8))…", "redis": "\(message)"])
-                    drop(name)
+                case .error(let message) where message.hasPrefix("GAP"): abandon(name, because: "Redis lost part of its input (\(message))")
                 case .error(let message): failure = message
                 default: failure = "unexpected reply \(reply)"
                 }
             case .end(let name):
                 if case .error(let message) = reply { failure = message } else { drop(name) }
+            case .forget(let name):
+                if case .error(let message) = reply {
+                    failure = message
+                } else {
+                    condition.withLock { forgetting[name] = nil }
+                }
             case .takeLost:
                 if case .array(let names) = reply { lost.append(contentsOf: names.compactMap(\.text)) }
             case .touch:
@@ -352,6 +378,11 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         }
         if let failure { return disconnected("Redis answered \(failure)") }
         reachable()
+        // Gone without a takeover (which tells the old owner first): Redis lost what it held,
+        // restarted without its append-only file. The session itself is whole here.
+        for name in gone where !lost.contains(name) {
+            abandon(name, because: "Redis holds nothing of it (restarted without its append-only file?)")
+        }
         for name in lost where condition.withLock({ entries[name] != nil }) {
             drop(name)
             logger.notice("session moved to another server: it was taken over in Redis", metadata: ["state": "\(name.prefix(8))…"])
