@@ -1,6 +1,6 @@
 /// The Lua scripts the Redis session store runs: each reads and writes one session's keys in one
 /// atomic step, so an owner check and the write it guards cannot be split by another node's
-/// takeover. Keys are named by the caller (`RedisKeys`); a script that names a key it was not
+/// takeover. Keys are named by the caller (`RedisSessionStore`); a script that names a key it was not
 /// given needs a standalone Redis, not Redis Cluster.
 enum RedisScripts {
     /// Appends lines to a session's input if the caller owns it, creating the session with its

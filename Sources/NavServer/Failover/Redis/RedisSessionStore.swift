@@ -279,7 +279,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
 
     /// What one round trip sends for one session.
     private enum Call {
-        case append(name: String, lines: Int)
+        case append(name: String)
         case end(name: String)
         /// The keys of a session no longer kept are deleted.
         case forget(name: String)
@@ -317,7 +317,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
                     ]
                     command.append(contentsOf: chunk.map(\.text))
                     commands.append(command)
-                    calls.append(.append(name: name, lines: chunk.count))
+                    calls.append(.append(name: name))
                     first += chunk.count
                     offset += chunk.count
                 }
@@ -353,7 +353,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
                 continue
             }
             switch call {
-            case .append(let name, _):
+            case .append(let name):
                 switch reply {
                 case .integer(let held): confirm(name, held: held)
                 case .error(let message) where message.hasPrefix("LOST the session is gone"): gone.append(name)
