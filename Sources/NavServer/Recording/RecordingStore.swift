@@ -71,6 +71,10 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// State recordings that ended: their files are deleted once written.
     private var removing: Set<String> = []
     private var failed: Set<String> = []
+    /// State recordings whose file could not be written (a full or failing disk): their sessions
+    /// run on without failover, their results go at once, and the file is deleted (it no longer
+    /// rebuilds the session).
+    private var unkept: Set<String> = []
     private var isStopping = false
     private var isRunning = false
     private var writer: Thread?
@@ -148,7 +152,10 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
             let bytes = pendingBytes[name, default: 0] + line.bufferedBytes
             if bytes > Self.maxBufferedBytes {
                 failed.insert(name)
-                logger.error("recording stopped: \(Self.maxBufferedBytes) bytes waiting for a disk that takes no writes", metadata: ["recording": "\(name)"])
+                if isStateFolder { unkept.insert(name) }
+                logger.error(
+                    isStateFolder ? "session no longer kept for failover: it runs on here" : "recording stopped",
+                    metadata: ["recording": "\(name)", "reason": "\(Self.maxBufferedBytes) bytes waiting for a disk that takes no writes"])
             } else {
                 pending[name, default: []].append(line)
                 pendingBytes[name] = bytes
@@ -165,11 +172,12 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// never be (false: the disk failed, or another process took a state file over), on the
     /// writing thread or at once; and has the writing thread write soon. What a server
     /// acknowledges of a session kept in a state folder waits for this: a process that lost the
-    /// session to another never acknowledges what the other will not have.
+    /// session to another never acknowledges what the other will not have. A state file the
+    /// disk refused answers true: no other process can hold that session (`unkept`).
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
         let answer: Bool? = writing.withLock {
             if written[name, default: 0] >= line { return true }
-            if condition.withLock({ failed.contains(name) }) { return false }
+            if let stopped = condition.withLock({ failed.contains(name) ? unkept.contains(name) : nil }) { return stopped }
             waiters[name, default: []].append((line, done))
             return nil
         }
@@ -180,6 +188,11 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// Tells the waiters of recording `name` what became of their lines. Under `writing`.
     private func answerWaiters(of name: String, failed: Bool) {
         guard let waiting = waiters[name] else { return }
+        if failed, condition.withLock({ unkept.contains(name) }) {
+            waiters[name] = nil
+            for waiter in waiting { waiter.done(true) }
+            return
+        }
         let upTo = written[name, default: 0]
         let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
         waiters[name] = left.isEmpty ? nil : left
@@ -202,6 +215,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// is then deleted).
     public func finish(_ name: String) {
         condition.withLock {
+            unkept.remove(name)
             finishing.insert(name)
             if isStateFolder { removing.insert(name) } else { finished.insert(name) }
             condition.signal()
@@ -231,6 +245,11 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         writing.withLock {
             let (batch, ended, done) = takePending()
             writeAll(batch)
+            // A state file whose lines stopped in memory (a full buffer) no longer rebuilds its session.
+            for name in condition.withLock({ unkept }) where created.contains(name) {
+                unlink(path(of: name))
+                created.remove(name)
+            }
             for name in ended {
                 created.remove(name)
                 unlink(path(of: name))
@@ -319,6 +338,16 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
                 created.remove(name)
                 logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
                 lostHandler.withLock { $0 }?(name)
+            } catch where isStateFolder {
+                // The session is whole here; a file that stopped short would rebuild an older one.
+                condition.withLock {
+                    failed.insert(name)
+                    unkept.insert(name)
+                }
+                unlink(path(of: name))
+                created.remove(name)
+                answerWaiters(of: name, failed: true)
+                logger.error("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(error)"])
             } catch {
                 condition.withLock { _ = failed.insert(name) }
                 answerWaiters(of: name, failed: true)

@@ -191,6 +191,35 @@ import Testing
         #expect(stack?.compactMap { $0.objectValue?["screen"]?.stringValue } == ["Home", "Running"])
     }
 
+    @Test func aSessionWhoseStateFileTheDiskRefusesRunsOnWithoutFailover() throws {
+        let folder = Folder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let lost = Locked<[String]>([])
+        a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
+        let first = process("s1", a)
+        let (viewer, token) = busySession(first)
+        a.store.flush()
+        first.serviceWrites()
+        _ = viewer.take()
+        // The disk fills up: every write to the session's file fails with ENOSPC.
+        let file = a.store.path(of: a.name(for: token))
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/full")
+        first.command("p", "pop", on: viewer)
+        first.settle()
+        a.store.flush()
+        first.serviceWrites()
+        // Its result goes (no other process can have the session), nobody is sent away, and the
+        // file, which would rebuild an older session, is gone.
+        #expect(viewer.take(frames: false) == ["result p"])
+        #expect(lost.withLock { $0 }.isEmpty && first.shard.sessions[token] != nil)
+        #expect(folder.files.isEmpty)
+        #expect(throws: SessionTakeoverError.notFound) { try b.takeOver(token) }
+        first.command("q", "pop", on: viewer)
+        first.settle()
+        #expect(viewer.take(frames: false) == ["result q"])
+    }
+
     @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
         let folder = Folder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
