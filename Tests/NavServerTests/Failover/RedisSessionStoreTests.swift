@@ -181,8 +181,8 @@ struct RedisSessionStoreTests {
         first.settle()
         a.flush()
         first.serviceWrites()
-        // Its result goes (no other process can have the session), nobody is sent away, and it is
-        // no longer resumable elsewhere.
+        // Its result goes (no other process can have the session), nobody is sent away, and it
+        // cannot be resumed elsewhere.
         #expect(c.take(frames: false) == ["result p3"])
         #expect(lost.all.isEmpty && first.shard.sessions[token] != nil)
         #expect(throws: SessionTakeoverError.notFound) { try b.takeOver(token) }
