@@ -87,58 +87,47 @@ def write_markdown(path, table):
     print(f"bench-targets: wrote the table to {path}")
 
 
+def take_option(args, name):
+    """The value after option `name` in `args`, both taken out; None when it is not given."""
+    if name not in args:
+        return None
+    at = args.index(name)
+    if at + 1 >= len(args):
+        sys.exit(__doc__)
+    value = args[at + 1]
+    del args[at:at + 2]
+    return value
+
+
+def json_lines(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.startswith("{")]
+
+
 def main():
     args = sys.argv[1:]
-    markdown = None
-    if "--markdown" in args:
-        at = args.index("--markdown")
-        if at + 1 >= len(args):
-            sys.exit(__doc__)
-        markdown = args[at + 1]
-        del args[at:at + 2]
+    markdown = take_option(args, "--markdown")
+    wan_path = take_option(args, "--wan")
     wan = None
-    if "--wan" in args:
-        at = args.index("--wan")
-        if at + 1 >= len(args):
-            sys.exit(__doc__)
-        with open(args[at + 1]) as handle:
+    if wan_path:
+        with open(wan_path) as handle:
             wan = json.load(handle)
-        del args[at:at + 2]
-    timelines = []
-    if "--timelines" in args:
-        at = args.index("--timelines")
-        if at + 1 >= len(args):
-            sys.exit(__doc__)
-        with open(args[at + 1]) as handle:
-            timelines = [json.loads(line) for line in handle if line.startswith("{")]
-        del args[at:at + 2]
-    overload = {}
-    if "--overload" in args:
-        at = args.index("--overload")
-        if at + 1 >= len(args):
-            sys.exit(__doc__)
-        overload = load_last_json(args[at + 1])
-        del args[at:at + 2]
-    cluster = {}
-    if "--cluster" in args:
-        at = args.index("--cluster")
-        if at + 1 >= len(args):
-            sys.exit(__doc__)
-        cluster = load_last_json(args[at + 1])
-        del args[at:at + 2]
+    timelines_path = take_option(args, "--timelines")
+    timelines = json_lines(timelines_path) if timelines_path else []
+    overload_path = take_option(args, "--overload")
+    overload = load_last_json(overload_path) if overload_path else {}
+    cluster_path = take_option(args, "--cluster")
+    cluster = load_last_json(cluster_path) if cluster_path else {}
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
-    with open(args[1]) as handle:
-        latencies = [json.loads(line) for line in handle if line.startswith("{")]
+    latencies = json_lines(args[1])
     latency = next((run for run in latencies if not run.get("deflate")), {})
     latency_deflate_v1 = next((run for run in latencies if run.get("deflate") and run.get("wire") == "v1"), {})
-    with open(args[3]) as handle:
-        idles = [json.loads(line) for line in handle if line.startswith("{")]
+    idles = json_lines(args[3])
     idle = next((run for run in idles if not run.get("deflate")), {})
     deflated = {run.get("wire"): run for run in idles if run.get("deflate")}
-    with open(args[2]) as handle:
-        sweep = [json.loads(line) for line in handle if line.startswith("{")]
+    sweep = json_lines(args[2])
 
     rows = []
 

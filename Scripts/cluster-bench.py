@@ -10,8 +10,9 @@ docs/performance.md describes it):
    session: p50 and p99.
 3. Failover in Redis: `Scripts/cluster 3 --redis`, REDIS_SESSIONS sessions through HAProxy, a third
    of them dragging (`stackcast load --mode drag`), the rest at rest with pages pushed. SIGKILL of
-   the node holding most of the resting ones, each of which then resumes until its state reply is
-   the one it had (time from the kill, p50 and p99); meanwhile the dragging sessions' frame
+   the node holding most of the resting ones, each of which then resumes until it is served again
+   (time from the kill to its welcome, p50 and p99; and whether its state reply is then the one it
+   had); meanwhile the dragging sessions' frame
    intervals (p99, the dead node's lost sessions included until they died); Redis's script calls
    and bytes received per input the load sent; and a session's stored bytes (Redis's MEMORY
    USAGE of its keys) at the start, before the kill and at the end.
@@ -87,39 +88,53 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def failover(cluster, sessions):
-    url = f"ws://127.0.0.1:{cluster.port}/ws"
+async def resting_sessions(url, count):
+    """`count` sessions through the balancer, one to three pages pushed in each, at rest."""
     clients = []
-    for i in range(sessions):
+    for i in range(count):
         client = await stackcast.aio.connect(url, app="stack", protocol=1)
         for _ in range(1 + i % 3):
             await client.push(screen={"name": f"Page{i}"})
         clients.append(client)
     for client in clients:
         await client.settle()
+    return clients
+
+
+def victim_of(cluster, tokens):
+    """The node holding most of `tokens`' sessions."""
+    counts = {name: sum(t.startswith(name + ".") for t in tokens) for name in cluster.nodes}
+    return max(counts, key=counts.get)
+
+
+async def served_again(url, token, killed_at, state=None):
+    """Resumes `token` through the balancer until a node serves it: the seconds from the kill to
+    its welcome, and whether its state reply is then `state` (None when not given)."""
+    while True:
+        try:
+            client = await stackcast.aio.connect(f"{url}?session={token}", app=None, protocol=1, timeout=10)
+        except stackcast.StackcastError:
+            await asyncio.sleep(0.02)
+            continue
+        served = time.monotonic() - killed_at
+        same = None if state is None else await client.query_state() == state
+        await client.close()
+        return served, same
+
+
+async def failover(cluster, sessions):
+    url = f"ws://127.0.0.1:{cluster.port}/ws"
+    clients = await resting_sessions(url, sessions)
     tokens = [client.token for client in clients]
     await asyncio.sleep(0.2)  # past the state folder's 50 ms flush
-    counts = {name: sum(t.startswith(name + ".") for t in tokens) for name in cluster.nodes}
-    victim = max(counts, key=counts.get)
+    victim = victim_of(cluster, tokens)
     affected = [t for t in tokens if t.startswith(victim + ".")]
     killed_at = time.monotonic()
     os.kill(cluster.nodes[victim][0], signal.SIGKILL)
-
-    async def served_again(token):
-        while True:
-            try:
-                client = await stackcast.aio.connect(f"{url}?session={token}", app=None, protocol=1, timeout=10)
-            except stackcast.StackcastError:
-                await asyncio.sleep(0.02)
-                continue
-            served = time.monotonic() - killed_at
-            await client.close()
-            return served
-
-    times = await asyncio.gather(*(served_again(t) for t in affected))
+    outcomes = await asyncio.gather(*(served_again(url, t, killed_at) for t in affected))
     for client in clients:
         await client.close()
-    return victim, len(affected), times
+    return victim, len(affected), [served for served, _ in outcomes]
 
 
 def redis(port, *args):
@@ -165,15 +180,7 @@ def state_key(token):
 
 async def redis_failover(cluster, binary, sessions, seconds):
     url = f"ws://127.0.0.1:{cluster.port}/ws"
-    resting = sessions - sessions // 3
-    clients = []
-    for i in range(resting):
-        client = await stackcast.aio.connect(url, app="stack", protocol=1)
-        for _ in range(1 + i % 3):
-            await client.push(screen={"name": f"Page{i}"})
-        clients.append(client)
-    for client in clients:
-        await client.settle()
+    clients = await resting_sessions(url, sessions - sessions // 3)
     states = [await client.query_state() for client in clients]
     tokens = [client.token for client in clients]
     await asyncio.sleep(0.2)  # past the store's 50 ms round
@@ -186,25 +193,11 @@ async def redis_failover(cluster, binary, sessions, seconds):
     all_keys = [key.split(":")[-1] for key in redis(cluster.redis_port, "KEYS", "stackcast:session:*")]
     dragging_keys = sorted(set(all_keys) - {state_key(t) for t in tokens})
     before_kill = stored_bytes(cluster.redis_port, dragging_keys)
-    counts = {name: sum(t.startswith(name + ".") for t in tokens) for name in cluster.nodes}
-    victim = max(counts, key=counts.get)
+    victim = victim_of(cluster, tokens)
     affected = [(t, s) for t, s in zip(tokens, states) if t.startswith(victim + ".")]
     killed_at = time.monotonic()
     os.kill(cluster.nodes[victim][0], signal.SIGKILL)
-
-    async def served_again(token, state):
-        while True:
-            try:
-                client = await stackcast.aio.connect(f"{url}?session={token}", app=None, protocol=1, timeout=10)
-            except stackcast.StackcastError:
-                await asyncio.sleep(0.02)
-                continue
-            same = await client.query_state() == state
-            served = time.monotonic() - killed_at
-            await client.close()
-            return served, same
-
-    outcomes = await asyncio.gather(*(served_again(t, s) for t, s in affected))
+    outcomes = await asyncio.gather(*(served_again(url, t, killed_at, s) for t, s in affected))
     out, _ = await asyncio.to_thread(load.communicate, timeout=seconds + 120)
     report = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
     calls_after, received_after = redis_counts(cluster.redis_port)

@@ -147,28 +147,35 @@ def test_sigkill_brings_a_nodes_sessions_back_on_the_others_with_the_same_stack(
 
     async def body():
         viewers = [await navigated(cluster.ws_url, PAGES[: 1 + i % 2]) for i in range(9)]
-        target = node_of(viewers[0][1])
-        affected = [(token, before) for _, token, before in viewers if node_of(token) == target]
         # Past the state folder's 50 ms flush: nothing of the navigation is in memory only.
         await asyncio.sleep(0.2)
-        os.kill(cluster.nodes[target][0], signal.SIGKILL)
-        for client, _, _ in viewers:
-            await client.close()
-        started = time.monotonic()
-        for token, before in affected:
-            while True:
-                client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
-                if welcome["type"] == "welcome":
-                    break
-                await client.close()
-                assert time.monotonic() - started < 20, f"not served again within 20 s: {welcome}"
-                await asyncio.sleep(0.1)
-            assert (welcome["session"], welcome.get("migrated")) == (token, True), welcome
-            assert await client.state() == before
-            await client.close()
-        others = [name for name in cluster.nodes if name != target]
-        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == len(affected)
+        await kill_a_node_and_resume_its_sessions(cluster, viewers)
     run(body())
+
+
+async def kill_a_node_and_resume_its_sessions(cluster, viewers):
+    """SIGKILL of the node holding the first of `viewers` (client, token, state), whose clients
+    close; each of its sessions is then resumed through the balancer until another node serves it,
+    rebuilt with the state it had."""
+    target = node_of(viewers[0][1])
+    affected = [(token, before) for _, token, before in viewers if node_of(token) == target]
+    os.kill(cluster.nodes[target][0], signal.SIGKILL)
+    for client, _, _ in viewers:
+        await client.close()
+    started = time.monotonic()
+    for token, before in affected:
+        while True:
+            client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
+            if welcome["type"] == "welcome":
+                break
+            await client.close()
+            assert time.monotonic() - started < 20, f"not served again within 20 s: {welcome}"
+            await asyncio.sleep(0.1)
+        assert (welcome["session"], welcome.get("migrated")) == (token, True), welcome
+        assert await client.state() == before
+        await client.close()
+    others = [name for name in cluster.nodes if name != target]
+    assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == len(affected)
 
 
 def test_a_token_whose_state_is_gone_is_refused_with_not_found(start_cluster):
@@ -244,27 +251,9 @@ def test_with_redis_sigkill_brings_a_nodes_sessions_back_with_the_same_stack(sta
 
     async def body():
         viewers = [await navigated(cluster.ws_url, PAGES[: 1 + i % 2]) for i in range(9)]
-        target = node_of(viewers[0][1])
-        affected = [(token, before) for _, token, before in viewers if node_of(token) == target]
         # The state query's answer waited for its line in Redis: every session is kept there already.
         assert len(resp_command(redis_port, "KEYS", "stackcast:session:*")) == 9
-        os.kill(cluster.nodes[target][0], signal.SIGKILL)
-        for client, _, _ in viewers:
-            await client.close()
-        started = time.monotonic()
-        for token, before in affected:
-            while True:
-                client, welcome = await resume_reaching_a_node(cluster.ws_url, token)
-                if welcome["type"] == "welcome":
-                    break
-                await client.close()
-                assert time.monotonic() - started < 20, f"not served again within 20 s: {welcome}"
-                await asyncio.sleep(0.1)
-            assert (welcome["session"], welcome.get("migrated")) == (token, True), welcome
-            assert await client.state() == before
-            await client.close()
-        others = [name for name in cluster.nodes if name != target]
-        assert sum(cluster.metric(name, "stackcast_sessions_migrated_total") for name in others) == len(affected)
+        await kill_a_node_and_resume_its_sessions(cluster, viewers)
     run(body())
     assert not (cluster.dir / "state").exists(), "the nodes used a state folder besides Redis"
 

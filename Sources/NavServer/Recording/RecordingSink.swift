@@ -8,8 +8,10 @@ public protocol RecordingSink: AnyObject, Sendable {
     @discardableResult
     func append(_ line: RecordingLine, to name: String) -> Int
 
-    /// Calls `done` once line `line` of recording `name` is kept (true), or once it never can be
-    /// (false: the store failed, or another process took the session over), on any thread.
+    /// Calls `done` once line `line` of recording `name` is kept (true), or once it never can be:
+    /// false when another process took the session over (or a record folder's disk failed), true
+    /// when a live session's store could not keep it (the session runs on without failover, and
+    /// no other process can have it). On any thread.
     func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void)
 
     /// Recording `name` has its last line: it is written at once, and a live session's state is

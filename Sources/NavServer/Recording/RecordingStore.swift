@@ -57,15 +57,14 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// State recordings whose file exists (made by their first write, or taken over): later
     /// writes must find it. Guarded by `writing`.
     private var created: Set<String> = []
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let buffering = NSLock()
+    // Guarded by `buffering`.
     private var pending: [String: [RecordingLine]] = [:]
     private var pendingBytes: [String: Int] = [:]
     /// Lines appended to each recording so far (`append`'s answer).
     private var appended: [String: Int] = [:]
     /// Deferred lines in `pending`.
     private var deferredLines = 0
-    private var finishing: Set<String> = []
     /// Recordings that ended since the last batch was taken (record folder only).
     private var finished: Set<String> = []
     /// State recordings that ended: their files are deleted once written.
@@ -75,10 +74,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// run on without failover, their results go at once, and the file is deleted (it no longer
     /// rebuilds the session).
     private var unkept: Set<String> = []
-    private var isStopping = false
-    private var isRunning = false
-    private var writer: Thread?
-    private let stopped = DispatchSemaphore(value: 0)
+    private let writer = WriterThread(name: "stackcast-recordings", interval: RecordingStore.flushInterval)
     /// Held while a batch is taken and written, so two writers (the thread, a `flush`) never
     /// put a recording's lines out of order.
     private let writing = NSLock()
@@ -120,7 +116,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
 
     /// Lines appended and not yet written, of every recording.
     public var waitingLines: Int {
-        condition.withLock { pending.values.reduce(0) { $0 + $1.count } }
+        buffering.withLock { pending.values.reduce(0) { $0 + $1.count } }
     }
 
     /// The path of recording `name`'s file.
@@ -130,14 +126,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
 
     /// Starts the writing thread (once; `append` before it only buffers).
     public func start() {
-        condition.withLock {
-            guard !isRunning else { return }
-            isRunning = true
-            let thread = Thread { [self] in run() }
-            thread.name = "stackcast-recordings"
-            writer = thread
-            thread.start()
-        }
+        writer.start { [self] in flush() }
     }
 
     /// Queues `line` (one JSON value, no newline) for recording `name`, and returns its number
@@ -145,7 +134,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// the calling thread, when `maxDeferredLines` wait already.
     @discardableResult
     public func append(_ line: RecordingLine, to name: String) -> Int {
-        let (makeHere, number): ((@Sendable () -> String)?, Int) = condition.withLock {
+        let (makeHere, number): ((@Sendable () -> String)?, Int) = buffering.withLock {
             guard !failed.contains(name) else { return (nil, appended[name, default: 0]) }
             if case .deferred(let make) = line, deferredLines >= Self.maxDeferredLines { return (make, 0) }
             appended[name, default: 0] += 1
@@ -177,18 +166,18 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
         let answer: Bool? = writing.withLock {
             if written[name, default: 0] >= line { return true }
-            if let stopped = condition.withLock({ failed.contains(name) ? unkept.contains(name) : nil }) { return stopped }
+            if let stopped = buffering.withLock({ failed.contains(name) ? unkept.contains(name) : nil }) { return stopped }
             waiters[name, default: []].append((line, done))
             return nil
         }
         if let answer { return done(answer) }
-        condition.withLock { condition.signal() }
+        writer.wake()
     }
 
     /// Tells the waiters of recording `name` what became of their lines. Under `writing`.
     private func answerWaiters(of name: String, failed: Bool) {
         guard let waiting = waiters[name] else { return }
-        if failed, condition.withLock({ unkept.contains(name) }) {
+        if failed, buffering.withLock({ unkept.contains(name) }) {
             waiters[name] = nil
             for waiter in waiting { waiter.done(true) }
             return
@@ -214,28 +203,17 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// Recording `name` has its last line: it is written at once (and a state recording's file
     /// is then deleted).
     public func finish(_ name: String) {
-        condition.withLock {
+        buffering.withLock {
             unkept.remove(name)
-            finishing.insert(name)
             if isStateFolder { removing.insert(name) } else { finished.insert(name) }
-            condition.signal()
         }
+        writer.wake()
     }
 
     /// Writes everything queued, then stops the writing thread; waits until done. Any number of
     /// threads may call it, any number of times.
     public func stop() {
-        let running = condition.withLock {
-            isStopping = true
-            condition.signal()
-            return isRunning
-        }
-        if running {
-            // Whoever else waits for the same stop (a signal's stop and the main thread's wait
-            // can overlap) is let through too.
-            stopped.wait()
-            stopped.signal()
-        }
+        writer.stop()
         flush()
     }
 
@@ -246,7 +224,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
             let (batch, ended, done) = takePending()
             writeAll(batch)
             // A state file whose lines stopped in memory (a full buffer) no longer rebuilds its session.
-            for name in condition.withLock({ unkept }) where created.contains(name) {
+            for name in buffering.withLock({ unkept }) where created.contains(name) {
                 unlink(path(of: name))
                 created.remove(name)
             }
@@ -256,7 +234,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
             }
             keepWithinLimits(finished: done)
             // A recording that stopped for a full buffer never writes what its waiters wait for.
-            for name in waiters.keys where condition.withLock({ failed.contains(name) }) { answerWaiters(of: name, failed: true) }
+            for name in waiters.keys where buffering.withLock({ failed.contains(name) }) { answerWaiters(of: name, failed: true) }
             for name in ended.union(done) {
                 answerWaiters(of: name, failed: true)
                 written[name] = nil
@@ -264,29 +242,10 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         }
     }
 
-    private func run() {
-        while true {
-            let stop = condition.withLock {
-                if !isStopping && finishing.isEmpty {
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Self.flushInterval))
-                }
-                finishing.removeAll()
-                return isStopping
-            }
-            flush()
-            if stop { break }
-        }
-        condition.withLock {
-            isRunning = false
-            writer = nil
-        }
-        stopped.signal()
-    }
-
     /// The lines waiting, the state recordings that ended with them, and the recordings of a
     /// record folder that did.
     private func takePending() -> ([String: [RecordingLine]], Set<String>, Set<String>) {
-        condition.withLock {
+        buffering.withLock {
             let batch = pending
             let ended = removing
             let done = finished
@@ -333,14 +292,14 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
                 written[name, default: 0] += lines.count
                 answerWaiters(of: name, failed: false)
             } catch where isStateFolder && error.isGone {
-                condition.withLock { _ = failed.insert(name) }
+                buffering.withLock { _ = failed.insert(name) }
                 answerWaiters(of: name, failed: true)
                 created.remove(name)
                 logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
                 lostHandler.withLock { $0 }?(name)
             } catch where isStateFolder {
                 // The session is whole here; a file that stopped short would rebuild an older one.
-                condition.withLock {
+                buffering.withLock {
                     failed.insert(name)
                     unkept.insert(name)
                 }
@@ -349,7 +308,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
                 answerWaiters(of: name, failed: true)
                 logger.error("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(error)"])
             } catch {
-                condition.withLock { _ = failed.insert(name) }
+                buffering.withLock { _ = failed.insert(name) }
                 answerWaiters(of: name, failed: true)
                 logger.error("recording stopped: \(error)", metadata: ["recording": "\(name)"])
             }

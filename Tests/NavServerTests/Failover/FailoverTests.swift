@@ -191,8 +191,11 @@ import Testing
         #expect(stack?.compactMap { $0.objectValue?["screen"]?.stringValue } == ["Home", "Running"])
     }
 
-    @Test func aSessionWhoseStateFileTheDiskRefusesRunsOnWithoutFailover() throws {
-        let folder = Folder()
+    /// Two processes' views of `folder`, and s1 holding `busySession`, its state file written and
+    /// the results it waited for taken; `lost` gets the names s1's store reports taken over.
+    private func busySessionOnS1(in folder: Folder) -> (
+        a: StateFolder, b: StateFolder, lost: Locked<[String]>, first: ShardHarness, viewer: FakeConnection, token: String
+    ) {
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
         let lost = Locked<[String]>([])
         a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
@@ -201,6 +204,12 @@ import Testing
         a.store.flush()
         first.serviceWrites()
         _ = viewer.take()
+        return (a, b, lost, first, viewer, token)
+    }
+
+    @Test func aSessionWhoseStateFileTheDiskRefusesRunsOnWithoutFailover() throws {
+        let folder = Folder()
+        let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         // The disk fills up: every write to the session's file fails with ENOSPC.
         let file = a.store.path(of: a.name(for: token))
         try FileManager.default.removeItem(atPath: file)
@@ -222,12 +231,7 @@ import Testing
 
     @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
         let folder = Folder()
-        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
-        let lost = Locked<[String]>([])
-        a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
-        let first = process("s1", a)
-        let (viewer, token) = busySession(first)
-        a.store.flush()
+        let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         let second = process("s2", b)
         let taker = second.connect(urlSession: token)
         second.hello(on: taker)
@@ -252,14 +256,7 @@ import Testing
     /// client saw acknowledged, s2 has.
     @Test func aProcessThatLostASessionNeverAcknowledgesACommandForIt() {
         let folder = Folder()
-        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
-        let lost = Locked<[String]>([])
-        a.store.setLostHandler { name in lost.withLock { $0.append(name) } }
-        let first = process("s1", a)
-        let (viewer, token) = busySession(first)
-        a.store.flush()
-        first.serviceWrites()
-        _ = viewer.take()
+        let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         // Acknowledged while s1 owns the file: the result follows the write.
         first.command("kept", "push", #""screen":{"name":"Kept"}"#, on: viewer)
         first.settle()

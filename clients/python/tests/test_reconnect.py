@@ -26,6 +26,42 @@ def two_servers(tmp_path):
     assert [server.terminate() for server in servers] == [0, 0]
 
 
+def carried_over(first, reconnect):
+    """A blocking client's session with a page pushed on `first`, which then stops (1012), the
+    client opening its connections again through `reconnect`: once another server rebuilt the
+    session, its state is the one it had. Returns the client's (token, reconnects, resume_failed)."""
+    with stackcast.connect(first.ws_url, app="stack", protocol=2) as client:
+        client.push(screen={"name": "Detail", "title": "Detail"})
+        client.settle()
+        before = client.command("query", what="state")
+        client._reconnect = reconnect
+        assert first.terminate() == 0
+        wait_until(lambda: client._reading(lambda core: core.welcome.migrated), 20,
+                   lambda: f"a resume on another server; closes {client._reading(lambda core: core.closes)}")
+        assert client.command("query", what="state") == before
+        return client._reading(lambda core: (core.welcome.session, core.reconnects, core.resume_failed))
+
+
+def carried_over_asyncio(first, reconnect):
+    """`carried_over` with the asyncio client."""
+    async def body():
+        async with await stackcast.aio.connect(first.ws_url, app="stack", protocol=2) as client:
+            await client.push(screen={"name": "Detail", "title": "Detail"})
+            await client.settle()
+            before = await client.command("query", what="state")
+            client._reconnect = reconnect
+            await asyncio.to_thread(first.terminate)
+            for _ in range(200):
+                if client.core.welcome.migrated:
+                    break
+                await asyncio.sleep(0.1)
+            assert client.core.welcome.migrated, client.core.closes
+            assert await client.command("query", what="state") == before
+            return client.core.welcome.session, client.core.reconnects, client.core.resume_failed
+
+    return asyncio.run(body())
+
+
 def test_the_blocking_client_goes_on_after_a_reset_reconnection(two_servers):
     first, second = two_servers
     attempts = []
@@ -36,17 +72,8 @@ def test_the_blocking_client_goes_on_after_a_reset_reconnection(two_servers):
             raise ConnectionClosedError(None, None)
         return open_websocket(with_session(second.ws_url, token), 10, {})
 
-    with stackcast.connect(first.ws_url, app="stack", protocol=2) as client:
-        client.push(screen={"name": "Detail", "title": "Detail"})
-        client.settle()
-        before = client.command("query", what="state")
-        client._reconnect = reconnect
-        assert first.terminate() == 0
-        wait_until(lambda: client._reading(lambda core: core.reconnects == 1 and core.welcome.migrated), 20,
-                   lambda: f"a resume on the second server; attempts {len(attempts)}, closes "
-                           f"{client._reading(lambda core: core.closes)}")
-        assert attempts == [client._reading(lambda core: core.welcome.session)] * 2
-        assert client.command("query", what="state") == before
+    token, reconnects, _ = carried_over(first, reconnect)
+    assert (attempts, reconnects) == ([token] * 2, 1)
 
 
 def test_the_asyncio_client_goes_on_after_a_reset_reconnection(two_servers):
@@ -59,21 +86,8 @@ def test_the_asyncio_client_goes_on_after_a_reset_reconnection(two_servers):
             raise ConnectionClosedError(None, None)
         return await websockets.asyncio.client.connect(with_session(second.ws_url, token), **websocket_options({}))
 
-    async def body():
-        async with await stackcast.aio.connect(first.ws_url, app="stack", protocol=2) as client:
-            await client.push(screen={"name": "Detail", "title": "Detail"})
-            await client.settle()
-            before = await client.command("query", what="state")
-            client._reconnect = reconnect
-            await asyncio.to_thread(first.terminate)
-            for _ in range(200):
-                if client.core.reconnects == 1 and client.core.welcome.migrated:
-                    break
-                await asyncio.sleep(0.1)
-            assert (client.core.reconnects, client.core.welcome.migrated, len(attempts)) == (1, True, 2), client.core.closes
-            assert await client.command("query", what="state") == before
-
-    asyncio.run(body())
+    token, reconnects, _ = carried_over_asyncio(first, reconnect)
+    assert (attempts, reconnects) == ([token] * 2, 1)
 
 
 @pytest.fixture
@@ -97,16 +111,8 @@ def test_the_blocking_client_resumes_again_after_a_busy_answer(a_full_server_bet
         attempts.append(token)
         return open_websocket(with_session((full if len(attempts) == 1 else third).ws_url, token), 10, {})
 
-    with stackcast.connect(first.ws_url, app="stack", protocol=2) as client:
-        client.push(screen={"name": "Detail", "title": "Detail"})
-        client.settle()
-        before = client.command("query", what="state")
-        client._reconnect = reconnect
-        assert first.terminate() == 0
-        wait_until(lambda: client._reading(lambda core: core.welcome.migrated), 20,
-                   lambda: f"a resume on the third server; attempts {len(attempts)}, closes {client._reading(lambda core: core.closes)}")
-        assert len(attempts) == 2 and client._reading(lambda core: core.resume_failed) is None
-        assert client.command("query", what="state") == before
+    token, _, failed = carried_over(first, reconnect)
+    assert (attempts, failed) == ([token] * 2, None)
 
 
 def test_the_asyncio_client_resumes_again_after_a_busy_answer(a_full_server_between):
@@ -118,18 +124,5 @@ def test_the_asyncio_client_resumes_again_after_a_busy_answer(a_full_server_betw
         url = with_session((full if len(attempts) == 1 else third).ws_url, token)
         return await websockets.asyncio.client.connect(url, **websocket_options({}))
 
-    async def body():
-        async with await stackcast.aio.connect(first.ws_url, app="stack", protocol=2) as client:
-            await client.push(screen={"name": "Detail", "title": "Detail"})
-            await client.settle()
-            before = await client.command("query", what="state")
-            client._reconnect = reconnect
-            await asyncio.to_thread(first.terminate)
-            for _ in range(200):
-                if client.core.welcome.migrated:
-                    break
-                await asyncio.sleep(0.1)
-            assert (client.core.welcome.migrated, len(attempts), client.core.resume_failed) == (True, 2, None), client.core.closes
-            assert await client.command("query", what="state") == before
-
-    asyncio.run(body())
+    token, _, failed = carried_over_asyncio(first, reconnect)
+    assert (attempts, failed) == ([token] * 2, None)

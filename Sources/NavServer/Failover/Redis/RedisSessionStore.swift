@@ -70,18 +70,17 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         var waiters: [(line: Int, done: @Sendable (Bool) -> Void)] = []
     }
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
+    private let entriesLock = NSLock()
+    // Guarded by `entriesLock`.
     private var entries: [String: Entry] = [:]
     /// Sessions this process serves on without failover: Redis lost their input, or too much of
     /// it waited. Their results go at once (no other process can hold them).
     private var unkept: Set<String> = []
     /// The keys of those sessions still to delete from Redis, by name: they no longer rebuild them.
     private var forgetting: [String: String] = [:]
-    private var isRunning = false
-    private var isStopping = false
-    private var isWanted = false
-    private let stopped = DispatchSemaphore(value: 0)
+    /// Sends the lines; an append does not wake it (it is on every service thread's path), a
+    /// result waiting for its line does.
+    private let writer = WriterThread(name: "stackcast-redis", interval: RedisSessionStore.flushInterval)
 
     /// Held by whoever talks to Redis for the writer (its thread, a `flush`).
     private let writing = NSLock()
@@ -113,7 +112,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     public var summary: String { "state in \(address)" }
     public var place: String { "Redis" }
     public var degradation: String? { unreachable.withLock { $0 } }
-    public var waitingLines: Int { condition.withLock { entries.values.reduce(0) { $0 + $1.pending.count } } }
+    public var waitingLines: Int { entriesLock.withLock { entries.values.reduce(0) { $0 + $1.pending.count } } }
 
     public func setLostHandler(_ handler: @escaping @Sendable (String) -> Void) { lostHandler.withLock { $0 = handler } }
 
@@ -131,7 +130,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     public func beginSession(token: String, watchToken: String) -> String {
         let key = SessionToken.stateKey(token)
         let name = name(ofKey: key)
-        condition.withLock {
+        entriesLock.withLock {
             entries[name] = Entry(
                 key: key, base: 0, watchIndex: watchIndexKey(SessionToken.stateKey(watchToken)), creation: (token, watchToken))
         }
@@ -140,7 +139,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
 
     @discardableResult
     public func append(_ line: RecordingLine, to name: String) -> Int {
-        let (number, overflowed): (Int, Bool) = condition.withLock {
+        let (number, overflowed): (Int, Bool) = entriesLock.withLock {
             guard var entry = entries[name] else { return (0, false) }
             entry.appended += 1
             entry.pending.append(line)
@@ -156,39 +155,36 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     /// waits for them is answered (no other process can have the session), and its keys in Redis,
     /// which no longer rebuild it, are deleted when Redis answers.
     private func abandon(_ name: String, because reason: String) {
-        let entry: Entry? = condition.withLock {
+        let entry: Entry? = entriesLock.withLock {
             guard let entry = entries.removeValue(forKey: name) else { return nil }
             unkept.insert(name)
             forgetting[name] = entry.key
-            isWanted = true
-            condition.signal()
             return entry
         }
         guard let entry else { return }
+        writer.wake()
         logger.warning("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(reason)"])
         for waiter in entry.waiters { waiter.done(true) }
     }
 
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
-        let answer: Bool? = condition.withLock {
+        let answer: Bool? = entriesLock.withLock {
             guard var entry = entries[name] else { return unkept.contains(name) }
             if entry.written >= line { return true }
             entry.waiters.append((line, done))
             entries[name] = entry
-            isWanted = true
-            condition.signal()
             return nil
         }
-        if let answer { done(answer) }
+        guard let answer else { return writer.wake() }
+        done(answer)
     }
 
     public func finish(_ name: String) {
-        condition.withLock {
+        entriesLock.withLock {
             unkept.remove(name)
             entries[name]?.isFinishing = true
-            isWanted = true
-            condition.signal()
         }
+        writer.wake()
     }
 
     // MARK: Takeover
@@ -214,7 +210,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
             let held = fields[3].number, case .array(let lineReplies) = fields[4]
         else { throw .unreadable("the session's hash in Redis lacks its owner's fields") }
         let name = name(ofKey: sessionKey)
-        condition.withLock {
+        entriesLock.withLock {
             entries[name] = Entry(key: sessionKey, base: held, watchIndex: watchIndexKey(SessionToken.stateKey(watchToken)))
         }
         let text = lineReplies.compactMap { $0.text.map { $0 + "\n" } }.joined()
@@ -235,46 +231,16 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     // MARK: Writing
 
     public func start() {
-        condition.withLock {
-            guard !isRunning else { return }
-            isRunning = true
-            let thread = Thread { [self] in run() }
-            thread.name = "stackcast-redis"
-            thread.start()
-        }
+        writer.start { [self] in flush() }
     }
 
     public func stop() {
-        let running = condition.withLock {
-            isStopping = true
-            condition.signal()
-            return isRunning
-        }
-        if running {
-            stopped.wait()
-            stopped.signal()
-        }
+        writer.stop()
         flush()
     }
 
     public func flush() {
         writing.withLock { writeOnce(now: Self.monotonicNow()) }
-    }
-
-    private func run() {
-        while true {
-            let stop = condition.withLock {
-                // An append does not wake the thread (it is on every service thread's path): the
-                // thread looks every flushInterval, and talks to Redis only when something waits.
-                if !isStopping && !isWanted { _ = condition.wait(until: Date(timeIntervalSinceNow: Self.flushInterval)) }
-                isWanted = false
-                return isStopping
-            }
-            flush()
-            if stop { break }
-        }
-        condition.withLock { isRunning = false }
-        stopped.signal()
     }
 
     /// What one round trip sends for one session.
@@ -292,7 +258,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         guard let connection = connected(now: now) else { return }
         var commands: [[String]] = []
         var calls: [Call] = []
-        condition.withLock {
+        entriesLock.withLock {
             for (name, key) in forgetting {
                 commands.append(["EVALSHA", scriptHashes[RedisScripts.end]!, "2", sessionKey(key), inputKey(key), owner])
                 calls.append(.forget(name: name))
@@ -330,7 +296,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         }
         if now - lastTouch >= Self.touchInterval {
             lastTouch = now
-            let keys = condition.withLock { entries.values.filter { $0.creation == nil }.map(\.key) }
+            let keys = entriesLock.withLock { entries.values.filter { $0.creation == nil }.map(\.key) }
             for key in keys {
                 commands.append(["EVALSHA", scriptHashes[RedisScripts.touch]!, "2", sessionKey(key), inputKey(key), owner, String(Int(Self.retention * 1000))])
                 calls.append(.touch)
@@ -368,7 +334,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
                 if case .error(let message) = reply {
                     failure = message
                 } else {
-                    condition.withLock { forgetting[name] = nil }
+                    entriesLock.withLock { forgetting[name] = nil }
                 }
             case .takeLost:
                 if case .array(let names) = reply { lost.append(contentsOf: names.compactMap(\.text)) }
@@ -383,7 +349,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         for name in gone where !lost.contains(name) {
             abandon(name, because: "Redis holds nothing of it (restarted without its append-only file?)")
         }
-        for name in lost where condition.withLock({ entries[name] != nil }) {
+        for name in lost where entriesLock.withLock({ entries[name] != nil }) {
             drop(name)
             logger.notice("session moved to another server: it was taken over in Redis", metadata: ["state": "\(name.prefix(8))…"])
             lostHandler.withLock { $0 }?(name)
@@ -393,7 +359,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     /// The store holds `held` lines of `name`'s session: what it took leaves memory, and the
     /// waiters for it are answered.
     private func confirm(_ name: String, held: Int) {
-        let answered: [(line: Int, done: @Sendable (Bool) -> Void)] = condition.withLock {
+        let answered: [(line: Int, done: @Sendable (Bool) -> Void)] = entriesLock.withLock {
             guard var entry = entries[name] else { return [] }
             let newlyWritten = min(held - entry.base - entry.written, entry.pending.count)
             guard newlyWritten > 0 else { return [] }
@@ -411,7 +377,7 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
 
     /// Forgets `name`'s session: its lines are no longer kept, and what waits for them never will be.
     private func drop(_ name: String) {
-        let entry = condition.withLock { entries.removeValue(forKey: name) }
+        let entry = entriesLock.withLock { entries.removeValue(forKey: name) }
         for waiter in entry?.waiters ?? [] { waiter.done(false) }
     }
 
