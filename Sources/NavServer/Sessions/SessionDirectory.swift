@@ -3,7 +3,7 @@
 /// holds for the server. Any thread.
 final class SessionDirectory: Sendable {
     private struct Entries: Sendable {
-        var shardByToken: [String: Int] = [:]
+        var shardByToken: [String: (shard: Int, isTakeover: Bool)] = [:]
         var sessions = 0
     }
 
@@ -14,29 +14,43 @@ final class SessionDirectory: Sendable {
 
     /// The shard holding the session whose control or watch token is `token`, if any holds it.
     func shard(of token: String) -> Int? {
-        entries.withLock { $0.shardByToken[token] }
+        entries.withLock { $0.shardByToken[token]?.shard }
     }
 
-    /// Records that shard `shard` holds the session with these tokens, unless the server already
-    /// holds `limit` sessions; false then.
-    func add(_ token: String, watchToken: String, shard: Int, limit: Int) -> Bool {
+    /// Records that shard `shard` holds the session with these tokens, or (`isTakeover`) is taking
+    /// it over under them, unless the server already holds `limit` sessions; false then.
+    func add(_ token: String, watchToken: String, shard: Int, limit: Int, isTakeover: Bool = false) -> Bool {
         entries.withLock { entries in
             guard entries.sessions < limit else { return false }
             entries.sessions += 1
-            entries.shardByToken[token] = shard
-            entries.shardByToken[watchToken] = shard
+            entries.shardByToken[token] = (shard, isTakeover)
+            entries.shardByToken[watchToken] = (shard, isTakeover)
             return true
         }
     }
 
-    /// The session held by `shard` under these tokens is known by others from now on (a takeover
-    /// learnt the tokens its store keeps); it keeps its place against the limit.
-    func rename(_ token: String, watchToken: String, to newToken: String, watchToken newWatchToken: String, shard: Int) {
+    /// `shard`'s takeover under `token` and `watchToken` rebuilt its session, whose tokens are
+    /// `newToken` and `newWatchToken` (a watcher's hello may have started it): the session keeps
+    /// its place against the limit under them.
+    func tookOver(_ token: String, watchToken: String, as newToken: String, watchToken newWatchToken: String, shard: Int) {
         entries.withLock { entries in
-            entries.shardByToken[token] = nil
-            entries.shardByToken[watchToken] = nil
-            entries.shardByToken[newToken] = shard
-            entries.shardByToken[newWatchToken] = shard
+            for old in [token, watchToken] where entries.shardByToken[old]?.isTakeover == true {
+                entries.shardByToken[old] = nil
+            }
+            entries.shardByToken[newToken] = (shard, false)
+            entries.shardByToken[newWatchToken] = (shard, false)
+        }
+    }
+
+    /// `shard`'s takeover under these tokens found no session (or another takeover of it in this
+    /// process won): its place goes, and so do its tokens, unless a session rebuilt meanwhile holds
+    /// them (a watcher's and a controller's takeover of one session raced).
+    func takeoverFailed(_ token: String, watchToken: String) {
+        entries.withLock { entries in
+            for old in [token, watchToken] where entries.shardByToken[old]?.isTakeover == true {
+                entries.shardByToken[old] = nil
+            }
+            entries.sessions -= 1
         }
     }
 

@@ -21,7 +21,7 @@ extension SessionShard {
             return send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold"), to: viewer)
         }
         let watchToken = SessionToken.make(node: configuration.nodeID)
-        guard directory.add(token, watchToken: watchToken, shard: index, limit: configuration.maxSessions) else {
+        guard directory.add(token, watchToken: watchToken, shard: index, limit: configuration.maxSessions, isTakeover: true) else {
             peers.endSession(for: peer, now: now)
             return send(WireError(.busy, "the server holds its maximum of \(configuration.maxSessions) sessions; try again later"), to: viewer)
         }
@@ -45,7 +45,7 @@ extension SessionShard {
         case .success(let made):
             rebuilt = made
         case .failure(let failure):
-            directory.remove(token, watchToken: takeover.watchToken)
+            directory.takeoverFailed(token, watchToken: takeover.watchToken)
             peers.endSession(for: takeover.peer, now: now)
             let error = refusal(of: failure, token: token)
             for (_, viewer) in takeover.waiting {
@@ -56,9 +56,7 @@ extension SessionShard {
         }
         // A watcher's hello may have started it: the session is known by the tokens the store keeps.
         let watchToken = rebuilt.watchToken ?? takeover.watchToken
-        if rebuilt.token != token || watchToken != takeover.watchToken {
-            directory.rename(token, watchToken: takeover.watchToken, to: rebuilt.token, watchToken: watchToken, shard: index)
-        }
+        directory.tookOver(token, watchToken: takeover.watchToken, as: rebuilt.token, watchToken: watchToken, shard: index)
         let replay = rebuilt.replay
         let scene = replay.scene
         scene.styles = styles
@@ -99,7 +97,7 @@ extension SessionShard {
         case .store(.notFound):
             return WireError(.notFound, goneMessage + "; \(state?.place ?? "the session store") holds nothing for it either")
         case .store(.takenByAnother):
-            return WireError(.busy, "another server is taking this session over at this moment; connect again to be sent to it")
+            return WireError(.busy, "this session is being taken over at this moment (here or on another server); connect again in a moment")
         case .store(.unavailable(let why)):
             return WireError(.busy, "the session store cannot be reached (\(why)), so this session cannot be rebuilt here now; try again in a few seconds")
         case .store(.unreadable(let why)):

@@ -77,6 +77,29 @@ struct RedisSessionStoreTests {
         #expect(second.shard.sessions[token]?.scene.state?.json != before)
     }
 
+    @Test(arguments: [true, false])
+    func aWatchersAndItsControllersTakeoversRacingLeaveOneSessionKnownByBothTokens(watcherFirst: Bool) throws {
+        let redis = try RedisServer()
+        let (a, b) = (try store(redis, node: "s1"), try store(redis, node: "s2"))
+        let (_, token, watchToken) = navigated(process("s1", a), a)
+        let second = process("s2", b)
+        // Both hellos reach s2 before either takeover is done.
+        second.transport.holdsBackgroundWork = true
+        let (first, then) = (second.connect(urlSession: watcherFirst ? watchToken : token), second.connect(urlSession: watcherFirst ? token : watchToken))
+        second.hello(on: first)
+        second.hello(on: then)
+        second.transport.holdsBackgroundWork = false
+        second.serviceWrites()
+        #expect(first.take(frames: false) == [watcherFirst ? "welcome view resumed=true migrated" : "welcome control resumed=true migrated"])
+        #expect(then.take(frames: false) == ["error busy"])
+        // The losing takeover left the winner's entries alone: both tokens find the session, counted once.
+        #expect(second.shard.directory.shard(of: token) == 0 && second.shard.directory.shard(of: watchToken) == 0)
+        #expect(second.shard.directory.count == 1)
+        let again = second.connect(urlSession: watcherFirst ? token : watchToken)
+        second.hello(on: again)
+        #expect(again.take(frames: false) == [watcherFirst ? "welcome control resumed=true" : "welcome view resumed=true"])
+    }
+
     @Test func anOldOwnerLearnsOfTheTakeoverAndCannotWriteOrAcknowledgeAfterIt() throws {
         let redis = try RedisServer()
         let (a, b) = (try store(redis, node: "s1"), try store(redis, node: "s2"))
