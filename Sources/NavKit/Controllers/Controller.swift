@@ -50,6 +50,10 @@ open class Controller {
     /// Runs once after `loadView` (pages announce `viewDidLoad` here).
     func viewLoaded() {}
 
+    /// Nodes the controller keeps outside its view's tree (a transition's dim, a button made on
+    /// first use): a snapshot's walk reaches them too, since they keep their ids once drawn.
+    var keptNodes: [Node] { [] }
+
     /// Sizes the view to `size` and lays out what is inside it. A container lays its children
     /// out here (or, in a page, in `layoutContent`), calling theirs.
     open func layout(size: Size, safeArea: EdgeInsets) {

@@ -41,7 +41,7 @@ public final class ScreenController: ViewController {
     /// rounds the highlight).
     private(set) var sectionViews: [SectionView] = []
     /// The row tapped last, shown selected until its page appears again.
-    private var selectedRow: Node?
+    private(set) var selectedRow: Node?
     private var linkNode: Node?
     /// The list's scrolling, made when the page joins a scene (it runs on the scene's animator).
     private(set) var scroller: Scroller?
@@ -49,12 +49,21 @@ public final class ScreenController: ViewController {
     var swipedRow: (row: Node, offset: Double)?
     /// The open row's settling, or the rows closing a deleted one's gap.
     var swipeAnimation: Animator.Handle?
+    /// The red button a swiped row uncovers, once made (`deleteButton`).
+    private(set) var madeDeleteButton: Node?
+
     /// The red button a swiped row uncovers, made on first use.
-    private(set) lazy var deleteButton: Node = {
+    var deleteButton: Node {
+        if let madeDeleteButton { return madeDeleteButton }
         let button = Node(role: .delete, name: "Delete", fill: .systemRed)
         button.addChild(.label("Delete", font: .body, color: .white, alignment: .center, name: "label"))
+        madeDeleteButton = button
         return button
-    }()
+    }
+
+    override var keptNodes: [Node] {
+        super.keptNodes + (madeDeleteButton.map { [$0] } ?? [])
+    }
 
     public init(spec: ScreenSpec) {
         self.spec = spec
@@ -152,7 +161,7 @@ public final class ScreenController: ViewController {
     }
 
     /// Makes `row` the selected row (nil: none), highlighting it and clearing the old one.
-    private func select(_ row: Node?) {
+    func select(_ row: Node?) {
         guard row !== selectedRow else { return }
         if let selectedRow { setHighlighted(selectedRow, false) }
         selectedRow = row

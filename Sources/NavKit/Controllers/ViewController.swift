@@ -95,6 +95,10 @@ open class ViewController: Controller {
         return loadedBar!
     }
 
+    override var keptNodes: [Node] {
+        loadedBar?.largeTitle.map { [$0.area] } ?? []
+    }
+
     /// The node that holds the page's content, below the bar (loads the view).
     public var contentNode: Node {
         _ = view

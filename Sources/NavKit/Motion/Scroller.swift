@@ -216,6 +216,12 @@ public final class Scroller {
         )
     }
 
+    /// Puts an idle scroller at `offset` (kept within its ends) at once: a restored page's list.
+    func rest(at offset: Double) {
+        guard !isDragging, !isAnimating else { return }
+        setOffset(min(max(offset, 0), maxOffset))
+    }
+
     private func clampIfIdle() {
         guard !isDragging, !isAnimating else { return }
         setOffset(min(max(offset, 0), maxOffset))

@@ -29,7 +29,7 @@ public final class Scene {
         }
     }
     /// The most recent events, oldest first (at most `settings.eventLogLimit`).
-    @exclusivity(unchecked) public private(set) var events: [SceneEvent] = []
+    @exclusivity(unchecked) public internal(set) var events: [SceneEvent] = []
     /// Called with every event as it happens (the server forwards them to subscribers).
     public var onEvent: ((SceneEvent) -> Void)?
     /// Appearance callbacks that were out of order and so not delivered: always empty unless a
@@ -51,7 +51,7 @@ public final class Scene {
     @exclusivity(unchecked) public var layerPrecision: LayerPrecision? {
         didSet { if layerPrecision != oldValue { layerCache = nil } }
     }
-    private var controllerIDs = 0
+    var controllerIDs = 0
     /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
     @exclusivity(unchecked) var needsDisplay = true
     /// Within `advance(to:)`, where changes tell `onNeedsTick` nothing.

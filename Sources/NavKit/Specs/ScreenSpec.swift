@@ -170,7 +170,9 @@ public struct RowSpec: Equatable, Sendable {
     }
 
     public static func == (lhs: RowSpec, rhs: RowSpec) -> Bool {
-        lhs.title == rhs.title && lhs.detail == rhs.detail && lhs.boxedAction?.action == rhs.boxedAction?.action
+        lhs.title == rhs.title && lhs.detail == rhs.detail
+            // Copies of a row share their action's box: no need to compare the screens it pushes.
+            && (lhs.boxedAction === rhs.boxedAction || lhs.boxedAction?.action == rhs.boxedAction?.action)
             && lhs.delete == rhs.delete && lhs.subtitle == rhs.subtitle && lhs.isOn == rhs.isOn && lhs.style == rhs.style && lhs.isEnabled == rhs.isEnabled
     }
 }

@@ -13,6 +13,14 @@ final class SceneHarness {
         _ = scene.tick(now: 0)
     }
 
+    /// The phone viewport the harness uses unless told otherwise.
+    static let phoneViewport = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34))
+
+    /// A harness over `scene` as it is (a restored scene, say).
+    init(wrapping scene: Scene) {
+        self.scene = scene
+    }
+
     /// A scene running `app` (a tab bar, say).
     init(viewport: Viewport = Viewport(width: 390, height: 844, safeArea: EdgeInsets(top: 47, bottom: 34)), app: RootSpec) throws {
         scene = Scene(viewport: viewport)

@@ -37,6 +37,8 @@ public final class NavigationController: Controller, StackCommandTarget {
 
     var placesBottomBar: Bool { true }
 
+    override var keptNodes: [Node] { [runner.dim] }
+
     public override var children: [Controller] { viewControllers }
     public override var appearingChildren: [Controller] { [topViewController] }
     public override var focusedChild: Controller? { topViewController }

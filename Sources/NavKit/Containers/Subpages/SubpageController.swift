@@ -44,6 +44,8 @@ public final class SubpageController: Controller {
     let runner = TransitionRunner()
     private var size = Size.zero
 
+    override var keptNodes: [Node] { [runner.dim] }
+
     public init(spec: SubpagesSpec) {
         insets = (spec.top, spec.bottom)
         subpages = [Subpage(spec: spec.root)]

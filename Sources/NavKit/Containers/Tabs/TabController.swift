@@ -66,6 +66,9 @@ public final class TabController: Controller, TabHost, BottomBarHost {
     /// The selected tab's stack.
     var selectedStack: any StackCommandTarget { stacks[selectedIndex] }
 
+    /// The bar travels with pages that cover it, and leaves the tree under one that hides it.
+    override var keptNodes: [Node] { [tabBar.node] }
+
     /// The selected tab's stack, for code outside NavKit (`StackCommandTarget` is internal).
     public var selectedController: Controller { selectedStack }
 

@@ -1,0 +1,128 @@
+/// Building a snapshot's scene again (`SceneSnapshot`).
+extension Scene {
+    /// Makes this scene, fresh from the snapshot's app and not yet changed by anything, the scene
+    /// the snapshot was taken of: its clock, viewport and settings, each stack's pages with their
+    /// ids, arrivals, scrolling and selected rows, the selected tab and badges, and every node's
+    /// id. The event log starts empty.
+    ///
+    /// - Throws: `doesNotFit` when the snapshot names what this scene's app does not have; the
+    ///   scene is then left part way and should be dropped.
+    public func restore(_ snapshot: SceneSnapshot) throws(SceneSnapshotError) {
+        advance(to: snapshot.time)
+        if viewport != snapshot.viewport { resize(snapshot.viewport) }
+        guard let transition = ParametricTransition.named(snapshot.settings.transition) else {
+            throw .doesNotFit("no built-in transition is named \(snapshot.settings.transition)")
+        }
+        settings.busyPolicy = snapshot.settings.busyPolicy
+        settings.slowMotion = snapshot.settings.slowMotion
+        settings.popGestureEnabled = snapshot.settings.popGestureEnabled
+        settings.popGestureRange = snapshot.settings.popGestureRange
+        settings.defaultTransition = transition
+
+        let tabs: TabController?, stacks: [NavigationController]
+        do { (tabs, stacks) = try snapshotStacks() } catch { throw .doesNotFit("\(error)") }
+        guard stacks.count == snapshot.stacks.count else {
+            throw .doesNotFit("the app has \(stacks.count) stacks, the snapshot \(snapshot.stacks.count)")
+        }
+        var specs: [String: ScreenSpec] = [:]
+        for (stack, saved) in zip(stacks, snapshot.stacks) {
+            guard let root = stack.rootViewController as? ScreenController, let first = saved.pages.first, root.id == first.id else {
+                throw .doesNotFit("stack \(stack.identifier)'s root page is not \(saved.pages.first?.id ?? "there")")
+            }
+            specs[root.id] = root.spec
+        }
+        for (stack, saved) in zip(stacks, snapshot.stacks) where saved.pages.count > 1 {
+            var pages: [ViewController] = [stack.rootViewController]
+            for page in saved.pages.dropFirst() {
+                guard let path = page.spec, let start = specs[path.vc], let spec = path.resolve(from: start) else {
+                    throw .doesNotFit("the spec of \(page.id) is not where the snapshot says")
+                }
+                let controller = ScreenController(spec: spec)
+                // Named before it joins, so it takes no new id.
+                controller.id = page.id
+                specs[page.id] = spec
+                pages.append(controller)
+            }
+            stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
+        }
+        // A stack on screen swapped its top with a transition of no length: it ends here.
+        advance(to: snapshot.time)
+
+        if let tabs, let selected = snapshot.selectedTab {
+            guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
+                throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
+            }
+            tabs.select(index: selected)
+            for (index, badge) in snapshot.badges.enumerated() where badge.text != tabs.tabs[index].badge || badge.color != tabs.tabs[index].badgeColor {
+                tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
+            }
+        }
+        for (stack, saved) in zip(stacks, snapshot.stacks) {
+            for (controller, page) in zip(stack.viewControllers, saved.pages) {
+                guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
+                    throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
+                }
+                if controller !== stack.rootViewController { controller.arrival = arrival }
+                if page.loaded, !controller.isViewLoaded {
+                    _ = controller.view
+                    stack.layoutPage(controller)
+                }
+                list.scroller?.rest(at: page.scrollOffset)
+                if controller === stack.topViewController { try restoreAttached(in: stack, saved.attached) }
+                if let row = page.selectedRow {
+                    guard list.spec.sections.indices.contains(row.section), list.spec.sections[row.section].rows.indices.contains(row.row) else {
+                        throw .doesNotFit("\(page.id) has no row \(row)")
+                    }
+                    list.select(list.rowNode(at: row))
+                    // The page was laid out again as the page above it came in, which shows the
+                    // selected row's separators again.
+                    if controller !== stack.topViewController { stack.layoutPage(controller) }
+                }
+            }
+        }
+
+        let nodes = snapshotNodes()
+        let ids = NodeIDRun.ids(of: snapshot.nodes)
+        guard nodes.count == ids.count else {
+            throw .doesNotFit("the scene keeps \(nodes.count) nodes, the snapshot names \(ids.count)")
+        }
+        for (node, id) in zip(nodes, ids) { node.id = id }
+        for saved in snapshot.detached {
+            guard nodes.indices.contains(saved.index), nodes[saved.index].parent == nil else {
+                let node = nodes.indices.contains(saved.index) ? nodes[saved.index] : nil
+                throw .doesNotFit("node \(saved.index) of the walk (\(node?.name ?? node?.role?.rawValue ?? "none")) is not out of the scene's tree")
+            }
+            let node = nodes[saved.index]
+            node.frame = saved.frame
+            node.alpha = saved.alpha
+            node.scale = saved.scale
+            node.isOnStandby = saved.onStandby
+            node.isUserInteractionEnabled = saved.takesTouches
+        }
+        nodeIDs = snapshot.nodeIDs
+        controllerIDs = snapshot.controllerIDs
+        events.removeAll()
+        setNeedsDisplay()
+    }
+
+    /// Puts exactly the pages at `attached` in `stack`'s node, in that order; the page under the
+    /// top waits there on standby.
+    private func restoreAttached(in stack: NavigationController, _ attached: [Int]) throws(SceneSnapshotError) {
+        guard attached.allSatisfy(stack.viewControllers.indices.contains) else {
+            throw .doesNotFit("stack \(stack.identifier) has no page \(attached.map(String.init).joined(separator: ", "))")
+        }
+        let views = attached.map { stack.viewControllers[$0].view }
+        if !stack.view.children.elementsEqual(views, by: ===) {
+            stack.view.removeAllChildren()
+            for view in views { stack.view.addChild(view) }
+        }
+        let below = stack.viewControllers.count - 2
+        if stack.topViewController.isSheet, stack.isShowing {
+            // A sheet rests over the page below it, scaled back.
+            stack.show(stack.topViewController)
+        } else if attached.contains(below), attached.contains(below + 1) {
+            stack.layoutPage(stack.viewControllers[below])
+            stack.keepOnStandby(below: stack.topViewController)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+/// Taking a scene at rest apart into values (`SceneSnapshot`), and the walk that gives every node
+/// the scene keeps a fixed place, so ids can be given back in the same order.
+extension Scene {
+    /// How deep `snapshot()` looks in a page's rows for the spec of the page above it: a push
+    /// from a row is one step, a pop-then-push from a page since popped is two or three.
+    static let specSearchDepth = 3
+
+    /// The scene as values, to be restored into a fresh scene of the same app.
+    ///
+    /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
+    ///   does not describe yet: something presented, a stacked split, a page stack moved off its
+    ///   first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
+    ///   client, or changed by `update`), a transition that is not a built-in one.
+    public func snapshot() throws(SceneSnapshotError) -> SceneSnapshot {
+        if animator.isAnimating { throw .notAtRest("an animation runs") }
+        if needsDisplay { throw .notAtRest("a change is not drawn yet") }
+        if pointer != nil { throw .notAtRest("a pointer is down") }
+        if commands.isBusy || commands.pendingCount > 0 { throw .notAtRest("a command runs or waits") }
+        if !presentedStates.isEmpty { throw .unsupported("something is presented over the app") }
+        let (tabs, stacks) = try snapshotStacks()
+        guard let transition = settings.defaultTransition as? ParametricTransition, ParametricTransition.named(transition.name) == transition else {
+            throw .unsupported("the default transition \(settings.defaultTransition.name) is not a built-in one")
+        }
+        // Every stack's root first: a page's spec may be found in any page restored before it.
+        var known: [(id: String, spec: ScreenSpec)] = []
+        for stack in stacks { known.append((stack.rootViewController.id, try Self.listPage(stack.rootViewController).spec)) }
+        var saved: [SceneSnapshot.Stack] = []
+        for stack in stacks {
+            var pages: [SceneSnapshot.Page] = []
+            for (index, controller) in stack.viewControllers.enumerated() {
+                let page = try Self.listPage(controller)
+                var path: SpecPath?
+                if index > 0 {
+                    path = Self.path(to: page.spec, among: known.reversed())
+                    guard path != nil else { throw .unsupported("no page's rows hold the spec of \(page.id) (\(page.name))") }
+                    known.append((page.id, page.spec))
+                }
+                guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
+                    throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
+                }
+                pages.append(SceneSnapshot.Page(
+                    id: page.id, spec: path, arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
+                    selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
+            }
+            let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
+            saved.append(SceneSnapshot.Stack(pages: pages, attached: attached))
+        }
+        let nodes = snapshotNodes()
+        return SceneSnapshot(
+            time: now, viewport: viewport,
+            settings: SceneSnapshot.Settings(
+                busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
+                popGestureRange: settings.popGestureRange, transition: transition.name),
+            controllerIDs: controllerIDs, nodeIDs: nodeIDs, stacks: saved, selectedTab: tabs?.selectedIndex,
+            badges: tabs?.tabs.map { SceneSnapshot.Badge(text: $0.badge, color: $0.badgeColor) } ?? [],
+            nodes: NodeIDRun.runs(of: nodes.map(\.id)),
+            detached: nodes.indices.dropFirst().compactMap { index in
+                let node = nodes[index]
+                guard node.parent == nil else { return nil }
+                return DetachedNode(
+                    index: index, frame: node.frame, alpha: node.alpha, scale: node.scale, onStandby: node.isOnStandby,
+                    takesTouches: node.isUserInteractionEnabled)
+            })
+    }
+
+    /// The app's tab bar, if it has one, and its navigation stacks in tab order.
+    func snapshotStacks() throws(SceneSnapshotError) -> (TabController?, [NavigationController]) {
+        switch root {
+        case let stack as NavigationController:
+            return (nil, [stack])
+        case let tabs as TabController:
+            var stacks: [NavigationController] = []
+            for stack in tabs.tabStacks {
+                guard let stack = stack as? NavigationController else { throw .unsupported("tab \(stack.identifier) holds a stacked split") }
+                stacks.append(stack)
+            }
+            return (tabs, stacks)
+        case let other?:
+            throw .unsupported("the app's root is a \(type(of: other))")
+        case nil:
+            throw .unsupported("the scene has no app")
+        }
+    }
+
+    /// `controller` as a page of rows whose state a snapshot holds all of.
+    private static func listPage(_ controller: ViewController) throws(SceneSnapshotError) -> ScreenController {
+        guard type(of: controller) == ScreenController.self, let page = controller as? ScreenController else {
+            throw .unsupported("\(controller.id) (\(controller.name)) is a page of kind \(type(of: controller))")
+        }
+        if let subpages = page.subpageController, subpages.subpages.map(\.spec) != page.spec.pages.map({ [$0.root] }) {
+            throw .unsupported("the page stack in \(page.id) is off its first page")
+        }
+        if page.swipedRow != nil { throw .notAtRest("a row of \(page.id) is swiped open") }
+        return page
+    }
+
+    /// The shortest path to `spec` from the first of `pages` whose rows hold it.
+    private static func path(to spec: ScreenSpec, among pages: some Sequence<(id: String, spec: ScreenSpec)>) -> SpecPath? {
+        for depth in 1...specSearchDepth {
+            for page in pages {
+                if let steps = SpecPath.steps(to: spec, from: page.spec, depth: depth), steps.count == depth {
+                    return SpecPath(vc: page.id, steps: steps)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Every node the scene keeps, each once, in a fixed order: the scene's tree depth first,
+    /// then each controller's view and kept nodes not in it (pages under the top of a stack,
+    /// another tab's stack, a transition's dim), controllers from the root down.
+    func snapshotNodes() -> [Node] {
+        var seen = Set<ObjectIdentifier>()
+        var nodes: [Node] = []
+        func walk(_ node: Node) {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { return }
+            nodes.append(node)
+            for child in node.children { walk(child) }
+        }
+        func visit(_ controller: Controller) {
+            if controller.isViewLoaded { walk(controller.view) }
+            for node in controller.keptNodes { walk(node) }
+            for child in controller.children { visit(child) }
+        }
+        walk(rootNode)
+        if let presentationController { visit(presentationController) }
+        return nodes
+    }
+}
+
+extension NodeIDRun {
+    /// `ids` as runs of consecutive ids (and of zeros).
+    static func runs(of ids: [Int]) -> [NodeIDRun] {
+        var runs: [NodeIDRun] = []
+        for id in ids {
+            if let last = runs.last, last.first == 0 ? id == 0 : id == last.first + last.count {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append(NodeIDRun(first: id, count: 1))
+            }
+        }
+        return runs
+    }
+
+    /// The ids `runs` hold, in order.
+    static func ids(of runs: [NodeIDRun]) -> [Int] {
+        runs.flatMap { run in (0..<run.count).map { run.first == 0 ? 0 : run.first + $0 } }
+    }
+}

@@ -1,0 +1,140 @@
+/// A scene at rest as values: what `Scene.restore(_:)` needs to build the same scene again from a
+/// fresh scene of the same app, with the same controller and node ids, so that the pictures and
+/// state replies that follow are the ones the original would give. A server keeps one in place of
+/// a session's input so far (a checkpoint), which bounds what it stores for a long-lived session.
+///
+/// It holds no screen descriptions: each page says where its spec is found (`SpecPath`) in the
+/// specs of the pages restored before it, as a row's push found it there.
+public struct SceneSnapshot: Equatable, Sendable {
+    /// The scene's clock.
+    public var time: Double
+    public var viewport: Viewport
+    public var settings: Settings
+    /// The last page id handed out (`vcN`) and the last node id.
+    public var controllerIDs: Int
+    public var nodeIDs: Int
+    /// The app's root: its stacks, one per tab (a single stack: one).
+    public var stacks: [Stack]
+    /// The selected tab, for an app with a tab bar.
+    public var selectedTab: Int?
+    /// Each tab's badge and its colour, for an app with a tab bar.
+    public var badges: [Badge]
+    /// Every node's id, in the order `Scene.snapshotNodes()` walks them, as runs.
+    public var nodes: [NodeIDRun]
+    /// Where the nodes out of the scene's tree were left (a page that went, a transition's dim):
+    /// what the last motion did to them stays until the next one moves them again.
+    public var detached: [DetachedNode]
+
+    public init(
+        time: Double, viewport: Viewport, settings: Settings, controllerIDs: Int, nodeIDs: Int, stacks: [Stack], selectedTab: Int?,
+        badges: [Badge], nodes: [NodeIDRun], detached: [DetachedNode]
+    ) {
+        self.time = time
+        self.viewport = viewport
+        self.settings = settings
+        self.controllerIDs = controllerIDs
+        self.nodeIDs = nodeIDs
+        self.stacks = stacks
+        self.selectedTab = selectedTab
+        self.badges = badges
+        self.nodes = nodes
+        self.detached = detached
+    }
+
+    /// What `configure` sets, with the default transition by name.
+    public struct Settings: Equatable, Sendable {
+        public var busyPolicy: BusyPolicy
+        public var slowMotion: Double
+        public var popGestureEnabled: Bool
+        public var popGestureRange: Double?
+        public var transition: String
+
+        public init(busyPolicy: BusyPolicy, slowMotion: Double, popGestureEnabled: Bool, popGestureRange: Double?, transition: String) {
+            self.busyPolicy = busyPolicy
+            self.slowMotion = slowMotion
+            self.popGestureEnabled = popGestureEnabled
+            self.popGestureRange = popGestureRange
+            self.transition = transition
+        }
+    }
+
+    /// One navigation stack's pages, from the root up.
+    public struct Stack: Equatable, Sendable {
+        public var pages: [Page]
+        /// The pages whose views are in the stack's node, by index, in the node's order: the top
+        /// at rest, the page under it on standby after a transition that showed it; none in a
+        /// stack that changed while another tab was shown.
+        public var attached: [Int]
+
+        public init(pages: [Page], attached: [Int]) {
+            self.pages = pages
+            self.attached = attached
+        }
+    }
+
+    /// One page of a stack.
+    public struct Page: Equatable, Sendable {
+        /// Its id on the wire (`vc7`).
+        public var id: String
+        /// Where its spec is; nil for a stack's root page, which the app builds.
+        public var spec: SpecPath?
+        /// The transition that brought it in, by name (a built-in transition).
+        public var arrival: String
+        /// Whether its view was loaded, and how far its list is scrolled.
+        public var loaded: Bool
+        public var scrollOffset: Double
+        /// The row left selected when it pushed the page above it.
+        public var selectedRow: RowPath?
+
+        public init(id: String, spec: SpecPath?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?) {
+            self.id = id
+            self.spec = spec
+            self.arrival = arrival
+            self.loaded = loaded
+            self.scrollOffset = scrollOffset
+            self.selectedRow = selectedRow
+        }
+    }
+
+    /// A tab's badge.
+    public struct Badge: Equatable, Sendable {
+        public var text: String?
+        public var color: Color?
+
+        public init(text: String?, color: Color?) {
+            self.text = text
+            self.color = color
+        }
+    }
+}
+
+/// `count` node ids in a row of the walk: `first`, `first + 1`, ...; or `count` nodes not drawn
+/// yet (`first` 0).
+public struct NodeIDRun: Equatable, Sendable {
+    public var first: Int
+    public var count: Int
+
+    public init(first: Int, count: Int) {
+        self.first = first
+        self.count = count
+    }
+}
+
+/// A node out of the scene's tree, by its place in `Scene.snapshotNodes()`, and how it was left.
+public struct DetachedNode: Equatable, Sendable {
+    public var index: Int
+    public var frame: Rect
+    public var alpha: Double
+    public var scale: Double
+    public var onStandby: Bool
+    public var takesTouches: Bool
+
+    public init(index: Int, frame: Rect, alpha: Double, scale: Double, onStandby: Bool, takesTouches: Bool) {
+        self.index = index
+        self.frame = frame
+        self.alpha = alpha
+        self.scale = scale
+        self.onStandby = onStandby
+        self.takesTouches = takesTouches
+    }
+}

@@ -1,0 +1,101 @@
+/// Whether a scene restored from a snapshot is the scene the snapshot was taken of, before
+/// anyone relies on it: a snapshot describes what it knows, and anything it misses (a node kept
+/// out of sight, a changed spec) shows up here instead of in a person's frames later.
+///
+/// Not thread-safe: both scenes are used on the calling thread, and both are driven by the
+/// probes (drop them afterwards).
+public enum SnapshotCheck {
+    /// What differs between `original` and `restored` (nil: nothing found), comparing:
+    /// - their state replies, their snapshots, every page's spec;
+    /// - every node they keep, property by property, in `snapshotNodes()` order;
+    /// - their pictures in `kinds` now, and after each frame of the probes: every tab selected
+    ///   in turn and its stack popped, animated, to its root; the pictures at 60 frames a second.
+    public static func difference(between original: Scene, and restored: Scene, kinds: ScenePicture.Kinds) -> String? {
+        if let difference = differenceAtRest(original, restored, kinds: kinds) { return difference }
+        return differenceInProbes(original, restored, kinds: kinds)
+    }
+
+    private static func differenceAtRest(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds) -> String? {
+        // Pictures first: a restored scene is marked changed until it draws.
+        let pictures = (original.currentPicture(kinds: kinds), restored.currentPicture(kinds: kinds))
+        if pictures.0 != pictures.1 { return "the pictures differ" + firstDifference(pictures.0, pictures.1) }
+        if original.state != restored.state { return "the state replies differ" }
+        let snapshots = (Result { () throws(SceneSnapshotError) in try original.snapshot() }, Result { () throws(SceneSnapshotError) in try restored.snapshot() })
+        guard case .success(let before) = snapshots.0, case .success(let after) = snapshots.1 else { return "a scene gives no snapshot" }
+        if before != after { return "the snapshots differ" }
+        let pages = (allPages(original), allPages(restored))
+        if pages.0.map(\.spec) != pages.1.map(\.spec) { return "the pages' specs differ" }
+        let nodes = (original.snapshotNodes(), restored.snapshotNodes())
+        guard nodes.0.count == nodes.1.count else { return "the scenes keep \(nodes.0.count) and \(nodes.1.count) nodes" }
+        for (a, b) in zip(nodes.0, nodes.1) {
+            if let property = a.difference(from: b) { return "node \(a.id) (\(a.name ?? "unnamed")) differs in its \(property)" }
+        }
+        return nil
+    }
+
+    private static func differenceInProbes(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds) -> String? {
+        let tabCount = (original.root as? TabController)?.tabs.count ?? 1
+        var commands: [Command] = []
+        for tab in 0..<tabCount {
+            if original.root is TabController { commands.append(.selectTab(.index(tab))) }
+            let depth = original.state.map(Self.stackDepths)?[tab] ?? 1
+            commands += Array(repeating: .pop(), count: max(depth - 1, 0))
+        }
+        for (index, command) in commands.enumerated() {
+            var results: [String] = []
+            for scene in [original, restored] { scene.handle(command) { results.append("\($0)") } }
+            var frames = 0
+            while original.needsTick || restored.needsTick || results.count < 2 {
+                frames += 1
+                guard frames < 600 else { return "probe \(index + 1) (\(command.op)) does not settle" }
+                let time = original.now + 1.0 / 60
+                let pictures = (original.picture(now: time, kinds: kinds), restored.picture(now: time, kinds: kinds))
+                if pictures.0 != pictures.1 { return "probe \(index + 1) (\(command.op)) draws another frame \(frames)" }
+            }
+            if results[0] != results[1] { return "probe \(index + 1) (\(command.op)) answers otherwise" }
+        }
+        return nil
+    }
+
+    /// Where two pictures first differ, for the message: ` at item 12 (row Rock): …`.
+    private static func firstDifference(_ a: ScenePicture, _ b: ScenePicture) -> String {
+        let items = (a.list?.items ?? [], b.list?.items ?? [])
+        if items.0.count != items.1.count { return " in their lists: \(items.0.count) and \(items.1.count) items" }
+        for (index, (x, y)) in zip(items.0, items.1).enumerated() where x != y {
+            return " at item \(index) (\(x.role?.rawValue ?? "") \(x.name ?? "")): \(x) and \(y)"
+        }
+        return " in their layer trees"
+    }
+
+    /// The number of pages in each stack, in tab order.
+    private static func stackDepths(_ state: NavigationState) -> [Int] {
+        switch state {
+        case .stack(let stack): [stack.pages.count]
+        case .tabs(let tabs): tabs.tabs.map(\.stack.pages.count)
+        case .page: [1]
+        }
+    }
+
+    private static func allPages(_ scene: Scene) -> [ScreenController] {
+        guard let (_, stacks) = try? scene.snapshotStacks() else { return [] }
+        return stacks.flatMap(\.viewControllers).compactMap { $0 as? ScreenController }
+    }
+}
+
+extension Node {
+    /// The first property in which `other` draws or behaves otherwise than this node (every
+    /// property a picture or a hit test reads, its id, and how many children it has), or nil.
+    func difference(from other: Node) -> String? {
+        let properties: [(String, Bool)] = [
+            ("id", id == other.id), ("frame", frame == other.frame), ("alpha", alpha == other.alpha), ("scale", scale == other.scale),
+            ("hidden", isHidden == other.isHidden), ("standby", isOnStandby == other.isOnStandby), ("clips", clipsToBounds == other.clipsToBounds),
+            ("drawsChildren", drawsChildren == other.drawsChildren), ("interaction", isUserInteractionEnabled == other.isUserInteractionEnabled),
+            ("selected", isSelected == other.isSelected), ("children", children.count == other.children.count),
+            ("attached", (parent == nil) == (other.parent == nil)), ("fill", fill == other.fill), ("radius", cornerRadius == other.cornerRadius),
+            ("shadow", shadow == other.shadow), ("border", border == other.border), ("text", text == other.text),
+            ("textColor", textColor == other.textColor), ("font", font == other.font), ("alignment", alignment == other.alignment),
+            ("icon", icon == other.icon), ("role", role == other.role), ("name", name == other.name), ("vc", controllerID == other.controllerID),
+        ]
+        return properties.first { !$0.1 }?.0
+    }
+}
