@@ -44,9 +44,10 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     private var retention: RecordingRetention?
     /// Recordings were deleted to keep within `limits` (logged at info the first time). Guarded by `writing`.
     private var hasRotated = false
-    /// Lines of each recording written to its file so far. Guarded by `writing`.
+    /// Lines of each recording written to its file so far. Guarded by `progress`, and changed
+    /// under `writing` too, which the writer reads it under.
     private var written: [String: Int] = [:]
-    /// What waits for a line of a recording to be written (`whenWritten`). Guarded by `writing`.
+    /// What waits for a line of a recording to be written (`whenWritten`). Guarded by `progress`.
     private var waiters: [String: [(line: Int, done: @Sendable (Bool) -> Void)]] = [:]
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
@@ -78,6 +79,9 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// Held while a batch is taken and written, so two writers (the thread, a `flush`) never
     /// put a recording's lines out of order.
     private let writing = NSLock()
+    /// Held a moment for `written` and `waiters`, so that `whenWritten`, on a service thread,
+    /// never waits for a batch being written. Taken under `writing`, never the other way.
+    private let progress = NSLock()
 
     /// A store writing to `directory`, which is made if missing; throws when it cannot be made or
     /// written to, so a server is not started that would lose its recordings. A record folder
@@ -164,7 +168,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// session to another never acknowledges what the other will not have. A state file the
     /// disk refused answers true: no other process can hold that session (`unkept`).
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
-        let answer: Bool? = writing.withLock {
+        let answer: Bool? = progress.withLock {
             if written[name, default: 0] >= line { return true }
             if let stopped = buffering.withLock({ failed.contains(name) ? unkept.contains(name) : nil }) { return stopped }
             waiters[name, default: []].append((line, done))
@@ -176,16 +180,18 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
 
     /// Tells the waiters of recording `name` what became of their lines. Under `writing`.
     private func answerWaiters(of name: String, failed: Bool) {
-        guard let waiting = waiters[name] else { return }
-        if failed, buffering.withLock({ unkept.contains(name) }) {
-            waiters[name] = nil
-            for waiter in waiting { waiter.done(true) }
-            return
+        let (answered, answer): ([(line: Int, done: @Sendable (Bool) -> Void)], Bool) = progress.withLock {
+            guard let waiting = waiters[name] else { return ([], true) }
+            if failed, buffering.withLock({ unkept.contains(name) }) {
+                waiters[name] = nil
+                return (waiting, true)
+            }
+            let upTo = written[name, default: 0]
+            let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
+            waiters[name] = left.isEmpty ? nil : left
+            return (answered, !failed)
         }
-        let upTo = written[name, default: 0]
-        let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
-        waiters[name] = left.isEmpty ? nil : left
-        for waiter in answered { waiter.done(!failed) }
+        for waiter in answered { waiter.done(answer) }
     }
 
     /// Calls `handler` with the name of every state recording whose file another process took
@@ -234,10 +240,12 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
             }
             keepWithinLimits(finished: done)
             // A recording that stopped for a full buffer never writes what its waiters wait for.
-            for name in waiters.keys where buffering.withLock({ failed.contains(name) }) { answerWaiters(of: name, failed: true) }
+            for name in progress.withLock({ Array(waiters.keys) }) where buffering.withLock({ failed.contains(name) }) {
+                answerWaiters(of: name, failed: true)
+            }
             for name in ended.union(done) {
                 answerWaiters(of: name, failed: true)
-                written[name] = nil
+                progress.withLock { written[name] = nil }
             }
         }
     }
@@ -289,7 +297,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
                 try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
                 if isStateFolder { created.insert(name) }
                 retention?.wrote(bytes.count, to: name)
-                written[name, default: 0] += lines.count
+                progress.withLock { written[name, default: 0] += lines.count }
                 answerWaiters(of: name, failed: false)
             } catch where isStateFolder && error.isGone {
                 buffering.withLock { _ = failed.insert(name) }
