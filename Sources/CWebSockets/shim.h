@@ -1,5 +1,6 @@
-// The parts of libwebsockets 4.1.6 (and of zlib, which its permessage-deflate uses, and of
-// Linux's timerfd, which the tick waits on) that Swift cannot import on its own.
+// The parts of libwebsockets 4.1.6 (and of zlib, which its permessage-deflate uses, of Linux's
+// timerfd, which the tick waits on, and of renameat2, which a state folder's checkpoint swaps
+// files with) that Swift cannot import on its own.
 //
 // `static const` values and `static inline` functions in a system-library header are
 // compiled by the ClangImporter, so no C target is needed.
@@ -7,7 +8,10 @@
 #define CWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <unistd.h>
 #include <zlib.h>
 
 // Headroom lws needs in front of every lws_write payload for the frame header.
@@ -48,6 +52,14 @@ static inline int cws_timerfd_arm(int fd, long long nanoseconds) {
         spec.it_value.tv_nsec = (long)(nanoseconds % 1000000000LL);
     }
     return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+// Swaps the files at `from` and `to` in one atomic step (renameat2 with RENAME_EXCHANGE, 1 << 1),
+// failing with ENOENT when either is missing, so a state file another process renamed away is
+// never made again. Through syscall(2): glibc declares renameat2 only under _GNU_SOURCE, which a
+// module header cannot set.
+static inline int cws_rename_exchange(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1u << 1);
 }
 
 #endif

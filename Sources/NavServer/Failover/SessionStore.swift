@@ -21,6 +21,14 @@ public protocol SessionStore: AnyObject, Sendable {
     /// indexes them, watch token) is `token`, and returns what the store holds of it.
     func takeOver(_ token: String) throws(SessionTakeoverError) -> TakenSession
 
+    /// Replaces what the store holds of session `name`, up to and including line `line` (a
+    /// number `lines.append(_:to:)` returned for it), with `base`, keeping every later line in
+    /// order: a checkpoint, so the session's stored bytes stop growing with its age. Queued in
+    /// order with the appends and done on the store's writing thread; the caller never waits.
+    /// Nothing changes for a session this process no longer owns (its lost handler is told, as
+    /// for a write) or no longer keeps.
+    func rebase(_ name: String, through line: Int, with base: [String])
+
     /// Calls `handler` with the recording name of each session another process took from this
     /// one, on a thread of the store's.
     func setLostHandler(_ handler: @escaping @Sendable (String) -> Void)

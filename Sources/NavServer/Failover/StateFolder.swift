@@ -13,8 +13,9 @@ import Logging
 /// the old owner's name to its own. On one file system a rename is atomic: of two processes
 /// taking the same session at once, exactly one finds the file under the old name, and the
 /// other gets ENOENT and refuses the resume. The old owner, if it still runs, never recreates
-/// the file (`RecordingStore` creates a state file by its first write only): its next write, at
-/// most `RecordingStore.flushInterval` later, fails, and it closes the session's viewers
+/// the file (`RecordingStore` creates a state file by its first write only, and swaps a
+/// checkpoint in with renameat2's RENAME_EXCHANGE, which needs the file there): its next write,
+/// at most `RecordingStore.flushInterval` later, fails, and it closes the session's viewers
 /// (`lostHandler`). On several machines DIR must be a shared volume whose rename is atomic
 /// (NFS v3/v4: rename is one server-side operation); without one, each process sees only its
 /// own files and a dead process's sessions cannot come back.
@@ -60,6 +61,8 @@ public final class StateFolder: SessionStore {
     public func beginSession(token: String, watchToken: String) -> String { name(for: token) }
 
     public func setLostHandler(_ handler: @escaping @Sendable (String) -> Void) { store.setLostHandler(handler) }
+
+    public func rebase(_ name: String, through line: Int, with base: [String]) { store.rebase(name, through: line, with: base) }
 
     /// The recording name of `token`'s session while this process owns it.
     func name(for token: String) -> String {

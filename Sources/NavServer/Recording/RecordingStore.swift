@@ -1,3 +1,4 @@
+import CWebSockets
 import Foundation
 import Logging
 
@@ -18,7 +19,9 @@ import Logging
 /// first write only, and every later write fails if the file is gone, which is how a process
 /// learns that another one took the session over (it renamed the file, `StateFolder`):
 /// the store then stops that recording and tells `lostHandler`; and a finished recording's
-/// file is deleted (the session ended: nothing is left to resume).
+/// file is deleted (the session ended: nothing is left to resume). A checkpoint (`rebase`) is
+/// written to a file beside it and swapped in by renameat2's RENAME_EXCHANGE, one atomic step
+/// that fails with ENOENT when the file is gone: a checkpoint never makes a taken file again.
 ///
 /// Any thread.
 public final class RecordingStore: RecordingSink, @unchecked Sendable {
@@ -44,9 +47,17 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     private var retention: RecordingRetention?
     /// Recordings were deleted to keep within `limits` (logged at info the first time). Guarded by `writing`.
     private var hasRotated = false
-    /// Lines of each recording written to its file so far. Guarded by `writing`.
+    /// Lines of each recording written to its file so far. Guarded by `progress`, and changed
+    /// under `writing` too, which the writer reads it under.
     private var written: [String: Int] = [:]
-    /// What waits for a line of a recording to be written (`whenWritten`). Guarded by `writing`.
+    /// Checkpoints taken from `rebases` whose lines are not all written yet, in order. Guarded
+    /// by `writing`.
+    private var waitingRebases: [String: [QueuedRebase]] = [:]
+    /// The last line of each state recording a checkpoint replaced. Guarded by `writing`.
+    private var rebasedThrough: [String: Int] = [:]
+    /// A checkpoint failed for the disk (logged at warning the first time). Guarded by `writing`.
+    private var hasFailedRebase = false
+    /// What waits for a line of a recording to be written (`whenWritten`). Guarded by `progress`.
     private var waiters: [String: [(line: Int, done: @Sendable (Bool) -> Void)]] = [:]
     /// True for the state folder's store (see above).
     public let isStateFolder: Bool
@@ -65,6 +76,8 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     private var appended: [String: Int] = [:]
     /// Deferred lines in `pending`.
     private var deferredLines = 0
+    /// Checkpoints asked for since the last batch was taken, by state recording, in order.
+    private var rebases: [String: [QueuedRebase]] = [:]
     /// Recordings that ended since the last batch was taken (record folder only).
     private var finished: Set<String> = []
     /// State recordings that ended: their files are deleted once written.
@@ -78,6 +91,9 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// Held while a batch is taken and written, so two writers (the thread, a `flush`) never
     /// put a recording's lines out of order.
     private let writing = NSLock()
+    /// Held a moment for `written` and `waiters`, so that `whenWritten`, on a service thread,
+    /// never waits for a batch being written. Taken under `writing`, never the other way.
+    private let progress = NSLock()
 
     /// A store writing to `directory`, which is made if missing; throws when it cannot be made or
     /// written to, so a server is not started that would lose its recordings. A record folder
@@ -164,7 +180,7 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// session to another never acknowledges what the other will not have. A state file the
     /// disk refused answers true: no other process can hold that session (`unkept`).
     public func whenWritten(_ line: Int, of name: String, _ done: @escaping @Sendable (Bool) -> Void) {
-        let answer: Bool? = writing.withLock {
+        let answer: Bool? = progress.withLock {
             if written[name, default: 0] >= line { return true }
             if let stopped = buffering.withLock({ failed.contains(name) ? unkept.contains(name) : nil }) { return stopped }
             waiters[name, default: []].append((line, done))
@@ -176,16 +192,18 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
 
     /// Tells the waiters of recording `name` what became of their lines. Under `writing`.
     private func answerWaiters(of name: String, failed: Bool) {
-        guard let waiting = waiters[name] else { return }
-        if failed, buffering.withLock({ unkept.contains(name) }) {
-            waiters[name] = nil
-            for waiter in waiting { waiter.done(true) }
-            return
+        let (answered, answer): ([(line: Int, done: @Sendable (Bool) -> Void)], Bool) = progress.withLock {
+            guard let waiting = waiters[name] else { return ([], true) }
+            if failed, buffering.withLock({ unkept.contains(name) }) {
+                waiters[name] = nil
+                return (waiting, true)
+            }
+            let upTo = written[name, default: 0]
+            let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
+            waiters[name] = left.isEmpty ? nil : left
+            return (answered, !failed)
         }
-        let upTo = written[name, default: 0]
-        let (answered, left) = (waiting.filter { failed || $0.line <= upTo }, waiting.filter { !failed && $0.line > upTo })
-        waiters[name] = left.isEmpty ? nil : left
-        for waiter in answered { waiter.done(!failed) }
+        for waiter in answered { waiter.done(answer) }
     }
 
     /// Calls `handler` with the name of every state recording whose file another process took
@@ -198,6 +216,17 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// and fail once it is gone.
     func adopt(_ name: String) {
         writing.withLock { _ = created.insert(name) }
+    }
+
+    /// Replaces state recording `name`'s file, through line `line`, with `base` (a checkpoint:
+    /// `SessionStore.rebase`). The writing thread does it once the lines appended before it and
+    /// line `line` are in the file; a record folder keeps its recordings whole.
+    func rebase(_ name: String, through line: Int, with base: [String]) {
+        guard isStateFolder else { return }
+        buffering.withLock {
+            guard !failed.contains(name) else { return }
+            rebases[name, default: []].append(QueuedRebase(after: appended[name, default: 0], through: line, base: base))
+        }
     }
 
     /// Recording `name` has its last line: it is written at once (and a state recording's file
@@ -221,7 +250,9 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
     /// being written, tests).
     public func flush() {
         writing.withLock {
-            let (batch, ended, done) = takePending()
+            let (batch, taken, ended, done) = takePending()
+            for (name, queued) in taken { waitingRebases[name, default: []] += queued }
+            for name in ended { waitingRebases[name] = nil }
             writeAll(batch)
             // A state file whose lines stopped in memory (a full buffer) no longer rebuilds its session.
             for name in buffering.withLock({ unkept }) where created.contains(name) {
@@ -234,28 +265,33 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
             }
             keepWithinLimits(finished: done)
             // A recording that stopped for a full buffer never writes what its waiters wait for.
-            for name in waiters.keys where buffering.withLock({ failed.contains(name) }) { answerWaiters(of: name, failed: true) }
+            for name in progress.withLock({ Array(waiters.keys) }) where buffering.withLock({ failed.contains(name) }) {
+                answerWaiters(of: name, failed: true)
+            }
             for name in ended.union(done) {
                 answerWaiters(of: name, failed: true)
-                written[name] = nil
+                progress.withLock { written[name] = nil }
+                rebasedThrough[name] = nil
             }
         }
     }
 
-    /// The lines waiting, the state recordings that ended with them, and the recordings of a
-    /// record folder that did.
-    private func takePending() -> ([String: [RecordingLine]], Set<String>, Set<String>) {
+    /// The lines waiting, the checkpoints asked for among them, the state recordings that ended
+    /// with them, and the recordings of a record folder that did.
+    private func takePending() -> ([String: [RecordingLine]], [String: [QueuedRebase]], Set<String>, Set<String>) {
         buffering.withLock {
             let batch = pending
+            let taken = rebases
             let ended = removing
             let done = finished
             for name in ended.union(done) { appended[name] = nil }
             pending.removeAll()
+            rebases.removeAll()
             pendingBytes.removeAll()
             deferredLines = 0
             removing.removeAll()
             finished.removeAll()
-            return (batch, ended, done)
+            return (batch, taken, ended, done)
         }
     }
 
@@ -275,44 +311,68 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         hasRotated = true
     }
 
+    /// Writes `batch`, and does each checkpoint waiting once the lines before it are written.
+    /// Under `writing`.
     private func writeAll(_ batch: [String: [RecordingLine]]) {
-        for (name, lines) in batch where !lines.isEmpty {
-            var bytes: [UInt8] = []
-            for line in lines {
-                switch line {
-                case .text(let text): bytes.append(contentsOf: text.utf8)
-                case .deferred(let make): bytes.append(contentsOf: make().utf8)
+        for name in Set(batch.keys).union(waitingRebases.keys) {
+            var lines = batch[name, default: []][...]
+            var queued = waitingRebases.removeValue(forKey: name) ?? []
+            // A recording that stopped keeps no checkpoint; the lines it has still go (a full
+            // buffer's do), unless a write or a checkpoint here stopped it.
+            if buffering.withLock({ failed.contains(name) }) { queued = [] }
+            while let rebase = queued.first {
+                let before = max(rebase.due - written[name, default: 0], 0)
+                guard before <= lines.count else { break }
+                guard writeLines(lines.prefix(before), to: name), rebaseFile(of: name, to: rebase) else {
+                    (lines, queued) = ([], [])
+                    break
                 }
-                bytes.append(UInt8(ascii: "\n"))
+                lines = lines.dropFirst(before)
+                queued.removeFirst()
             }
-            do {
-                try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
-                if isStateFolder { created.insert(name) }
-                retention?.wrote(bytes.count, to: name)
-                written[name, default: 0] += lines.count
-                answerWaiters(of: name, failed: false)
-            } catch where isStateFolder && error.isGone {
-                buffering.withLock { _ = failed.insert(name) }
-                answerWaiters(of: name, failed: true)
-                created.remove(name)
-                logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
-                lostHandler.withLock { $0 }?(name)
-            } catch where isStateFolder {
-                // The session is whole here; a file that stopped short would rebuild an older one.
-                buffering.withLock {
-                    failed.insert(name)
-                    unkept.insert(name)
-                }
-                unlink(path(of: name))
-                created.remove(name)
-                answerWaiters(of: name, failed: true)
-                logger.error("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(error)"])
-            } catch {
-                buffering.withLock { _ = failed.insert(name) }
-                answerWaiters(of: name, failed: true)
-                logger.error("recording stopped: \(error)", metadata: ["recording": "\(name)"])
-            }
+            if !queued.isEmpty { waitingRebases[name] = queued }
+            writeLines(lines, to: name)
         }
+    }
+
+    /// Appends `lines` to recording `name`'s file; false when that failed, which stops the
+    /// recording. Under `writing`.
+    @discardableResult
+    private func writeLines(_ lines: ArraySlice<RecordingLine>, to name: String) -> Bool {
+        guard !lines.isEmpty else { return true }
+        var bytes: [UInt8] = []
+        for line in lines {
+            switch line {
+            case .text(let text): bytes.append(contentsOf: text.utf8)
+            case .deferred(let make): bytes.append(contentsOf: make().utf8)
+            }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        do {
+            try writeFile(bytes, to: path(of: name), creating: !isStateFolder || !created.contains(name))
+            if isStateFolder { created.insert(name) }
+            retention?.wrote(bytes.count, to: name)
+            progress.withLock { written[name, default: 0] += lines.count }
+            answerWaiters(of: name, failed: false)
+            return true
+        } catch where isStateFolder && error.isGone {
+            lose(name)
+        } catch where isStateFolder {
+            // The session is whole here; a file that stopped short would rebuild an older one.
+            buffering.withLock {
+                failed.insert(name)
+                unkept.insert(name)
+            }
+            unlink(path(of: name))
+            created.remove(name)
+            answerWaiters(of: name, failed: true)
+            logger.error("session no longer kept for failover: it runs on here", metadata: ["state": "\(name.prefix(8))…", "reason": "\(error)"])
+        } catch {
+            buffering.withLock { _ = failed.insert(name) }
+            answerWaiters(of: name, failed: true)
+            logger.error("recording stopped: \(error)", metadata: ["recording": "\(name)"])
+        }
+        return false
     }
 
     /// Appends `bytes` to the file at `path`, made first when `creating`.
@@ -320,6 +380,127 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | (creating ? O_CREAT : 0), isStateFolder ? 0o600 : 0o644)
         guard fd >= 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno) }
         defer { close(fd) }
+        try Self.writeFully(bytes, to: fd, path: path)
+    }
+
+    /// Another process took state recording `name`'s file: the recording stops, its waiters are
+    /// told, and so is `lostHandler`. Under `writing`.
+    private func lose(_ name: String) {
+        buffering.withLock { _ = failed.insert(name) }
+        answerWaiters(of: name, failed: true)
+        created.remove(name)
+        logger.notice("session moved to another server: its state file was taken over", metadata: ["state": "\(name.prefix(8))…"])
+        lostHandler.withLock { $0 }?(name)
+    }
+
+    /// Does checkpoint `rebase` of state recording `name`, whose lines through its due line are
+    /// written: `base` and the lines written after `rebase.through` go to a file beside it, which
+    /// is swapped in. False when the file was gone (another process took it); a disk that
+    /// refuses leaves the file as it is, to grow on. Under `writing`.
+    private func rebaseFile(of name: String, to rebase: QueuedRebase) -> Bool {
+        let kept = written[name, default: 0] - rebase.through
+        // A file not made yet holds nothing to replace; one rebased through a later line lacks
+        // the lines this checkpoint would keep.
+        guard created.contains(name), kept >= 0, rebase.through > rebasedThrough[name] ?? -1 else { return true }
+        let target = path(of: name)
+        let temporary = directory + "/." + RecordingName.fileName(name) + ".rebase"
+        var failure: RecordingStoreError?
+        do {
+            try writeRebased(rebase.base, keeping: kept, of: target, to: temporary)
+            try Self.exchange(temporary, target)
+        } catch {
+            failure = error
+        }
+        // After the exchange, the temporary name holds the replaced lines.
+        unlink(temporary)
+        if let failure {
+            guard !failure.isGone else {
+                lose(name)
+                return false
+            }
+            rebaseFailed(name, failure)
+            return true
+        }
+        rebasedThrough[name] = rebase.through
+        return true
+    }
+
+    /// Logs a checkpoint the disk refused: at warning the first time, as a disk that refuses one
+    /// is likely to refuse the next. Under `writing`.
+    private func rebaseFailed(_ name: String, _ error: RecordingStoreError) {
+        logger.log(
+            level: hasFailedRebase ? .debug : .warning, "checkpoint not written: the state file grows on",
+            metadata: ["state": "\(name.prefix(8))…", "reason": "\(error)"])
+        hasFailedRebase = true
+    }
+
+    /// Writes `base` and the last `kept` lines of the file at `source` to a new file at `path`
+    /// (0600), on the disk before it returns: it is to replace `source`.
+    private func writeRebased(_ base: [String], keeping kept: Int, of source: String, to path: String) throws(RecordingStoreError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw RecordingStoreError(path: source, reason: String(cString: strerror(errno)), errno: errno) }
+        defer { close(input) }
+        let start = try Self.tailOffset(lines: kept, of: input, path: source)
+        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno) }
+        defer { close(output) }
+        try Self.writeFully(Array(base.map { $0 + "\n" }.joined().utf8), to: output, path: path)
+        var chunk = [UInt8](repeating: 0, count: Self.copyChunk)
+        var offset = start
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(input, $0.baseAddress!, Self.copyChunk, offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RecordingStoreError(path: source, reason: String(cString: strerror(errno)), errno: errno)
+            }
+            if count == 0 { break }
+            try Self.writeFully(Array(chunk[..<count]), to: output, path: path)
+            offset += off_t(count)
+        }
+        guard fsync(output) == 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno) }
+    }
+
+    /// Swaps the files at `from` and `to` in one atomic step; throws, changing nothing, when
+    /// either is missing (ENOENT: another process renamed a state file away) or the file system
+    /// cannot swap files (EINVAL).
+    static func exchange(_ from: String, _ to: String) throws(RecordingStoreError) {
+        guard cws_rename_exchange(from, to) == 0 else { throw RecordingStoreError(path: to, reason: String(cString: strerror(errno)), errno: errno) }
+    }
+
+    /// How much a checkpoint reads or copies at once.
+    private static let copyChunk = 64 << 10
+
+    /// Where the last `lines` lines of the file `fd` begin, read from its end: the file holds
+    /// whole lines only (a takeover cuts a line left unfinished).
+    private static func tailOffset(lines: Int, of fd: Int32, path: String) throws(RecordingStoreError) -> off_t {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno) }
+        var end = status.st_size
+        guard lines > 0 else { return end }
+        // The last line's newline ends the file; the line before the first kept one ends at the
+        // newline found after `lines` more.
+        var newlines = 0
+        var chunk = [UInt8](repeating: 0, count: copyChunk)
+        while end > 0 {
+            let start = max(0, end - off_t(copyChunk))
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, Int(end - start), start) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RecordingStoreError(path: path, reason: String(cString: strerror(errno)), errno: errno)
+            }
+            guard count == Int(end - start) else { throw RecordingStoreError(path: path, reason: "the file shrank while it was read") }
+            for index in stride(from: count - 1, through: 0, by: -1) where chunk[index] == UInt8(ascii: "\n") {
+                newlines += 1
+                if newlines == lines + 1 { return start + off_t(index) + 1 }
+            }
+            end = start
+        }
+        guard newlines == lines else { throw RecordingStoreError(path: path, reason: "it holds fewer than the \(lines) lines to keep") }
+        return 0
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    private static func writeFully(_ bytes: [UInt8], to fd: Int32, path: String) throws(RecordingStoreError) {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }

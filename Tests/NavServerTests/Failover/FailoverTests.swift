@@ -7,19 +7,6 @@ import Testing
 /// routable tokens, the token in the URL, draining, and failover by replay from the state
 /// folder. Each "process" is a `ShardHarness` of its own; processes share a state folder.
 @Suite struct FailoverTests {
-    /// A state folder of its own, removed afterwards.
-    private final class Folder {
-        let path = NSTemporaryDirectory() + "stackcast-state-" + UUID().uuidString
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-
-        /// A process's view of the folder, as node `node`.
-        func store(node: String) -> StateFolder {
-            try! StateFolder(directory: path, nodeID: node, logger: .init(label: "test"))
-        }
-
-        var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
-    }
-
     /// A process named `node` with `store` as its state folder.
     private func process(_ node: String, _ store: StateFolder?, drain: DrainState = DrainState()) -> ShardHarness {
         ShardHarness(state: store, drain: drain) { $0.nodeID = node }
@@ -99,7 +86,7 @@ import Testing
     }
 
     @Test func aSessionWhoseProcessDiedComesBackElsewhereAsItWas() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b, c) = (folder.store(node: "s1"), folder.store(node: "s2"), folder.store(node: "s3"))
         let first = process("s1", a)
         let (viewer, token) = busySession(first)
@@ -148,7 +135,7 @@ import Testing
     /// server they reconnect to replays the session to its end, not to where the writing thread
     /// had got (here it never ran: only the stop writes).
     @Test func aStoppingServerWritesItsStateBeforeItsViewersAreSentElsewhere() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
         let first = process("s1", a)
         let (_, token) = busySession(first)
@@ -169,7 +156,7 @@ import Testing
     /// does not run it either; the command under way is played to its end at once and answered
     /// before the close, and the file has it, so the next server shows its page too.
     @Test func aStoppingServerAnswersTheCommandsWaitingTheirTurnAndTheNextServerDoesNotRunThem() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
         let first = process("s1", a)
         let (viewer, token, _) = first.controller()
@@ -193,7 +180,7 @@ import Testing
 
     /// Two processes' views of `folder`, and s1 holding `busySession`, its state file written and
     /// the results it waited for taken; `lost` gets the names s1's store reports taken over.
-    private func busySessionOnS1(in folder: Folder) -> (
+    private func busySessionOnS1(in folder: SharedStateFolder) -> (
         a: StateFolder, b: StateFolder, lost: Locked<[String]>, first: ShardHarness, viewer: FakeConnection, token: String
     ) {
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
@@ -208,7 +195,7 @@ import Testing
     }
 
     @Test func aSessionWhoseStateFileTheDiskRefusesRunsOnWithoutFailover() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         // The disk fills up: every write to the session's file fails with ENOSPC.
         let file = a.store.path(of: a.name(for: token))
@@ -230,7 +217,7 @@ import Testing
     }
 
     @Test func theOldOwnerLetsGoOfASessionTakenOverWhileItStillRuns() {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         let second = process("s2", b)
         let taker = second.connect(urlSession: token)
@@ -255,7 +242,7 @@ import Testing
     /// the write fails, no result is sent, and the viewer is told to reconnect (1012). Whatever a
     /// client saw acknowledged, s2 has.
     @Test func aProcessThatLostASessionNeverAcknowledgesACommandForIt() {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b, lost, first, viewer, token) = busySessionOnS1(in: folder)
         // Acknowledged while s1 owns the file: the result follows the write.
         first.command("kept", "push", #""screen":{"name":"Kept"}"#, on: viewer)
@@ -281,7 +268,7 @@ import Testing
     }
 
     @Test func anEndedSessionLeavesNoStateFileAndItsTokenIsNotFoundElsewhere() {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
         let first = process("s1", a)
         let (viewer, token, _) = first.controller()
@@ -300,7 +287,7 @@ import Testing
     }
 
     @Test func twoProcessesTakingOneSessionOverAtOnceGiveItToOne() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b, c) = (folder.store(node: "s1"), folder.store(node: "s2"), folder.store(node: "s3"))
         let (_, token) = busySession(process("s1", a))
         a.store.flush()
@@ -317,7 +304,7 @@ import Testing
     /// that appeared since is found once the listing is older than `missLifetime`, and one the
     /// listing names is found for `listingLifetime`.
     @Test func unknownTokensAreAnsweredFromARecentListing() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
         #expect(b.files(of: "guess-1", now: 100).isEmpty)
         let (_, token) = busySession(process("s1", a))
@@ -333,7 +320,7 @@ import Testing
 
     /// A busy session of process s1, written to `folder` before s1 died; and s2's view of the
     /// folder, to take it over.
-    private func sessionOfADeadProcess(in folder: Folder) -> (token: String, taker: StateFolder) {
+    private func sessionOfADeadProcess(in folder: SharedStateFolder) -> (token: String, taker: StateFolder) {
         let a = folder.store(node: "s1")
         let (_, token) = busySession(process("s1", a))
         a.store.flush()
@@ -344,7 +331,7 @@ import Testing
     /// sessions animate meanwhile, and what the resuming controller sends before its welcome is
     /// served after it, in order.
     @Test func aTakeoverReplaysOffTheServiceThreadWhileTheShardGoesOn() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (token, b) = sessionOfADeadProcess(in: folder)
         let second = process("s2", b)
         let (other, _, _) = second.controller()
@@ -376,7 +363,7 @@ import Testing
     /// Every hello for a session being taken over waits for the one takeover, wherever its
     /// connection landed: the directory sends it to the shard taking the session over.
     @Test func hellosForASessionBeingTakenOverWaitForTheSameTakeover() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (token, b) = sessionOfADeadProcess(in: folder)
         let second = ShardHarness(shards: 2, state: b) { $0.nodeID = "s2" }
         for transport in second.transports { transport.holdsBackgroundWork = true }
@@ -399,7 +386,7 @@ import Testing
     /// A resuming viewer that goes away before the takeover is done leaves the session taken
     /// over and waiting for a resume, until its time is up like any session without viewers.
     @Test func aSessionWhoseResumingViewerLeftDuringItsTakeoverWaitsForItsTTL() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (token, b) = sessionOfADeadProcess(in: folder)
         let second = process("s2", b)
         second.transport.holdsBackgroundWork = true
@@ -422,7 +409,7 @@ import Testing
     /// A takeover that finds nothing answers every waiting hello, then serves what its viewer
     /// sent meanwhile as it would have been served without a hello.
     @Test func aFailedTakeoverAnswersTheHelloAndThenWhatCameAfterIt() {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let second = ShardHarness(state: folder.store(node: "s2")) {
             $0.nodeID = "s2"
             $0.maxSessionsPerPeer = 1
@@ -444,7 +431,7 @@ import Testing
 
     /// At most `maxHeldMessages` wait for a takeover; a command past them is answered `busy`.
     @Test func aViewerWaitingForATakeoverMayQueue256Messages() throws {
-        let folder = Folder()
+        let folder = SharedStateFolder()
         let (token, b) = sessionOfADeadProcess(in: folder)
         let second = ShardHarness(state: b) {
             $0.nodeID = "s2"

@@ -15,7 +15,7 @@ enum RedisScripts {
         local owner = redis.call('HGET', KEYS[1], 'owner')
         if not owner then
           if ARGV[3] == '' then return redis.error_reply('LOST the session is gone') end
-          redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', ARGV[3], 'watch', ARGV[4], 'watchkey', KEYS[3], 'lines', 0)
+          redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', ARGV[3], 'watch', ARGV[4], 'watchkey', KEYS[3], 'lines', 0, 'dropped', 0)
           redis.call('SET', KEYS[3], KEYS[1])
         elseif owner ~= ARGV[1] then
           return redis.error_reply('LOST taken over by ' .. owner)
@@ -35,12 +35,46 @@ enum RedisScripts {
         return have
         """
 
+    /// Replaces the head of a session's input with a checkpoint if the caller owns it: the list
+    /// becomes the checkpoint's lines followed by the lines after line `through`. Line numbers
+    /// are absolute, as `append`'s are: the hash's `lines` stays the count of lines ever
+    /// appended, and `dropped` becomes `through`, so the list is the checkpoint's lines followed
+    /// by lines `dropped + 1 ... lines`. A checkpoint through a line already dropped changes
+    /// nothing (the same round sent again, its reply lost).
+    ///
+    /// KEYS: session hash, input list, watch index. ARGV: owner, the last line replaced, the
+    /// keys' lifetime in ms, the checkpoint's lines. Returns the lines the store holds; errors
+    /// `LOST …` as `append`'s, and `GAP …` (line `through` is not in the store).
+    static let checkpoint = """
+        local owner = redis.call('HGET', KEYS[1], 'owner')
+        if not owner then return redis.error_reply('LOST the session is gone') end
+        if owner ~= ARGV[1] then return redis.error_reply('LOST taken over by ' .. owner) end
+        local have = tonumber(redis.call('HGET', KEYS[1], 'lines'))
+        local through = tonumber(ARGV[2])
+        if through > have then return redis.error_reply('GAP the store holds ' .. have .. ' lines') end
+        if through > tonumber(redis.call('HGET', KEYS[1], 'dropped') or 0) then
+          if have > through then
+            redis.call('LTRIM', KEYS[2], through - have, -1)
+          else
+            redis.call('DEL', KEYS[2])
+          end
+          for index = #ARGV, 4, -1 do redis.call('LPUSH', KEYS[2], ARGV[index]) end
+          redis.call('HSET', KEYS[1], 'dropped', through)
+        end
+        redis.call('PEXPIRE', KEYS[1], ARGV[3])
+        redis.call('PEXPIRE', KEYS[2], ARGV[3])
+        redis.call('PEXPIRE', KEYS[3], ARGV[3])
+        return have
+        """
+
     /// Makes the caller the owner of the session whose control token's key, or watch token's key,
     /// is given, tells the old owner (a list it reads), and returns the session.
     ///
     /// KEYS: the session hash for the token, the watch index for the token. ARGV: the new owner,
     /// the keys' prefix. Returns nil (no such session), error `MINE` (the caller owns it), or
-    /// [key, control token, watch token, lines held, [lines]].
+    /// [key, control token, watch token, lines held, [lines]]: lines held is the hash's `lines`,
+    /// the number the caller's appends go on from, which the list is shorter than after a
+    /// checkpoint.
     static let claim = """
         local session = KEYS[1]
         if redis.call('EXISTS', session) == 0 then
@@ -88,5 +122,5 @@ enum RedisScripts {
         """
 
     /// Every script, for `SCRIPT LOAD` on each new connection.
-    static let all = [append, claim, takeLost, end, touch]
+    static let all = [append, checkpoint, claim, takeLost, end, touch]
 }

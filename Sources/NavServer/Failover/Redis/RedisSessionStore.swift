@@ -4,8 +4,10 @@ import Logging
 /// The session store in Redis (`serve --state redis://HOST:PORT[/DB]`): every process behind one
 /// balancer writes its live sessions' input there, and any of them can take a session over.
 ///
-/// **Keys** (all under `stackcast:`): `session:KEY`, a hash of the session's owner, tokens and
-/// line count; `input:KEY`, its lines (the recording format, one per element); `watch:WKEY`, the
+/// **Keys** (all under `stackcast:`): `session:KEY`, a hash of the session's owner, tokens, line
+/// count (`lines`: every line appended, as numbered appends count) and the last line a checkpoint
+/// replaced (`dropped`); `input:KEY`, its lines (the recording format, one per element: the
+/// checkpoint's lines, then lines `dropped + 1 ... lines`); `watch:WKEY`, the
 /// session hash's name, so a watcher's token finds its session too; `lost:OWNER`, the sessions
 /// others took from a process. KEY and WKEY are the tokens' one-way keys
 /// (`SessionToken.stateKey`); the hash keeps the tokens themselves, so Redis must be as private as
@@ -55,7 +57,9 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     /// One session this process owns.
     private struct Entry {
         let key: String
-        /// Lines the store held before this process's first (a taken-over session's).
+        /// Lines the store held before this process's first (a taken-over session's): the hash's
+        /// `lines`, which a checkpoint leaves as it is, so this process's line n is line base + n
+        /// to the scripts, whatever the list's length.
         let base: Int
         /// Its watch token's index key, to keep alive with it.
         let watchIndex: String
@@ -67,6 +71,8 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         var pending: [RecordingLine] = []
         var pendingBytes = 0
         var isFinishing = false
+        /// Checkpoints not yet confirmed by Redis, in order, each through a later line.
+        var rebases: [QueuedRebase] = []
         var waiters: [(line: Int, done: @Sendable (Bool) -> Void)] = []
     }
 
@@ -179,6 +185,17 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         done(answer)
     }
 
+    /// Queues the checkpoint after the lines appended so far; one queued through an earlier line
+    /// goes, as this one replaces everything it would (it is due no sooner).
+    public func rebase(_ name: String, through line: Int, with base: [String]) {
+        entriesLock.withLock {
+            guard var entry = entries[name] else { return }
+            entry.rebases.removeAll { $0.through <= line }
+            entry.rebases.append(QueuedRebase(after: entry.appended, through: line, base: base))
+            entries[name] = entry
+        }
+    }
+
     public func finish(_ name: String) {
         entriesLock.withLock {
             unkept.remove(name)
@@ -246,6 +263,8 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
     /// What one round trip sends for one session.
     private enum Call {
         case append(name: String)
+        /// Through line `through` of this process's numbering.
+        case checkpoint(name: String, through: Int)
         case end(name: String)
         /// The keys of a session no longer kept are deleted.
         case forget(name: String)
@@ -287,6 +306,16 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
                     first += chunk.count
                     offset += chunk.count
                 }
+                // After the lines before them, in the same round trip; Redis runs them in order.
+                // A session not made in Redis yet has nothing to replace until its first lines go.
+                let sent = entry.written + entry.pending.count
+                for rebase in entry.rebases {
+                    guard rebase.due <= sent, entry.creation == nil || !entry.pending.isEmpty else { break }
+                    commands.append(
+                        ["EVALSHA", scriptHashes[RedisScripts.checkpoint]!, "3", sessionKey(entry.key), inputKey(entry.key), entry.watchIndex,
+                         owner, String(entry.base + rebase.through), String(Int(Self.retention * 1000))] + rebase.base)
+                    calls.append(.checkpoint(name: name, through: rebase.through))
+                }
             }
         }
         if now - lastLostRead >= Self.idleInterval || !calls.isEmpty {
@@ -322,6 +351,15 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
             case .append(let name):
                 switch reply {
                 case .integer(let held): confirm(name, held: held)
+                case .error(let message) where message.hasPrefix("LOST the session is gone"): gone.append(name)
+                case .error(let message) where message.hasPrefix("LOST"): lost.append(name)
+                case .error(let message) where message.hasPrefix("GAP"): abandon(name, because: "Redis lost part of its input (\(message))")
+                case .error(let message): failure = message
+                default: failure = "unexpected reply \(reply)"
+                }
+            case .checkpoint(let name, let through):
+                switch reply {
+                case .integer: entriesLock.withLock { entries[name]?.rebases.removeAll { $0.through <= through } }
                 case .error(let message) where message.hasPrefix("LOST the session is gone"): gone.append(name)
                 case .error(let message) where message.hasPrefix("LOST"): lost.append(name)
                 case .error(let message) where message.hasPrefix("GAP"): abandon(name, because: "Redis lost part of its input (\(message))")
