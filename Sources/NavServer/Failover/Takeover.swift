@@ -48,6 +48,9 @@ struct TakeoverOutcome: @unchecked Sendable {
         let lines: Int
         let milliseconds: Double
         let replay: Replay
+        /// What the store holds of the session, as lines, for its next checkpoint; nil when more
+        /// than a session keeps a copy of (`SessionRecorder.maxStoredCopyBytes`).
+        let stored: [String]?
     }
 
     enum Failure: Error {
@@ -73,10 +76,22 @@ struct TakeoverOutcome: @unchecked Sendable {
             return TakeoverOutcome(
                 result: .success(Rebuilt(
                     name: taken.name, token: taken.token, watchToken: taken.watchToken, app: taken.recording.header.app, lines: taken.recording.entries.count,
-                    milliseconds: Self.milliseconds(since: start), replay: replay)))
+                    milliseconds: Self.milliseconds(since: start), replay: replay, stored: Self.lines(of: taken.recording))))
         } catch {
             return TakeoverOutcome(result: .failure(.replay(error)))
         }
+    }
+
+    /// `recording` as the lines of a stored recording, if a session would keep a copy that long.
+    private static func lines(of recording: Recording) -> [String]? {
+        var lines = [JSONWriter.write(recording.header.json)]
+        var bytes = lines[0].utf8.count
+        for entry in recording.entries {
+            lines.append(JSONWriter.write(entry.json))
+            bytes += lines[lines.count - 1].utf8.count + 1
+            if bytes >= SessionRecorder.maxStoredCopyBytes { return nil }
+        }
+        return lines
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {

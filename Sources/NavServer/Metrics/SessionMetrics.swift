@@ -16,6 +16,9 @@ struct SessionMetrics: Sendable {
     /// Sessions rebuilt from the session store (their server went away).
     var sessionsMigrated = 0
     var sessionsExpired = 0
+    /// Checkpoints written to the session store, and those a session at rest could not give.
+    var checkpointsMade = 0
+    var checkpointsRefused = 0
     var framesSent = 0
     var fullFramesSent = 0
     var frameBytesSent = 0
@@ -44,6 +47,8 @@ struct SessionMetrics: Sendable {
         sessionsResumed += other.sessionsResumed
         sessionsMigrated += other.sessionsMigrated
         sessionsExpired += other.sessionsExpired
+        checkpointsMade += other.checkpointsMade
+        checkpointsRefused += other.checkpointsRefused
         framesSent += other.framesSent
         fullFramesSent += other.fullFramesSent
         frameBytesSent += other.frameBytesSent
@@ -60,6 +65,10 @@ struct SessionMetrics: Sendable {
         out.metric("stackcast_sessions_created_total", "counter", "Sessions created by hello.", Double(sessionsCreated))
         out.metric("stackcast_sessions_resumed_total", "counter", "hello messages that resumed or watched a session.", Double(sessionsResumed))
         out.metric("stackcast_sessions_migrated_total", "counter", "Sessions rebuilt from the session store (a state folder or Redis) after their server went away.", Double(sessionsMigrated))
+        out.metric("stackcast_checkpoints_total", "counter", "Checkpoints written to the session store: a session at rest, its stored input replaced by its state.", Double(checkpointsMade))
+        out.metric(
+            "stackcast_checkpoints_refused_total", "counter",
+            "Checkpoints not written: the session held what a checkpoint does not describe, or the check found a difference.", Double(checkpointsRefused))
         out.metric("stackcast_sessions_expired_total", "counter", "Sessions dropped after nobody resumed them in time.", Double(sessionsExpired))
         out.metric("stackcast_frames_sent_total", "counter", "Frames sent to viewers.", Double(framesSent))
         out.metric("stackcast_full_frames_sent_total", "counter", "Full (non-delta) frames sent to viewers.", Double(fullFramesSent))

@@ -41,6 +41,29 @@ public struct RecordingEntry: Equatable, Sendable {
         /// The session ended (`expired`, `replaced`, `stopped`) or its recording was stopped
         /// (`recording stopped`); nothing follows.
         case end(String)
+        /// A checkpoint in a session store: the scene as `snapshot` holds it, what came before
+        /// having been dropped. Only ever the first line after the header.
+        case restore(Checkpoint)
+    }
+
+    /// What a `restore` line holds: the scene, and where the session's frames and controllers
+    /// had got to.
+    public struct Checkpoint: Equatable, Sendable {
+        public var snapshot: SceneSnapshot
+        /// The newest frame's seq and scene time (its picture is the scene's, at rest).
+        public var seq: Int
+        public var frameTime: Double
+        /// The forms pictures were made in, and the highest controller number used.
+        public var kinds: ScenePicture.Kinds
+        public var viewers: Int
+
+        public init(snapshot: SceneSnapshot, seq: Int, frameTime: Double, kinds: ScenePicture.Kinds, viewers: Int) {
+            self.snapshot = snapshot
+            self.seq = seq
+            self.frameTime = frameTime
+            self.kinds = kinds
+            self.viewers = viewers
+        }
     }
 
     public var time: Double
@@ -78,6 +101,12 @@ public struct RecordingEntry: Equatable, Sendable {
             if let hash { object["hash"] = .string(hash) }
         case .end(let reason):
             object["end"] = .string(reason)
+        case .restore(let checkpoint):
+            object["restore"] = checkpoint.snapshot.json
+            object["seq"] = .number(Double(checkpoint.seq))
+            object["shown"] = .number(checkpoint.frameTime)
+            object["kinds"] = RecordingEntry.json(checkpoint.kinds)
+            object["viewers"] = .number(Double(checkpoint.viewers))
         case .advance:
             break
         }
@@ -107,6 +136,13 @@ public struct RecordingEntry: Equatable, Sendable {
             event = .input(viewer: try int("v"), message: text)
         } else if object["leave"] != nil {
             event = .leave(viewer: try int("v"))
+        } else if let snapshot = object["restore"] {
+            guard let shown = object["shown"]?.numberValue, shown.isFinite, let kinds = object["kinds"] else {
+                throw .badLine(line, "restore: expected seq, shown, kinds and viewers beside it")
+            }
+            event = .restore(Checkpoint(
+                snapshot: try SceneSnapshot(snapshot, line: line), seq: try int("seq"), frameTime: shown,
+                kinds: try RecordingEntry.kinds(kinds, line: line), viewers: try int("viewers")))
         } else if let kinds = object["kinds"] {
             event = .kinds(try RecordingEntry.kinds(kinds, line: line))
         } else if object["frame"] != nil {
@@ -125,7 +161,7 @@ public struct RecordingEntry: Equatable, Sendable {
         } else if object.count == 1 {
             event = .advance
         } else {
-            throw .badLine(line, "expected one of in, leave, kinds, frame, ahead, same, remake or end, or t alone")
+            throw .badLine(line, "expected one of in, leave, kinds, frame, ahead, same, remake, end or restore, or t alone")
         }
     }
 

@@ -116,6 +116,16 @@ public final class Replay {
         switch entry.event {
         case .end:
             next = recording.entries.count
+        case .restore(let checkpoint):
+            guard line == 2 else { throw .inconsistent(line: line, "a restore line comes first after the header, or not at all") }
+            do throws(SceneSnapshotError) {
+                try scene.restore(checkpoint.snapshot)
+            } catch {
+                throw .inconsistent(line: line, "the checkpoint does not restore: \(error)")
+            }
+            kinds = checkpoint.kinds
+            highestViewer = checkpoint.viewers
+            latest = WireFrame(seq: checkpoint.seq, time: checkpoint.frameTime, picture: scene.currentPicture(kinds: kinds))
         case .advance:
             scene.advance(to: entry.time)
         case .kinds(let kinds):

@@ -35,15 +35,32 @@ final class SessionRecorder {
     private var reachedBudget = false
     /// The number of the last line handed to the store (`RecordingSink.whenWritten` waits for one).
     private(set) var lastLine = 0
+    /// What a session store holds of the session, header first, for its next checkpoint
+    /// (`SessionCheckpoint`); nil for a record folder's recording, and for good once it passes
+    /// `maxStoredCopyBytes` (a session that never rests) or a line was deferred.
+    private(set) var storedCopy: [String]?
+    private var storedCopyBytes = 0
+    /// The bytes of `storedCopy` that came after its last checkpoint.
+    private(set) var bytesSinceCheckpoint = 0
+    /// The most bytes `storedCopy` keeps: minutes of a drag that never rests.
+    static let maxStoredCopyBytes = 2 << 20
 
     /// Starts recording `name` with its header line; with `holding`, only in memory until `start`.
     /// Without a header, it goes on with a recording taken over from another process, whose
     /// controllers were numbered up to `viewersBefore`.
-    init(name: String, header: RecordingHeader?, store: any RecordingSink, holding: Bool = false, viewersBefore: Int = 0) {
+    ///
+    /// For a session store, `stored` is what it holds already (the recording a takeover read), so
+    /// the recorder can give the whole of it to a checkpoint; nil: too much to keep a copy of.
+    init(name: String, header: RecordingHeader?, store: any RecordingSink, holding: Bool = false, viewersBefore: Int = 0, stored: [String]? = []) {
         self.name = name
         self.store = store
         nextViewer = viewersBefore + 1
         if holding { held = [] }
+        if store.keepsLiveSessions, let stored {
+            storedCopy = stored
+            storedCopyBytes = stored.reduce(0) { $0 + $1.utf8.count + 1 }
+            bytesSinceCheckpoint = storedCopyBytes
+        }
         if let header { write(.text(JSONWriter.write(header.json))) }
     }
 
@@ -160,6 +177,7 @@ final class SessionRecorder {
 
     private func write(_ line: RecordingLine) {
         recordedBytes += line.bufferedBytes
+        if storedCopy != nil { copy(line) }
         guard held != nil else {
             lastLine = store.append(line, to: name)
             return
@@ -171,6 +189,32 @@ final class SessionRecorder {
         } else {
             held?.append(line)
         }
+    }
+
+    // MARK: Checkpoints
+
+    private func copy(_ line: RecordingLine) {
+        guard case .text(let text) = line, storedCopyBytes + text.utf8.count < Self.maxStoredCopyBytes else {
+            storedCopy = nil
+            return
+        }
+        storedCopy!.append(text)
+        storedCopyBytes += text.utf8.count + 1
+        bytesSinceCheckpoint += text.utf8.count + 1
+    }
+
+    /// The store now holds `base` in place of its lines up to this recorder's line `line`.
+    func checkpointed(through line: Int, base: [String]) {
+        guard let copy = storedCopy, line <= lastLine else { return }
+        let kept = Array(copy.suffix(lastLine - line))
+        storedCopy = base + kept
+        storedCopyBytes = storedCopy!.reduce(0) { $0 + $1.utf8.count + 1 }
+        bytesSinceCheckpoint = kept.reduce(0) { $0 + $1.utf8.count + 1 }
+    }
+
+    /// A checkpoint was refused: the next is tried once as much again has been written.
+    func checkpointRefused() {
+        bytesSinceCheckpoint = 0
     }
 }
 

@@ -45,6 +45,10 @@ final class Session {
     /// When the scene, still since its last animation, lets go of its layer cache
     /// (`SessionShard.layerCacheSeconds`); nil when it keeps none or animates.
     var layerCacheDropAt: Double?
+    /// When the session, at rest, is checkpointed in the session store (`SessionShard+Checkpoints`).
+    var checkpointAt: Double?
+    /// A checkpoint is being made off the service thread.
+    var isCheckpointing = false
     /// Input changed the scene: its picture is made at the end of the loop turn, or once a viewer
     /// has room for a frame (`SessionShard.endTurn`).
     var needsRender = false

@@ -172,14 +172,15 @@ extension SessionShard {
         frameTaken(by: viewer)
     }
 
-    /// Sweeps expired sessions and still scenes' layer caches, then asks to be woken for the
-    /// next of either.
+    /// Sweeps expired sessions and still scenes' layer caches, starts due checkpoints, then asks
+    /// to be woken for the next of any.
     func woke(now: Double) {
         expireSessions(now: now)
         dropStillLayerCaches(now: now)
+        startDueCheckpoints(now: now)
         // Without an array per session: a shard may hold thousands.
         let next = sessions.values.reduce(Double.infinity) { next, session in
-            min(next, session.expiresAt ?? .infinity, session.layerCacheDropAt ?? .infinity)
+            min(next, session.expiresAt ?? .infinity, session.layerCacheDropAt ?? .infinity, session.checkpointAt ?? .infinity)
         }
         if next < .infinity { transport.wake(at: next) }
     }

@@ -61,7 +61,7 @@ extension SessionShard {
         let scene = replay.scene
         scene.styles = styles
         // The controllers of the recording were on the server that went away: they left.
-        let recorder = SessionRecorder(name: rebuilt.name, header: nil, store: state.lines, viewersBefore: replay.highestViewer)
+        let recorder = SessionRecorder(name: rebuilt.name, header: nil, store: state.lines, viewersBefore: replay.highestViewer, stored: rebuilt.stored)
         for number in replay.dropViewers() { recorder.left(number: number, at: scene.now) }
         let session = Session(
             token: rebuilt.token, watchToken: watchToken, peer: takeover.peer,

@@ -58,7 +58,7 @@ import Testing
         }
         #expect(throws: RecordingError.badLine(2, "not valid JSON")) { try Recording(parsing: Recording(header: header).text + "{\n") }
         #expect(
-            throws: RecordingError.badLine(2, "expected one of in, leave, kinds, frame, ahead, same, remake or end, or t alone")
+            throws: RecordingError.badLine(2, "expected one of in, leave, kinds, frame, ahead, same, remake, end or restore, or t alone")
         ) { try Recording(parsing: Recording(header: header).text + "{\"t\":1,\"jump\":true}\n") }
     }
 

@@ -1,0 +1,170 @@
+import NavKit
+import NavWire
+
+/// A snapshot as a recording's `restore` line holds it (docs/recording.md): short keys and flat
+/// number arrays, since a checkpoint is what a session's state shrinks to.
+extension SceneSnapshot {
+    var json: JSONValue {
+        var object = JSONObject()
+        object["time"] = .number(time)
+        object["viewport"] = ServerMessage.viewportJSON(viewport)
+        var settings = JSONObject()
+        settings["busy"] = .string(self.settings.busyPolicy.rawValue)
+        settings["slowMotion"] = .number(self.settings.slowMotion)
+        settings["popGesture"] = .bool(self.settings.popGestureEnabled)
+        if let range = self.settings.popGestureRange { settings["popRange"] = .number(range) }
+        settings["transition"] = .string(self.settings.transition)
+        object["settings"] = .object(settings)
+        object["ids"] = .array([.number(Double(controllerIDs)), .number(Double(nodeIDs))])
+        object["stacks"] = .array(stacks.map(Self.json))
+        if let selectedTab { object["tab"] = .number(Double(selectedTab)) }
+        if !badges.isEmpty {
+            object["badges"] = .array(badges.map { badge in
+                var entry = JSONObject()
+                if let text = badge.text { entry["text"] = .string(text) }
+                if let color = badge.color { entry["color"] = .string(color.hex) }
+                return .object(entry)
+            })
+        }
+        object["nodes"] = .array(nodes.flatMap { [.number(Double($0.first)), .number(Double($0.count))] })
+        object["detached"] = .array(detached.map { node in
+            .array([Double(node.index), node.frame.x, node.frame.y, node.frame.width, node.frame.height, node.alpha, node.scale]
+                .map { .number($0) } + [.bool(node.onStandby), .bool(node.takesTouches)])
+        })
+        return .object(object)
+    }
+
+    private static func json(_ stack: Stack) -> JSONValue {
+        var object = JSONObject()
+        object["pages"] = .array(stack.pages.map { page in
+            var entry = JSONObject()
+            entry["id"] = .string(page.id)
+            if let spec = page.spec {
+                entry["from"] = .string(spec.vc)
+                entry["steps"] = .array(spec.steps.map { step in
+                    switch step {
+                    case .swipe: "swipe"
+                    case .row(let path, let index): .array([.number(Double(path.section)), .number(Double(path.row)), .number(Double(index))])
+                    }
+                })
+            }
+            entry["arrival"] = .string(page.arrival)
+            if page.loaded { entry["loaded"] = true }
+            if page.scrollOffset != 0 { entry["scroll"] = .number(page.scrollOffset) }
+            if let row = page.selectedRow { entry["selected"] = .array([.number(Double(row.section)), .number(Double(row.row))]) }
+            return .object(entry)
+        })
+        object["attached"] = .array(stack.attached.map { .number(Double($0)) })
+        return .object(object)
+    }
+
+    /// Reads what `json` wrote; `line` is the line's number, for errors.
+    init(_ value: JSONValue, line: Int) throws(RecordingError) {
+        let reader = SnapshotReader(line: line)
+        guard let object = value.objectValue else { throw reader.error("restore", "expected an object") }
+        let time = try reader.number(object["time"], "time")
+        var resize = object["viewport"]?.objectValue ?? JSONObject()
+        resize["type"] = "resize"
+        guard case .success(.resize(let viewport)) = MessageDecoder.decode(.object(resize)) else {
+            throw reader.error("viewport", "expected width, height, scale and safeArea as a resize message has them")
+        }
+        guard let settings = object["settings"]?.objectValue, let busy = settings["busy"]?.stringValue.flatMap(BusyPolicy.init(rawValue:)),
+              let popGesture = settings["popGesture"]?.boolValue, let transition = settings["transition"]?.stringValue
+        else { throw reader.error("settings", "expected busy, slowMotion, popGesture and transition") }
+        let ids = try reader.integers(object["ids"], "ids")
+        guard ids.count == 2 else { throw reader.error("ids", "expected the last page id and the last node id") }
+        var stacks: [Stack] = []
+        for stack in object["stacks"]?.arrayValue ?? [] { stacks.append(try reader.stack(stack)) }
+        var badges: [Badge] = []
+        for badge in object["badges"]?.arrayValue ?? [] {
+            let entry = badge.objectValue ?? JSONObject()
+            let color = try entry["color"].map { value throws(RecordingError) in
+                guard let color = value.stringValue.flatMap(Color.init(hex:)) else { throw reader.error("badges", "color: expected #RRGGBB") }
+                return color
+            }
+            badges.append(Badge(text: entry["text"]?.stringValue, color: color))
+        }
+        let flat = try reader.integers(object["nodes"], "nodes")
+        guard flat.count.isMultiple(of: 2) else { throw reader.error("nodes", "expected pairs of a first id and a count") }
+        var detached: [DetachedNode] = []
+        for node in object["detached"]?.arrayValue ?? [] {
+            guard let fields = node.arrayValue, fields.count == 9, let numbers = Optional(fields.prefix(7).compactMap(\.numberValue)), numbers.count == 7,
+                  let index = Int(exactly: numbers[0]), let standby = fields[7].boolValue, let touches = fields[8].boolValue
+            else { throw reader.error("detached", "expected [index, x, y, width, height, alpha, scale, standby, touches]") }
+            detached.append(DetachedNode(
+                index: index, frame: Rect(x: numbers[1], y: numbers[2], width: numbers[3], height: numbers[4]), alpha: numbers[5], scale: numbers[6],
+                onStandby: standby, takesTouches: touches))
+        }
+        self.init(
+            time: time, viewport: viewport,
+            settings: Settings(
+                busyPolicy: busy, slowMotion: try reader.number(settings["slowMotion"], "settings.slowMotion"), popGestureEnabled: popGesture,
+                popGestureRange: settings["popRange"]?.numberValue, transition: transition),
+            controllerIDs: ids[0], nodeIDs: ids[1], stacks: stacks, selectedTab: try object["tab"].map { value throws(RecordingError) in try reader.integer(value, "tab") },
+            badges: badges, nodes: stride(from: 0, to: flat.count, by: 2).map { NodeIDRun(first: flat[$0], count: flat[$0 + 1]) },
+            detached: detached)
+    }
+}
+
+/// Reads a `restore` line's fields, with errors that name the field.
+private struct SnapshotReader {
+    let line: Int
+
+    func error(_ field: String, _ message: String) -> RecordingError {
+        .badLine(line, "restore.\(field): \(message)")
+    }
+
+    func number(_ value: JSONValue?, _ field: String) throws(RecordingError) -> Double {
+        guard let number = value?.numberValue, number.isFinite else { throw error(field, "expected a number") }
+        return number
+    }
+
+    func integer(_ value: JSONValue?, _ field: String) throws(RecordingError) -> Int {
+        guard let number = value?.numberValue, let integer = Int(exactly: number), integer >= 0 else { throw error(field, "expected a whole number ≥ 0") }
+        return integer
+    }
+
+    func integers(_ value: JSONValue?, _ field: String) throws(RecordingError) -> [Int] {
+        guard let array = value?.arrayValue else { throw error(field, "expected an array of whole numbers") }
+        var integers: [Int] = []
+        for element in array { integers.append(try integer(element, field)) }
+        return integers
+    }
+
+    func stack(_ value: JSONValue) throws(RecordingError) -> SceneSnapshot.Stack {
+        guard let object = value.objectValue, let pages = object["pages"]?.arrayValue, !pages.isEmpty else {
+            throw error("stacks", "expected each stack's pages")
+        }
+        var saved: [SceneSnapshot.Page] = []
+        for page in pages {
+            let entry = page.objectValue ?? JSONObject()
+            guard let id = entry["id"]?.stringValue, let arrival = entry["arrival"]?.stringValue else {
+                throw error("stacks", "expected each page's id and arrival")
+            }
+            var spec: SpecPath?
+            if let from = entry["from"]?.stringValue {
+                var steps: [SpecPath.Step] = []
+                for step in entry["steps"]?.arrayValue ?? [] {
+                    if step.stringValue == "swipe" {
+                        steps.append(.swipe)
+                    } else {
+                        let numbers = try integers(step, "steps")
+                        guard numbers.count == 3 else { throw error("steps", "expected [section, row, screen] or \"swipe\"") }
+                        steps.append(.row(RowPath(row: numbers[1], section: numbers[0]), index: numbers[2]))
+                    }
+                }
+                spec = SpecPath(vc: from, steps: steps)
+            }
+            var selected: RowPath?
+            if let row = entry["selected"] {
+                let numbers = try integers(row, "selected")
+                guard numbers.count == 2 else { throw error("selected", "expected [section, row]") }
+                selected = RowPath(row: numbers[1], section: numbers[0])
+            }
+            saved.append(SceneSnapshot.Page(
+                id: id, spec: spec, arrival: arrival, loaded: entry["loaded"]?.boolValue ?? false,
+                scrollOffset: try entry["scroll"].map { value throws(RecordingError) in try number(value, "scroll") } ?? 0, selectedRow: selected))
+        }
+        return SceneSnapshot.Stack(pages: saved, attached: try integers(object["attached"], "attached"))
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import NavWire
+import Testing
+@testable import NavServer
+
+/// Checkpoints in the state folder: a session at rest has its state file replaced by its state
+/// (a header and a `restore` line), checked before it is written, and another process takes it
+/// over from there as it would from the whole file.
+@Suite struct CheckpointTests {
+    private func process(_ node: String, _ store: StateFolder) -> ShardHarness {
+        ShardHarness(state: store) { $0.nodeID = node }
+    }
+
+    /// Drags the visible list `drags` times, up and back, `moves` pointer moves each, 8 ms apart.
+    private func drag(_ h: ShardHarness, on c: FakeConnection, drags: Int, moves: Int) {
+        var time = 1000.0
+        for drag in 0..<drags {
+            let (from, to) = drag.isMultiple(of: 2) ? (650.0, 350.0) : (350.0, 650.0)
+            h.send(#"{"type":"pointer","phase":"down","id":1,"x":200,"y":\#(from),"t":\#(time)}"#, on: c)
+            for move in 1...moves {
+                time += 8
+                h.advance(by: 0.008)
+                let y = from + (to - from) * Double(move) / Double(moves)
+                h.send(#"{"type":"pointer","phase":"move","id":1,"samples":[[200,\#(y),\#(time)]]}"#, on: c)
+            }
+            time += 8
+            h.send(#"{"type":"pointer","phase":"up","id":1,"x":200,"y":\#(to),"t":\#(time)}"#, on: c)
+            h.settle()
+        }
+    }
+
+    /// The state file's lines.
+    private func lines(of store: StateFolder, _ token: String) throws -> [String] {
+        try String(contentsOfFile: store.store.path(of: store.name(for: token)), encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func aLongDraggedSessionRestsInACheckpointAndIsTakenOverFromIt() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        for index in 0..<100 {
+            first.command("p\(index)", "push", #""screen":{"name":"A\#(index)"}"#, on: viewer)
+            first.settle()
+            first.command("q\(index)", "pop", on: viewer)
+            first.settle()
+        }
+        drag(first, on: viewer, drags: 50, moves: 200)
+        // A row tapped: the page it pushes is found in the row, so the checkpoint holds no spec.
+        first.send(#"{"type":"pointer","phase":"down","id":1,"x":200,"y":180,"t":90000}"#, on: viewer)
+        first.send(#"{"type":"pointer","phase":"up","id":1,"x":200,"y":180,"t":90050}"#, on: viewer)
+        first.settle()
+        a.store.flush()
+        let whole = try lines(of: a, token).joined(separator: "\n").utf8.count
+        #expect(whole > 500_000)
+
+        // A quiet second later the checkpoint is made (off the service thread) and swapped in.
+        first.advance(by: 2)
+        a.store.flush()
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 && kept[1].contains(#""restore""#))
+        #expect(kept.joined(separator: "\n").utf8.count <= 16 << 10)
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (1, 0))
+
+        // s1 dies; s2 takes the session over from the checkpoint, as it was.
+        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+        let picture = try #require(first.shard.sessions[token]?.scene.currentPicture(kinds: [.list]).list)
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        let session = try #require(second.shard.sessions[token])
+        #expect(session.scene.state?.json == state)
+        #expect(session.scene.currentPicture(kinds: [.list]).list == picture)
+
+        // The same command on both draws the same frames from there.
+        for h in [first, second] {
+            let c = h === first ? viewer : resumed
+            h.command("back", "pop", on: c)
+        }
+        for _ in 0..<30 {
+            first.advance(by: 1.0 / 60)
+            second.advance(by: 1.0 / 60)
+            #expect(first.shard.sessions[token]?.scene.currentPicture(kinds: [.list, .tree]) == second.shard.sessions[token]?.scene.currentPicture(kinds: [.list, .tree]))
+        }
+    }
+
+    @Test func aSessionHoldingASpecAClientSentIsNotCheckpointedAndKeepsItsWholeFile() throws {
+        let folder = SharedStateFolder()
+        let a = folder.store(node: "s1")
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        first.command("p", "push", #""screen":{"name":"Sent"}"#, on: viewer)
+        first.settle()
+        first.advance(by: 2)
+        a.store.flush()
+        #expect(try lines(of: a, token).count > 100)
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (0, 1))
+        // Popped, it rests in a checkpoint once as much again has been written.
+        first.command("q", "pop", on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        first.advance(by: 2)
+        a.store.flush()
+        #expect(try lines(of: a, token).count == 2)
+        #expect(first.shard.metrics.withLock { $0.checkpointsMade } == 1)
+    }
+}
