@@ -15,7 +15,8 @@ docs/performance.md describes it):
    had); meanwhile the dragging sessions' frame
    intervals (p99, the dead node's lost sessions included until they died); Redis's script calls
    and bytes received per input the load sent; and a session's stored bytes (Redis's MEMORY
-   USAGE of its keys) at the start, before the kill and at the end.
+   USAGE of its keys) at the start, before the kill, at the end, and after 3 s at rest (its
+   checkpoint; the dead node's sessions left out).
 
 Prints a table, then one JSON line. usage: Scripts/cluster-bench.py BINARY [--sessions N]
 [--redis-sessions N]"""
@@ -202,6 +203,11 @@ async def redis_failover(cluster, binary, sessions, seconds):
     report = json.loads([line for line in out.splitlines() if line.startswith("{")][-1])
     calls_after, received_after = redis_counts(cluster.redis_port)
     end_bytes = stored_bytes(cluster.redis_port, [k for k in dragging_keys if redis(cluster.redis_port, "EXISTS", f"stackcast:session:{k}")])
+    # At rest a second, each live node's sessions are checkpointed: what is stored stops growing.
+    # The dead node's sessions wait, whole, for a resume nobody sends here.
+    await asyncio.sleep(3)
+    alive = [k for k in dragging_keys if not (redis(cluster.redis_port, "HGET", f"stackcast:session:{k}", "owner") or victim).startswith(victim + "-")]
+    rested_bytes = stored_bytes(cluster.redis_port, alive)
     for client in clients:
         await client.close()
     inputs = max(report["inputs_sent"] + report["commands_sent"], 1)
@@ -213,7 +219,7 @@ async def redis_failover(cluster, binary, sessions, seconds):
         "calls_per_input": round((calls_after - calls_before) / inputs, 3),
         "bytes_per_input": round((received_after - received_before) / inputs),
         "stored_bytes_resting": start_bytes, "stored_bytes_dragging_before_kill": before_kill,
-        "stored_bytes_dragging_end": end_bytes, "seconds": seconds,
+        "stored_bytes_dragging_end": end_bytes, "stored_bytes_rested": rested_bytes, "seconds": seconds,
     }
 
 
@@ -260,7 +266,8 @@ def main():
           f"({moved['load_sessions_lost']} lost with the node)")
     print(f"  Redis per input: {moved['calls_per_input']} script calls, {moved['bytes_per_input']} bytes received")
     print(f"  stored per session: resting {moved['stored_bytes_resting']} B; dragging {moved['stored_bytes_dragging_before_kill']} B "
-          f"after {3 + moved['seconds'] / 2:g} s, {moved['stored_bytes_dragging_end']} B after {3 + moved['seconds']:g} s")
+          f"after {3 + moved['seconds'] / 2:g} s, {moved['stored_bytes_dragging_end']} B after {3 + moved['seconds']:g} s, "
+          f"{moved['stored_bytes_rested']} B after 3 s at rest")
     print(json.dumps({
         "direct_latency_ms_p50": direct["latency_ms_p50"], "haproxy_latency_ms_p50": balanced["latency_ms_p50"],
         "direct_bytes_per_frame": direct["bytes_per_frame_median"], "haproxy_bytes_per_frame": balanced["bytes_per_frame_median"],
@@ -272,7 +279,8 @@ def main():
         "redis_others_frame_interval_ms_p99": moved["frame_interval_ms_p99"],
         "redis_calls_per_input": moved["calls_per_input"], "redis_bytes_per_input": moved["bytes_per_input"],
         "redis_stored_bytes_resting": moved["stored_bytes_resting"],
-        "redis_stored_bytes_dragging": moved["stored_bytes_dragging_end"]}))
+        "redis_stored_bytes_dragging": moved["stored_bytes_dragging_end"],
+        "redis_stored_bytes_rested": moved["stored_bytes_rested"]}))
     return 0
 
 

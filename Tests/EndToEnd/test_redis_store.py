@@ -341,3 +341,63 @@ def test_serve_refuses_an_unreachable_redis_and_a_bad_url(tmp_path):
     both = serve("--state", "redis://127.0.0.1:6379", "--state-dir", str(tmp_path / "state"))
     assert both.returncode == 64, (both.returncode, both.stderr)
     assert "--state-dir" in both.stderr and "--state" in both.stderr, both.stderr
+
+
+@needs_redis
+def test_a_long_used_session_rests_in_a_checkpoint_of_a_few_kilobytes_and_comes_back_from_it(start_redis, start_server):
+    """10,000 pointer moves and 200 pushes and pops, then a second at rest: what Redis holds of
+    the session is its checkpoint, under 16 KB, and another node takes the session over from it
+    as it was."""
+    redis = start_redis()
+    s1 = start_server("--node-id", "s1", "--state", redis.url)
+    s2 = start_server("--node-id", "s2", "--state", redis.url)
+
+    def stored_bytes():
+        keys = redis.command("KEYS", "stackcast:input:*")
+        assert len(keys) == 1, keys
+        return sum(len(line) + 1 for line in redis.command("LRANGE", keys[0], 0, -1))
+
+    async def body():
+        control = await session(s1.ws_url, viewport=VIEWPORT, app="phone")
+        token = welcome_of(control)["session"]
+        # Without animation: the pages come and go all the same, in a fraction of the time.
+        for index in range(100):
+            await control.ok("push", screen={"name": f"P{index}", "title": f"P{index}"}, transition="none")
+            await control.ok("pop", transition="none")
+        # 50 drags up and down the Library list, 200 moves each, ten samples to a message.
+        t = 1000.0
+        for drag in range(50):
+            y0, y1 = (650.0, 350.0) if drag % 2 == 0 else (350.0, 650.0)
+            await control.pointer("down", 200, y0, t)
+            for message in range(20):
+                samples = []
+                for sample in range(10):
+                    t += 8
+                    samples.append([200, y0 + (y1 - y0) * (message * 10 + sample + 1) / 200, t])
+                await control.pointer("move", 200, samples[-1][1], t, samples=samples)
+                await asyncio.sleep(0.006)
+            await control.pointer("up", 200, y1, t + 8)
+            t += 1000
+        await control.settle()
+        # A row of the Library pushes its page: a checkpoint finds that page's screen in the row.
+        playlists = control.find(role="row", name="Playlists")[0]
+        x, y = playlists["frame"][0] + 20, playlists["frame"][1] + 20
+        await control.pointer("down", x, y, t + 100)
+        await control.pointer("up", x, y, t + 150)
+        await control.settle()
+        before = await control.state()
+        assert [page["screen"] for page in before["tabs"][0]["stack"]] == ["Library", "Playlists"], before
+        assert stored_bytes() > 100_000
+
+        await asyncio.to_thread(wait_until, lambda: s1.metric("stackcast_checkpoints_total") >= 1, 15, "a checkpoint of the session at rest")
+        await asyncio.to_thread(wait_until, lambda: stored_bytes() <= 16 << 10, 5, "the checkpoint in Redis")
+        last_picture = control.display_list()
+
+        sigkill(s1)
+        await control.close()
+        resumed, welcome = await resume(s2.ws_url, token)
+        assert (welcome["resumed"], welcome.get("migrated")) == (True, True), welcome
+        assert resumed.display_list() == last_picture
+        assert await resumed.state() == before
+        await resumed.close()
+    run(body(), timeout=120)

@@ -58,7 +58,7 @@ import NavApps
         #expect(snapshot.stacks.map { $0.pages.count } == [4, 2, 1])
         #expect(snapshot.selectedTab == 1)
         // Each pushed page names the page whose row pushed it, one step up.
-        #expect(snapshot.stacks[0].pages.dropFirst().map { $0.spec?.steps.count } == [1, 1, 1])
+        #expect(snapshot.stacks[0].pages.dropFirst().map(\.spec?.steps?.count) == [1, 1, 1])
         #expect(snapshot.stacks[0].pages[1].scrollOffset > 0)
 
         let copy = try restored(snapshot, app: phoneApp)
@@ -75,7 +75,7 @@ import NavApps
         try tapRow(h, "Up Next")
         #expect(h.stackNames == ["Library", "Playlists", "Up Next"])
         let snapshot = try h.scene.snapshot()
-        #expect(snapshot.stacks[0].pages[2].spec?.steps.count == 3)
+        #expect(snapshot.stacks[0].pages[2].spec?.steps?.count == 3)
         let copy = try restored(snapshot, app: phoneApp)
         #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
     }
@@ -116,11 +116,31 @@ import NavApps
         #expect(throws: SceneSnapshotError.self) { try h.scene.snapshot() }
         settle(h.scene)
         // A spec a client sent is in no page's rows.
-        #expect(throws: SceneSnapshotError.unsupported("no page's rows hold the spec of vc4 (Pushed)")) { try h.scene.snapshot() }
+        #expect(throws: SceneSnapshotError.unsupported("neither a page's rows nor a command sent hold the spec of vc4 (Pushed)")) { try h.scene.snapshot() }
         h.run(.pop())
         settle(h.scene)
         try tapRow(h, "New Playlist")
         #expect(throws: SceneSnapshotError.unsupported("something is presented over the app")) { try h.scene.snapshot() }
+    }
+
+    @Test func aScreenAClientSentIsNamedByItsCommandAndGivenBackOnRestore() throws {
+        let h = try phone()
+        let sent = ScreenSpec(name: "Sent", rows: [RowSpec(title: "Next", action: .push(ScreenSpec(name: "Next")))])
+        h.run(.push(sent))
+        settle(h.scene)
+        try tapRow(h, "Next")
+        let commands: [Command] = [.pop(), .push(sent)]
+        let sentScreens = { (spec: ScreenSpec) in
+            commands.indices.reversed().lazy.compactMap { message in
+                commands[message].pushedScreens?.firstIndex(of: spec).map { SentScreen(message: message, index: $0) }
+            }.first
+        }
+        let snapshot = try h.scene.snapshot(sentScreens: sentScreens)
+        #expect(snapshot.stacks[0].pages.map(\.spec) == [nil, .sent(SentScreen(message: 1, index: 0)), .path(SpecPath(vc: "vc4", steps: [.row(0, index: 0)]))])
+        let copy = Scene(viewport: SceneHarness.phoneViewport)
+        copy.setRoot(try phoneApp.makeController(copy))
+        try copy.restore(snapshot) { commands[$0.message].pushedScreens?[$0.index] }
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sentScreens: sentScreens) == nil)
     }
 
     @Test func aSnapshotOfAnotherAppDoesNotFit() throws {
@@ -190,5 +210,12 @@ import NavApps
         }
         // Most sessions give one: a refusal is an honest answer, but not the usual one.
         #expect(taken >= 3, "refused: \(refused)")
+    }
+}
+
+extension PageSource {
+    /// The steps of a path, for tests; nil for a sent screen.
+    var steps: [SpecPath.Step]? {
+        if case .path(let path) = self { path.steps } else { nil }
     }
 }

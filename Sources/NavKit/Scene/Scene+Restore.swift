@@ -5,9 +5,11 @@ extension Scene {
     /// ids, arrivals, scrolling and selected rows, the selected tab and badges, and every node's
     /// id. The event log starts empty.
     ///
+    /// `sentScreens` gives the screens of the commands clients sent that the snapshot names.
+    ///
     /// - Throws: `doesNotFit` when the snapshot names what this scene's app does not have; the
     ///   scene is then left part way and should be dropped.
-    public func restore(_ snapshot: SceneSnapshot) throws(SceneSnapshotError) {
+    public func restore(_ snapshot: SceneSnapshot, sentScreens: (SentScreen) -> ScreenSpec? = { _ in nil }) throws(SceneSnapshotError) {
         advance(to: snapshot.time)
         if viewport != snapshot.viewport { resize(snapshot.viewport) }
         guard let transition = ParametricTransition.named(snapshot.settings.transition) else {
@@ -34,9 +36,12 @@ extension Scene {
         for (stack, saved) in zip(stacks, snapshot.stacks) where saved.pages.count > 1 {
             var pages: [ViewController] = [stack.rootViewController]
             for page in saved.pages.dropFirst() {
-                guard let path = page.spec, let start = specs[path.vc], let spec = path.resolve(from: start) else {
-                    throw .doesNotFit("the spec of \(page.id) is not where the snapshot says")
+                let found: ScreenSpec? = switch page.spec {
+                case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
+                case .sent(let sent)?: sentScreens(sent)
+                case nil: nil
                 }
+                guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
                 let controller = ScreenController(spec: spec)
                 // Named before it joins, so it takes no new id.
                 controller.id = page.id

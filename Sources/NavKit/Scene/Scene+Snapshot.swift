@@ -5,13 +5,15 @@ extension Scene {
     /// from a row is one step, a pop-then-push from a page since popped is two or three.
     static let specSearchDepth = 3
 
-    /// The scene as values, to be restored into a fresh scene of the same app.
+    /// The scene as values, to be restored into a fresh scene of the same app. A page whose spec
+    /// no earlier page's rows hold is looked up with `sentScreens` (the caller knows the commands
+    /// clients sent).
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
     ///   does not describe yet: something presented, a stacked split, a page stack moved off its
     ///   first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
     ///   client, or changed by `update`), a transition that is not a built-in one.
-    public func snapshot() throws(SceneSnapshotError) -> SceneSnapshot {
+    public func snapshot(sentScreens: (ScreenSpec) -> SentScreen? = { _ in nil }) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
         if pointer != nil { throw .notAtRest("a pointer is down") }
@@ -29,17 +31,17 @@ extension Scene {
             var pages: [SceneSnapshot.Page] = []
             for (index, controller) in stack.viewControllers.enumerated() {
                 let page = try Self.listPage(controller)
-                var path: SpecPath?
+                var source: PageSource?
                 if index > 0 {
-                    path = Self.path(to: page.spec, among: known.reversed())
-                    guard path != nil else { throw .unsupported("no page's rows hold the spec of \(page.id) (\(page.name))") }
+                    source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sentScreens(page.spec).map(PageSource.sent)
+                    guard source != nil else { throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))") }
                     known.append((page.id, page.spec))
                 }
                 guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
                     throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
                 }
                 pages.append(SceneSnapshot.Page(
-                    id: page.id, spec: path, arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
+                    id: page.id, spec: source, arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
                     selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
             }
             let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }

@@ -85,6 +85,10 @@ public final class Scene {
     /// True while a navigation job or gesture is in progress.
     public var isBusy: Bool { commands.isBusy }
 
+    /// True when nothing moves, no pointer is down and no command runs or waits: what a snapshot
+    /// needs (`snapshot()` also needs the last change drawn).
+    public var isAtRest: Bool { !needsTick && pointer == nil && !commands.isBusy && commands.pendingCount == 0 }
+
     // MARK: Time and frames
 
     /// Moves the clock to `time` and runs the animations up to it (earlier times are ignored).

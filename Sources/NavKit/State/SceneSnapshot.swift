@@ -3,8 +3,9 @@
 /// state replies that follow are the ones the original would give. A server keeps one in place of
 /// a session's input so far (a checkpoint), which bounds what it stores for a long-lived session.
 ///
-/// It holds no screen descriptions: each page says where its spec is found (`SpecPath`) in the
-/// specs of the pages restored before it, as a row's push found it there.
+/// It holds no screen descriptions: each page says where its spec is found, in the specs of the
+/// pages restored before it, as a row's push found it there (`SpecPath`), or in a command a client
+/// sent, which whoever keeps the snapshot keeps beside it (`SentScreen`).
 public struct SceneSnapshot: Equatable, Sendable {
     /// The scene's clock.
     public var time: Double
@@ -77,7 +78,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         /// Its id on the wire (`vc7`).
         public var id: String
         /// Where its spec is; nil for a stack's root page, which the app builds.
-        public var spec: SpecPath?
+        public var spec: PageSource?
         /// The transition that brought it in, by name (a built-in transition).
         public var arrival: String
         /// Whether its view was loaded, and how far its list is scrolled.
@@ -86,7 +87,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         /// The row left selected when it pushed the page above it.
         public var selectedRow: RowPath?
 
-        public init(id: String, spec: SpecPath?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?) {
+        public init(id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?) {
             self.id = id
             self.spec = spec
             self.arrival = arrival
@@ -136,5 +137,25 @@ public struct DetachedNode: Equatable, Sendable {
         self.scale = scale
         self.onStandby = onStandby
         self.takesTouches = takesTouches
+    }
+}
+
+/// Where a snapshot's page finds its spec.
+public enum PageSource: Equatable, Sendable {
+    /// In the rows of a page restored before it.
+    case path(SpecPath)
+    /// In a command a client sent.
+    case sent(SentScreen)
+}
+
+/// A screen a client sent: the `index`th screen (`Command.pushedScreens`) of command `message`,
+/// numbered by whoever keeps the commands beside the snapshot.
+public struct SentScreen: Equatable, Sendable {
+    public var message: Int
+    public var index: Int
+
+    public init(message: Int, index: Int) {
+        self.message = message
+        self.index = index
     }
 }

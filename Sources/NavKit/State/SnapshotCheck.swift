@@ -10,17 +10,24 @@ public enum SnapshotCheck {
     /// - every node they keep, property by property, in `snapshotNodes()` order;
     /// - their pictures in `kinds` now, and after each frame of the probes: every tab selected
     ///   in turn and its stack popped, animated, to its root; the pictures at 60 frames a second.
-    public static func difference(between original: Scene, and restored: Scene, kinds: ScenePicture.Kinds) -> String? {
-        if let difference = differenceAtRest(original, restored, kinds: kinds) { return difference }
+    ///
+    /// `sentScreens` names the screens clients sent, as for `Scene.snapshot(sentScreens:)`.
+    public static func difference(
+        between original: Scene, and restored: Scene, kinds: ScenePicture.Kinds, sentScreens: (ScreenSpec) -> SentScreen? = { _ in nil }
+    ) -> String? {
+        if let difference = differenceAtRest(original, restored, kinds: kinds, sentScreens: sentScreens) { return difference }
         return differenceInProbes(original, restored, kinds: kinds)
     }
 
-    private static func differenceAtRest(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds) -> String? {
+    private static func differenceAtRest(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds, sentScreens: (ScreenSpec) -> SentScreen?) -> String? {
         // Pictures first: a restored scene is marked changed until it draws.
         let pictures = (original.currentPicture(kinds: kinds), restored.currentPicture(kinds: kinds))
         if pictures.0 != pictures.1 { return "the pictures differ" + firstDifference(pictures.0, pictures.1) }
         if original.state != restored.state { return "the state replies differ" }
-        let snapshots = (Result { () throws(SceneSnapshotError) in try original.snapshot() }, Result { () throws(SceneSnapshotError) in try restored.snapshot() })
+        let snapshots = (
+            Result { () throws(SceneSnapshotError) in try original.snapshot(sentScreens: sentScreens) },
+            Result { () throws(SceneSnapshotError) in try restored.snapshot(sentScreens: sentScreens) }
+        )
         guard case .success(let before) = snapshots.0, case .success(let after) = snapshots.1 else { return "a scene gives no snapshot" }
         if before != after { return "the snapshots differ" }
         let pages = (allPages(original), allPages(restored))

@@ -69,7 +69,7 @@ public struct SpecPath: Equatable, Sendable {
 
 extension Command {
     /// The screens this command would push onto a stack, in order; nil for any other command.
-    var pushedScreens: [ScreenSpec]? {
+    public var pushedScreens: [ScreenSpec]? {
         switch self {
         case .push(let screen, _, _), .replaceTop(let screen, _, _, _): [screen]
         case .popTo(_, _, let then?, _): [then.screen]

@@ -56,13 +56,17 @@ public struct RecordingEntry: Equatable, Sendable {
         /// The forms pictures were made in, and the highest controller number used.
         public var kinds: ScenePicture.Kinds
         public var viewers: Int
+        /// The commands clients sent whose screens the snapshot's pages are (`SentScreen`), as
+        /// their messages' text.
+        public var sent: [String]
 
-        public init(snapshot: SceneSnapshot, seq: Int, frameTime: Double, kinds: ScenePicture.Kinds, viewers: Int) {
+        public init(snapshot: SceneSnapshot, seq: Int, frameTime: Double, kinds: ScenePicture.Kinds, viewers: Int, sent: [String] = []) {
             self.snapshot = snapshot
             self.seq = seq
             self.frameTime = frameTime
             self.kinds = kinds
             self.viewers = viewers
+            self.sent = sent
         }
     }
 
@@ -107,6 +111,7 @@ public struct RecordingEntry: Equatable, Sendable {
             object["shown"] = .number(checkpoint.frameTime)
             object["kinds"] = RecordingEntry.json(checkpoint.kinds)
             object["viewers"] = .number(Double(checkpoint.viewers))
+            if !checkpoint.sent.isEmpty { object["sent"] = .array(checkpoint.sent.map(JSONValue.string)) }
         case .advance:
             break
         }
@@ -142,7 +147,11 @@ public struct RecordingEntry: Equatable, Sendable {
             }
             event = .restore(Checkpoint(
                 snapshot: try SceneSnapshot(snapshot, line: line), seq: try int("seq"), frameTime: shown,
-                kinds: try RecordingEntry.kinds(kinds, line: line), viewers: try int("viewers")))
+                kinds: try RecordingEntry.kinds(kinds, line: line), viewers: try int("viewers"),
+                sent: try (object["sent"]?.arrayValue ?? []).map { value throws(RecordingError) in
+                    guard let text = value.stringValue else { throw .badLine(line, "sent: expected the commands' texts as strings") }
+                    return text
+                }))
         } else if let kinds = object["kinds"] {
             event = .kinds(try RecordingEntry.kinds(kinds, line: line))
         } else if object["frame"] != nil {

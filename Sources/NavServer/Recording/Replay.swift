@@ -88,6 +88,8 @@ public final class Replay {
 
     /// The highest controller number the recording has used so far (0: none).
     public private(set) var highestViewer = 0
+    /// The commands a `restore` line kept, whose screens its pages are (`SentScreen`).
+    public private(set) var restoredCommands: [String] = []
 
     /// Takes every recorded controller still present out, as its leaving would (its gesture is
     /// cancelled, its queued commands dropped): a session rebuilt on another process after its
@@ -118,13 +120,17 @@ public final class Replay {
             next = recording.entries.count
         case .restore(let checkpoint):
             guard line == 2 else { throw .inconsistent(line: line, "a restore line comes first after the header, or not at all") }
+            let screens = checkpoint.sent.map(Self.pushedScreens(in:))
             do throws(SceneSnapshotError) {
-                try scene.restore(checkpoint.snapshot)
+                try scene.restore(checkpoint.snapshot) { sent in
+                    screens.indices.contains(sent.message) ? screens[sent.message].flatMap { $0.indices.contains(sent.index) ? $0[sent.index] : nil } : nil
+                }
             } catch {
                 throw .inconsistent(line: line, "the checkpoint does not restore: \(error)")
             }
             kinds = checkpoint.kinds
             highestViewer = checkpoint.viewers
+            restoredCommands = checkpoint.sent
             latest = WireFrame(seq: checkpoint.seq, time: checkpoint.frameTime, picture: scene.currentPicture(kinds: kinds))
         case .advance:
             scene.advance(to: entry.time)
@@ -175,5 +181,11 @@ public final class Replay {
             return Made(frame: frame, recordedHash: hash, line: line, remade: true)
         }
         return nil
+    }
+
+    /// The screens the command in `text` pushes (`Command.pushedScreens`), if it is one.
+    static func pushedScreens(in text: String) -> [ScreenSpec]? {
+        guard case .success(.command(_, .navigation(let command))) = MessageDecoder.decode(text) else { return nil }
+        return command.pushedScreens
     }
 }

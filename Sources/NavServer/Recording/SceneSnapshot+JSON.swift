@@ -39,7 +39,8 @@ extension SceneSnapshot {
         object["pages"] = .array(stack.pages.map { page in
             var entry = JSONObject()
             entry["id"] = .string(page.id)
-            if let spec = page.spec {
+            switch page.spec {
+            case .path(let spec)?:
                 entry["from"] = .string(spec.vc)
                 entry["steps"] = .array(spec.steps.map { step in
                     switch step {
@@ -47,6 +48,10 @@ extension SceneSnapshot {
                     case .row(let path, let index): .array([.number(Double(path.section)), .number(Double(path.row)), .number(Double(index))])
                     }
                 })
+            case .sent(let sent)?:
+                entry["sent"] = .array([.number(Double(sent.message)), .number(Double(sent.index))])
+            case nil:
+                break
             }
             entry["arrival"] = .string(page.arrival)
             if page.loaded { entry["loaded"] = true }
@@ -141,8 +146,12 @@ private struct SnapshotReader {
             guard let id = entry["id"]?.stringValue, let arrival = entry["arrival"]?.stringValue else {
                 throw error("stacks", "expected each page's id and arrival")
             }
-            var spec: SpecPath?
-            if let from = entry["from"]?.stringValue {
+            var spec: PageSource?
+            if let sent = entry["sent"] {
+                let numbers = try integers(sent, "sent")
+                guard numbers.count == 2 else { throw error("sent", "expected [command, screen]") }
+                spec = .sent(SentScreen(message: numbers[0], index: numbers[1]))
+            } else if let from = entry["from"]?.stringValue {
                 var steps: [SpecPath.Step] = []
                 for step in entry["steps"]?.arrayValue ?? [] {
                     if step.stringValue == "swipe" {
@@ -153,7 +162,7 @@ private struct SnapshotReader {
                         steps.append(.row(RowPath(row: numbers[1], section: numbers[0]), index: numbers[2]))
                     }
                 }
-                spec = SpecPath(vc: from, steps: steps)
+                spec = .path(SpecPath(vc: from, steps: steps))
             }
             var selected: RowPath?
             if let row = entry["selected"] {

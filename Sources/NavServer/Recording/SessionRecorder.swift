@@ -40,8 +40,12 @@ final class SessionRecorder {
     /// `maxStoredCopyBytes` (a session that never rests) or a line was deferred.
     private(set) var storedCopy: [String]?
     private var storedCopyBytes = 0
-    /// The bytes of `storedCopy` that came after its last checkpoint.
+    /// The bytes of `storedCopy` that came after its last checkpoint, or its last refusal.
     private(set) var bytesSinceCheckpoint = 0
+    /// After a refusal, how many such bytes the next try waits for: half the copy, so that a
+    /// session that keeps refusing is replayed a few times as its input doubles, not at every
+    /// few kilobytes.
+    private var refusedWait = 0
     /// The most bytes `storedCopy` keeps: minutes of a drag that never rests.
     static let maxStoredCopyBytes = 2 << 20
 
@@ -210,11 +214,18 @@ final class SessionRecorder {
         storedCopy = base + kept
         storedCopyBytes = storedCopy!.reduce(0) { $0 + $1.utf8.count + 1 }
         bytesSinceCheckpoint = kept.reduce(0) { $0 + $1.utf8.count + 1 }
+        refusedWait = 0
     }
 
-    /// A checkpoint was refused: the next is tried once as much again has been written.
+    /// Whether enough has been written since the last checkpoint (at least `bytes`) for another.
+    func wantsCheckpoint(after bytes: Int) -> Bool {
+        storedCopy != nil && bytesSinceCheckpoint >= max(bytes, refusedWait)
+    }
+
+    /// A checkpoint was refused: the next waits for half as much again as the copy holds.
     func checkpointRefused() {
         bytesSinceCheckpoint = 0
+        refusedWait = storedCopyBytes / 2
     }
 }
 

@@ -10,10 +10,11 @@ extension SessionShard {
     /// How many bytes of new lines make a checkpoint worth making: about what one holds.
     static let checkpointBytes = 4 << 10
 
-    /// Called when `session` stops needing ticks: its checkpoint is due a quiet second later.
+    /// Called when `session` stops needing ticks, and after its input: when it is at rest, its
+    /// checkpoint is due a quiet second later.
     func scheduleCheckpoint(_ session: Session, now: Double) {
-        guard state != nil, !session.isCheckpointing, let recorder = session.stateRecorder, recorder.isWriting, recorder.storedCopy != nil,
-              recorder.bytesSinceCheckpoint >= Self.checkpointBytes
+        guard state != nil, !session.isCheckpointing, session.scene.isAtRest, let recorder = session.stateRecorder, recorder.isWriting,
+              recorder.wantsCheckpoint(after: Self.checkpointBytes)
         else { return }
         // On a whole second: sessions that come to rest within one second share one wake-up.
         let due = (now + Self.checkpointQuietSeconds).rounded(.up)
@@ -29,7 +30,7 @@ extension SessionShard {
             guard let due = session.checkpointAt, due <= now else { continue }
             session.checkpointAt = nil
             // One that moved since is scheduled again when it stops.
-            guard !session.scene.needsTick, !session.scene.isBusy, let recorder = session.stateRecorder, recorder.isWriting,
+            guard session.scene.isAtRest, let recorder = session.stateRecorder, recorder.isWriting,
                   let lines = recorder.storedCopy, let state
             else { continue }
             let through = recorder.lastLine, name = recorder.name, token = session.token, apps = configuration.apps

@@ -10,7 +10,7 @@ extension SessionShard {
     /// Ticks `session` to `now`; when its picture changed, its viewers' slots get the new frame.
     func render(_ session: Session, now: Double) {
         if session.tick(now: now) { fillSlots(of: session) }
-        if !session.scene.needsTick { scheduleCheckpoint(session, now: now) }
+        scheduleCheckpoint(session, now: now)
         if !session.scene.needsTick, session.scene.keepsLayerCache {
             // On a whole second: the scenes that stop within one second share one wake-up.
             let dropAt = (now + Self.layerCacheSeconds).rounded(.up)

@@ -119,6 +119,8 @@ extension SessionShard {
                     answer(result, id: id, op: op, to: viewer)
                 }
             }
+            // Input that changes nothing on screen draws no picture to schedule it from.
+            scheduleCheckpoint(session, now: now)
             // Every viewer that asked learns what a `resize` or `configure` changed (`configure`
             // answers at once, so its result has gone first).
             if let (viewport, settings) = before {

@@ -85,25 +85,49 @@ import Testing
         }
     }
 
-    @Test func aSessionHoldingASpecAClientSentIsNotCheckpointedAndKeepsItsWholeFile() throws {
+    @Test func aSessionWithASheetPresentedIsNotCheckpointedUntilItRestsWithout() throws {
         let folder = SharedStateFolder()
         let a = folder.store(node: "s1")
         let first = process("s1", a)
         let (viewer, token, _) = first.controller()
         drag(first, on: viewer, drags: 4, moves: 40)
-        first.command("p", "push", #""screen":{"name":"Sent"}"#, on: viewer)
+        first.command("p", "present", #""content":{"name":"Sheet"}"#, on: viewer)
         first.settle()
         first.advance(by: 2)
         a.store.flush()
         #expect(try lines(of: a, token).count > 100)
         #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (0, 1))
-        // Popped, it rests in a checkpoint once as much again has been written.
-        first.command("q", "pop", on: viewer)
+        // Dismissed, it rests in a checkpoint once as much again has been written.
+        first.command("d", "dismiss", on: viewer)
         first.settle()
         drag(first, on: viewer, drags: 4, moves: 40)
         first.advance(by: 2)
         a.store.flush()
         #expect(try lines(of: a, token).count == 2)
         #expect(first.shard.metrics.withLock { $0.checkpointsMade } == 1)
+    }
+
+    @Test func pagesAClientSentComeBackFromTheCommandsTheCheckpointKeeps() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        let rows = (1...30).map { #"{"title":"Row \#($0)"}"# }.joined(separator: ",")
+        first.command("p1", "push", #""screen":{"name":"Sent","rows":[\#(rows)]}"#, on: viewer)
+        first.settle()
+        first.command("p2", "push", #""screen":{"name":"One"},"transition":"fade""#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 6, moves: 40)
+        first.advance(by: 2)
+        a.store.flush()
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 && kept[1].contains(#""sent""#))
+        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(second.shard.sessions[token]?.scene.state?.json == state)
     }
 }
