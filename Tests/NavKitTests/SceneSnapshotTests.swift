@@ -36,11 +36,11 @@ import NavApps
     }
 
     /// A fresh scene of `app`, restored from `snapshot`.
-    func restored(_ snapshot: SceneSnapshot, app: RootSpec, viewport: Viewport = SceneHarness.phoneViewport) throws -> Scene {
+    func restored(_ snapshot: SceneSnapshot, app: RootSpec, viewport: Viewport = SceneHarness.phoneViewport, sent: [Command] = []) throws -> Scene {
         let scene = Scene(viewport: viewport)
         scene.setRoot(try app.makeController(scene))
         scene.advance(to: 0)
-        try scene.restore(snapshot)
+        try scene.restore(snapshot, sent: sent)
         return scene
     }
 
@@ -129,18 +129,32 @@ import NavApps
         h.run(.push(sent))
         settle(h.scene)
         try tapRow(h, "Next")
-        let commands: [Command] = [.pop(), .push(sent)]
-        let sentScreens = { (spec: ScreenSpec) in
-            commands.indices.reversed().lazy.compactMap { message in
-                commands[message].pushedScreens?.firstIndex(of: spec).map { SentScreen(message: message, index: $0) }
-            }.first
-        }
-        let snapshot = try h.scene.snapshot(sentScreens: sentScreens)
-        #expect(snapshot.stacks[0].pages.map(\.spec) == [nil, .sent(SentScreen(message: 1, index: 0)), .path(SpecPath(vc: "vc4", steps: [.row(0, index: 0)]))])
+        let commands = SentCommands([.pop(), .push(sent), .push(ScreenSpec(name: "Other"))])
+        let snapshot = try h.scene.snapshot(sent: commands)
+        #expect(commands.kept == [1])
+        #expect(snapshot.stacks[0].pages.map(\.spec) == [nil, .sent(SentScreen(message: 0, index: 0)), .path(SpecPath(vc: "vc4", steps: [.row(0, index: 0)]))])
         let copy = Scene(viewport: SceneHarness.phoneViewport)
         copy.setRoot(try phoneApp.makeController(copy))
-        try copy.restore(snapshot) { commands[$0.message].pushedScreens?[$0.index] }
-        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sentScreens: sentScreens) == nil)
+        try copy.restore(snapshot, sent: [.push(sent)])
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [.push(sent)]) == nil)
+    }
+
+    @Test func aRootAClientSetComesBackFromItsCommand() throws {
+        let h = try phone()
+        let root = RootSpec.tabs([
+            TabSpec(id: "a", title: "A", root: ScreenSpec(name: "A", rows: [RowSpec(title: "Go", action: .push(ScreenSpec(name: "Gone")))])),
+            TabSpec(id: "b", title: "B", root: ScreenSpec(name: "B")),
+        ], selected: 1)
+        h.run(.push(screen("Before")))
+        h.run(.setRoot(root))
+        h.run(.selectTab(.index(0)))
+        settle(h.scene)
+        try tapRow(h, "Go")
+        let sent = SentCommands([.setRoot(root)])
+        let snapshot = try h.scene.snapshot(sent: sent)
+        #expect(snapshot.root == SentScreen(message: 0, index: 0) && sent.kept == [0])
+        let copy = try restored(snapshot, app: phoneApp, sent: [.setRoot(root)])
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [.setRoot(root)]) == nil)
     }
 
     @Test func aSnapshotOfAnotherAppDoesNotFit() throws {

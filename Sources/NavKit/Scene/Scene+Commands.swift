@@ -66,6 +66,7 @@ extension Scene {
                 keepsSpecs(of: root, from: origin)
                 if let over = budgetError("this setRoot", adding: ContentCost(subtree: root), replacingAll: true) { throw over }
                 setRoot(root)
+                commandRoot = spec
                 done(.success(.root(kind: spec.kind)))
             } catch {
                 done(.failure(error))

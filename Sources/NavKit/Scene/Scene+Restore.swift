@@ -5,11 +5,11 @@ extension Scene {
     /// ids, arrivals, scrolling and selected rows, the selected tab and badges, and every node's
     /// id. The event log starts empty.
     ///
-    /// `sentScreens` gives the screens of the commands clients sent that the snapshot names.
+    /// `sent` are the commands clients sent that the snapshot names (`SentCommands.kept`, in order).
     ///
     /// - Throws: `doesNotFit` when the snapshot names what this scene's app does not have; the
     ///   scene is then left part way and should be dropped.
-    public func restore(_ snapshot: SceneSnapshot, sentScreens: (SentScreen) -> ScreenSpec? = { _ in nil }) throws(SceneSnapshotError) {
+    public func restore(_ snapshot: SceneSnapshot, sent: [Command] = []) throws(SceneSnapshotError) {
         advance(to: snapshot.time)
         if viewport != snapshot.viewport { resize(snapshot.viewport) }
         guard let transition = ParametricTransition.named(snapshot.settings.transition) else {
@@ -21,6 +21,13 @@ extension Scene {
         settings.popGestureRange = snapshot.settings.popGestureRange
         settings.defaultTransition = transition
 
+        if let root = snapshot.root {
+            guard sent.indices.contains(root.message), case .setRoot(let spec) = sent[root.message] else {
+                throw .doesNotFit("command \(root.message) of those kept is not a setRoot")
+            }
+            do { setRoot(try spec.makeController(self)) } catch { throw .doesNotFit("the root does not build: \(error)") }
+            commandRoot = spec
+        }
         let tabs: TabController?, stacks: [NavigationController]
         do { (tabs, stacks) = try snapshotStacks() } catch { throw .doesNotFit("\(error)") }
         guard stacks.count == snapshot.stacks.count else {
@@ -28,9 +35,12 @@ extension Scene {
         }
         var specs: [String: ScreenSpec] = [:]
         for (stack, saved) in zip(stacks, snapshot.stacks) {
-            guard let root = stack.rootViewController as? ScreenController, let first = saved.pages.first, root.id == first.id else {
+            guard let root = stack.rootViewController as? ScreenController, let first = saved.pages.first, root.id == first.id || snapshot.root != nil else {
                 throw .doesNotFit("stack \(stack.identifier)'s root page is not \(saved.pages.first?.id ?? "there")")
             }
+            // A root a client set took its pages' ids when it came, after the app's own.
+            root.id = first.id
+            if root.isViewLoaded { root.view.controllerID = first.id }
             specs[root.id] = root.spec
         }
         for (stack, saved) in zip(stacks, snapshot.stacks) where saved.pages.count > 1 {
@@ -38,7 +48,8 @@ extension Scene {
             for page in saved.pages.dropFirst() {
                 let found: ScreenSpec? = switch page.spec {
                 case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
-                case .sent(let sent)?: sentScreens(sent)
+                case .sent(let screen)?:
+                    sent.indices.contains(screen.message) ? sent[screen.message].pushedScreens.flatMap { $0.indices.contains(screen.index) ? $0[screen.index] : nil } : nil
                 case nil: nil
                 }
                 guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }

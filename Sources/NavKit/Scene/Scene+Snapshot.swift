@@ -6,20 +6,25 @@ extension Scene {
     static let specSearchDepth = 3
 
     /// The scene as values, to be restored into a fresh scene of the same app. A page whose spec
-    /// no earlier page's rows hold is looked up with `sentScreens` (the caller knows the commands
-    /// clients sent).
+    /// no earlier page's rows hold, and a root a client set, are looked up in `sent`, the commands
+    /// clients sent; the snapshot names those it keeps by their place in `sent.kept`.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
     ///   does not describe yet: something presented, a stacked split, a page stack moved off its
     ///   first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
     ///   client, or changed by `update`), a transition that is not a built-in one.
-    public func snapshot(sentScreens: (ScreenSpec) -> SentScreen? = { _ in nil }) throws(SceneSnapshotError) -> SceneSnapshot {
+    public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
         if pointer != nil { throw .notAtRest("a pointer is down") }
         if commands.isBusy || commands.pendingCount > 0 { throw .notAtRest("a command runs or waits") }
         if !presentedStates.isEmpty { throw .unsupported("something is presented over the app") }
         let (tabs, stacks) = try snapshotStacks()
+        var sentRoot: SentScreen?
+        if let commandRoot {
+            guard let found = sent.root(commandRoot) else { throw .unsupported("the root was set by a command no client sent") }
+            sentRoot = found
+        }
         guard let transition = settings.defaultTransition as? ParametricTransition, ParametricTransition.named(transition.name) == transition else {
             throw .unsupported("the default transition \(settings.defaultTransition.name) is not a built-in one")
         }
@@ -33,7 +38,7 @@ extension Scene {
                 let page = try Self.listPage(controller)
                 var source: PageSource?
                 if index > 0 {
-                    source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sentScreens(page.spec).map(PageSource.sent)
+                    source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sent.screen(page.spec).map(PageSource.sent)
                     guard source != nil else { throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))") }
                     known.append((page.id, page.spec))
                 }
@@ -53,7 +58,7 @@ extension Scene {
             settings: SceneSnapshot.Settings(
                 busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
                 popGestureRange: settings.popGestureRange, transition: transition.name),
-            controllerIDs: controllerIDs, nodeIDs: nodeIDs, stacks: saved, selectedTab: tabs?.selectedIndex,
+            controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot, stacks: saved, selectedTab: tabs?.selectedIndex,
             badges: tabs?.tabs.map { SceneSnapshot.Badge(text: $0.badge, color: $0.badgeColor) } ?? [],
             nodes: NodeIDRun.runs(of: nodes.map(\.id)),
             detached: nodes.indices.dropFirst().compactMap { index in

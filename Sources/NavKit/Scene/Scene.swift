@@ -12,6 +12,8 @@ public final class Scene {
     public let rootNode = Node(name: "scene")
     @exclusivity(unchecked) public private(set) var viewport: Viewport
     public private(set) var root: Controller?
+    /// The spec of the root a `setRoot` command set; nil while the app's own is shown.
+    public internal(set) var commandRoot: RootSpec?
     /// The container above the app that holds what is presented over it; its view is `rootNode`.
     public private(set) var presentationController: PresentationController?
     public let animator = Animator()
@@ -164,6 +166,7 @@ public final class Scene {
     /// Replaces the app: the old root's visible page disappears and every old controller is
     /// released; the new root's visible page appears.
     public func setRoot(_ controller: Controller) {
+        commandRoot = nil
         if let old = presentationController {
             // What is presented goes with the app it was presented over, the topmost first.
             if old.isShowing { old.setAppearance(false, animated: false) }

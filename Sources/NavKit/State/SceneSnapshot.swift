@@ -5,7 +5,8 @@
 ///
 /// It holds no screen descriptions: each page says where its spec is found, in the specs of the
 /// pages restored before it, as a row's push found it there (`SpecPath`), or in a command a client
-/// sent, which whoever keeps the snapshot keeps beside it (`SentScreen`).
+/// sent, which whoever keeps the snapshot keeps beside it (`SentCommands`); so does a root a
+/// client set.
 public struct SceneSnapshot: Equatable, Sendable {
     /// The scene's clock.
     public var time: Double
@@ -14,7 +15,9 @@ public struct SceneSnapshot: Equatable, Sendable {
     /// The last page id handed out (`vcN`) and the last node id.
     public var controllerIDs: Int
     public var nodeIDs: Int
-    /// The app's root: its stacks, one per tab (a single stack: one).
+    /// The `setRoot` a client sent that set the root, when it is not the app's own.
+    public var root: SentScreen?
+    /// The root's stacks, one per tab (a single stack: one).
     public var stacks: [Stack]
     /// The selected tab, for an app with a tab bar.
     public var selectedTab: Int?
@@ -27,7 +30,7 @@ public struct SceneSnapshot: Equatable, Sendable {
     public var detached: [DetachedNode]
 
     public init(
-        time: Double, viewport: Viewport, settings: Settings, controllerIDs: Int, nodeIDs: Int, stacks: [Stack], selectedTab: Int?,
+        time: Double, viewport: Viewport, settings: Settings, controllerIDs: Int, nodeIDs: Int, root: SentScreen? = nil, stacks: [Stack], selectedTab: Int?,
         badges: [Badge], nodes: [NodeIDRun], detached: [DetachedNode]
     ) {
         self.time = time
@@ -35,6 +38,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         self.settings = settings
         self.controllerIDs = controllerIDs
         self.nodeIDs = nodeIDs
+        self.root = root
         self.stacks = stacks
         self.selectedTab = selectedTab
         self.badges = badges
@@ -148,8 +152,8 @@ public enum PageSource: Equatable, Sendable {
     case sent(SentScreen)
 }
 
-/// A screen a client sent: the `index`th screen (`Command.pushedScreens`) of command `message`,
-/// numbered by whoever keeps the commands beside the snapshot.
+/// A screen a client sent: the `index`th screen (`Command.pushedScreens`) of command `message` of
+/// those the snapshot keeps (`SentCommands.kept`); for a root, `index` is 0.
 public struct SentScreen: Equatable, Sendable {
     public var message: Int
     public var index: Int

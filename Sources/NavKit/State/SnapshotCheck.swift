@@ -11,22 +11,22 @@ public enum SnapshotCheck {
     /// - their pictures in `kinds` now, and after each frame of the probes: every tab selected
     ///   in turn and its stack popped, animated, to its root; the pictures at 60 frames a second.
     ///
-    /// `sentScreens` names the screens clients sent, as for `Scene.snapshot(sentScreens:)`.
+    /// `sent` are the commands clients sent, as for `Scene.snapshot(sent:)`.
     public static func difference(
-        between original: Scene, and restored: Scene, kinds: ScenePicture.Kinds, sentScreens: (ScreenSpec) -> SentScreen? = { _ in nil }
+        between original: Scene, and restored: Scene, kinds: ScenePicture.Kinds, sent: [Command] = []
     ) -> String? {
-        if let difference = differenceAtRest(original, restored, kinds: kinds, sentScreens: sentScreens) { return difference }
+        if let difference = differenceAtRest(original, restored, kinds: kinds, sent: sent) { return difference }
         return differenceInProbes(original, restored, kinds: kinds)
     }
 
-    private static func differenceAtRest(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds, sentScreens: (ScreenSpec) -> SentScreen?) -> String? {
+    private static func differenceAtRest(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds, sent: [Command]) -> String? {
         // Pictures first: a restored scene is marked changed until it draws.
         let pictures = (original.currentPicture(kinds: kinds), restored.currentPicture(kinds: kinds))
         if pictures.0 != pictures.1 { return "the pictures differ" + firstDifference(pictures.0, pictures.1) }
         if original.state != restored.state { return "the state replies differ" }
         let snapshots = (
-            Result { () throws(SceneSnapshotError) in try original.snapshot(sentScreens: sentScreens) },
-            Result { () throws(SceneSnapshotError) in try restored.snapshot(sentScreens: sentScreens) }
+            Result { () throws(SceneSnapshotError) in try original.snapshot(sent: SentCommands(sent)) },
+            Result { () throws(SceneSnapshotError) in try restored.snapshot(sent: SentCommands(sent)) }
         )
         guard case .success(let before) = snapshots.0, case .success(let after) = snapshots.1 else { return "a scene gives no snapshot" }
         if before != after { return "the snapshots differ" }

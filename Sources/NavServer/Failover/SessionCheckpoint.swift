@@ -28,10 +28,11 @@ enum SessionCheckpoint {
         do throws(RecordingError) {
             let original = try Replay(recording, apps: apps)
             try original.run()
-            let sent = SentCommands(recording: recording, restored: original.restoredCommands)
+            let (texts, commands) = sentCommands(in: recording, restored: original.restoredCommands)
+            let sent = SentCommands(commands)
             let snapshot: SceneSnapshot
             do throws(SceneSnapshotError) {
-                snapshot = try original.scene.snapshot { sent.find($0) }
+                snapshot = try original.scene.snapshot(sent: sent)
             } catch {
                 return .failure(Refusal(description: "\(error)"))
             }
@@ -40,14 +41,15 @@ enum SessionCheckpoint {
                 time: original.scene.now,
                 .restore(RecordingEntry.Checkpoint(
                     snapshot: snapshot, seq: latest.seq, frameTime: latest.time, kinds: original.currentKinds, viewers: original.highestViewer,
-                    sent: sent.kept)))
+                    sent: sent.kept.map { texts[$0] })))
             let base = [JSONWriter.write(recording.header.json), JSONWriter.write(restore.json)]
             // Restored from the text as a takeover will read it, so what is checked is what is kept.
             let restored = try Replay(try Recording(parsing: base.joined(separator: "\n") + "\n"), apps: apps)
             try restored.run()
             guard restored.latestFrame?.seq == latest.seq, restored.latestFrame?.time == latest.time, restored.highestViewer == original.highestViewer
             else { return .failure(Refusal(description: "the restored session's frames or controllers are numbered otherwise")) }
-            if let difference = SnapshotCheck.difference(between: original.scene, and: restored.scene, kinds: original.currentKinds, sentScreens: sent.find) {
+            let kept = sent.kept.map { commands[$0] }
+            if let difference = SnapshotCheck.difference(between: original.scene, and: restored.scene, kinds: original.currentKinds, sent: kept) {
                 return .failure(Refusal(description: "the restored scene differs: \(difference)"))
             }
             return .success(base)
@@ -55,40 +57,25 @@ enum SessionCheckpoint {
             return .failure(Refusal(description: "\(error)"))
         }
     }
-}
 
-/// The commands clients sent that carry screens, newest first, for a checkpoint's pages to name
-/// (`SentScreen`): those a `restore` line kept, then the session's inputs since. Those a page
-/// names are kept, numbered in the order they were first named.
-private final class SentCommands {
-    /// Texts of the commands that push screens, oldest first, with their screens.
-    private var candidates: [(text: String, screens: [ScreenSpec])] = []
-    /// The texts named so far, in the `restore` line's order, and each one's place there.
-    private(set) var kept: [String] = []
-    private var places: [Int: Int] = [:]
-
-    init(recording: Recording, restored: [String]) {
-        var texts = restored
+    /// The commands clients sent that a snapshot may name (those that push screens or set the
+    /// root), oldest first, with their texts: those a `restore` line kept, then the inputs since.
+    private static func sentCommands(in recording: Recording, restored: [String]) -> (texts: [String], commands: [Command]) {
+        var texts: [String] = [], commands: [Command] = []
+        var candidates = restored
         for entry in recording.entries {
-            // Most inputs are pointer moves: only a command with a screen is decoded.
-            if case .input(_, let text) = entry.event, text.contains("\"screen") { texts.append(text) }
+            // Most inputs are pointer moves: only a command with a screen or a root is decoded.
+            if case .input(_, let text) = entry.event, text.contains("\"screen") || text.contains("\"setRoot\"") { candidates.append(text) }
         }
-        for text in texts {
-            if let screens = Replay.pushedScreens(in: text) { candidates.append((text, screens)) }
-        }
-    }
-
-    /// The newest command that pushes `spec`, and which of its screens it is.
-    func find(_ spec: ScreenSpec) -> SentScreen? {
-        for candidate in candidates.indices.reversed() {
-            guard let index = candidates[candidate].screens.firstIndex(where: { $0.name == spec.name && $0 == spec }) else { continue }
-            let place = places[candidate] ?? kept.count
-            if places[candidate] == nil {
-                places[candidate] = place
-                kept.append(candidates[candidate].text)
+        for text in candidates {
+            guard let command = Replay.command(in: text) else { continue }
+            switch command {
+            case .setRoot: break
+            default: guard command.pushedScreens != nil else { continue }
             }
-            return SentScreen(message: place, index: index)
+            texts.append(text)
+            commands.append(command)
         }
-        return nil
+        return (texts, commands)
     }
 }

@@ -88,7 +88,7 @@ public final class Replay {
 
     /// The highest controller number the recording has used so far (0: none).
     public private(set) var highestViewer = 0
-    /// The commands a `restore` line kept, whose screens its pages are (`SentScreen`).
+    /// The commands a `restore` line kept, whose screens its pages are (`SentCommands`).
     public private(set) var restoredCommands: [String] = []
 
     /// Takes every recorded controller still present out, as its leaving would (its gesture is
@@ -120,11 +120,13 @@ public final class Replay {
             next = recording.entries.count
         case .restore(let checkpoint):
             guard line == 2 else { throw .inconsistent(line: line, "a restore line comes first after the header, or not at all") }
-            let screens = checkpoint.sent.map(Self.pushedScreens(in:))
+            var sent: [Command] = []
+            for text in checkpoint.sent {
+                guard let command = Self.command(in: text) else { throw .inconsistent(line: line, "a command the checkpoint keeps does not decode") }
+                sent.append(command)
+            }
             do throws(SceneSnapshotError) {
-                try scene.restore(checkpoint.snapshot) { sent in
-                    screens.indices.contains(sent.message) ? screens[sent.message].flatMap { $0.indices.contains(sent.index) ? $0[sent.index] : nil } : nil
-                }
+                try scene.restore(checkpoint.snapshot, sent: sent)
             } catch {
                 throw .inconsistent(line: line, "the checkpoint does not restore: \(error)")
             }
@@ -183,9 +185,9 @@ public final class Replay {
         return nil
     }
 
-    /// The screens the command in `text` pushes (`Command.pushedScreens`), if it is one.
-    static func pushedScreens(in text: String) -> [ScreenSpec]? {
+    /// The navigation command in `text`, if it is one.
+    static func command(in text: String) -> Command? {
         guard case .success(.command(_, .navigation(let command))) = MessageDecoder.decode(text) else { return nil }
-        return command.pushedScreens
+        return command
     }
 }

@@ -16,6 +16,7 @@ extension SceneSnapshot {
         settings["transition"] = .string(self.settings.transition)
         object["settings"] = .object(settings)
         object["ids"] = .array([.number(Double(controllerIDs)), .number(Double(nodeIDs))])
+        if let root { object["root"] = .number(Double(root.message)) }
         object["stacks"] = .array(stacks.map(Self.json))
         if let selectedTab { object["tab"] = .number(Double(selectedTab)) }
         if !badges.isEmpty {
@@ -105,7 +106,8 @@ extension SceneSnapshot {
             settings: Settings(
                 busyPolicy: busy, slowMotion: try reader.number(settings["slowMotion"], "settings.slowMotion"), popGestureEnabled: popGesture,
                 popGestureRange: settings["popRange"]?.numberValue, transition: transition),
-            controllerIDs: ids[0], nodeIDs: ids[1], stacks: stacks, selectedTab: try object["tab"].map { value throws(RecordingError) in try reader.integer(value, "tab") },
+            controllerIDs: ids[0], nodeIDs: ids[1],
+            root: try object["root"].map { value throws(RecordingError) in SentScreen(message: try reader.integer(value, "root"), index: 0) }, stacks: stacks, selectedTab: try object["tab"].map { value throws(RecordingError) in try reader.integer(value, "tab") },
             badges: badges, nodes: stride(from: 0, to: flat.count, by: 2).map { NodeIDRun(first: flat[$0], count: flat[$0 + 1]) },
             detached: detached)
     }

@@ -130,4 +130,30 @@ import Testing
         #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
         #expect(second.shard.sessions[token]?.scene.state?.json == state)
     }
+
+    @Test func anAppAClientBuiltWithSetRootComesBackFromItsCheckpoint() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        let rows = (1...40).map { #"{"title":"Row \#($0)"}"# }.joined(separator: ",")
+        let tabs = #"{"kind":"tabs","tabs":[{"id":"l","title":"List","root":{"name":"List","rows":[\#(rows)]}},{"id":"o","title":"Other","root":{"name":"Other"}}]}"#
+        first.command("r", "setRoot", #""root":\#(tabs)"#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 5, moves: 40)
+        first.command("t", "selectTab", #""index":1"#, on: viewer)
+        first.command("p", "push", #""screen":{"name":"Detail"}"#, on: viewer)
+        first.settle()
+        first.advance(by: 2)
+        a.store.flush()
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 && kept[1].contains(#""root":0"#))
+        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(second.shard.sessions[token]?.scene.state?.json == state)
+    }
 }
