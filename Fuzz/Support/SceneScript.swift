@@ -47,6 +47,8 @@ struct SceneScript {
     /// The binary viewer asked for layer templates (feature `templates`), as the browser's does.
     let templates: Bool
     let scene: Scene
+    /// The commands the script sent, in order: what a snapshot of its scene may name.
+    let sent = CommandLog()
     /// Pictures made so far (the next one's seq is this plus one).
     private(set) var frames = 0
     private var pointer = (down: false, x: 0.0, y: 0.0, time: 10.0)
@@ -220,6 +222,7 @@ struct SceneScript {
     }
 
     private func send(_ command: Command) {
+        sent.commands.append(command)
         scene.handle(command) { _ in }
     }
 
@@ -280,4 +283,9 @@ struct SceneScript {
         default: .tab(0)
         }
     }
+}
+
+/// The commands a script sent, kept beside it (the script is a value, copied while it runs).
+final class CommandLog {
+    var commands: [Command] = []
 }

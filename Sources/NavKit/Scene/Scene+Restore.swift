@@ -12,15 +12,7 @@ extension Scene {
     public func restore(_ snapshot: SceneSnapshot, sent: [Command] = []) throws(SceneSnapshotError) {
         advance(to: snapshot.time)
         if viewport != snapshot.viewport { resize(snapshot.viewport) }
-        guard let transition = ParametricTransition.named(snapshot.settings.transition) else {
-            throw .doesNotFit("no built-in transition is named \(snapshot.settings.transition)")
-        }
-        settings.busyPolicy = snapshot.settings.busyPolicy
-        settings.slowMotion = snapshot.settings.slowMotion
-        settings.popGestureEnabled = snapshot.settings.popGestureEnabled
-        settings.popGestureRange = snapshot.settings.popGestureRange
-        settings.defaultTransition = transition
-
+        try restoreSettings(snapshot.settings)
         if let root = snapshot.root {
             guard sent.indices.contains(root.message), case .setRoot(let spec) = sent[root.message] else {
                 throw .doesNotFit("command \(root.message) of those kept is not a setRoot")
@@ -33,6 +25,38 @@ extension Scene {
         guard stacks.count == snapshot.stacks.count else {
             throw .doesNotFit("the app has \(stacks.count) stacks, the snapshot \(snapshot.stacks.count)")
         }
+        try restorePages(of: stacks, snapshot, sent: sent)
+        if let tabs, let selected = snapshot.selectedTab {
+            guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
+                throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
+            }
+            tabs.select(index: selected)
+            for (index, badge) in snapshot.badges.enumerated() where badge.text != tabs.tabs[index].badge || badge.color != tabs.tabs[index].badgeColor {
+                tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
+            }
+        }
+        for (stack, saved) in zip(stacks, snapshot.stacks) { try restorePageStates(in: stack, saved) }
+        try restoreNodes(snapshot)
+        nodeIDs = snapshot.nodeIDs
+        controllerIDs = snapshot.controllerIDs
+        events.removeAll()
+        setNeedsDisplay()
+    }
+
+    private func restoreSettings(_ saved: SceneSnapshot.Settings) throws(SceneSnapshotError) {
+        guard let transition = ParametricTransition.named(saved.transition) else {
+            throw .doesNotFit("no built-in transition is named \(saved.transition)")
+        }
+        settings.busyPolicy = saved.busyPolicy
+        settings.slowMotion = saved.slowMotion
+        settings.popGestureEnabled = saved.popGestureEnabled
+        settings.popGestureRange = saved.popGestureRange
+        settings.defaultTransition = transition
+    }
+
+    /// Gives each stack its pages, built from their specs with their ids, every root first (a
+    /// page's spec may be found in any page restored before it).
+    private func restorePages(of stacks: [NavigationController], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) {
         var specs: [String: ScreenSpec] = [:]
         for (stack, saved) in zip(stacks, snapshot.stacks) {
             guard let root = stack.rootViewController as? ScreenController, let first = saved.pages.first, root.id == first.id || snapshot.root != nil else {
@@ -48,8 +72,7 @@ extension Scene {
             for page in saved.pages.dropFirst() {
                 let found: ScreenSpec? = switch page.spec {
                 case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
-                case .sent(let screen)?:
-                    sent.indices.contains(screen.message) ? sent[screen.message].pushedScreens.flatMap { $0.indices.contains(screen.index) ? $0[screen.index] : nil } : nil
+                case .sent(let screen)?: sent.indices.contains(screen.message) ? sent[screen.message].pushedScreens?.element(at: screen.index) : nil
                 case nil: nil
                 }
                 guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
@@ -63,62 +86,60 @@ extension Scene {
         }
         // A stack on screen swapped its top with a transition of no length: it ends here.
         advance(to: snapshot.time)
+    }
 
-        if let tabs, let selected = snapshot.selectedTab {
-            guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
-                throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
+    /// Each page's arrival, loaded view, scrolling and selected row, and which pages are in the
+    /// stack's node.
+    private func restorePageStates(in stack: NavigationController, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
+        for (controller, page) in zip(stack.viewControllers, saved.pages) {
+            guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
+                throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
             }
-            tabs.select(index: selected)
-            for (index, badge) in snapshot.badges.enumerated() where badge.text != tabs.tabs[index].badge || badge.color != tabs.tabs[index].badgeColor {
-                tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
+            if controller !== stack.rootViewController { controller.arrival = arrival }
+            if page.loaded, !controller.isViewLoaded {
+                _ = controller.view
+                stack.layoutPage(controller)
+            }
+            list.scroller?.rest(at: page.scrollOffset)
+            if controller === stack.topViewController { try restoreAttached(in: stack, saved.attached) }
+            if let row = page.selectedRow {
+                guard list.spec.sections.element(at: row.section)?.rows.element(at: row.row) != nil else {
+                    throw .doesNotFit("\(page.id) has no row \(row)")
+                }
+                list.select(list.rowNode(at: row))
+                // The page was laid out again as the page above it came in, which shows the
+                // selected row's separators again.
+                if controller !== stack.topViewController { stack.layoutPage(controller) }
             }
         }
-        for (stack, saved) in zip(stacks, snapshot.stacks) {
-            for (controller, page) in zip(stack.viewControllers, saved.pages) {
-                guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
-                    throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
-                }
-                if controller !== stack.rootViewController { controller.arrival = arrival }
-                if page.loaded, !controller.isViewLoaded {
-                    _ = controller.view
-                    stack.layoutPage(controller)
-                }
-                list.scroller?.rest(at: page.scrollOffset)
-                if controller === stack.topViewController { try restoreAttached(in: stack, saved.attached) }
-                if let row = page.selectedRow {
-                    guard list.spec.sections.indices.contains(row.section), list.spec.sections[row.section].rows.indices.contains(row.row) else {
-                        throw .doesNotFit("\(page.id) has no row \(row)")
-                    }
-                    list.select(list.rowNode(at: row))
-                    // The page was laid out again as the page above it came in, which shows the
-                    // selected row's separators again.
-                    if controller !== stack.topViewController { stack.layoutPage(controller) }
-                }
-            }
-        }
+    }
 
+    /// Every node's id, and where the nodes out of the tree were left.
+    private func restoreNodes(_ snapshot: SceneSnapshot) throws(SceneSnapshotError) {
         let nodes = snapshotNodes()
-        let ids = NodeIDRun.ids(of: snapshot.nodes)
-        guard nodes.count == ids.count else {
-            throw .doesNotFit("the scene keeps \(nodes.count) nodes, the snapshot names \(ids.count)")
+        // Counted before the ids are spelled out: a damaged count must not make a huge array, nor
+        // an id past the last one given.
+        let (named, overflow) = snapshot.nodes.reduce((0, false)) { total, run in
+            let sum = total.0.addingReportingOverflow(run.count)
+            let last = run.first.addingReportingOverflow(run.count)
+            let beyond = run.first != 0 && (last.overflow || last.partialValue - 1 > snapshot.nodeIDs)
+            return (sum.partialValue, total.1 || sum.overflow || run.count < 0 || run.first < 0 || beyond)
         }
-        for (node, id) in zip(nodes, ids) { node.id = id }
+        guard !overflow, named == nodes.count else {
+            throw .doesNotFit("the scene keeps \(nodes.count) nodes, the snapshot names \(overflow ? "ids out of range" : String(named))")
+        }
+        for (node, id) in zip(nodes, NodeIDRun.ids(of: snapshot.nodes)) { node.id = id }
         for saved in snapshot.detached {
-            guard nodes.indices.contains(saved.index), nodes[saved.index].parent == nil else {
-                let node = nodes.indices.contains(saved.index) ? nodes[saved.index] : nil
+            guard let node = nodes.element(at: saved.index), node.parent == nil else {
+                let node = nodes.element(at: saved.index)
                 throw .doesNotFit("node \(saved.index) of the walk (\(node?.name ?? node?.role?.rawValue ?? "none")) is not out of the scene's tree")
             }
-            let node = nodes[saved.index]
             node.frame = saved.frame
             node.alpha = saved.alpha
             node.scale = saved.scale
             node.isOnStandby = saved.onStandby
             node.isUserInteractionEnabled = saved.takesTouches
         }
-        nodeIDs = snapshot.nodeIDs
-        controllerIDs = snapshot.controllerIDs
-        events.removeAll()
-        setNeedsDisplay()
     }
 
     /// Puts exactly the pages at `attached` in `stack`'s node, in that order; the page under the
