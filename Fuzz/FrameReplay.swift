@@ -12,7 +12,8 @@ import NavWire
 ///     {"expect":"v1","frame":{…}}            a full frame of the last picture, in each protocol
 ///     {"expect":"v2","frame":{…}}
 ///
-/// Exits 1 when the Swift check itself fails on an input.
+/// Exits 1 when the Swift check itself fails on an input, or its scene at rest does not come back
+/// the same from a snapshot (`SnapshotRoundTrip`).
 @main
 struct FrameReplay {
     static func main() throws {
@@ -35,6 +36,10 @@ struct FrameReplay {
             }
             if let failure = check.run(script) {
                 print("FrameReplay: \(path): \(failure)")
+                failed += 1
+            }
+            if let difference = SnapshotRoundTrip.check(script) {
+                print("FrameReplay: \(path): snapshot: \(difference)")
                 failed += 1
             }
             if let failure = predictedTheSame(bytes) {

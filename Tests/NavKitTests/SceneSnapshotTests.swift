@@ -139,6 +139,18 @@ import NavApps
         #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [.push(sent)]) == nil)
     }
 
+    @Test func aStackWhoseRootASetStackReplacedComesBackWithItsNewRoot() throws {
+        let h = try phone()
+        let screens = [ScreenSpec(name: "A"), ScreenSpec(name: "B")]
+        h.run(.setStack(screens, transition: .fade))
+        settle(h.scene)
+        let commands = SentCommands([.setStack(screens, transition: .fade)])
+        let snapshot = try h.scene.snapshot(sent: commands)
+        #expect(snapshot.stacks[0].pages.map(\.spec) == [.sent(SentScreen(message: 0, index: 0)), .sent(SentScreen(message: 0, index: 1))])
+        let copy = try restored(snapshot, app: phoneApp, sent: [.setStack(screens, transition: .fade)])
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [.setStack(screens, transition: .fade)]) == nil)
+    }
+
     @Test func aRootAClientSetComesBackFromItsCommand() throws {
         let h = try phone()
         let root = RootSpec.tabs([
@@ -168,12 +180,17 @@ import NavApps
         let h = try phone()
         try tapRow(h, "Playlists")
         var snapshot = try h.scene.snapshot()
-        // The last node of a run of drawn nodes gets an id nobody has.
-        let run = try #require(snapshot.nodes.firstIndex { $0.first > 0 && $0.count > 1 })
+        // The last node of a run of drawn nodes gets the id of another.
+        let run = try #require(snapshot.nodes.firstIndex { $0.first > 1 && $0.count > 1 })
         snapshot.nodes[run].count -= 1
-        snapshot.nodes.insert(NodeIDRun(first: 100_000, count: 1), at: run + 1)
+        snapshot.nodes.insert(NodeIDRun(first: 1, count: 1), at: run + 1)
         let copy = try restored(snapshot, app: phoneApp)
         #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list]) != nil)
+        // An id past the last one given is no snapshot this scene could have made.
+        snapshot.nodes[run + 1].first = snapshot.nodeIDs + 1
+        #expect(throws: SceneSnapshotError.doesNotFit("the scene keeps \(h.scene.snapshotNodes().count) nodes, the snapshot names ids out of range")) {
+            _ = try restored(snapshot, app: phoneApp)
+        }
     }
 
     @Test func theCheckFindsAScrollOffsetTheSnapshotGotWrong() throws {

@@ -58,30 +58,38 @@ extension Scene {
     /// page's spec may be found in any page restored before it).
     private func restorePages(of stacks: [NavigationController], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) {
         var specs: [String: ScreenSpec] = [:]
+        func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ScreenController {
+            let found: ScreenSpec? = switch page.spec {
+            case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
+            case .sent(let screen)?: sent.element(at: screen.message)?.pushedScreens?.element(at: screen.index)
+            case nil: nil
+            }
+            guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
+            let controller = ScreenController(spec: spec)
+            // Named before it joins, so it takes no new id.
+            controller.id = page.id
+            specs[page.id] = spec
+            return controller
+        }
+        var roots: [ViewController] = []
         for (stack, saved) in zip(stacks, snapshot.stacks) {
-            guard let root = stack.rootViewController as? ScreenController, let first = saved.pages.first, root.id == first.id || snapshot.root != nil else {
-                throw .doesNotFit("stack \(stack.identifier)'s root page is not \(saved.pages.first?.id ?? "there")")
+            guard let first = saved.pages.first else { throw .doesNotFit("stack \(stack.identifier) has no pages") }
+            if first.spec != nil {
+                roots.append(try build(first))
+                continue
+            }
+            guard let root = stack.rootViewController as? ScreenController, root === stack.builtRoot, root.id == first.id || snapshot.root != nil else {
+                throw .doesNotFit("stack \(stack.identifier)'s root page is not \(first.id)")
             }
             // A root a client set took its pages' ids when it came, after the app's own.
             root.id = first.id
             if root.isViewLoaded { root.view.controllerID = first.id }
             specs[root.id] = root.spec
+            roots.append(root)
         }
-        for (stack, saved) in zip(stacks, snapshot.stacks) where saved.pages.count > 1 {
-            var pages: [ViewController] = [stack.rootViewController]
-            for page in saved.pages.dropFirst() {
-                let found: ScreenSpec? = switch page.spec {
-                case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
-                case .sent(let screen)?: sent.indices.contains(screen.message) ? sent[screen.message].pushedScreens?.element(at: screen.index) : nil
-                case nil: nil
-                }
-                guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
-                let controller = ScreenController(spec: spec)
-                // Named before it joins, so it takes no new id.
-                controller.id = page.id
-                specs[page.id] = spec
-                pages.append(controller)
-            }
+        for ((stack, saved), root) in zip(zip(stacks, snapshot.stacks), roots) where saved.pages.count > 1 || root !== stack.rootViewController {
+            var pages = [root]
+            for page in saved.pages.dropFirst() { pages.append(try build(page)) }
             stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
         }
         // A stack on screen swapped its top with a transition of no length: it ends here.
@@ -95,7 +103,7 @@ extension Scene {
             guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
                 throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
             }
-            if controller !== stack.rootViewController { controller.arrival = arrival }
+            controller.arrival = arrival
             if page.loaded, !controller.isViewLoaded {
                 _ = controller.view
                 stack.layoutPage(controller)

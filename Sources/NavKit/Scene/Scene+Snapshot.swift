@@ -28,20 +28,34 @@ extension Scene {
         guard let transition = settings.defaultTransition as? ParametricTransition, ParametricTransition.named(transition.name) == transition else {
             throw .unsupported("the default transition \(settings.defaultTransition.name) is not a built-in one")
         }
-        // Every stack's root first: a page's spec may be found in any page restored before it.
+        // Every stack's root first, as a restore builds them: a page's spec may be found in any page
+        // restored before it. The root the stack was made with comes with the app.
         var known: [(id: String, spec: ScreenSpec)] = []
-        for stack in stacks { known.append((stack.rootViewController.id, try Self.listPage(stack.rootViewController).spec)) }
+        var sources: [ObjectIdentifier: PageSource] = [:]
+        func find(_ page: ScreenController) throws(SceneSnapshotError) {
+            guard let source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sent.screen(page.spec).map(PageSource.sent) else {
+                throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))")
+            }
+            sources[ObjectIdentifier(page)] = source
+        }
+        for stack in stacks {
+            let root = try Self.listPage(stack.rootViewController)
+            if root !== stack.builtRoot { try find(root) }
+            known.append((root.id, root.spec))
+        }
+        for stack in stacks {
+            for controller in stack.viewControllers.dropFirst() {
+                let page = try Self.listPage(controller)
+                try find(page)
+                known.append((page.id, page.spec))
+            }
+        }
         var saved: [SceneSnapshot.Stack] = []
         for stack in stacks {
             var pages: [SceneSnapshot.Page] = []
-            for (index, controller) in stack.viewControllers.enumerated() {
+            for controller in stack.viewControllers {
                 let page = try Self.listPage(controller)
-                var source: PageSource?
-                if index > 0 {
-                    source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sent.screen(page.spec).map(PageSource.sent)
-                    guard source != nil else { throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))") }
-                    known.append((page.id, page.spec))
-                }
+                let source = sources[ObjectIdentifier(page)]
                 guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
                     throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
                 }

@@ -81,7 +81,7 @@ public struct SceneSnapshot: Equatable, Sendable {
     public struct Page: Equatable, Sendable {
         /// Its id on the wire (`vc7`).
         public var id: String
-        /// Where its spec is; nil for a stack's root page, which the app builds.
+        /// Where its spec is; nil for the root page the stack was made with, which the app builds.
         public var spec: PageSource?
         /// The transition that brought it in, by name (a built-in transition).
         public var arrival: String

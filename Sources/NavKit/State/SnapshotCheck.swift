@@ -23,7 +23,7 @@ public enum SnapshotCheck {
         // Pictures first: a restored scene is marked changed until it draws.
         let pictures = (original.currentPicture(kinds: kinds), restored.currentPicture(kinds: kinds))
         if pictures.0 != pictures.1 { return "the pictures differ" + firstDifference(pictures.0, pictures.1) }
-        if original.state != restored.state { return "the state replies differ" }
+        if original.state != restored.state { return "the state replies differ: " + stateDifference(original.state, restored.state) }
         let snapshots = (
             Result { () throws(SceneSnapshotError) in try original.snapshot(sent: SentCommands(sent)) },
             Result { () throws(SceneSnapshotError) in try restored.snapshot(sent: SentCommands(sent)) }
@@ -72,6 +72,23 @@ public enum SnapshotCheck {
             return " at item \(index) (\(x.role?.rawValue ?? "") \(x.name ?? "")): \(x) and \(y)"
         }
         return " in their layer trees"
+    }
+
+    /// Where two states first differ, for the message.
+    private static func stateDifference(_ a: NavigationState?, _ b: NavigationState?) -> String {
+        func stacks(_ state: NavigationState?) -> [StackState] {
+            switch state {
+            case .stack(let stack)?: [stack]
+            case .tabs(let tabs)?: tabs.tabs.map(\.stack)
+            default: []
+            }
+        }
+        for (index, (x, y)) in zip(stacks(a), stacks(b)).enumerated() where x != y {
+            if x.pages.count != y.pages.count { return "stack \(index) has \(x.pages.count) and \(y.pages.count) pages" }
+            for (page, (p, q)) in zip(x.pages, y.pages).enumerated() where p != q { return "stack \(index), page \(page): \(p) and \(q)" }
+            return "stack \(index): \(x) and \(y)"
+        }
+        return "\(String(describing: a)) and \(String(describing: b))"
     }
 
     /// The number of pages in each stack, in tab order.

@@ -35,7 +35,7 @@ extension SessionShard {
             else { continue }
             let through = recorder.lastLine, name = recorder.name, token = session.token, apps = configuration.apps
             session.isCheckpointing = true
-            transport.performInBackground { [self] in
+            transport.performWhenSpare { [self] in
                 let made = SessionCheckpoint.make(from: lines, apps: apps)
                 transport.perform { [self] in
                     // A session that ended, or that another process took, keeps what it had.

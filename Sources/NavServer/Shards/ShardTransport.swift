@@ -4,7 +4,8 @@
 /// test moves.
 ///
 /// Service thread only (the transport's, the one its delegate is called on), but `now`,
-/// `perform(_:)`, `performInBackground(_:)` and `isOverloaded`, which any thread may call.
+/// `perform(_:)`, `performInBackground(_:)`, `performWhenSpare(_:)` and `isOverloaded`, which
+/// any thread may call.
 protocol ShardTransport: AnyObject {
     /// Monotonic seconds: the clock of sessions, rate limits and ticks.
     var now: Double { get }
@@ -21,6 +22,10 @@ protocol ShardTransport: AnyObject {
     /// Runs `work` on another thread: work too long for the service thread, whose every session
     /// would wait for it (a takeover's replay). It comes back with `perform(_:)`.
     func performInBackground(_ work: @escaping @Sendable () -> Void)
+    /// Runs `work` on another thread at a low priority, one such piece of work at a time in the
+    /// process: work nobody waits for (a checkpoint), which must not take the cores the service
+    /// threads need. It comes back with `perform(_:)`.
+    func performWhenSpare(_ work: @escaping @Sendable () -> Void)
     /// True while the service loop cannot serve its sessions at the configured frame-rate floor:
     /// new sessions are then refused. Any thread.
     var isOverloaded: Bool { get }

@@ -263,6 +263,13 @@ public final class WebSocketServer: @unchecked Sendable {
         DispatchQueue.global(qos: .userInitiated).async(execute: work)
     }
 
+    /// One queue for the whole process, so that spare work takes at most one core.
+    private static let spareWork = DispatchQueue(label: "stackcast.spare-work", qos: .utility)
+
+    public func performWhenSpare(_ work: @escaping @Sendable () -> Void) {
+        Self.spareWork.async(execute: work)
+    }
+
     // MARK: - Tick timer (service thread only)
 
     /// Calls the delegate's `webSocketServerDidTick` every `interval` seconds until

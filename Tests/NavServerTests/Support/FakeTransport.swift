@@ -53,6 +53,11 @@ final class FakeTransport: ShardTransport {
         background.append(work)
     }
 
+    /// As `performInBackground`: the harness runs both when it runs the work off the thread.
+    func performWhenSpare(_ work: @escaping @Sendable () -> Void) {
+        background.append(work)
+    }
+
     /// The work sent off the service thread so far, in order, taken to be run (none while
     /// `holdsBackgroundWork`).
     func takeBackgroundWork() -> [@Sendable () -> Void] {

@@ -21,9 +21,14 @@ public final class NavigationController: Controller, StackCommandTarget {
     /// Whether the page at rest on top hid the bottom bar, as last placed.
     var bottomBarHiddenAtRest = false
 
+    /// The page the stack was made with, while it is the stack's (a `setStack` or `replaceTop`
+    /// may have put another at the root).
+    private(set) weak var builtRoot: ViewController?
+
     public init(identifier: String = "main", root: ViewController) {
         self.identifier = identifier
         self.viewControllers = [root]
+        builtRoot = root
         super.init(name: identifier)
         id = identifier
         adopt(root)
