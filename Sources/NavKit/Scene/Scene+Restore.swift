@@ -122,7 +122,7 @@ extension Scene {
         }
     }
 
-    /// Every node's id, and where the nodes out of the tree were left.
+    /// Every node's id, and how motions left the nodes they move whole.
     private func restoreNodes(_ snapshot: SceneSnapshot) throws(SceneSnapshotError) {
         let nodes = snapshotNodes()
         // Counted before the ids are spelled out: a damaged count must not make a huge array, nor
@@ -137,14 +137,13 @@ extension Scene {
             throw .doesNotFit("the scene keeps \(nodes.count) nodes, the snapshot names \(overflow ? "ids out of range" : String(named))")
         }
         for (node, id) in zip(nodes, NodeIDRun.ids(of: snapshot.nodes)) { node.id = id }
-        for saved in snapshot.detached {
-            guard let node = nodes.element(at: saved.index), node.parent == nil else {
-                let node = nodes.element(at: saved.index)
-                throw .doesNotFit("node \(saved.index) of the walk (\(node?.name ?? node?.role?.rawValue ?? "none")) is not out of the scene's tree")
-            }
+        for saved in snapshot.placements {
+            guard let node = nodes.element(at: saved.index) else { throw .doesNotFit("the scene keeps no node \(saved.index)") }
             node.frame = saved.frame
             node.alpha = saved.alpha
             node.scale = saved.scale
+            node.cornerRadius = saved.cornerRadius
+            node.clipsToBounds = saved.clips
             node.isOnStandby = saved.onStandby
             node.isUserInteractionEnabled = saved.takesTouches
         }

@@ -75,13 +75,19 @@ extension Scene {
             controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot, stacks: saved, selectedTab: tabs?.selectedIndex,
             badges: tabs?.tabs.map { SceneSnapshot.Badge(text: $0.badge, color: $0.badgeColor) } ?? [],
             nodes: NodeIDRun.runs(of: nodes.map(\.id)),
-            detached: nodes.indices.dropFirst().compactMap { index in
-                let node = nodes[index]
-                guard node.parent == nil else { return nil }
-                return DetachedNode(
-                    index: index, frame: node.frame, alpha: node.alpha, scale: node.scale, onStandby: node.isOnStandby,
-                    takesTouches: node.isUserInteractionEnabled)
-            })
+            placements: placements(of: nodes, pages: stacks.flatMap(\.viewControllers)))
+    }
+
+    /// How motions left the nodes they move whole (`SceneSnapshot.placements`).
+    private func placements(of nodes: [Node], pages: [ViewController]) -> [NodePlacement] {
+        let pageViews = Set(pages.filter(\.isViewLoaded).map { ObjectIdentifier($0.view) })
+        return nodes.indices.dropFirst().compactMap { index in
+            let node = nodes[index]
+            guard node.parent == nil || pageViews.contains(ObjectIdentifier(node)) else { return nil }
+            return NodePlacement(
+                index: index, frame: node.frame, alpha: node.alpha, scale: node.scale, cornerRadius: node.cornerRadius, clips: node.clipsToBounds,
+                onStandby: node.isOnStandby, takesTouches: node.isUserInteractionEnabled)
+        }
     }
 
     /// The app's tab bar, if it has one, and its navigation stacks in tab order.

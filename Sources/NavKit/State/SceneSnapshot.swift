@@ -25,13 +25,14 @@ public struct SceneSnapshot: Equatable, Sendable {
     public var badges: [Badge]
     /// Every node's id, in the order `Scene.snapshotNodes()` walks them, as runs.
     public var nodes: [NodeIDRun]
-    /// Where the nodes out of the scene's tree were left (a page that went, a transition's dim):
-    /// what the last motion did to them stays until the next one moves them again.
-    public var detached: [DetachedNode]
+    /// How motions left the nodes they move whole: every node out of the scene's tree (a page
+    /// that went, a transition's dim) and every page's root node. What the last motion did to them
+    /// (a page scaled back under a sheet) stays until the next one moves them again.
+    public var placements: [NodePlacement]
 
     public init(
         time: Double, viewport: Viewport, settings: Settings, controllerIDs: Int, nodeIDs: Int, root: SentScreen? = nil, stacks: [Stack], selectedTab: Int?,
-        badges: [Badge], nodes: [NodeIDRun], detached: [DetachedNode]
+        badges: [Badge], nodes: [NodeIDRun], placements: [NodePlacement]
     ) {
         self.time = time
         self.viewport = viewport
@@ -43,7 +44,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         self.selectedTab = selectedTab
         self.badges = badges
         self.nodes = nodes
-        self.detached = detached
+        self.placements = placements
     }
 
     /// What `configure` sets, with the default transition by name.
@@ -125,20 +126,24 @@ public struct NodeIDRun: Equatable, Sendable {
     }
 }
 
-/// A node out of the scene's tree, by its place in `Scene.snapshotNodes()`, and how it was left.
-public struct DetachedNode: Equatable, Sendable {
+/// A node, by its place in `Scene.snapshotNodes()`, as a motion left it.
+public struct NodePlacement: Equatable, Sendable {
     public var index: Int
     public var frame: Rect
     public var alpha: Double
     public var scale: Double
+    public var cornerRadius: Double
+    public var clips: Bool
     public var onStandby: Bool
     public var takesTouches: Bool
 
-    public init(index: Int, frame: Rect, alpha: Double, scale: Double, onStandby: Bool, takesTouches: Bool) {
+    public init(index: Int, frame: Rect, alpha: Double, scale: Double, cornerRadius: Double, clips: Bool, onStandby: Bool, takesTouches: Bool) {
         self.index = index
         self.frame = frame
         self.alpha = alpha
         self.scale = scale
+        self.cornerRadius = cornerRadius
+        self.clips = clips
         self.onStandby = onStandby
         self.takesTouches = takesTouches
     }

@@ -28,9 +28,9 @@ extension SceneSnapshot {
             })
         }
         object["nodes"] = .array(nodes.flatMap { [.number(Double($0.first)), .number(Double($0.count))] })
-        object["detached"] = .array(detached.map { node in
-            .array([Double(node.index), node.frame.x, node.frame.y, node.frame.width, node.frame.height, node.alpha, node.scale]
-                .map { .number($0) } + [.bool(node.onStandby), .bool(node.takesTouches)])
+        object["placed"] = .array(placements.map { node in
+            .array([Double(node.index), node.frame.x, node.frame.y, node.frame.width, node.frame.height, node.alpha, node.scale, node.cornerRadius]
+                .map { .number($0) } + [.bool(node.clips), .bool(node.onStandby), .bool(node.takesTouches)])
         })
         return .object(object)
     }
@@ -92,14 +92,15 @@ extension SceneSnapshot {
         }
         let flat = try reader.integers(object["nodes"], "nodes")
         guard flat.count.isMultiple(of: 2) else { throw reader.error("nodes", "expected pairs of a first id and a count") }
-        var detached: [DetachedNode] = []
-        for node in object["detached"]?.arrayValue ?? [] {
-            guard let fields = node.arrayValue, fields.count == 9, let numbers = Optional(fields.prefix(7).compactMap(\.numberValue)), numbers.count == 7,
-                  let index = Int(exactly: numbers[0]), let standby = fields[7].boolValue, let touches = fields[8].boolValue
-            else { throw reader.error("detached", "expected [index, x, y, width, height, alpha, scale, standby, touches]") }
-            detached.append(DetachedNode(
+        var placements: [NodePlacement] = []
+        for node in object["placed"]?.arrayValue ?? [] {
+            guard let fields = node.arrayValue, fields.count == 11, case let numbers = fields.prefix(8).compactMap(\.numberValue), numbers.count == 8,
+                  numbers.allSatisfy(\.isFinite), let index = Int(exactly: numbers[0]), let clips = fields[8].boolValue,
+                  let standby = fields[9].boolValue, let touches = fields[10].boolValue
+            else { throw reader.error("placed", "expected [index, x, y, width, height, alpha, scale, radius, clips, standby, touches]") }
+            placements.append(NodePlacement(
                 index: index, frame: Rect(x: numbers[1], y: numbers[2], width: numbers[3], height: numbers[4]), alpha: numbers[5], scale: numbers[6],
-                onStandby: standby, takesTouches: touches))
+                cornerRadius: numbers[7], clips: clips, onStandby: standby, takesTouches: touches))
         }
         self.init(
             time: time, viewport: viewport,
@@ -109,7 +110,7 @@ extension SceneSnapshot {
             controllerIDs: ids[0], nodeIDs: ids[1],
             root: try object["root"].map { value throws(RecordingError) in SentScreen(message: try reader.integer(value, "root"), index: 0) }, stacks: stacks, selectedTab: try object["tab"].map { value throws(RecordingError) in try reader.integer(value, "tab") },
             badges: badges, nodes: stride(from: 0, to: flat.count, by: 2).map { NodeIDRun(first: flat[$0], count: flat[$0 + 1]) },
-            detached: detached)
+            placements: placements)
     }
 }
 
