@@ -25,7 +25,12 @@ extension Scene {
         guard stacks.count == snapshot.stacks.count else {
             throw .doesNotFit("the app has \(stacks.count) stacks, the snapshot \(snapshot.stacks.count)")
         }
-        try restorePages(of: stacks, snapshot, sent: sent)
+        let pages = try restoredPages(of: stacks, snapshot, sent: sent)
+        // A stack takes its pages while it is not shown, so that no page loads that the original
+        // never showed; the stack shown from the start (its root loaded there too) takes its own
+        // once the snapshot's tab is selected, unless it stays the one shown.
+        let shownFirst = tabs?.selectedIndex ?? 0
+        for index in stacks.indices where index != shownFirst { setPages(pages[index], of: stacks[index]) }
         if let tabs, let selected = snapshot.selectedTab {
             guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
                 throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
@@ -35,6 +40,9 @@ extension Scene {
                 tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
             }
         }
+        setPages(pages[shownFirst], of: stacks[shownFirst])
+        // A stack on screen swapped its top with a transition of no length: it ends here.
+        advance(to: snapshot.time)
         for (stack, saved) in zip(stacks, snapshot.stacks) { try restorePageStates(in: stack, saved) }
         try restoreNodes(snapshot)
         nodeIDs = snapshot.nodeIDs
@@ -56,7 +64,7 @@ extension Scene {
 
     /// Gives each stack its pages, built from their specs with their ids, every root first (a
     /// page's spec may be found in any page restored before it).
-    private func restorePages(of stacks: [NavigationController], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) {
+    private func restoredPages(of stacks: [NavigationController], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) -> [[ViewController]] {
         var specs: [String: ScreenSpec] = [:]
         func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ScreenController {
             let found: ScreenSpec? = switch page.spec {
@@ -87,13 +95,19 @@ extension Scene {
             specs[root.id] = root.spec
             roots.append(root)
         }
-        for ((stack, saved), root) in zip(zip(stacks, snapshot.stacks), roots) where saved.pages.count > 1 || root !== stack.rootViewController {
-            var pages = [root]
-            for page in saved.pages.dropFirst() { pages.append(try build(page)) }
-            stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
+        var pages: [[ViewController]] = []
+        for (saved, root) in zip(snapshot.stacks, roots) {
+            var stack = [root]
+            for page in saved.pages.dropFirst() { stack.append(try build(page)) }
+            pages.append(stack)
         }
-        // A stack on screen swapped its top with a transition of no length: it ends here.
-        advance(to: snapshot.time)
+        return pages
+    }
+
+    /// Gives `stack` exactly `pages`, without animation.
+    private func setPages(_ pages: [ViewController], of stack: NavigationController) {
+        guard !pages.elementsEqual(stack.viewControllers, by: ===) else { return }
+        stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
     }
 
     /// Each page's arrival, loaded view, scrolling and selected row, and which pages are in the
