@@ -12,8 +12,8 @@ import NavWire
 ///     {"expect":"v1","frame":{…}}            a full frame of the last picture, in each protocol
 ///     {"expect":"v2","frame":{…}}
 ///
-/// Exits 1 when the Swift check itself fails on an input, or its scene at rest does not come back
-/// the same from a snapshot (`SnapshotRoundTrip`).
+/// Exits 1 when the Swift check itself fails on an input, or, for the committed corpus, its scene
+/// at rest does not come back the same from a snapshot (`SnapshotRoundTrip`).
 @main
 struct FrameReplay {
     static func main() throws {
@@ -39,8 +39,14 @@ struct FrameReplay {
                 failed += 1
             }
             if let difference = SnapshotRoundTrip.check(script) {
-                print("FrameReplay: \(path): snapshot: \(difference)")
-                failed += 1
+                // The committed corpus must come back the same; an input a fuzzing run found is
+                // a checkpoint a server would refuse, reported (see FrameRoundTrip.swift).
+                if path.contains("/Fuzz/Corpus/") || ProcessInfo.processInfo.environment["STACKCAST_FUZZ_SNAPSHOTS"] == "strict" {
+                    print("FrameReplay: \(path): snapshot: \(difference)")
+                    failed += 1
+                } else {
+                    print("snapshot refused for \(path): \(difference)")
+                }
             }
             if let failure = predictedTheSame(bytes) {
                 print("FrameReplay: \(path): made ahead: \(failure)")

@@ -42,6 +42,7 @@ extension Scene {
             let root = try Self.listPage(stack.rootViewController)
             if root !== stack.builtRoot { try find(root) }
             known.append((root.id, root.spec))
+            try Self.checkDim(of: stack)
         }
         for stack in stacks {
             for controller in stack.viewControllers.dropFirst() {
@@ -107,6 +108,16 @@ extension Scene {
         case nil:
             throw .unsupported("the scene has no app")
         }
+    }
+
+    /// The stack's dim lies over the page under a sheet resting on screen, as a restore puts it,
+    /// or nowhere: a sheet at rest in a tab not shown, or a dim a sheet left on a page after
+    /// something replaced it, is not described.
+    private static func checkDim(of stack: NavigationController) throws(SceneSnapshotError) {
+        guard let parent = stack.runner.dim.parent else { return }
+        let top = stack.topViewController
+        if stack.isShowing, top.isSheet, let below = stack.page(below: top), below.isViewLoaded, parent === below.view { return }
+        throw .unsupported("stack \(stack.identifier) keeps a sheet's dim out of sight")
     }
 
     /// `controller` as a page of rows whose state a snapshot holds all of.

@@ -29,7 +29,7 @@ public enum SnapshotCheck {
             Result { () throws(SceneSnapshotError) in try restored.snapshot(sent: SentCommands(sent)) }
         )
         guard case .success(let before) = snapshots.0, case .success(let after) = snapshots.1 else { return "a scene gives no snapshot" }
-        if before != after { return "the snapshots differ" }
+        if before != after { return "the snapshots differ: " + snapshotDifference(before, after) }
         let pages = (allPages(original), allPages(restored))
         if pages.0.map(\.spec) != pages.1.map(\.spec) { return "the pages' specs differ" }
         let nodes = (original.snapshotNodes(), restored.snapshotNodes())
@@ -79,6 +79,22 @@ public enum SnapshotCheck {
             return " at item \(index) (\(x.role?.rawValue ?? "") \(x.name ?? "")): \(x) and \(y)"
         }
         return " in their layer trees"
+    }
+
+    /// Which parts of two snapshots differ, for the message.
+    private static func snapshotDifference(_ a: SceneSnapshot, _ b: SceneSnapshot) -> String {
+        var parts: [String] = []
+        if a.time != b.time || a.viewport != b.viewport || a.settings != b.settings { parts.append("clock, viewport or settings") }
+        if a.controllerIDs != b.controllerIDs || a.nodeIDs != b.nodeIDs { parts.append("id counters \(a.controllerIDs)/\(a.nodeIDs) and \(b.controllerIDs)/\(b.nodeIDs)") }
+        for (index, (x, y)) in zip(a.stacks, b.stacks).enumerated() where x != y { parts.append("stack \(index): \(x) and \(y)") }
+        if a.root != b.root || a.selectedTab != b.selectedTab || a.badges != b.badges { parts.append("root, tab or badges") }
+        if a.nodes != b.nodes { parts.append("node ids") }
+        for (x, y) in zip(a.placements, b.placements) where x != y {
+            parts.append("placement \(x) and \(y)")
+            break
+        }
+        if a.placements.count != b.placements.count { parts.append("\(a.placements.count) and \(b.placements.count) placements") }
+        return parts.joined(separator: "; ")
     }
 
     /// Where two states first differ, for the message.
