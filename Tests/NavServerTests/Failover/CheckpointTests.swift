@@ -34,6 +34,21 @@ import Testing
         try String(contentsOfFile: store.store.path(of: store.name(for: token)), encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// Lets the session on `first` (store `a`) rest into a checkpoint holding `text`, then has a
+    /// process on store `b` take it over from it: the same state reply.
+    private func restAndTakeOver(_ token: String, from first: ShardHarness, _ a: StateFolder, to b: StateFolder, keeping text: String) throws {
+        first.advance(by: 2)
+        a.store.flush()
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 && kept[1].contains(text))
+        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        #expect(second.shard.sessions[token]?.scene.state?.json == state)
+    }
+
     @Test func aLongDraggedSessionRestsInACheckpointAndIsTakenOverFromIt() throws {
         let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
@@ -118,17 +133,7 @@ import Testing
         first.command("p2", "push", #""screen":{"name":"One"},"transition":"fade""#, on: viewer)
         first.settle()
         drag(first, on: viewer, drags: 6, moves: 40)
-        first.advance(by: 2)
-        a.store.flush()
-        let kept = try lines(of: a, token)
-        #expect(kept.count == 2 && kept[1].contains(#""sent""#))
-        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
-
-        let second = process("s2", b)
-        let resumed = second.connect(urlSession: token)
-        second.hello(on: resumed)
-        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
-        #expect(second.shard.sessions[token]?.scene.state?.json == state)
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""sent""#)
     }
 
     @Test func anAppAClientBuiltWithSetRootComesBackFromItsCheckpoint() throws {
@@ -144,16 +149,6 @@ import Testing
         first.command("t", "selectTab", #""index":1"#, on: viewer)
         first.command("p", "push", #""screen":{"name":"Detail"}"#, on: viewer)
         first.settle()
-        first.advance(by: 2)
-        a.store.flush()
-        let kept = try lines(of: a, token)
-        #expect(kept.count == 2 && kept[1].contains(#""root":0"#))
-        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
-
-        let second = process("s2", b)
-        let resumed = second.connect(urlSession: token)
-        second.hello(on: resumed)
-        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
-        #expect(second.shard.sessions[token]?.scene.state?.json == state)
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""root":0"#)
     }
 }
