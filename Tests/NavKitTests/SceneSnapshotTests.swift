@@ -109,6 +109,48 @@ import NavApps
         #expect(copy.scene.state == h.scene.state)
     }
 
+    @Test func aTabletSessionWithSplitsScrolledInTwoTabsComesBackTheSame() throws {
+        let tabletApp = try #require(BuiltInApps.root(named: "tablet"))
+        let h = try SceneHarness(viewport: .tablet, app: tabletApp)
+        try tapRow(h, "Daft Punk")
+        try tapRow(h, "Profound 3")
+        try tapRow(h, "Track 5")
+        // Drags the split back towards the library: the pages slide apart and snap.
+        let finger = Finger(h.scene)
+        finger.down(500, 400)
+        finger.move(to: 900, 400, steps: 12)
+        finger.up(after: 0.3)
+        settle(h.scene)
+        h.run(.selectTab(.index(1)))
+        settle(h.scene)
+        try tapRow(h, "Jazz")
+        let snapshot = try h.scene.snapshot()
+        #expect(snapshot.stacks.map { $0.pages.count } == [4, 2, 1, 1])
+        let library = try #require(snapshot.stacks[0].split)
+        #expect(library.offset > 0 && library.visibility.contains { $0.isVisible })
+        #expect(snapshot.stacks[1].split?.active == 1)
+
+        let copy = try restored(snapshot, app: tabletApp, viewport: .tablet)
+        #expect(copy.state == h.scene.state)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+    }
+
+    @Test func aSplitThatJumpedKeepsThePagesItShowedBeforeAsAppeared() throws {
+        let tabletApp = try #require(BuiltInApps.root(named: "tablet"))
+        let h = try SceneHarness(viewport: .tablet, app: tabletApp)
+        try tapRow(h, "Air")
+        try tapRow(h, "Night 2")
+        try tapRow(h, "Track 1")
+        // A jump runs no pass that hides: the player, now off screen, stays appeared.
+        h.run(.scrollTo(.index(0), animated: false))
+        settle(h.scene)
+        let snapshot = try h.scene.snapshot()
+        let split = try #require(snapshot.stacks[0].split)
+        #expect(split.offset == 0 && split.visibility.last?.isVisible == true)
+        let copy = try restored(snapshot, app: tabletApp, viewport: .tablet)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+    }
+
     @Test func aSnapshotIsTakenOnlyAtRest() throws {
         let h = try phone()
         h.send(.push(screen("Pushed")))
@@ -210,20 +252,33 @@ import NavApps
 /// Random use of the built-in apps (rows tapped, lists dragged, pops, tabs), a snapshot at each
 /// rest: every snapshot taken restores to a scene the check finds no difference in.
 @Suite struct SceneSnapshotRandomTests {
-    @Test(arguments: [("phone", UInt64(1)), ("phone", 2), ("phone", 3), ("stack", 4), ("stack", 5), ("phone", 6), ("phone", 7), ("phone", 8), ("stack", 9), ("stack", 10), ("phone", 11), ("phone", 12), ("phone", 13), ("stack", 14), ("phone", 15), ("phone", 16)])
+    @Test(arguments: [("phone", UInt64(1)), ("phone", 2), ("phone", 3), ("stack", 4), ("stack", 5), ("phone", 6), ("phone", 7), ("phone", 8), ("stack", 9), ("stack", 10), ("phone", 11), ("phone", 12), ("phone", 13), ("stack", 14), ("phone", 15), ("phone", 16),
+                       ("tablet", 17), ("tablet", 18), ("tablet", 19), ("tablet", 20), ("tablet", 21), ("tablet", 22)])
     func everySnapshotOfARandomSessionRestoresToTheSameScene(app name: String, seed: UInt64) throws {
         let base = SceneSnapshotTests()
         let app = try #require(BuiltInApps.root(named: name))
+        let viewport = name == "tablet" ? Viewport.tablet : SceneHarness.phoneViewport
         var random = SplitMix64(seed: seed)
         var taken = 0, refused: [String] = []
         for _ in 0..<6 {
-            let h = try SceneHarness(app: app)
+            let h = try SceneHarness(viewport: viewport, app: app)
             for _ in 0..<8 {
                 switch random.next() % 6 {
                 case 0, 1, 2:
                     let rows = h.scene.displayList().all(role: .row).filter { $0.frame.midY > 100 && $0.frame.midY < 700 }
                     guard !rows.isEmpty else { continue }
                     try base.tapRow(h, rows[Int(random.next() % UInt64(rows.count))].name ?? "")
+                case 3 where name == "tablet":
+                    // Drags the split sideways, or jumps it, as `scrollTo` does.
+                    if random.next() % 2 == 0 {
+                        let finger = Finger(h.scene)
+                        finger.down(600, 400)
+                        finger.move(to: 600 + Double(random.next() % 700) - 350, 400, steps: 10)
+                        finger.up(after: 0.1)
+                    } else {
+                        h.run(.scrollTo(.offset(Double(random.next() % 900)), animated: random.next() % 2 == 0))
+                    }
+                    base.settle(h.scene)
                 case 3: base.scrollList(h, by: Double(random.next() % 400) - 100)
                 case 4: h.run(.pop()); base.settle(h.scene)
                 default: h.run(.selectTab(.index(Int(random.next() % 3)))); base.settle(h.scene)
@@ -232,7 +287,7 @@ import NavApps
             }
             do {
                 let snapshot = try h.scene.snapshot()
-                let copy = try base.restored(snapshot, app: app)
+                let copy = try base.restored(snapshot, app: app, viewport: viewport)
                 #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil, "seed \(seed)")
                 taken += 1
             } catch {

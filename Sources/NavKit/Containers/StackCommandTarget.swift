@@ -18,6 +18,11 @@ protocol StackCommandTarget: Controller {
     /// a stack that does not gets the bar's height as its bottom safe area.
     var placesBottomBar: Bool { get }
 
+    /// The root page the stack was made with (by its app), while it is the stack's.
+    var builtRoot: ViewController? { get }
+    /// Lays `page` out at the size it rests at in this stack.
+    func layoutPage(_ page: ViewController)
+
     /// Takes the size the stack will be shown at without loading a page, so a tab not shown yet
     /// reports its pages where they would rest.
     func setBounds(size: Size, safeArea: EdgeInsets)

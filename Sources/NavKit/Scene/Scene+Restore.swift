@@ -20,7 +20,7 @@ extension Scene {
             do { setRoot(try spec.makeController(self)) } catch { throw .doesNotFit("the root does not build: \(error)") }
             commandRoot = spec
         }
-        let tabs: TabController?, stacks: [NavigationController]
+        let tabs: TabController?, stacks: [any StackCommandTarget]
         do { (tabs, stacks) = try snapshotStacks() } catch { throw .doesNotFit("\(error)") }
         guard stacks.count == snapshot.stacks.count else {
             throw .doesNotFit("the app has \(stacks.count) stacks, the snapshot \(snapshot.stacks.count)")
@@ -28,9 +28,13 @@ extension Scene {
         let pages = try restoredPages(of: stacks, snapshot, sent: sent)
         // A stack takes its pages while it is not shown, so that no page loads that the original
         // never showed; the stack shown from the start (its root loaded there too) takes its own
-        // once the snapshot's tab is selected, unless it stays the one shown.
+        // once the snapshot's tab is selected, unless it stays the one shown. So does a split the
+        // selection shows, since being laid out realigns it.
         let shownFirst = tabs?.selectedIndex ?? 0
-        for index in stacks.indices where index != shownFirst { setPages(pages[index], of: stacks[index]) }
+        let selected = snapshot.selectedTab ?? shownFirst
+        var afterSelection = [shownFirst]
+        if selected != shownFirst, stacks.element(at: selected) is StackedSplitController { afterSelection.insert(selected, at: 0) }
+        for index in stacks.indices where !afterSelection.contains(index) { try setPages(pages[index], of: stacks[index], snapshot.stacks[index]) }
         if let tabs, let selected = snapshot.selectedTab {
             guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
                 throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
@@ -40,7 +44,7 @@ extension Scene {
                 tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
             }
         }
-        setPages(pages[shownFirst], of: stacks[shownFirst])
+        for index in afterSelection { try setPages(pages[index], of: stacks[index], snapshot.stacks[index]) }
         // A stack on screen swapped its top with a transition of no length: it ends here.
         advance(to: snapshot.time)
         for (stack, saved) in zip(stacks, snapshot.stacks) { try restorePageStates(in: stack, saved) }
@@ -64,7 +68,7 @@ extension Scene {
 
     /// Gives each stack its pages, built from their specs with their ids, every root first (a
     /// page's spec may be found in any page restored before it).
-    private func restoredPages(of stacks: [NavigationController], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) -> [[ViewController]] {
+    private func restoredPages(of stacks: [any StackCommandTarget], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) -> [[ViewController]] {
         var specs: [String: ScreenSpec] = [:]
         func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ScreenController {
             let found: ScreenSpec? = switch page.spec {
@@ -86,7 +90,7 @@ extension Scene {
                 roots.append(try build(first))
                 continue
             }
-            guard let root = stack.rootViewController as? ScreenController, root === stack.builtRoot, root.id == first.id || snapshot.root != nil else {
+            guard let root = stack.viewControllers[0] as? ScreenController, root === stack.builtRoot, root.id == first.id || snapshot.root != nil else {
                 throw .doesNotFit("stack \(stack.identifier)'s root page is not \(first.id)")
             }
             // A root a client set took its pages' ids when it came, after the app's own.
@@ -104,15 +108,23 @@ extension Scene {
         return pages
     }
 
-    /// Gives `stack` exactly `pages`, without animation.
-    private func setPages(_ pages: [ViewController], of stack: NavigationController) {
-        guard !pages.elementsEqual(stack.viewControllers, by: ===) else { return }
-        stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
+    /// Gives `stack` exactly `pages`, without animation; a stacked split rests as `saved` says.
+    private func setPages(_ pages: [ViewController], of stack: any StackCommandTarget, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
+        switch (stack as? StackedSplitController, saved.split) {
+        case (let split?, let state?):
+            try split.restore(pages, state)
+        case (nil, nil):
+            guard !pages.elementsEqual(stack.viewControllers, by: ===) else { return }
+            stack.performSetStack(pages, transition: ParametricTransition.none) { _ in }
+        default:
+            throw .doesNotFit("stack \(stack.identifier) is \(stack is StackedSplitController ? "" : "not ")a stacked split, and its snapshot says otherwise")
+        }
     }
 
     /// Each page's arrival, loaded view, scrolling and selected row, and which pages are in the
     /// stack's node.
-    private func restorePageStates(in stack: NavigationController, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
+    private func restorePageStates(in stack: any StackCommandTarget, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
+        let navigation = stack as? NavigationController
         for (controller, page) in zip(stack.viewControllers, saved.pages) {
             guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
                 throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
@@ -123,7 +135,7 @@ extension Scene {
                 stack.layoutPage(controller)
             }
             list.scroller?.rest(at: page.scrollOffset)
-            if controller === stack.topViewController { try restoreAttached(in: stack, saved.attached) }
+            if let navigation, controller === navigation.topViewController { try restoreAttached(in: navigation, saved.attached) }
             if let row = page.selectedRow {
                 guard list.spec.sections.element(at: row.section)?.rows.element(at: row.row) != nil else {
                     throw .doesNotFit("\(page.id) has no row \(row)")
@@ -131,7 +143,7 @@ extension Scene {
                 list.select(list.rowNode(at: row))
                 // The page was laid out again as the page above it came in, which shows the
                 // selected row's separators again.
-                if controller !== stack.topViewController { stack.layoutPage(controller) }
+                if let navigation, controller !== navigation.topViewController { navigation.layoutPage(controller) }
             }
         }
     }

@@ -10,8 +10,7 @@ extension Scene {
     /// clients sent; the snapshot names those it keeps by their place in `sent.kept`.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe yet: something presented, a stacked split, a page stack moved off its
-    ///   first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
+    ///   does not describe yet: something presented, a page stack moved off its first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
     ///   client, or changed by `update`), a transition that is not a built-in one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
@@ -39,10 +38,10 @@ extension Scene {
             sources[ObjectIdentifier(page)] = source
         }
         for stack in stacks {
-            let root = try Self.listPage(stack.rootViewController)
+            let root = try Self.listPage(stack.viewControllers[0])
             if root !== stack.builtRoot { try find(root) }
             known.append((root.id, root.spec))
-            try Self.checkDim(of: stack)
+            if let stack = stack as? NavigationController { try Self.checkDim(of: stack) }
         }
         for stack in stacks {
             for controller in stack.viewControllers.dropFirst() {
@@ -64,8 +63,12 @@ extension Scene {
                     id: page.id, spec: source, arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
                     selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
             }
-            let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
-            saved.append(SceneSnapshot.Stack(pages: pages, attached: attached))
+            if let split = stack as? StackedSplitController {
+                saved.append(SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit()))
+            } else {
+                let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
+                saved.append(SceneSnapshot.Stack(pages: pages, attached: attached))
+            }
         }
         let nodes = snapshotNodes()
         return SceneSnapshot(
@@ -91,18 +94,15 @@ extension Scene {
         }
     }
 
-    /// The app's tab bar, if it has one, and its navigation stacks in tab order.
-    func snapshotStacks() throws(SceneSnapshotError) -> (TabController?, [NavigationController]) {
+    /// The app's tab bar, if it has one, and its navigation stacks and stacked splits in tab order.
+    func snapshotStacks() throws(SceneSnapshotError) -> (TabController?, [any StackCommandTarget]) {
         switch root {
         case let stack as NavigationController:
             return (nil, [stack])
+        case let split as StackedSplitController:
+            return (nil, [split])
         case let tabs as TabController:
-            var stacks: [NavigationController] = []
-            for stack in tabs.tabStacks {
-                guard let stack = stack as? NavigationController else { throw .unsupported("tab \(stack.identifier) holds a stacked split") }
-                stacks.append(stack)
-            }
-            return (tabs, stacks)
+            return (tabs, tabs.tabStacks)
         case let other?:
             throw .unsupported("the app's root is a \(type(of: other))")
         case nil:

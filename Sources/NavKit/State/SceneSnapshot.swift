@@ -64,17 +64,38 @@ public struct SceneSnapshot: Equatable, Sendable {
         }
     }
 
-    /// One navigation stack's pages, from the root up.
+    /// One navigation stack's or stacked split's pages, from the root up.
     public struct Stack: Equatable, Sendable {
         public var pages: [Page]
         /// The pages whose views are in the stack's node, by index, in the node's order: the top
         /// at rest, the page under it on standby after a transition that showed it; none in a
-        /// stack that changed while another tab was shown.
+        /// stack that changed while another tab was shown, nor in a stacked split.
         public var attached: [Int]
+        /// Where a stacked split rests; nil for a navigation stack.
+        public var split: Split?
 
-        public init(pages: [Page], attached: [Int]) {
+        public init(pages: [Page], attached: [Int], split: Split? = nil) {
             self.pages = pages
             self.attached = attached
+            self.split = split
+        }
+    }
+
+    /// A stacked split at rest: its offset, the page the person works in and the edge it is
+    /// aligned with, and which pages have appeared. A page keeps its view until a scroll that
+    /// settles hides it, so what has appeared is not what the offset shows.
+    public struct Split: Equatable, Sendable {
+        public var offset: Double
+        public var active: Int
+        public var position: StackedSplitLayout.Position
+        /// Per page: whether its view is in its container, and whether it was ever presented.
+        public var visibility: [StackedSplitScrollMath.PageVisibility]
+
+        public init(offset: Double, active: Int, position: StackedSplitLayout.Position, visibility: [StackedSplitScrollMath.PageVisibility]) {
+            self.offset = offset
+            self.active = active
+            self.position = position
+            self.visibility = visibility
         }
     }
 

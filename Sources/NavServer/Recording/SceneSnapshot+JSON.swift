@@ -61,6 +61,19 @@ extension SceneSnapshot {
             return .object(entry)
         })
         object["attached"] = .array(stack.attached.map { .number(Double($0)) })
+        if let split = stack.split {
+            // Which pages have appeared, and which were ever presented, as lists of page indices.
+            let indices = { (test: (StackedSplitScrollMath.PageVisibility) -> Bool) -> JSONValue in
+                .array(split.visibility.indices.filter { test(split.visibility[$0]) }.map { .number(Double($0)) })
+            }
+            var entry = JSONObject()
+            entry["offset"] = .number(split.offset)
+            entry["active"] = .number(Double(split.active))
+            entry["position"] = .string(split.position == .left ? "left" : "right")
+            entry["visible"] = indices(\.isVisible)
+            entry["presented"] = indices { !$0.needsInitialPresentation }
+            object["split"] = .object(entry)
+        }
         return .object(object)
     }
 
@@ -177,6 +190,17 @@ private struct SnapshotReader {
                 id: id, spec: spec, arrival: arrival, loaded: entry["loaded"]?.boolValue ?? false,
                 scrollOffset: try entry["scroll"].map { value throws(RecordingError) in try number(value, "scroll") } ?? 0, selectedRow: selected))
         }
-        return SceneSnapshot.Stack(pages: saved, attached: try integers(object["attached"], "attached"))
+        return SceneSnapshot.Stack(pages: saved, attached: try integers(object["attached"], "attached"), split: try object["split"].map { value throws(RecordingError) in try split(value, pages: saved.count) })
+    }
+
+    func split(_ value: JSONValue, pages: Int) throws(RecordingError) -> SceneSnapshot.Split {
+        guard let object = value.objectValue, let position = object["position"]?.stringValue, position == "left" || position == "right" else {
+            throw error("split", "expected offset, active, position (left or right), visible and presented")
+        }
+        let visible = Set(try integers(object["visible"], "split.visible")), presented = Set(try integers(object["presented"], "split.presented"))
+        guard visible.union(presented).allSatisfy({ $0 < pages }) else { throw error("split", "a page index past the stack's \(pages) pages") }
+        return SceneSnapshot.Split(
+            offset: try number(object["offset"], "split.offset"), active: try integer(object["active"], "split.active"), position: position == "left" ? .left : .right,
+            visibility: (0..<pages).map { StackedSplitScrollMath.PageVisibility(isVisible: visible.contains($0), needsInitialPresentation: !presented.contains($0)) })
     }
 }

@@ -151,4 +151,34 @@ import Testing
         first.settle()
         try restAndTakeOver(token, from: first, a, to: b, keeping: #""root":0"#)
     }
+    @Test func aTabletSessionRestsInACheckpointWithItsSplitsWhereTheyWere() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller(#""app":"tablet","viewport":{"width":1024,"height":768}"#)
+        // Artists opened one after another in the library: each push replaces the last beside it.
+        for (index, y) in [150.0, 200, 250, 300, 350, 400].enumerated() {
+            let time = 1000.0 + Double(index) * 500
+            first.send(#"{"type":"pointer","phase":"down","id":1,"x":300,"y":\#(y),"t":\#(time)}"#, on: viewer)
+            first.send(#"{"type":"pointer","phase":"up","id":1,"x":300,"y":\#(y),"t":\#(time + 50)}"#, on: viewer)
+            first.settle()
+        }
+        // The split dragged sideways and let go, back and forth: what piles up in the store.
+        var time = 5000.0
+        for drag in 0..<6 {
+            let (from, to) = drag.isMultiple(of: 2) ? (500.0, 900.0) : (900.0, 500.0)
+            first.send(#"{"type":"pointer","phase":"down","id":1,"x":\#(from),"y":400,"t":\#(time)}"#, on: viewer)
+            for move in 1...30 {
+                time += 8
+                first.advance(by: 0.008)
+                first.send(#"{"type":"pointer","phase":"move","id":1,"samples":[[\#(from + (to - from) * Double(move) / 30),400,\#(time)]]}"#, on: viewer)
+            }
+            first.send(#"{"type":"pointer","phase":"up","id":1,"x":\#(to),"y":400,"t":\#(time + 8)}"#, on: viewer)
+            first.settle()
+        }
+        first.command("s", "scrollTo", #""offset":0,"animated":false"#, on: viewer)
+        first.command("t", "selectTab", #""index":2"#, on: viewer)
+        first.settle()
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""split""#)
+    }
 }

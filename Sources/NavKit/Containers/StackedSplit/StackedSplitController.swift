@@ -61,9 +61,13 @@ public final class StackedSplitController: Controller, StackCommandTarget {
     /// +1 when the last wheel delta moved the content left (offset up), −1 when right.
     var wheelDirection = 0.0
 
+    /// The page the split was made with, while it is the split's.
+    private(set) weak var builtRoot: ViewController?
+
     public init(identifier: String = "split", root: ViewController) {
         self.identifier = identifier
         self.viewControllers = [root]
+        builtRoot = root
         self.entries = [Entry(root)]
         super.init(name: identifier)
         id = identifier
@@ -179,21 +183,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
             entries.map(\.visibility), layout: model, offset: scroll.actual,
             bouncing: scroll.isBouncing, showing: true, hiding: hiding
         )
-        for (entry, visibility) in zip(entries, update.pages) {
-            let changed = entry.visibility.isVisible != visibility.isVisible
-            entry.visibility = visibility
-            guard changed else { continue }
-            if visibility.isVisible {
-                let page = entry.page.view
-                entry.page.layout(size: entry.container.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
-                page.frame.origin = .zero
-                entry.container.addChild(page)
-                if isShowing { entry.page.setAppearance(true, animated: animated) }
-            } else {
-                if isShowing { entry.page.setAppearance(false, animated: animated) }
-                entry.page.view.removeFromParent()
-            }
-        }
+        for (entry, visibility) in zip(entries, update.pages) { setVisibility(visibility, of: entry, animated: animated) }
         if !update.removed.isEmpty {
             let removed = update.removed.map { entries[$0] }
             entries.removeAll { entry in removed.contains { $0 === entry } }
@@ -204,6 +194,30 @@ public final class StackedSplitController: Controller, StackCommandTarget {
             }
             arrangeViews()
         }
+    }
+
+    /// A page that becomes visible is laid out in its container and appears; one that stops
+    /// being visible disappears and leaves it.
+    func setVisibility(_ visibility: StackedSplitScrollMath.PageVisibility, of entry: Entry, animated: Bool) {
+        let changed = entry.visibility.isVisible != visibility.isVisible
+        entry.visibility = visibility
+        guard changed else { return }
+        if visibility.isVisible {
+            let page = entry.page.view
+            layoutPage(entry.page)
+            page.frame.origin = .zero
+            entry.container.addChild(page)
+            if isShowing { entry.page.setAppearance(true, animated: animated) }
+        } else {
+            if isShowing { entry.page.setAppearance(false, animated: animated) }
+            entry.page.view.removeFromParent()
+        }
+    }
+
+    /// Lays `page` out at its container's size.
+    func layoutPage(_ page: ViewController) {
+        guard let entry = entries.first(where: { $0.page === page }) else { return }
+        page.layout(size: entry.container.frame.size, safeArea: EdgeInsets(top: safeArea.top, bottom: safeArea.bottom))
     }
 
     /// The split's nodes: each page's container in push order, its dim right after it.
