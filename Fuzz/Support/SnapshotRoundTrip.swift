@@ -4,7 +4,7 @@ import NavKit
 /// A scripted session's scene at its end, at rest, taken apart into a snapshot and restored into
 /// a fresh scene of its app, as a session store's checkpoint is: the two must not differ in
 /// anything `SnapshotCheck` compares, its probes included. A scene the snapshot does not describe
-/// (something presented, a split) gives none, which is no finding.
+/// (a page stack off its first page, an updated screen) gives none, which is no finding.
 enum SnapshotRoundTrip {
     /// What differs, or nil.
     static func check(_ script: SceneScript) -> String? {

@@ -159,10 +159,58 @@ import NavApps
         settle(h.scene)
         // A spec a client sent is in no page's rows.
         #expect(throws: SceneSnapshotError.unsupported("neither a page's rows nor a command sent hold the spec of vc4 (Pushed)")) { try h.scene.snapshot() }
-        h.run(.pop())
-        settle(h.scene)
+    }
+
+    @Test func aSheetARowPresentedComesBackWithThePagesPushedInIt() throws {
+        let h = try phone()
         try tapRow(h, "New Playlist")
-        #expect(throws: SceneSnapshotError.unsupported("something is presented over the app")) { try h.scene.snapshot() }
+        try tapRow(h, "Add Songs")
+        scrollList(h, by: 150)
+        let snapshot = try h.scene.snapshot()
+        #expect(snapshot.presentations.map(\.source) == [.row(vc: "vc1", path: RowPath(row: 12, section: 0))])
+        #expect(snapshot.presentations.first?.stacks.first?.pages.count == 2)
+        let copy = try restored(snapshot, app: phoneApp)
+        #expect(copy.presentedStates == h.scene.presentedStates)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+    }
+
+    @Test func aPanelDraggedToItsTallDetentComesBackThere() throws {
+        let h = try phone()
+        try tapRow(h, "Up Next")
+        // Up the panel's grabber to its large detent.
+        let finger = Finger(h.scene)
+        finger.down(195, 430)
+        finger.move(to: 195, 120, steps: 12)
+        finger.up(after: 0.2)
+        settle(h.scene)
+        try tapRow(h, "Track 3")
+        let snapshot = try h.scene.snapshot()
+        #expect(snapshot.presentations.first?.detent == 1)
+        let copy = try restored(snapshot, app: phoneApp)
+        #expect(copy.presentedStates == h.scene.presentedStates)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+    }
+
+    @Test func presentationsAClientSentStackOnOneAnotherAndComeBackFromTheirCommands() throws {
+        let h = try phone()
+        let tabs = RootSpec.tabs([
+            TabSpec(id: "a", title: "A", root: ScreenSpec(name: "A", rows: [RowSpec(title: "Deeper", action: .push(ScreenSpec(name: "Deeper")))])),
+            TabSpec(id: "b", title: "B", root: ScreenSpec(name: "B")),
+        ], selected: 0)
+        let sheet = Command.present(.stack(id: "sheet", root: ScreenSpec(name: "Sheet")))
+        let full = Command.present(tabs, style: .fullScreen)
+        h.run(sheet)
+        h.run(full)
+        settle(h.scene)
+        try tapRow(h, "Deeper")
+        h.run(.selectTab(.index(1)))
+        settle(h.scene)
+        let sent = SentCommands([.pop(), sheet, full])
+        let snapshot = try h.scene.snapshot(sent: sent)
+        #expect(snapshot.presentations.map(\.source) == [.sent(0), .sent(1)] && sent.kept == [1, 2])
+        #expect(snapshot.presentations.last?.selectedTab == 1)
+        let copy = try restored(snapshot, app: phoneApp, sent: [sheet, full])
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [sheet, full]) == nil)
     }
 
     @Test func aScreenAClientSentIsNamedByItsCommandAndGivenBackOnRestore() throws {
@@ -283,7 +331,6 @@ import NavApps
                 case 4: h.run(.pop()); base.settle(h.scene)
                 default: h.run(.selectTab(.index(Int(random.next() % 3)))); base.settle(h.scene)
                 }
-                if !h.scene.presentedStates.isEmpty { h.run(.dismiss()); base.settle(h.scene) }
             }
             do {
                 let snapshot = try h.scene.snapshot()

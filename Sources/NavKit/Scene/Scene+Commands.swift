@@ -140,15 +140,12 @@ extension Scene {
             if let limit = settings.maxStackDepth, container.presented.count >= limit {
                 return done(.failure(.invalidState("\(container.presented.count) presentations are on screen, the most this session allows; dismiss one first")))
             }
-            var controller: Controller
+            let controller: Controller
             do throws(NavError) {
-                if style == .panel { _ = try panel.heights(bounds: viewport.size, safeArea: viewport.safeArea) }
-                controller = try spec.makeController(self)
-                keepsSpecs(of: controller, from: origin)
+                controller = try presentedController(spec, style: style, panel: panel, from: origin)
                 if let over = budgetError("this present", adding: ContentCost(subtree: controller)) { throw over }
             } catch { return done(.failure(error)) }
-            if style == .panel { controller = PanelController(content: controller, options: panel) }
-            container.performPresent(controller, style: style, animated: animated) {
+            container.performPresent(controller, style: style, made: command, animated: animated) {
                 done(.success(.controller(id: Scene.focusedPage(in: controller)?.id ?? controller.id)))
             }
         case .dismiss(let animated):
@@ -203,9 +200,18 @@ extension Scene {
         return page
     }
 
+    /// What a `present` of `spec` puts on screen: the container it describes, in a panel for
+    /// the `panel` style.
+    func presentedController(_ spec: RootSpec, style: PresentationStyle, panel: PanelOptions, from origin: Controller?) throws(NavError) -> Controller {
+        if style == .panel { _ = try panel.heights(bounds: viewport.size, safeArea: viewport.safeArea) }
+        let content = try spec.makeController(self)
+        keepsSpecs(of: content, from: origin)
+        return style == .panel ? PanelController(content: content, options: panel) : content
+    }
+
     /// Notes, on each page of `controller`'s subtree, what its rows keep, when the pages came in
     /// a command rather than from a row (`origin`).
-    private func keepsSpecs(of controller: Controller, from origin: Controller?) {
+    func keepsSpecs(of controller: Controller, from origin: Controller?) {
         guard origin == nil else { return }
         for case let screen as ScreenController in controller.subtree { screen.keptCost = ContentCost.kept(in: screen.spec) }
     }

@@ -20,39 +20,80 @@ extension Scene {
             do { setRoot(try spec.makeController(self)) } catch { throw .doesNotFit("the root does not build: \(error)") }
             commandRoot = spec
         }
-        let tabs: TabController?, stacks: [any StackCommandTarget]
-        do { (tabs, stacks) = try snapshotStacks() } catch { throw .doesNotFit("\(error)") }
-        guard stacks.count == snapshot.stacks.count else {
-            throw .doesNotFit("the app has \(stacks.count) stacks, the snapshot \(snapshot.stacks.count)")
-        }
-        let pages = try restoredPages(of: stacks, snapshot, sent: sent)
-        // A stack takes its pages while it is not shown, so that no page loads that the original
-        // never showed; the stack shown from the start (its root loaded there too) takes its own
-        // once the snapshot's tab is selected, unless it stays the one shown. So does a split the
-        // selection shows, since being laid out realigns it.
-        let shownFirst = tabs?.selectedIndex ?? 0
-        let selected = snapshot.selectedTab ?? shownFirst
-        var afterSelection = [shownFirst]
-        if selected != shownFirst, stacks.element(at: selected) is StackedSplitController { afterSelection.insert(selected, at: 0) }
-        for index in stacks.indices where !afterSelection.contains(index) { try setPages(pages[index], of: stacks[index], snapshot.stacks[index]) }
-        if let tabs, let selected = snapshot.selectedTab {
-            guard tabs.tabs.indices.contains(selected), snapshot.badges.count == tabs.tabs.count else {
-                throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
-            }
-            tabs.select(index: selected)
-            for (index, badge) in snapshot.badges.enumerated() where badge.text != tabs.tabs[index].badge || badge.color != tabs.tabs[index].badgeColor {
-                tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
-            }
-        }
-        for index in afterSelection { try setPages(pages[index], of: stacks[index], snapshot.stacks[index]) }
-        // A stack on screen swapped its top with a transition of no length: it ends here.
-        advance(to: snapshot.time)
-        for (stack, saved) in zip(stacks, snapshot.stacks) { try restorePageStates(in: stack, saved) }
+        let app: (tabs: TabController?, stacks: [any StackCommandTarget])
+        do { app = try snapshotStacks() } catch { throw .doesNotFit("\(error)") }
+        var specs: [String: ScreenSpec] = [:]
+        try restoreContainer(
+            app, snapshot.stacks, selectedTab: snapshot.selectedTab, badges: snapshot.badges, specs: &specs, sent: sent, renamesRoots: snapshot.root != nil)
+        for presentation in snapshot.presentations { try restorePresentation(presentation, specs: &specs, sent: sent) }
         try restoreNodes(snapshot)
         nodeIDs = snapshot.nodeIDs
         controllerIDs = snapshot.controllerIDs
         events.removeAll()
         setNeedsDisplay()
+    }
+
+    /// Gives a container's stacks their pages and states, selects its tab and sets its badges.
+    /// `specs` holds the spec of every page restored so far, by id, and gets this container's.
+    private func restoreContainer(
+        _ container: (tabs: TabController?, stacks: [any StackCommandTarget]), _ saved: [SceneSnapshot.Stack], selectedTab: Int?, badges: [SceneSnapshot.Badge],
+        specs: inout [String: ScreenSpec], sent: [Command], renamesRoots: Bool
+    ) throws(SceneSnapshotError) {
+        let (tabs, stacks) = container
+        guard stacks.count == saved.count else { throw .doesNotFit("a container has \(stacks.count) stacks, the snapshot \(saved.count)") }
+        let pages = try restoredPages(of: stacks, saved, specs: &specs, sent: sent, renamesRoots: renamesRoots)
+        // A stack takes its pages while it is not shown, so that no page loads that the original
+        // never showed; the stack shown from the start (its root loaded there too) takes its own
+        // once the snapshot's tab is selected, unless it stays the one shown. So does a split the
+        // selection shows, since being laid out realigns it.
+        let shownFirst = tabs?.selectedIndex ?? 0
+        let selected = selectedTab ?? shownFirst
+        var afterSelection = [shownFirst]
+        if selected != shownFirst, stacks.element(at: selected) is StackedSplitController { afterSelection.insert(selected, at: 0) }
+        for index in stacks.indices where !afterSelection.contains(index) { try setPages(pages[index], of: stacks[index], saved[index]) }
+        if let tabs, let selected = selectedTab {
+            guard tabs.tabs.indices.contains(selected), badges.count == tabs.tabs.count else {
+                throw .doesNotFit("the tab bar has \(tabs.tabs.count) tabs")
+            }
+            tabs.select(index: selected)
+            for (index, badge) in badges.enumerated() where badge.text != tabs.tabs[index].badge || badge.color != tabs.tabs[index].badgeColor {
+                tabs.performSetBadge(.index(index), badge: badge.text, color: badge.color) { _ in }
+            }
+        }
+        for index in afterSelection { try setPages(pages[index], of: stacks[index], saved[index]) }
+        // A stack on screen swapped its top with a transition of no length: it ends here.
+        advance(to: now)
+        for (stack, state) in zip(stacks, saved) { try restorePageStates(in: stack, state) }
+    }
+
+    /// Presents again, without animation, what the `present` the snapshot names made, with its
+    /// stacks' pages and a panel's detent.
+    private func restorePresentation(_ saved: SceneSnapshot.Presentation, specs: inout [String: ScreenSpec], sent: [Command]) throws(SceneSnapshotError) {
+        let command: Command?, origin: Controller?
+        switch saved.source {
+        case .row(let vc, let path):
+            command = specs[vc]?.sections.element(at: path.section)?.rows.element(at: path.row)?.action
+            origin = presentationController?.subtree.first { $0.id == vc }
+        case .sent(let place):
+            command = sent.element(at: place)
+            origin = nil
+        }
+        guard let container = presentationController, let command, case .present(let spec, let style, _, let panelOptions) = command else {
+            throw .doesNotFit("a presentation's source \(saved.source) is not a present")
+        }
+        let controller: Controller
+        do { controller = try presentedController(spec, style: style, panel: panelOptions, from: origin) } catch {
+            throw .doesNotFit("what is presented does not build: \(error)")
+        }
+        container.performPresent(controller, style: style, made: command, animated: false) {}
+        let content: (tabs: TabController?, stacks: [any StackCommandTarget])
+        do { content = try Self.stacks(in: Self.content(of: controller)) } catch { throw .doesNotFit("\(error)") }
+        try restoreContainer(content, saved.stacks, selectedTab: saved.selectedTab, badges: saved.badges, specs: &specs, sent: sent, renamesRoots: true)
+        if let panel = controller as? PanelController, let index = saved.detent {
+            guard let detent = panel.options.detents.element(at: index) else { throw .doesNotFit("the panel has no detent \(index)") }
+            panel.settle(at: panel.height(of: detent))
+            container.rest()
+        }
     }
 
     private func restoreSettings(_ saved: SceneSnapshot.Settings) throws(SceneSnapshotError) {
@@ -67,9 +108,12 @@ extension Scene {
     }
 
     /// Gives each stack its pages, built from their specs with their ids, every root first (a
-    /// page's spec may be found in any page restored before it).
-    private func restoredPages(of stacks: [any StackCommandTarget], _ snapshot: SceneSnapshot, sent: [Command]) throws(SceneSnapshotError) -> [[ViewController]] {
-        var specs: [String: ScreenSpec] = [:]
+    /// page's spec may be found in any page restored before it). A root its container was made
+    /// with takes its id from the snapshot when `renamesRoots` (a container built by a command
+    /// took ids when it came, after the app's own).
+    private func restoredPages(
+        of stacks: [any StackCommandTarget], _ saved: [SceneSnapshot.Stack], specs: inout [String: ScreenSpec], sent: [Command], renamesRoots: Bool
+    ) throws(SceneSnapshotError) -> [[ViewController]] {
         func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ScreenController {
             let found: ScreenSpec? = switch page.spec {
             case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
@@ -77,32 +121,38 @@ extension Scene {
             case nil: nil
             }
             guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
+            guard let arrival = ParametricTransition.named(page.arrival) else {
+                throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
+            }
             let controller = ScreenController(spec: spec)
-            // Named before it joins, so it takes no new id.
+            // Named before it joins, so it takes no new id; and how it came in before it is first
+            // laid out, since a page that came in as a sheet is laid out as one.
             controller.id = page.id
+            controller.arrival = arrival
+            // A screen that came in a command counts what its rows keep, as it did then.
+            if case .sent? = page.spec { controller.keptCost = ContentCost.kept(in: spec) }
             specs[page.id] = spec
             return controller
         }
         var roots: [ViewController] = []
-        for (stack, saved) in zip(stacks, snapshot.stacks) {
-            guard let first = saved.pages.first else { throw .doesNotFit("stack \(stack.identifier) has no pages") }
+        for (stack, state) in zip(stacks, saved) {
+            guard let first = state.pages.first else { throw .doesNotFit("stack \(stack.identifier) has no pages") }
             if first.spec != nil {
                 roots.append(try build(first))
                 continue
             }
-            guard let root = stack.viewControllers[0] as? ScreenController, root === stack.builtRoot, root.id == first.id || snapshot.root != nil else {
+            guard let root = stack.viewControllers[0] as? ScreenController, root === stack.builtRoot, root.id == first.id || renamesRoots else {
                 throw .doesNotFit("stack \(stack.identifier)'s root page is not \(first.id)")
             }
-            // A root a client set took its pages' ids when it came, after the app's own.
             root.id = first.id
             if root.isViewLoaded { root.view.controllerID = first.id }
             specs[root.id] = root.spec
             roots.append(root)
         }
         var pages: [[ViewController]] = []
-        for (saved, root) in zip(snapshot.stacks, roots) {
+        for (state, root) in zip(saved, roots) {
             var stack = [root]
-            for page in saved.pages.dropFirst() { stack.append(try build(page)) }
+            for page in state.pages.dropFirst() { stack.append(try build(page)) }
             pages.append(stack)
         }
         return pages

@@ -10,15 +10,13 @@ extension Scene {
     /// clients sent; the snapshot names those it keeps by their place in `sent.kept`.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe yet: something presented, a page stack moved off its first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
+    ///   does not describe yet: a page stack moved off its first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
     ///   client, or changed by `update`), a transition that is not a built-in one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
         if pointer != nil { throw .notAtRest("a pointer is down") }
         if commands.isBusy || commands.pendingCount > 0 { throw .notAtRest("a command runs or waits") }
-        if !presentedStates.isEmpty { throw .unsupported("something is presented over the app") }
-        let (tabs, stacks) = try snapshotStacks()
         var sentRoot: SentScreen?
         if let commandRoot {
             guard let found = sent.root(commandRoot) else { throw .unsupported("the root was set by a command no client sent") }
@@ -27,10 +25,45 @@ extension Scene {
         guard let transition = settings.defaultTransition as? ParametricTransition, ParametricTransition.named(transition.name) == transition else {
             throw .unsupported("the default transition \(settings.defaultTransition.name) is not a built-in one")
         }
-        // Every stack's root first, as a restore builds them: a page's spec may be found in any page
-        // restored before it. The root the stack was made with comes with the app.
+        // The app's containers, then each presented one's, as a restore builds them: a page's spec
+        // (and a presentation's command) may be found in any page restored before it.
+        let containers = try snapshotContainers()
+        let app = containers[0]
+        let presentations = presentationController?.presentations ?? []
         var known: [(id: String, spec: ScreenSpec)] = []
         var sources: [ObjectIdentifier: PageSource] = [:]
+        var presentedSources: [PresentationSource] = []
+        for (index, (_, stacks)) in containers.enumerated() {
+            if index > 0 { presentedSources.append(try Self.source(of: presentations[index - 1].command, among: known, sent: sent)) }
+            try findSpecs(of: stacks, known: &known, sources: &sources, sent: sent)
+        }
+        let nodes = snapshotNodes()
+        var presented: [SceneSnapshot.Presentation] = []
+        for (index, presentation) in presentations.enumerated() {
+            let (tabs, stacks) = containers[index + 1]
+            let panel = presentation.controller as? PanelController
+            presented.append(SceneSnapshot.Presentation(
+                source: presentedSources[index], stacks: try stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources) },
+                selectedTab: tabs?.selectedIndex, badges: Self.badges(of: tabs), detent: panel.flatMap { $0.options.detents.firstIndex(of: $0.detent) }))
+        }
+        return SceneSnapshot(
+            time: now, viewport: viewport,
+            settings: SceneSnapshot.Settings(
+                busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
+                popGestureRange: settings.popGestureRange, transition: transition.name),
+            controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot,
+            stacks: try app.stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources) },
+            selectedTab: app.tabs?.selectedIndex, badges: Self.badges(of: app.tabs), presentations: presented,
+            nodes: NodeIDRun.runs(of: nodes.map(\.id)),
+            placements: placements(of: nodes, pages: containers.flatMap(\.1).flatMap(\.viewControllers)))
+    }
+
+    /// Finds where the spec of each page of `stacks` is, every stack's root first (a restore
+    /// builds them first), and adds the pages to `known`. The root a stack was made with comes
+    /// with its container.
+    private func findSpecs(
+        of stacks: [any StackCommandTarget], known: inout [(id: String, spec: ScreenSpec)], sources: inout [ObjectIdentifier: PageSource], sent: SentCommands
+    ) throws(SceneSnapshotError) {
         func find(_ page: ScreenController) throws(SceneSnapshotError) {
             guard let source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sent.screen(page.spec).map(PageSource.sent) else {
                 throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))")
@@ -50,36 +83,46 @@ extension Scene {
                 known.append((page.id, page.spec))
             }
         }
-        var saved: [SceneSnapshot.Stack] = []
-        for stack in stacks {
-            var pages: [SceneSnapshot.Page] = []
-            for controller in stack.viewControllers {
-                let page = try Self.listPage(controller)
-                let source = sources[ObjectIdentifier(page)]
-                guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
-                    throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
-                }
-                pages.append(SceneSnapshot.Page(
-                    id: page.id, spec: source, arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
-                    selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
+    }
+
+    /// One stack's or split's pages, with where their specs are (`sources`).
+    private static func snapshot(of stack: any StackCommandTarget, _ sources: [ObjectIdentifier: PageSource]) throws(SceneSnapshotError) -> SceneSnapshot.Stack {
+        var pages: [SceneSnapshot.Page] = []
+        for controller in stack.viewControllers {
+            let page = try listPage(controller)
+            guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
+                throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
             }
-            if let split = stack as? StackedSplitController {
-                saved.append(SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit()))
-            } else {
-                let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
-                saved.append(SceneSnapshot.Stack(pages: pages, attached: attached))
+            pages.append(SceneSnapshot.Page(
+                id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
+                selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
+        }
+        if let split = stack as? StackedSplitController {
+            return SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit())
+        }
+        let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
+        return SceneSnapshot.Stack(pages: pages, attached: attached)
+    }
+
+    private static func badges(of tabs: TabController?) -> [SceneSnapshot.Badge] {
+        tabs?.tabs.map { SceneSnapshot.Badge(text: $0.badge, color: $0.badgeColor) } ?? []
+    }
+
+    /// Where the `present` that made a presentation is: the row of a page restored before it
+    /// whose action it is, or the command a client sent.
+    private static func source(of command: Command, among pages: [(id: String, spec: ScreenSpec)], sent: SentCommands) throws(SceneSnapshotError) -> PresentationSource {
+        for page in pages.reversed() {
+            for (section, rows) in page.spec.sections.enumerated() {
+                if let row = rows.rows.firstIndex(where: { $0.action == command }) { return .row(vc: page.id, path: RowPath(row: row, section: section)) }
             }
         }
-        let nodes = snapshotNodes()
-        return SceneSnapshot(
-            time: now, viewport: viewport,
-            settings: SceneSnapshot.Settings(
-                busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
-                popGestureRange: settings.popGestureRange, transition: transition.name),
-            controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot, stacks: saved, selectedTab: tabs?.selectedIndex,
-            badges: tabs?.tabs.map { SceneSnapshot.Badge(text: $0.badge, color: $0.badgeColor) } ?? [],
-            nodes: NodeIDRun.runs(of: nodes.map(\.id)),
-            placements: placements(of: nodes, pages: stacks.flatMap(\.viewControllers)))
+        guard let place = sent.place(of: command) else { throw .unsupported("neither a page's rows nor a command sent made what is presented") }
+        return .sent(place)
+    }
+
+    /// The container a presentation shows: a panel's content, or what was presented.
+    static func content(of presented: Controller) -> Controller {
+        (presented as? PanelController)?.content ?? presented
     }
 
     /// How motions left the nodes they move whole (`SceneSnapshot.placements`).
@@ -95,18 +138,31 @@ extension Scene {
     }
 
     /// The app's tab bar, if it has one, and its navigation stacks and stacked splits in tab order.
-    func snapshotStacks() throws(SceneSnapshotError) -> (TabController?, [any StackCommandTarget]) {
-        switch root {
+    func snapshotStacks() throws(SceneSnapshotError) -> (tabs: TabController?, stacks: [any StackCommandTarget]) {
+        guard let root else { throw .unsupported("the scene has no app") }
+        return try Self.stacks(in: root)
+    }
+
+    /// The app's stacks, then each presented container's, bottom first.
+    func snapshotContainers() throws(SceneSnapshotError) -> [(tabs: TabController?, stacks: [any StackCommandTarget])] {
+        var containers = [try snapshotStacks()]
+        for presentation in presentationController?.presentations ?? [] {
+            containers.append(try Self.stacks(in: Self.content(of: presentation.controller)))
+        }
+        return containers
+    }
+
+    /// A container's tab bar, if it has one, and its stacks in tab order.
+    static func stacks(in container: Controller) throws(SceneSnapshotError) -> (tabs: TabController?, stacks: [any StackCommandTarget]) {
+        switch container {
         case let stack as NavigationController:
             return (nil, [stack])
         case let split as StackedSplitController:
             return (nil, [split])
         case let tabs as TabController:
             return (tabs, tabs.tabStacks)
-        case let other?:
-            throw .unsupported("the app's root is a \(type(of: other))")
-        case nil:
-            throw .unsupported("the scene has no app")
+        default:
+            throw .unsupported("a container is a \(type(of: container))")
         }
     }
 

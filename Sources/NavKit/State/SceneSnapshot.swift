@@ -23,6 +23,8 @@ public struct SceneSnapshot: Equatable, Sendable {
     public var selectedTab: Int?
     /// Each tab's badge and its colour, for an app with a tab bar.
     public var badges: [Badge]
+    /// What is presented over the app, bottom first.
+    public var presentations: [Presentation]
     /// Every node's id, in the order `Scene.snapshotNodes()` walks them, as runs.
     public var nodes: [NodeIDRun]
     /// How motions left the nodes they move whole: every node out of the scene's tree (a page
@@ -32,7 +34,7 @@ public struct SceneSnapshot: Equatable, Sendable {
 
     public init(
         time: Double, viewport: Viewport, settings: Settings, controllerIDs: Int, nodeIDs: Int, root: SentScreen? = nil, stacks: [Stack], selectedTab: Int?,
-        badges: [Badge], nodes: [NodeIDRun], placements: [NodePlacement]
+        badges: [Badge], presentations: [Presentation] = [], nodes: [NodeIDRun], placements: [NodePlacement]
     ) {
         self.time = time
         self.viewport = viewport
@@ -43,6 +45,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         self.stacks = stacks
         self.selectedTab = selectedTab
         self.badges = badges
+        self.presentations = presentations
         self.nodes = nodes
         self.placements = placements
     }
@@ -123,6 +126,25 @@ public struct SceneSnapshot: Equatable, Sendable {
         }
     }
 
+    /// A container presented over the app, and its stacks as the app's are described.
+    public struct Presentation: Equatable, Sendable {
+        /// The `present` that made it.
+        public var source: PresentationSource
+        public var stacks: [Stack]
+        public var selectedTab: Int?
+        public var badges: [Badge]
+        /// A panel's detent, by its place among the panel's detents.
+        public var detent: Int?
+
+        public init(source: PresentationSource, stacks: [Stack], selectedTab: Int?, badges: [Badge], detent: Int?) {
+            self.source = source
+            self.stacks = stacks
+            self.selectedTab = selectedTab
+            self.badges = badges
+            self.detent = detent
+        }
+    }
+
     /// A tab's badge.
     public struct Badge: Equatable, Sendable {
         public var text: String?
@@ -176,6 +198,14 @@ public enum PageSource: Equatable, Sendable {
     case path(SpecPath)
     /// In a command a client sent.
     case sent(SentScreen)
+}
+
+/// Where a snapshot's presentation finds the `present` that made it.
+public enum PresentationSource: Equatable, Sendable {
+    /// A row's action, on a page restored before it.
+    case row(vc: String, path: RowPath)
+    /// A command a client sent, by its place in `SentCommands.kept`.
+    case sent(Int)
 }
 
 /// A screen a client sent: the `index`th screen (`Command.pushedScreens`) of command `message` of

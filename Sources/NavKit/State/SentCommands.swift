@@ -33,6 +33,11 @@ public final class SentCommands {
         return nil
     }
 
+    /// The newest command equal to `command` (a `present`), by its place among those kept.
+    func place(of command: Command) -> Int? {
+        commands.lastIndex(of: command).map(keep)
+    }
+
     private func keep(_ index: Int) -> Int {
         if let place = places[index] { return place }
         places[index] = kept.count

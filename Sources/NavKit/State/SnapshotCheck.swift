@@ -8,8 +8,9 @@ public enum SnapshotCheck {
     /// What differs between `original` and `restored` (nil: nothing found), comparing:
     /// - their state replies, their snapshots, every page's spec;
     /// - every node they keep, property by property, in `snapshotNodes()` order;
-    /// - their pictures in `kinds` now, and after each frame of the probes: every tab selected
-    ///   in turn and its stack popped, animated, to its root; the pictures at 60 frames a second.
+    /// - their pictures in `kinds` now, and after each frame of the probes: everything presented
+    ///   dismissed, every tab selected in turn and its stack popped, animated, to its root; the
+    ///   pictures at 60 frames a second.
     ///
     /// `sent` are the commands clients sent, as for `Scene.snapshot(sent:)`.
     public static func difference(
@@ -49,7 +50,7 @@ public enum SnapshotCheck {
 
     private static func differenceInProbes(_ original: Scene, _ restored: Scene, kinds: ScenePicture.Kinds) -> String? {
         let tabCount = (original.root as? TabController)?.tabs.count ?? 1
-        var commands: [Command] = []
+        var commands = Array(repeating: Command.dismiss(), count: original.presentationController?.presented.count ?? 0)
         for tab in 0..<tabCount {
             if original.root is TabController { commands.append(.selectTab(.index(tab))) }
             let depth = original.state.map(Self.stackDepths)?[tab] ?? 1
@@ -124,8 +125,8 @@ public enum SnapshotCheck {
     }
 
     private static func allPages(_ scene: Scene) -> [ScreenController] {
-        guard let (_, stacks) = try? scene.snapshotStacks() else { return [] }
-        return stacks.flatMap(\.viewControllers).compactMap { $0 as? ScreenController }
+        guard let containers = try? scene.snapshotContainers() else { return [] }
+        return containers.flatMap(\.stacks).flatMap(\.viewControllers).compactMap { $0 as? ScreenController }
     }
 }
 

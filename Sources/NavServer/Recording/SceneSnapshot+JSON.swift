@@ -19,19 +19,37 @@ extension SceneSnapshot {
         if let root { object["root"] = .number(Double(root.message)) }
         object["stacks"] = .array(stacks.map(Self.json))
         if let selectedTab { object["tab"] = .number(Double(selectedTab)) }
-        if !badges.isEmpty {
-            object["badges"] = .array(badges.map { badge in
-                var entry = JSONObject()
-                if let text = badge.text { entry["text"] = .string(text) }
-                if let color = badge.color { entry["color"] = .string(color.hex) }
-                return .object(entry)
-            })
-        }
+        if !badges.isEmpty { object["badges"] = Self.json(badges) }
+        if !presentations.isEmpty { object["presented"] = .array(presentations.map(Self.json)) }
         object["nodes"] = .array(nodes.flatMap { [.number(Double($0.first)), .number(Double($0.count))] })
         object["placed"] = .array(placements.map { node in
             .array([Double(node.index), node.frame.x, node.frame.y, node.frame.width, node.frame.height, node.alpha, node.scale, node.cornerRadius]
                 .map { .number($0) } + [.bool(node.clips), .bool(node.onStandby), .bool(node.takesTouches)])
         })
+        return .object(object)
+    }
+
+    private static func json(_ badges: [Badge]) -> JSONValue {
+        .array(badges.map { badge in
+            var entry = JSONObject()
+            if let text = badge.text { entry["text"] = .string(text) }
+            if let color = badge.color { entry["color"] = .string(color.hex) }
+            return .object(entry)
+        })
+    }
+
+    /// A presentation: the row (`[vc, section, row]`) or the command kept (`sent`) whose
+    /// `present` made it, and its stacks as the app's are written.
+    private static func json(_ presentation: Presentation) -> JSONValue {
+        var object = JSONObject()
+        switch presentation.source {
+        case .row(let vc, let path): object["row"] = .array([.string(vc), .number(Double(path.section)), .number(Double(path.row))])
+        case .sent(let place): object["sent"] = .number(Double(place))
+        }
+        object["stacks"] = .array(presentation.stacks.map(json))
+        if let tab = presentation.selectedTab { object["tab"] = .number(Double(tab)) }
+        if !presentation.badges.isEmpty { object["badges"] = json(presentation.badges) }
+        if let detent = presentation.detent { object["detent"] = .number(Double(detent)) }
         return .object(object)
     }
 
@@ -62,7 +80,7 @@ extension SceneSnapshot {
         })
         object["attached"] = .array(stack.attached.map { .number(Double($0)) })
         if let split = stack.split {
-            // Which pages have appeared, and which were ever presented, as lists of page indices.
+            // Which pages are visible, and which the split has ever shown, as lists of page indices.
             let indices = { (test: (StackedSplitScrollMath.PageVisibility) -> Bool) -> JSONValue in
                 .array(split.visibility.indices.filter { test(split.visibility[$0]) }.map { .number(Double($0)) })
             }
@@ -71,7 +89,7 @@ extension SceneSnapshot {
             entry["active"] = .number(Double(split.active))
             entry["position"] = .string(split.position == .left ? "left" : "right")
             entry["visible"] = indices(\.isVisible)
-            entry["presented"] = indices { !$0.needsInitialPresentation }
+            entry["seen"] = indices { !$0.needsInitialPresentation }
             object["split"] = .object(entry)
         }
         return .object(object)
@@ -92,17 +110,10 @@ extension SceneSnapshot {
         else { throw reader.error("settings", "expected busy, slowMotion, popGesture and transition") }
         let ids = try reader.integers(object["ids"], "ids")
         guard ids.count == 2 else { throw reader.error("ids", "expected the last page id and the last node id") }
-        var stacks: [Stack] = []
-        for stack in object["stacks"]?.arrayValue ?? [] { stacks.append(try reader.stack(stack)) }
-        var badges: [Badge] = []
-        for badge in object["badges"]?.arrayValue ?? [] {
-            let entry = badge.objectValue ?? JSONObject()
-            let color = try entry["color"].map { value throws(RecordingError) in
-                guard let color = value.stringValue.flatMap(Color.init(hex:)) else { throw reader.error("badges", "color: expected #RRGGBB") }
-                return color
-            }
-            badges.append(Badge(text: entry["text"]?.stringValue, color: color))
-        }
+        let stacks = try reader.stacks(object["stacks"])
+        let badges = try reader.badges(object["badges"])
+        var presentations: [Presentation] = []
+        for presentation in object["presented"]?.arrayValue ?? [] { presentations.append(try reader.presentation(presentation)) }
         let flat = try reader.integers(object["nodes"], "nodes")
         guard flat.count.isMultiple(of: 2) else { throw reader.error("nodes", "expected pairs of a first id and a count") }
         var placements: [NodePlacement] = []
@@ -122,7 +133,7 @@ extension SceneSnapshot {
                 popGestureRange: settings["popRange"]?.numberValue, transition: transition),
             controllerIDs: ids[0], nodeIDs: ids[1],
             root: try object["root"].map { value throws(RecordingError) in SentScreen(message: try reader.integer(value, "root"), index: 0) }, stacks: stacks, selectedTab: try object["tab"].map { value throws(RecordingError) in try reader.integer(value, "tab") },
-            badges: badges, nodes: stride(from: 0, to: flat.count, by: 2).map { NodeIDRun(first: flat[$0], count: flat[$0 + 1]) },
+            badges: badges, presentations: presentations, nodes: stride(from: 0, to: flat.count, by: 2).map { NodeIDRun(first: flat[$0], count: flat[$0 + 1]) },
             placements: placements)
     }
 }
@@ -150,6 +161,42 @@ private struct SnapshotReader {
         var integers: [Int] = []
         for element in array { integers.append(try integer(element, field)) }
         return integers
+    }
+
+    func stacks(_ value: JSONValue?) throws(RecordingError) -> [SceneSnapshot.Stack] {
+        var stacks: [SceneSnapshot.Stack] = []
+        for stack in value?.arrayValue ?? [] { stacks.append(try self.stack(stack)) }
+        return stacks
+    }
+
+    func badges(_ value: JSONValue?) throws(RecordingError) -> [SceneSnapshot.Badge] {
+        var badges: [SceneSnapshot.Badge] = []
+        for badge in value?.arrayValue ?? [] {
+            let entry = badge.objectValue ?? JSONObject()
+            let color = try entry["color"].map { value throws(RecordingError) in
+                guard let color = value.stringValue.flatMap(Color.init(hex:)) else { throw error("badges", "color: expected #RRGGBB") }
+                return color
+            }
+            badges.append(SceneSnapshot.Badge(text: entry["text"]?.stringValue, color: color))
+        }
+        return badges
+    }
+
+    func presentation(_ value: JSONValue) throws(RecordingError) -> SceneSnapshot.Presentation {
+        guard let object = value.objectValue else { throw error("presented", "expected an object") }
+        let source: PresentationSource
+        if let sent = object["sent"] {
+            source = .sent(try integer(sent, "presented.sent"))
+        } else if let row = object["row"]?.arrayValue, row.count == 3, let vc = row[0].stringValue {
+            let numbers = try integers(.array(Array(row.dropFirst())), "presented.row")
+            source = .row(vc: vc, path: RowPath(row: numbers[1], section: numbers[0]))
+        } else {
+            throw error("presented", "expected row ([vc, section, row]) or sent (a command's number)")
+        }
+        return SceneSnapshot.Presentation(
+            source: source, stacks: try stacks(object["stacks"]),
+            selectedTab: try object["tab"].map { value throws(RecordingError) in try integer(value, "presented.tab") }, badges: try badges(object["badges"]),
+            detent: try object["detent"].map { value throws(RecordingError) in try integer(value, "presented.detent") })
     }
 
     func stack(_ value: JSONValue) throws(RecordingError) -> SceneSnapshot.Stack {
@@ -195,12 +242,12 @@ private struct SnapshotReader {
 
     func split(_ value: JSONValue, pages: Int) throws(RecordingError) -> SceneSnapshot.Split {
         guard let object = value.objectValue, let position = object["position"]?.stringValue, position == "left" || position == "right" else {
-            throw error("split", "expected offset, active, position (left or right), visible and presented")
+            throw error("split", "expected offset, active, position (left or right), visible and seen")
         }
-        let visible = Set(try integers(object["visible"], "split.visible")), presented = Set(try integers(object["presented"], "split.presented"))
-        guard visible.union(presented).allSatisfy({ $0 < pages }) else { throw error("split", "a page index past the stack's \(pages) pages") }
+        let visible = Set(try integers(object["visible"], "split.visible")), seen = Set(try integers(object["seen"], "split.seen"))
+        guard visible.union(seen).allSatisfy({ $0 < pages }) else { throw error("split", "a page index past the stack's \(pages) pages") }
         return SceneSnapshot.Split(
             offset: try number(object["offset"], "split.offset"), active: try integer(object["active"], "split.active"), position: position == "left" ? .left : .right,
-            visibility: (0..<pages).map { StackedSplitScrollMath.PageVisibility(isVisible: visible.contains($0), needsInitialPresentation: !presented.contains($0)) })
+            visibility: (0..<pages).map { StackedSplitScrollMath.PageVisibility(isVisible: visible.contains($0), needsInitialPresentation: !seen.contains($0)) })
     }
 }

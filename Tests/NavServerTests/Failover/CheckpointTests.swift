@@ -42,11 +42,13 @@ import Testing
         let kept = try lines(of: a, token)
         #expect(kept.count == 2 && kept[1].contains(text))
         let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+        let presented = try #require(first.shard.sessions[token]?.scene.presentedStates)
         let second = process("s2", b)
         let resumed = second.connect(urlSession: token)
         second.hello(on: resumed)
         #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
         #expect(second.shard.sessions[token]?.scene.state?.json == state)
+        #expect(second.shard.sessions[token]?.scene.presentedStates == presented)
     }
 
     @Test func aLongDraggedSessionRestsInACheckpointAndIsTakenOverFromIt() throws {
@@ -100,26 +102,43 @@ import Testing
         }
     }
 
-    @Test func aSessionWithASheetPresentedIsNotCheckpointedUntilItRestsWithout() throws {
+    @Test func aSessionWithAPageChangedByUpdateIsNotCheckpointedUntilThePageGoes() throws {
         let folder = SharedStateFolder()
         let a = folder.store(node: "s1")
         let first = process("s1", a)
         let (viewer, token, _) = first.controller()
-        drag(first, on: viewer, drags: 4, moves: 40)
-        first.command("p", "present", #""content":{"name":"Sheet"}"#, on: viewer)
+        first.command("p", "push", #""screen":{"name":"Changing","rows":[{"title":"One"}]}"#, on: viewer)
         first.settle()
+        first.command("u", "update", #""title":"Changed""#, on: viewer)
+        drag(first, on: viewer, drags: 4, moves: 40)
         first.advance(by: 2)
         a.store.flush()
         #expect(try lines(of: a, token).count > 100)
         #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (0, 1))
-        // Dismissed, it rests in a checkpoint once as much again has been written.
-        first.command("d", "dismiss", on: viewer)
+        // Popped, it rests in a checkpoint once as much again has been written.
+        first.command("q", "pop", on: viewer)
         first.settle()
         drag(first, on: viewer, drags: 4, moves: 40)
         first.advance(by: 2)
         a.store.flush()
         #expect(try lines(of: a, token).count == 2)
         #expect(first.shard.metrics.withLock { $0.checkpointsMade } == 1)
+    }
+
+    @Test func sheetsAndPanelsPresentedComeBackFromTheCheckpointWithWhatTheyShow() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        let rows = (1...30).map { #"{"title":"Row \#($0)","action":{"op":"push","screen":{"name":"Row \#($0)"}}}"# }.joined(separator: ",")
+        first.command("s", "present", #""content":{"name":"Sheet","rows":[\#(rows)]}"#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 2, moves: 40)
+        first.command("p", "present", #""content":{"name":"Panel"},"style":"panel","detents":["medium","large"],"detent":"large""#, on: viewer)
+        first.settle()
+        #expect(first.shard.sessions[token]?.scene.presentedStates.map(\.detent) == [nil, .large])
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""presented""#)
     }
 
     @Test func pagesAClientSentComeBackFromTheCommandsTheCheckpointKeeps() throws {

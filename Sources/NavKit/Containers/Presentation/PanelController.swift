@@ -87,7 +87,7 @@ final class PanelController: Controller {
 
     /// `detent`'s height on the screen it was laid out for: at least a point, and no taller than
     /// the screen below its safe-area top (a screen turned since it was presented may be smaller).
-    private func height(of detent: PanelDetent) -> Double {
+    func height(of detent: PanelDetent) -> Double {
         min(max(detent.height(bounds: bounds, safeArea: safeArea), 1), max(bounds.height - safeArea.top, 1))
     }
 
@@ -118,6 +118,9 @@ final class PanelController: Controller {
         defer { detent = reached }
         return reached != detent
     }
+
+    /// The mask lies in the scene, out of it while the panel moves.
+    override var keptNodes: [Node] { [mask] }
 
     /// The mask lies in the scene, not in this view: it goes with the panel.
     override func didRelease() {

@@ -13,10 +13,11 @@
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 public final class PresentationController: Controller {
-    /// One presented controller and its style.
+    /// One presented controller, its style, and the `present` that made it.
     struct Presentation {
         let controller: Controller
         let style: PresentationStyle
+        let command: Command
     }
 
     /// The app's root controller.
@@ -117,15 +118,16 @@ public final class PresentationController: Controller {
 
     // MARK: Presenting
 
-    /// Presents `controller` over what is on top, in `style`; `done` runs when it has arrived.
-    func performPresent(_ controller: Controller, style: PresentationStyle, animated: Bool, done: @escaping () -> Void) {
+    /// Presents `controller`, made by `command`, over what is on top, in `style`; `done` runs
+    /// when it has arrived.
+    func performPresent(_ controller: Controller, style: PresentationStyle, made command: Command, animated: Bool, done: @escaping () -> Void) {
         let lower = presentations.last?.controller ?? base
         // Full screen, everything on screen now leaves it (a sheet and the app beneath it too).
         let leaving = style == .fullScreen ? appearingChildren : []
         let content = (controller as? PanelController)?.content ?? controller
         if let stack = content as? any StackCommandTarget { stack.viewControllers.first?.closesPresentation = true }
         adopt(controller)
-        let presentation = Presentation(controller: controller, style: style)
+        let presentation = Presentation(controller: controller, style: style, command: command)
         presentations.append(presentation)
         // Above what is presented already, below the device chrome.
         if let chrome = scene?.statusBar.node, chrome.parent === view {
@@ -264,6 +266,9 @@ public final class PresentationController: Controller {
         panel.mask.frame = Rect(origin: .zero, size: size)
         panel.mask.alpha = alpha
     }
+
+    /// The dim waits here between presentations, keeping its id.
+    override var keptNodes: [Node] { [runner.dim] }
 
     /// The dim and the black behind sheets belong to this container, whose view is the scene's
     /// root node: one replaced by a `setRoot` takes them along.
