@@ -151,6 +151,24 @@ import NavApps
         #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
     }
 
+    @Test func aPageStackMovedOffItsFirstPageComesBackWithItsPages() throws {
+        let h = try phone()
+        try tapRow(h, "Nearby")
+        try tapRow(h, "Museum")
+        try tapRow(h, "Park")
+        let snapshot = try h.scene.snapshot()
+        #expect(snapshot.stacks[0].pages[1].subpages?.map(\.spec.name) == ["Café", "Park"])
+        #expect(snapshot.stacks[0].pages[1].subpages?.map(\.loaded) == [true, true])
+        let copy = try restored(snapshot, app: phoneApp)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+        // The same page command on both: the same carousel, frame by frame.
+        for harness in [h, SceneHarness(wrapping: copy)] { harness.send(.page(PageCommand(.pop))) }
+        for _ in 0..<24 {
+            let time = h.scene.now + 1.0 / 60
+            #expect(h.scene.picture(now: time, kinds: [.list, .tree]) == copy.picture(now: time, kinds: [.list, .tree]))
+        }
+    }
+
     @Test func aSnapshotIsTakenOnlyAtRest() throws {
         let h = try phone()
         h.send(.push(screen("Pushed")))

@@ -184,6 +184,10 @@ extension Scene {
                 _ = controller.view
                 stack.layoutPage(controller)
             }
+            if let subpages = page.subpages {
+                guard let pageStack = list.subpageController else { throw .doesNotFit("\(page.id) holds no page stack") }
+                try pageStack.restore(subpages)
+            }
             list.scroller?.rest(at: page.scrollOffset)
             if let navigation, controller === navigation.topViewController { try restoreAttached(in: navigation, saved.attached) }
             if let row = page.selectedRow {

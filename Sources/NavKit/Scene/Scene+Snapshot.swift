@@ -10,7 +10,7 @@ extension Scene {
     /// clients sent; the snapshot names those it keeps by their place in `sent.kept`.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe yet: a page stack moved off its first page, a page that is not a list of rows, a spec no page's rows hold (sent by a
+    ///   does not describe yet: a page that is not a list of rows, a spec no page's rows hold (sent by a
     ///   client, or changed by `update`), a transition that is not a built-in one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
@@ -95,7 +95,7 @@ extension Scene {
             }
             pages.append(SceneSnapshot.Page(
                 id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
-                selectedRow: page.selectedRow.flatMap(page.rowPath(of:))))
+                selectedRow: page.selectedRow.flatMap(page.rowPath(of:)), subpages: try page.subpageController?.snapshotSubpages(of: page)))
         }
         if let split = stack as? StackedSplitController {
             return SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit())
@@ -180,9 +180,6 @@ extension Scene {
     private static func listPage(_ controller: ViewController) throws(SceneSnapshotError) -> ScreenController {
         guard type(of: controller) == ScreenController.self, let page = controller as? ScreenController else {
             throw .unsupported("\(controller.id) (\(controller.name)) is a page of kind \(type(of: controller))")
-        }
-        if let subpages = page.subpageController, subpages.subpages.map(\.spec) != page.spec.pages.map({ [$0.root] }) {
-            throw .unsupported("the page stack in \(page.id) is off its first page")
         }
         if page.swipedRow != nil { throw .notAtRest("a row of \(page.id) is swiped open") }
         return page

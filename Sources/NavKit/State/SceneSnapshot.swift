@@ -115,14 +115,29 @@ public struct SceneSnapshot: Equatable, Sendable {
         public var scrollOffset: Double
         /// The row left selected when it pushed the page above it.
         public var selectedRow: RowPath?
+        /// The page stack inside it, from its root up, when it is not as the page was made.
+        public var subpages: [Subpage]?
 
-        public init(id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?) {
+        public init(id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?, subpages: [Subpage]? = nil) {
             self.id = id
             self.spec = spec
             self.arrival = arrival
             self.loaded = loaded
             self.scrollOffset = scrollOffset
             self.selectedRow = selectedRow
+            self.subpages = subpages
+        }
+    }
+
+    /// A page of a page stack (NavigationRoute): its spec, small enough to keep whole, and
+    /// whether its view was loaded.
+    public struct Subpage: Equatable, Sendable {
+        public var spec: SubpageSpec
+        public var loaded: Bool
+
+        public init(spec: SubpageSpec, loaded: Bool) {
+            self.spec = spec
+            self.loaded = loaded
         }
     }
 

@@ -76,6 +76,16 @@ extension SceneSnapshot {
             if page.loaded { entry["loaded"] = true }
             if page.scrollOffset != 0 { entry["scroll"] = .number(page.scrollOffset) }
             if let row = page.selectedRow { entry["selected"] = .array([.number(Double(row.section)), .number(Double(row.row))]) }
+            if let subpages = page.subpages {
+                entry["subpages"] = .array(subpages.map { page in
+                    var subpage = JSONObject()
+                    subpage["name"] = .string(page.spec.name)
+                    subpage["fill"] = .string(page.spec.fill.hex)
+                    if let title = page.spec.title { subpage["title"] = .string(title) }
+                    if page.loaded { subpage["loaded"] = true }
+                    return .object(subpage)
+                })
+            }
             return .object(entry)
         })
         object["attached"] = .array(stack.attached.map { .number(Double($0)) })
@@ -233,9 +243,21 @@ private struct SnapshotReader {
                 guard numbers.count == 2 else { throw error("selected", "expected [section, row]") }
                 selected = RowPath(row: numbers[1], section: numbers[0])
             }
+            var subpages: [SceneSnapshot.Subpage]?
+            if let list = entry["subpages"] {
+                subpages = []
+                for subpage in list.arrayValue ?? [] {
+                    guard let object = subpage.objectValue, let name = object["name"]?.stringValue, let fill = object["fill"]?.stringValue.flatMap(Color.init(hex:)) else {
+                        throw error("subpages", "expected each page's name and fill (#RRGGBB or #RRGGBBAA)")
+                    }
+                    subpages?.append(SceneSnapshot.Subpage(
+                        spec: SubpageSpec(name: name, fill: fill, title: object["title"]?.stringValue), loaded: object["loaded"]?.boolValue ?? false))
+                }
+            }
             saved.append(SceneSnapshot.Page(
                 id: id, spec: spec, arrival: arrival, loaded: entry["loaded"]?.boolValue ?? false,
-                scrollOffset: try entry["scroll"].map { value throws(RecordingError) in try number(value, "scroll") } ?? 0, selectedRow: selected))
+                scrollOffset: try entry["scroll"].map { value throws(RecordingError) in try number(value, "scroll") } ?? 0, selectedRow: selected,
+                subpages: subpages))
         }
         return SceneSnapshot.Stack(pages: saved, attached: try integers(object["attached"], "attached"), split: try object["split"].map { value throws(RecordingError) in try split(value, pages: saved.count) })
     }

@@ -141,6 +141,20 @@ import Testing
         try restAndTakeOver(token, from: first, a, to: b, keeping: #""presented""#)
     }
 
+    @Test func aPageStackMovedOffItsFirstPageComesBackFromTheCheckpoint() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        first.command("h", "push", ##""screen":{"name":"Host","pages":{"root":{"name":"P1","fill":"#FF0000","title":"One"},"top":100,"bottom":50}}"##, on: viewer)
+        first.settle()
+        first.command("g1", "page", ##""action":"push","page":{"name":"P2","title":"Two","fill":"#00FF0080"}"##, on: viewer)
+        first.command("g2", "page", #""action":"push","page":{"name":"P3"}"#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""subpages""#)
+    }
+
     @Test func pagesAClientSentComeBackFromTheCommandsTheCheckpointKeeps() throws {
         let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))

@@ -40,9 +40,9 @@ public final class SubpageController: Controller {
     /// Distance from the host page's top to the pages' top, and from the pages' bottom to the
     /// host page's bottom.
     public let insets: (top: Double, bottom: Double)
-    public private(set) var subpages: [Subpage]
+    public internal(set) var subpages: [Subpage]
     let runner = TransitionRunner()
-    private var size = Size.zero
+    private(set) var size = Size.zero
 
     override var keptNodes: [Node] { [runner.dim] }
 
