@@ -169,6 +169,40 @@ import NavApps
         }
     }
 
+    @Test func aPageChangedByUpdatesASwipeAndASwitchComesBackWithTheSameChanges() throws {
+        let h = try phone()
+        var toggle = RowSpec(title: "Gift wrap")
+        toggle.isOn = false
+        let items = ["Tea", "Milk", "Bread"].map { title in
+            var row = RowSpec(title: title)
+            row.delete = RowEmit(name: "remove")
+            return row
+        }
+        let push = Command.push(ScreenSpec(name: "Cart", rows: [toggle] + items))
+        h.run(push)
+        settle(h.scene)
+        let update = Command.update(ScreenUpdate(title: "Cart (4)", rows: [.insert(RowSpec(title: "Jam"), at: RowPath(row: 4, section: 0))]))
+        h.run(update)
+        settle(h.scene)
+        let gift = try #require(h.scene.displayList().all(role: .toggle).first)
+        let finger = Finger(h.scene)
+        finger.down(gift.frame.midX, gift.frame.midY)
+        finger.up(after: 0.05)
+        settle(h.scene)
+        let milk = try #require(h.item(.row, "Milk"))
+        finger.down(milk.frame.maxX - 20, milk.frame.midY)
+        finger.move(to: milk.frame.minX + 20, milk.frame.midY, steps: 10)
+        finger.up(after: 0.1)
+        settle(h.scene)
+        #expect(h.item(.row, "Milk") == nil)
+
+        let sent = SentCommands([push, update])
+        let snapshot = try h.scene.snapshot(sent: sent)
+        #expect(snapshot.stacks[0].pages[1].edits == [.update(1), .toggle(RowPath(row: 0, section: 0), on: true), .delete(RowPath(row: 2, section: 0))])
+        let copy = try restored(snapshot, app: phoneApp, sent: [push, update])
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree], sent: [push, update]) == nil)
+    }
+
     @Test func aSnapshotIsTakenOnlyAtRest() throws {
         let h = try phone()
         h.send(.push(screen("Pushed")))

@@ -8,6 +8,7 @@ extension ScreenController {
 
     /// Applies `update` (checked already); `done` runs when the rows have come to rest.
     func apply(_ update: ScreenUpdate, animated: Bool, done: @escaping () -> Void) {
+        record(.update(update), madeFrom: spec)
         if let title = update.title { self.title = title }
         guard !update.changesTitleOnly else { return done() }
         closeSwipedRow(animated: false)

@@ -33,6 +33,11 @@ public final class ScreenController: ViewController {
     /// page came from a command (a spec of its own), none for an app's own pages, whose
     /// descriptions every session shares.
     var keptCost = ContentCost()
+    /// The spec as the page was made, once something changed it, and the changes since
+    /// (`ScreenController+Edits`).
+    var madeSpec: ScreenSpec?
+    var specEdits: [SpecEdit] = []
+    var editsOverflowed = false
     /// The colours of the list, from the page's background.
     public let palette: ListPalette
     /// The node that holds the sections; scrolling moves it.
@@ -233,7 +238,9 @@ public final class ScreenController: ViewController {
     func flipSwitch(at path: RowPath) {
         guard let isOn = rowSpec(at: path).isOn, let scene else { return }
         let on = !isOn
+        let before = spec
         spec.sections[path.section].rows[path.row].isOn = on
+        record(.toggle(path, on: on), madeFrom: before)
         guard let track = rowNode(at: path).children.first(where: { $0.role == .toggle }) else { return }
         track.isSelected = on
         track.fill = on ? palette.switchOn : palette.switchOff
@@ -248,7 +255,9 @@ public final class ScreenController: ViewController {
     /// card until it has slid out).
     func removeRowSpec(at path: RowPath) {
         if selectedRow === rowNode(at: path) { selectedRow = nil }
+        let before = spec
         spec.sections[path.section].rows.remove(at: path.row)
+        record(.delete(path), madeFrom: before)
         sectionViews[path.section].rows.remove(at: path.row)
     }
 

@@ -131,7 +131,16 @@ extension Scene {
             controller.arrival = arrival
             // A screen that came in a command counts what its rows keep, as it did then.
             if case .sent? = page.spec { controller.keptCost = ContentCost.kept(in: spec) }
-            specs[page.id] = spec
+            for edit in page.edits {
+                switch edit {
+                case .update(let place):
+                    guard case .update(let update, _, _)? = sent.element(at: place) else { throw .doesNotFit("command \(place) of those kept is not an update") }
+                    try controller.replay(.update(update))
+                case .delete(let path): try controller.replay(.delete(path))
+                case .toggle(let path, let on): try controller.replay(.toggle(path, on: on))
+                }
+            }
+            specs[page.id] = controller.spec
             return controller
         }
         var roots: [ViewController] = []
@@ -184,6 +193,7 @@ extension Scene {
                 _ = controller.view
                 stack.layoutPage(controller)
             }
+            if page.madeDeleteButton { _ = list.deleteButton }
             if let subpages = page.subpages {
                 guard let pageStack = list.subpageController else { throw .doesNotFit("\(page.id) holds no page stack") }
                 try pageStack.restore(subpages)

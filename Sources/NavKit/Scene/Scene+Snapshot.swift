@@ -6,12 +6,14 @@ extension Scene {
     static let specSearchDepth = 3
 
     /// The scene as values, to be restored into a fresh scene of the same app. A page whose spec
-    /// no earlier page's rows hold, and a root a client set, are looked up in `sent`, the commands
-    /// clients sent; the snapshot names those it keeps by their place in `sent.kept`.
+    /// no earlier page's rows hold, a root a client set, a presentation and an update are looked
+    /// up in `sent`, the commands clients sent; the snapshot names those it keeps by their place
+    /// in `sent.kept`.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe yet: a page that is not a list of rows, a spec no page's rows hold (sent by a
-    ///   client, or changed by `update`), a transition that is not a built-in one.
+    ///   does not describe: a page that is not a list of rows, a spec neither a page's rows nor
+    ///   `sent` hold, a page changed more often than it keeps a record of, a root page its
+    ///   container made that was changed, a transition that is not a built-in one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
@@ -43,7 +45,7 @@ extension Scene {
             let (tabs, stacks) = containers[index + 1]
             let panel = presentation.controller as? PanelController
             presented.append(SceneSnapshot.Presentation(
-                source: presentedSources[index], stacks: try stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources) },
+                source: presentedSources[index], stacks: try stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources, sent: sent) },
                 selectedTab: tabs?.selectedIndex, badges: Self.badges(of: tabs), detent: panel.flatMap { $0.options.detents.firstIndex(of: $0.detent) }))
         }
         return SceneSnapshot(
@@ -52,7 +54,7 @@ extension Scene {
                 busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
                 popGestureRange: settings.popGestureRange, transition: transition.name),
             controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot,
-            stacks: try app.stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources) },
+            stacks: try app.stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources, sent: sent) },
             selectedTab: app.tabs?.selectedIndex, badges: Self.badges(of: app.tabs), presentations: presented,
             nodes: NodeIDRun.runs(of: nodes.map(\.id)),
             placements: placements(of: nodes, pages: containers.flatMap(\.1).flatMap(\.viewControllers)))
@@ -65,14 +67,19 @@ extension Scene {
         of stacks: [any StackCommandTarget], known: inout [(id: String, spec: ScreenSpec)], sources: inout [ObjectIdentifier: PageSource], sent: SentCommands
     ) throws(SceneSnapshotError) {
         func find(_ page: ScreenController) throws(SceneSnapshotError) {
-            guard let source = Self.path(to: page.spec, among: known.reversed()).map(PageSource.path) ?? sent.screen(page.spec).map(PageSource.sent) else {
+            let made = page.madeSpec ?? page.spec
+            guard let source = Self.path(to: made, among: known.reversed()).map(PageSource.path) ?? sent.screen(made).map(PageSource.sent) else {
                 throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))")
             }
             sources[ObjectIdentifier(page)] = source
         }
         for stack in stacks {
             let root = try Self.listPage(stack.viewControllers[0])
-            if root !== stack.builtRoot { try find(root) }
+            if root !== stack.builtRoot {
+                try find(root)
+            } else if root.madeSpec != nil {
+                throw .unsupported("\(root.id) (\(root.name)), a root its container was made with, was changed since")
+            }
             known.append((root.id, root.spec))
             if let stack = stack as? NavigationController { try Self.checkDim(of: stack) }
         }
@@ -86,7 +93,7 @@ extension Scene {
     }
 
     /// One stack's or split's pages, with where their specs are (`sources`).
-    private static func snapshot(of stack: any StackCommandTarget, _ sources: [ObjectIdentifier: PageSource]) throws(SceneSnapshotError) -> SceneSnapshot.Stack {
+    private static func snapshot(of stack: any StackCommandTarget, _ sources: [ObjectIdentifier: PageSource], sent: SentCommands) throws(SceneSnapshotError) -> SceneSnapshot.Stack {
         var pages: [SceneSnapshot.Page] = []
         for controller in stack.viewControllers {
             let page = try listPage(controller)
@@ -95,13 +102,30 @@ extension Scene {
             }
             pages.append(SceneSnapshot.Page(
                 id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
-                selectedRow: page.selectedRow.flatMap(page.rowPath(of:)), subpages: try page.subpageController?.snapshotSubpages(of: page)))
+                selectedRow: page.selectedRow.flatMap(page.rowPath(of:)), subpages: try page.subpageController?.snapshotSubpages(of: page),
+                edits: try edits(of: page, sent: sent), madeDeleteButton: page.madeDeleteButton != nil))
         }
         if let split = stack as? StackedSplitController {
             return SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit())
         }
         let attached = stack.view.children.compactMap { node in stack.viewControllers.firstIndex { $0.isViewLoaded && $0.view === node } }
         return SceneSnapshot.Stack(pages: pages, attached: attached)
+    }
+
+    /// What changed `page`'s spec, an update named by the command that sent it.
+    private static func edits(of page: ScreenController, sent: SentCommands) throws(SceneSnapshotError) -> [PageEdit] {
+        if page.editsOverflowed { throw .unsupported("\(page.id) (\(page.name)) was changed more than \(ScreenController.maxKeptEdits) times") }
+        var edits: [PageEdit] = []
+        for edit in page.specEdits {
+            switch edit {
+            case .update(let update):
+                guard let place = sent.place(ofUpdate: update) else { throw .unsupported("no command sent holds an update of \(page.id) (\(page.name))") }
+                edits.append(.update(place))
+            case .delete(let path): edits.append(.delete(path))
+            case .toggle(let path, let on): edits.append(.toggle(path, on: on))
+            }
+        }
+        return edits
     }
 
     private static func badges(of tabs: TabController?) -> [SceneSnapshot.Badge] {

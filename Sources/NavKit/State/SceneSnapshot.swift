@@ -117,8 +117,15 @@ public struct SceneSnapshot: Equatable, Sendable {
         public var selectedRow: RowPath?
         /// The page stack inside it, from its root up, when it is not as the page was made.
         public var subpages: [Subpage]?
+        /// What changed its spec after it was made (`spec` names the spec as it was made).
+        public var edits: [PageEdit]
+        /// Whether a row was ever swiped open on it, which made its Delete button.
+        public var madeDeleteButton: Bool
 
-        public init(id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?, subpages: [Subpage]? = nil) {
+        public init(
+            id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?, subpages: [Subpage]? = nil,
+            edits: [PageEdit] = [], madeDeleteButton: Bool = false
+        ) {
             self.id = id
             self.spec = spec
             self.arrival = arrival
@@ -126,6 +133,8 @@ public struct SceneSnapshot: Equatable, Sendable {
             self.scrollOffset = scrollOffset
             self.selectedRow = selectedRow
             self.subpages = subpages
+            self.edits = edits
+            self.madeDeleteButton = madeDeleteButton
         }
     }
 
@@ -213,6 +222,16 @@ public enum PageSource: Equatable, Sendable {
     case path(SpecPath)
     /// In a command a client sent.
     case sent(SentScreen)
+}
+
+/// A change to a page's spec after it was made.
+public enum PageEdit: Equatable, Sendable {
+    /// An `update` a client sent, by its place in `SentCommands.kept`.
+    case update(Int)
+    /// A row deleted by a swipe.
+    case delete(RowPath)
+    /// A row's switch flipped.
+    case toggle(RowPath, on: Bool)
 }
 
 /// Where a snapshot's presentation finds the `present` that made it.

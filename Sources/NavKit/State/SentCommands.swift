@@ -38,6 +38,11 @@ public final class SentCommands {
         commands.lastIndex(of: command).map(keep)
     }
 
+    /// The newest `update` that made `update`, by its place among those kept.
+    func place(ofUpdate update: ScreenUpdate) -> Int? {
+        commands.lastIndex { if case .update(let sent, _, _) = $0 { sent == update } else { false } }.map(keep)
+    }
+
     private func keep(_ index: Int) -> Int {
         if let place = places[index] { return place }
         places[index] = kept.count

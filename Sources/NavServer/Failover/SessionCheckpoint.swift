@@ -58,22 +58,23 @@ enum SessionCheckpoint {
         }
     }
 
-    /// The commands clients sent that a snapshot may name (those that push screens, set the root
-    /// or present), oldest first, with their texts: those a `restore` line kept, then the inputs since.
+    /// The commands clients sent that a snapshot may name (those that push screens, set the root,
+    /// present or update), oldest first, with their texts: those a `restore` line kept, then the inputs since.
     private static func sentCommands(in recording: Recording, restored: [String]) -> (texts: [String], commands: [Command]) {
         var texts: [String] = [], commands: [Command] = []
         var candidates = restored
         for entry in recording.entries {
-            // Most inputs are pointer moves: only a command with a screen, a root or a presentation
-            // is decoded.
-            if case .input(_, let text) = entry.event, text.contains("\"screen") || text.contains("\"setRoot\"") || text.contains("\"present\"") {
+            // Most inputs are pointer moves: only a command with a screen, a root, a presentation
+            // or an update is decoded.
+            if case .input(_, let text) = entry.event,
+               text.contains("\"screen") || text.contains("\"setRoot\"") || text.contains("\"present\"") || text.contains("\"update\"") {
                 candidates.append(text)
             }
         }
         for text in candidates {
             guard let command = Replay.command(in: text) else { continue }
             switch command {
-            case .setRoot, .present: break
+            case .setRoot, .present, .update: break
             default: guard command.pushedScreens != nil else { continue }
             }
             texts.append(text)

@@ -76,6 +76,16 @@ extension SceneSnapshot {
             if page.loaded { entry["loaded"] = true }
             if page.scrollOffset != 0 { entry["scroll"] = .number(page.scrollOffset) }
             if let row = page.selectedRow { entry["selected"] = .array([.number(Double(row.section)), .number(Double(row.row))]) }
+            if page.madeDeleteButton { entry["deleteButton"] = true }
+            if !page.edits.isEmpty {
+                entry["edits"] = .array(page.edits.map { edit in
+                    switch edit {
+                    case .update(let place): .object(JSONObject(["update": .number(Double(place))]))
+                    case .delete(let path): .object(JSONObject(["delete": .array([.number(Double(path.section)), .number(Double(path.row))])]))
+                    case .toggle(let path, let on): .object(JSONObject(["toggle": .array([.number(Double(path.section)), .number(Double(path.row)), .bool(on)])]))
+                    }
+                })
+            }
             if let subpages = page.subpages {
                 entry["subpages"] = .array(subpages.map { page in
                     var subpage = JSONObject()
@@ -254,10 +264,26 @@ private struct SnapshotReader {
                         spec: SubpageSpec(name: name, fill: fill, title: object["title"]?.stringValue), loaded: object["loaded"]?.boolValue ?? false))
                 }
             }
+            var edits: [PageEdit] = []
+            for edit in entry["edits"]?.arrayValue ?? [] {
+                let object = edit.objectValue ?? JSONObject()
+                if let update = object["update"] {
+                    edits.append(.update(try integer(update, "edits.update")))
+                } else if let delete = object["delete"] {
+                    let numbers = try integers(delete, "edits.delete")
+                    guard numbers.count == 2 else { throw error("edits", "delete: expected [section, row]") }
+                    edits.append(.delete(RowPath(row: numbers[1], section: numbers[0])))
+                } else if let toggle = object["toggle"]?.arrayValue, toggle.count == 3, let on = toggle[2].boolValue {
+                    let numbers = try integers(.array(Array(toggle.prefix(2))), "edits.toggle")
+                    edits.append(.toggle(RowPath(row: numbers[1], section: numbers[0]), on: on))
+                } else {
+                    throw error("edits", "expected update (a command's number), delete ([section, row]) or toggle ([section, row, on])")
+                }
+            }
             saved.append(SceneSnapshot.Page(
                 id: id, spec: spec, arrival: arrival, loaded: entry["loaded"]?.boolValue ?? false,
                 scrollOffset: try entry["scroll"].map { value throws(RecordingError) in try number(value, "scroll") } ?? 0, selectedRow: selected,
-                subpages: subpages))
+                subpages: subpages, edits: edits, madeDeleteButton: entry["deleteButton"]?.boolValue ?? false))
         }
         return SceneSnapshot.Stack(pages: saved, attached: try integers(object["attached"], "attached"), split: try object["split"].map { value throws(RecordingError) in try split(value, pages: saved.count) })
     }

@@ -102,14 +102,29 @@ import Testing
         }
     }
 
-    @Test func aSessionWithAPageChangedByUpdateIsNotCheckpointedUntilThePageGoes() throws {
+    @Test func aPageChangedByUpdatesComesBackFromTheCheckpointWithTheUpdates() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        first.command("p", "push", #""screen":{"name":"Cart","rows":[{"title":"Tea"},{"title":"Milk"}]}"#, on: viewer)
+        first.settle()
+        first.command("u1", "update", #""title":"Cart (3)","rows":[{"insert":{"title":"Jam"},"at":2}]"#, on: viewer)
+        first.command("u2", "update", #""rows":[{"delete":0}]"#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""edits""#)
+    }
+
+    @Test func aPageUpdatedMoreTimesThanAreKeptIsNotCheckpointedUntilItGoes() throws {
         let folder = SharedStateFolder()
         let a = folder.store(node: "s1")
         let first = process("s1", a)
         let (viewer, token, _) = first.controller()
         first.command("p", "push", #""screen":{"name":"Changing","rows":[{"title":"One"}]}"#, on: viewer)
         first.settle()
-        first.command("u", "update", #""title":"Changed""#, on: viewer)
+        for count in 0...32 { first.command("u\(count)", "update", #""title":"Changed \#(count)""#, on: viewer) }
+        first.settle()
         drag(first, on: viewer, drags: 4, moves: 40)
         first.advance(by: 2)
         a.store.flush()
