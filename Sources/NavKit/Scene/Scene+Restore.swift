@@ -97,8 +97,8 @@ extension Scene {
     }
 
     private func restoreSettings(_ saved: SceneSnapshot.Settings) throws(SceneSnapshotError) {
-        guard let transition = ParametricTransition.named(saved.transition) else {
-            throw .doesNotFit("no built-in transition is named \(saved.transition)")
+        guard let transition = Self.describable(saved.transition) else {
+            throw .doesNotFit("the default transition \(saved.transition.name) is neither built in nor custom")
         }
         settings.busyPolicy = saved.busyPolicy
         settings.slowMotion = saved.slowMotion
@@ -121,8 +121,8 @@ extension Scene {
             case nil: nil
             }
             guard let spec = found else { throw .doesNotFit("the spec of \(page.id) is not where the snapshot says") }
-            guard let arrival = ParametricTransition.named(page.arrival) else {
-                throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
+            guard let arrival = Self.describable(page.arrival) else {
+                throw .doesNotFit("\(page.id) came in with \(page.arrival.name), neither built in nor custom")
             }
             let controller = ScreenController(spec: spec)
             // Named before it joins, so it takes no new id; and how it came in before it is first
@@ -185,10 +185,8 @@ extension Scene {
     private func restorePageStates(in stack: any StackCommandTarget, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
         let navigation = stack as? NavigationController
         for (controller, page) in zip(stack.viewControllers, saved.pages) {
-            guard let arrival = ParametricTransition.named(page.arrival), let list = controller as? ScreenController else {
-                throw .doesNotFit("\(page.id) came in with \(page.arrival), which is not a built-in transition")
-            }
-            controller.arrival = arrival
+            guard let list = controller as? ScreenController else { throw .doesNotFit("\(page.id) is not a page of rows") }
+            controller.arrival = page.arrival
             if page.loaded, !controller.isViewLoaded {
                 _ = controller.view
                 stack.layoutPage(controller)

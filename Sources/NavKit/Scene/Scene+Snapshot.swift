@@ -13,7 +13,8 @@ extension Scene {
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
     ///   does not describe: a page that is not a list of rows, a spec neither a page's rows nor
     ///   `sent` hold, a page changed more often than it keeps a record of, a root page its
-    ///   container made that was changed, a transition that is not a built-in one.
+    ///   container made that was changed, a transition neither built in nor a protocol's
+    ///   `custom` one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
@@ -24,8 +25,8 @@ extension Scene {
             guard let found = sent.root(commandRoot) else { throw .unsupported("the root was set by a command no client sent") }
             sentRoot = found
         }
-        guard let transition = settings.defaultTransition as? ParametricTransition, ParametricTransition.named(transition.name) == transition else {
-            throw .unsupported("the default transition \(settings.defaultTransition.name) is not a built-in one")
+        guard let transition = Self.describable(settings.defaultTransition) else {
+            throw .unsupported("the default transition \(settings.defaultTransition.name) is neither built in nor a custom one a client sent")
         }
         // The app's containers, then each presented one's, as a restore builds them: a page's spec
         // (and a presentation's command) may be found in any page restored before it.
@@ -52,7 +53,7 @@ extension Scene {
             time: now, viewport: viewport,
             settings: SceneSnapshot.Settings(
                 busyPolicy: settings.busyPolicy, slowMotion: settings.slowMotion, popGestureEnabled: settings.popGestureEnabled,
-                popGestureRange: settings.popGestureRange, transition: transition.name),
+                popGestureRange: settings.popGestureRange, transition: transition),
             controllerIDs: controllerIDs, nodeIDs: nodeIDs, root: sentRoot,
             stacks: try app.stacks.map { stack throws(SceneSnapshotError) in try Self.snapshot(of: stack, sources, sent: sent) },
             selectedTab: app.tabs?.selectedIndex, badges: Self.badges(of: app.tabs), presentations: presented,
@@ -97,11 +98,11 @@ extension Scene {
         var pages: [SceneSnapshot.Page] = []
         for controller in stack.viewControllers {
             let page = try listPage(controller)
-            guard let arrival = page.arrival as? ParametricTransition, ParametricTransition.named(arrival.name) == arrival else {
-                throw .unsupported("\(page.id) came in with \(page.arrival.name), not a built-in transition")
+            guard let arrival = describable(page.arrival) else {
+                throw .unsupported("\(page.id) came in with \(page.arrival.name), neither built in nor a custom transition a client sent")
             }
             pages.append(SceneSnapshot.Page(
-                id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival.name, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
+                id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
                 selectedRow: page.selectedRow.flatMap(page.rowPath(of:)), subpages: try page.subpageController?.snapshotSubpages(of: page),
                 edits: try edits(of: page, sent: sent), madeDeleteButton: page.madeDeleteButton != nil))
         }
@@ -126,6 +127,16 @@ extension Scene {
             }
         }
         return edits
+    }
+
+    /// `transition` as a snapshot keeps it: a built-in one, or a `custom` one as the protocol
+    /// describes it (no sheet, no edge shadow, offsets in points); nil for any other.
+    static func describable(_ transition: any Transition) -> ParametricTransition? {
+        guard let parametric = transition as? ParametricTransition else { return nil }
+        if ParametricTransition.named(parametric.name) == parametric { return parametric }
+        let custom = parametric.name == "custom" && parametric.curve.name != nil && parametric.edgeShadow == nil && !parametric.presentsSheet
+            && !parametric.from.relative && !parametric.cover.relative
+        return custom ? parametric : nil
     }
 
     private static func badges(of tabs: TabController?) -> [SceneSnapshot.Badge] {

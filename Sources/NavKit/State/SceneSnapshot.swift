@@ -50,15 +50,16 @@ public struct SceneSnapshot: Equatable, Sendable {
         self.placements = placements
     }
 
-    /// What `configure` sets, with the default transition by name.
+    /// What `configure` sets.
     public struct Settings: Equatable, Sendable {
         public var busyPolicy: BusyPolicy
         public var slowMotion: Double
         public var popGestureEnabled: Bool
         public var popGestureRange: Double?
-        public var transition: String
+        /// The default transition: a built-in one or a protocol's `custom` one.
+        public var transition: ParametricTransition
 
-        public init(busyPolicy: BusyPolicy, slowMotion: Double, popGestureEnabled: Bool, popGestureRange: Double?, transition: String) {
+        public init(busyPolicy: BusyPolicy, slowMotion: Double, popGestureEnabled: Bool, popGestureRange: Double?, transition: ParametricTransition) {
             self.busyPolicy = busyPolicy
             self.slowMotion = slowMotion
             self.popGestureEnabled = popGestureEnabled
@@ -108,8 +109,8 @@ public struct SceneSnapshot: Equatable, Sendable {
         public var id: String
         /// Where its spec is; nil for the root page the stack was made with, which the app builds.
         public var spec: PageSource?
-        /// The transition that brought it in, by name (a built-in transition).
-        public var arrival: String
+        /// The transition that brought it in: a built-in one or a protocol's `custom` one.
+        public var arrival: ParametricTransition
         /// Whether its view was loaded, and how far its list is scrolled.
         public var loaded: Bool
         public var scrollOffset: Double
@@ -123,7 +124,7 @@ public struct SceneSnapshot: Equatable, Sendable {
         public var madeDeleteButton: Bool
 
         public init(
-            id: String, spec: PageSource?, arrival: String, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?, subpages: [Subpage]? = nil,
+            id: String, spec: PageSource?, arrival: ParametricTransition, loaded: Bool, scrollOffset: Double, selectedRow: RowPath?, subpages: [Subpage]? = nil,
             edits: [PageEdit] = [], madeDeleteButton: Bool = false
         ) {
             self.id = id

@@ -13,7 +13,7 @@ extension SceneSnapshot {
         settings["slowMotion"] = .number(self.settings.slowMotion)
         settings["popGesture"] = .bool(self.settings.popGestureEnabled)
         if let range = self.settings.popGestureRange { settings["popRange"] = .number(range) }
-        settings["transition"] = .string(self.settings.transition)
+        settings["transition"] = Self.json(self.settings.transition)
         object["settings"] = .object(settings)
         object["ids"] = .array([.number(Double(controllerIDs)), .number(Double(nodeIDs))])
         if let root { object["root"] = .number(Double(root.message)) }
@@ -26,6 +26,24 @@ extension SceneSnapshot {
             .array([Double(node.index), node.frame.x, node.frame.y, node.frame.width, node.frame.height, node.alpha, node.scale, node.cornerRadius]
                 .map { .number($0) } + [.bool(node.clips), .bool(node.onStandby), .bool(node.takesTouches)])
         })
+        return .object(object)
+    }
+
+    /// A built-in transition by name, a custom one as the protocol's `custom` object.
+    private static func json(_ transition: ParametricTransition) -> JSONValue {
+        guard transition.name == "custom" else { return .string(transition.name) }
+        var from = JSONObject(), cover = JSONObject(), object = JSONObject()
+        from["dx"] = .number(transition.from.dx)
+        from["dy"] = .number(transition.from.dy)
+        from["alpha"] = .number(transition.fromAlpha)
+        cover["dx"] = .number(transition.cover.dx)
+        cover["dy"] = .number(transition.cover.dy)
+        cover["dim"] = .number(transition.dim)
+        object["kind"] = "custom"
+        object["duration"] = .number(transition.duration)
+        object["curve"] = .string(transition.curve.name ?? "easeInOut")
+        object["from"] = .object(from)
+        object["cover"] = .object(cover)
         return .object(object)
     }
 
@@ -72,7 +90,7 @@ extension SceneSnapshot {
             case nil:
                 break
             }
-            entry["arrival"] = .string(page.arrival)
+            entry["arrival"] = json(page.arrival)
             if page.loaded { entry["loaded"] = true }
             if page.scrollOffset != 0 { entry["scroll"] = .number(page.scrollOffset) }
             if let row = page.selectedRow { entry["selected"] = .array([.number(Double(row.section)), .number(Double(row.row))]) }
@@ -126,7 +144,7 @@ extension SceneSnapshot {
             throw reader.error("viewport", "expected width, height, scale and safeArea as a resize message has them")
         }
         guard let settings = object["settings"]?.objectValue, let busy = settings["busy"]?.stringValue.flatMap(BusyPolicy.init(rawValue:)),
-              let popGesture = settings["popGesture"]?.boolValue, let transition = settings["transition"]?.stringValue
+              let popGesture = settings["popGesture"]?.boolValue, let transition = settings["transition"].flatMap(SnapshotReader.transition)
         else { throw reader.error("settings", "expected busy, slowMotion, popGesture and transition") }
         let ids = try reader.integers(object["ids"], "ids")
         guard ids.count == 2 else { throw reader.error("ids", "expected the last page id and the last node id") }
@@ -161,6 +179,14 @@ extension SceneSnapshot {
 /// Reads a `restore` line's fields, with errors that name the field.
 private struct SnapshotReader {
     let line: Int
+
+    /// A transition as `SceneSnapshot.json` writes it, read as the protocol reads one.
+    static func transition(_ value: JSONValue) -> ParametricTransition? {
+        if let name = value.stringValue { return ParametricTransition.named(name) }
+        let configure: JSONValue = .object(JSONObject(["type": "command", "id": "restore", "op": "configure", "transition": value]))
+        guard case .success(.command(_, .navigation(.configure(let configuration)))) = MessageDecoder.decode(configure) else { return nil }
+        return configuration.transition
+    }
 
     func error(_ field: String, _ message: String) -> RecordingError {
         .badLine(line, "restore.\(field): \(message)")
@@ -226,8 +252,8 @@ private struct SnapshotReader {
         var saved: [SceneSnapshot.Page] = []
         for page in pages {
             let entry = page.objectValue ?? JSONObject()
-            guard let id = entry["id"]?.stringValue, let arrival = entry["arrival"]?.stringValue else {
-                throw error("stacks", "expected each page's id and arrival")
+            guard let id = entry["id"]?.stringValue, let arrival = entry["arrival"].flatMap(Self.transition) else {
+                throw error("stacks", "expected each page's id and arrival (a built-in transition's name or a custom transition)")
             }
             var spec: PageSource?
             if let sent = entry["sent"] {

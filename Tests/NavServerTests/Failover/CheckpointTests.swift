@@ -156,6 +156,21 @@ import Testing
         try restAndTakeOver(token, from: first, a, to: b, keeping: #""presented""#)
     }
 
+    @Test func customTransitionsAClientSentComeBackFromTheCheckpoint() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        let rise = #"{"kind":"custom","duration":0.5,"curve":"easeOut","from":{"dy":300,"alpha":0.25},"cover":{"dx":-40,"dim":0.3}}"#
+        first.command("c", "configure", #""transition":\#(rise)"#, on: viewer)
+        first.command("p", "push", #""screen":{"name":"Risen","rows":[{"title":"Row"}]}"#, on: viewer)
+        first.command("q", "push", #""screen":{"name":"Drifted"},"transition":{"kind":"custom","duration":0.2,"from":{"dx":120}}"#, on: viewer)
+        first.settle()
+        drag(first, on: viewer, drags: 4, moves: 40)
+        // The checkpoint is checked popping every page, so each goes the way it came.
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""custom""#)
+    }
+
     @Test func aPageStackMovedOffItsFirstPageComesBackFromTheCheckpoint() throws {
         let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
