@@ -79,6 +79,21 @@ import Testing
         #expect(h.results.last?.result.value == .controller(id: split.viewControllers[1].id))
     }
 
+    @Test func aPageAPoppedPageCoveredIsNotLeftDimmedOnceItHasGone() throws {
+        // A split narrower than a half page (a phone's width beside the side bar): the pushed
+        // page covers the root wherever the scroll rests.
+        let h = SceneHarness(viewport: Viewport(width: 310, height: 844), root: Self.half("Library"))
+        let split = StackedSplitController(root: h.scene.makeController(Self.half("Library")))
+        h.scene.setRoot(split)
+        _ = h.scene.tick(now: 0)
+        h.run(.push(Self.half("Artists")))
+        #expect(try #require(splitState(h)).pages.map { ($0.dim ?? 0) > 0 } == [true, false])
+        h.run(.pop())
+        #expect(split.entries.count == 1)
+        #expect(try #require(splitState(h)).pages.map(\.dim) == [0])
+        #expect(h.scene.displayList().all(role: .dim).isEmpty)
+    }
+
     @Test func aPopWithoutAnimationGoesAtOnce() {
         let (h, split) = split()
         h.run(.push(Self.half("Artists")))

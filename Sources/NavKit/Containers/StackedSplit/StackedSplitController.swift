@@ -141,14 +141,22 @@ public final class StackedSplitController: Controller, StackCommandTarget {
     /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376). `animated`
     /// is what appearance callbacks report: false for a jump without animation.
     func layoutPages(hiding: Bool = false, animated: Bool = true) {
-        let model = layoutModel
-        let frames = model.frames(at: scroll.actual, animating: scroll.isRunning)
-        for (entry, frame) in zip(entries, frames) { place(entry, frame) }
+        var frames = placePages()
         // A split out of the node tree (a tab not shown) loads no page: its pages become visible
-        // when it is put back and laid out, before it appears.
-        if view.parent != nil { updateVisibility(model, hiding: hiding, animated: animated) }
+        // when it is put back and laid out, before it appears. Pages that leave in the pass take
+        // their place in the layout with them: the rest are laid out again without them (UIKit
+        // lays a scroll view out again when a subview leaves), or a page a popped one covered
+        // would stay dimmed.
+        if view.parent != nil, updateVisibility(layoutModel, hiding: hiding, animated: animated) { frames = placePages() }
         markOccluded(frames)
         scene?.setNeedsDisplay()
+    }
+
+    /// Places every container and dim where the layout puts them at the drawn offset.
+    private func placePages() -> [StackedSplitLayout.PageFrame] {
+        let frames = layoutModel.frames(at: scroll.actual, animating: scroll.isRunning)
+        for (entry, frame) in zip(entries, frames) { place(entry, frame) }
+        return frames
     }
 
     private func place(_ entry: Entry, _ frame: StackedSplitLayout.PageFrame) {
@@ -178,7 +186,9 @@ public final class StackedSplitController: Controller, StackCommandTarget {
 
     /// The reference's visibility pass: pages that came on screen appear, and in a pass that
     /// hides, pages that left disappear and pages being removed are released.
-    private func updateVisibility(_ model: StackedSplitLayout, hiding: Bool, animated: Bool) {
+    /// Returns true when pages being removed left the split.
+    @discardableResult
+    private func updateVisibility(_ model: StackedSplitLayout, hiding: Bool, animated: Bool) -> Bool {
         let update = StackedSplitScrollMath.updateVisibility(
             entries.map(\.visibility), layout: model, offset: scroll.actual,
             bouncing: scroll.isBouncing, showing: true, hiding: hiding
@@ -194,6 +204,7 @@ public final class StackedSplitController: Controller, StackCommandTarget {
             }
             arrangeViews()
         }
+        return !update.removed.isEmpty
     }
 
     /// A page that becomes visible is laid out in its container and appears; one that stops
