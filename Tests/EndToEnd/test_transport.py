@@ -407,8 +407,11 @@ def test_permessage_deflate_round_trip(start_server):
         ws = await connect(url, subprotocols=[SUBPROTOCOL], proxy=None, max_size=None, ping_interval=None,
                            open_timeout=10, close_timeout=5)
         extensions = ws.response.headers.get("Sec-WebSocket-Extensions")
-        assert extensions == ("permessage-deflate" if compressed else None), extensions
+        # The answer tells the client to start each of its messages afresh: the server keeps no
+        # inflater between them.
+        assert extensions == ("permessage-deflate; client_no_context_takeover" if compressed else None), extensions
         assert [type(e).__name__ for e in ws.protocol.extensions] == (["PerMessageDeflate"] if compressed else [])
+        assert not compressed or ws.protocol.extensions[0].local_no_context_takeover
         client = Client(ws)
         start = client.mark()
         welcome = await client.hello(app="phone")

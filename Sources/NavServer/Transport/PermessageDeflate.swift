@@ -35,8 +35,14 @@ import Foundation
 ///   allows message by message: protocol v2's binary frames are compact already. So do the
 ///   text messages of a connection that asked for the binary wire
 ///   (`WebSocketConnection.sendsTextUncompressed`): its deflater is then never made.
-/// - Each compressed connection writes from its own buffer (`WebSocketConnection.writeBuffer`),
-///   so a message still being compressed is never overwritten by a write to another connection.
+/// - A message that may take several passes to deflate (`mayTakeSeveralPasses`) is written from
+///   the connection's own buffer (`WebSocketConnection.writeBuffer`), so it is never overwritten
+///   by a write to another connection while it is still being compressed. An idle connection
+///   lets that buffer go.
+/// - The answer tells the client to start each of its messages afresh
+///   (`client_no_context_takeover`, which RFC 7692 lets a server answer unasked), and lws frees
+///   its inflater after each message it reads: an idle connection holds no inflater. Clients send
+///   a few small messages (hello, acks, pointer moves), so this costs next to nothing on the wire.
 public enum PermessageDeflate {
     /// The extension's token in `Sec-WebSocket-Extensions`.
     public static let name = "permessage-deflate"
@@ -87,9 +93,10 @@ public enum PermessageDeflate {
     }
 
     /// After the handshake: nil when the extension is not active on `wsi`; otherwise, after
-    /// setting it up (buffer sizes, context takeover as negotiated by `offer`), whether the
-    /// client asked for every message the server sends to start afresh.
-    static func configure(_ wsi: OpaquePointer, offer: Offer) -> Bool? {
+    /// setting it up (buffer sizes, context takeover as negotiated by `offer` and `answeredClientReset`,
+    /// whether the answer added `client_no_context_takeover`), whether the client asked for every
+    /// message the server sends to start afresh.
+    static func configure(_ wsi: OpaquePointer, offer: Offer, answeredClientReset: Bool) -> Bool? {
         // lws_set_extension_option fails (-1) when the extension is not active on this connection.
         guard set(wsi, "tx_buf_size", "\(sendBufferPowerOfTwo)") else { return nil }
         _ = set(wsi, "mem_level", "\(memoryLevel)")
@@ -98,7 +105,7 @@ public enum PermessageDeflate {
         // for `server_no_context_takeover`; on a server it must be the other way round.
         let parameters = offer.first ?? [:]
         let serverResets = parameters.keys.contains("server_no_context_takeover")
-        let clientResets = parameters.keys.contains("client_no_context_takeover")
+        let clientResets = parameters.keys.contains("client_no_context_takeover") || answeredClientReset
         _ = set(wsi, "client_no_context_takeover", serverResets ? "1" : "0")
         _ = set(wsi, "server_no_context_takeover", clientResets ? "1" : "0")
         return serverResets
@@ -109,6 +116,47 @@ public enum PermessageDeflate {
     /// its window either way. lws calls its deflater's reset `client_no_context_takeover`.
     static func setResetsAfterMessage(_ wsi: OpaquePointer, _ resets: Bool) {
         _ = set(wsi, "client_no_context_takeover", resets ? "1" : "0")
+    }
+
+    /// Whether lws may deflate a message of `count` bytes over several passes of the service
+    /// loop, reading it all along: when its compressed form may not fit the deflater's output
+    /// buffer, at worst deflate's bound for incompressible input.
+    static func mayTakeSeveralPasses(_ count: Int) -> Bool {
+        count + (count >> 3) + (count >> 6) + 64 > 1 << sendBufferPowerOfTwo
+    }
+
+    /// The parameter the answer adds when the offer lacks it.
+    static let clientReset = "client_no_context_takeover"
+
+    /// `ADD_HEADERS` of an upgrade's answer: lws has just written its `Sec-WebSocket-Extensions`
+    /// line, the last before the headers a server adds, echoing only what the client offered.
+    /// Adds `; client_no_context_takeover` to that line when it accepted `permessage-deflate`
+    /// without it; true when it did. Anything else before `args.p` (no extension accepted, an lws
+    /// that writes its answer otherwise) is left as it is.
+    static func answerClientReset(_ args: UnsafeMutablePointer<lws_process_html_args>) -> Bool {
+        guard let end = args.pointee.p else { return false }
+        let added = "; \(clientReset)\r\n"
+        // The line ends with CRLF right before `p`; it starts after the CRLF before it.
+        let lineEnd = end - 2
+        guard args.pointee.max_len > added.utf8.count, lineEnd.pointee == 0x0D, (lineEnd + 1).pointee == 0x0A else { return false }
+        var start = lineEnd
+        var scanned = 0
+        while scanned < 512, !(start.pointee == 0x0A && (start - 1).pointee == 0x0D) {
+            start -= 1
+            scanned += 1
+        }
+        guard scanned < 512 else { return false }
+        let line = String(decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(start + 1), count: lineEnd - (start + 1)), as: UTF8.self)
+        let prefix = "Sec-WebSocket-Extensions: \(name)"
+        guard line.lowercased().hasPrefix(prefix.lowercased()), !line.contains(","), !line.contains(clientReset) else { return false }
+        var cursor = lineEnd
+        for byte in added.utf8 {
+            cursor.pointee = CChar(bitPattern: byte)
+            cursor += 1
+        }
+        args.pointee.max_len -= Int32(added.utf8.count - 2)
+        args.pointee.p = cursor
+        return true
     }
 
     private static func set(_ wsi: OpaquePointer, _ option: String, _ value: String) -> Bool {

@@ -50,6 +50,7 @@ extension ProtocolHandler {
     /// after `confirmUpgrade`) gives its slot back here; an established one gave it in `closed`.
     func destroyed(_ wsi: OpaquePointer) {
         if let peer = admitted.removeValue(forKey: wsi) { server.sharedPort.release(peer) }
+        answeredClientReset.remove(wsi)
         proxiedClients[wsi] = nil
     }
 

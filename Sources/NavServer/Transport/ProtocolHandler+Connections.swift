@@ -8,12 +8,13 @@ extension ProtocolHandler {
             origin: Self.header(wsi, WSI_TOKEN_ORIGIN), path: Self.requestPath(wsi) ?? "/",
             urlSession: Self.urlArgument(wsi, "session"))
         nextConnectionID += 1
+        let answeredClientReset = answeredClientReset.remove(wsi) != nil
         if configuration.permessageDeflate,
-            let resetsAlways = PermessageDeflate.configure(wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""))
+            let resetsAlways = PermessageDeflate.configure(
+                wsi, offer: PermessageDeflate.Offer(header: Self.header(wsi, WSI_TOKEN_EXTENSIONS) ?? ""), answeredClientReset: answeredClientReset)
         {
             connection.isCompressed = true
             connection.deflaterResetsAlways = resetsAlways
-            connection.writeBuffer = WriteBuffer(capacity: 4 * 1024)
         }
         let now = server.now
         connection.openedAt = now

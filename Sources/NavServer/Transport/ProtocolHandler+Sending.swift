@@ -17,6 +17,10 @@ extension ProtocolHandler {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
+        if connection.letsGoOfWriteBuffer {
+            connection.letsGoOfWriteBuffer = false
+            connection.writeBuffer = nil
+        }
         // The ping and the queued messages first, while the socket takes them.
         while connection.pingDue || connection.hasQueuedMessages {
             if connection.pingDue {
@@ -35,6 +39,11 @@ extension ProtocolHandler {
             guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
             else { return -1 }
             server.delegate?.webSocketServer(server, didSendLatestOn: connection)
+            // An idle compressed connection keeps no buffer: it goes once lws has read all of this.
+            if connection.usesOwnWriteBuffer, payload.endsActivity {
+                connection.letsGoOfWriteBuffer = true
+                lws_callback_on_writable(wsi)
+            }
             // One payload a turn: one the delegate puts (or a message it queues) when it hears of
             // this write goes on the next callback, so no turn runs on without end.
             if connection.hasOutputWaiting { lws_callback_on_writable(wsi) }
@@ -89,7 +98,9 @@ extension ProtocolHandler {
     private func write<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, _ connection: WebSocketConnection, _ wsi: OpaquePointer, as kind: lws_write_protocol, atOnce: Bool = false
     ) -> Bool {
-        guard (connection.writeBuffer ?? writeBuffer).write(bytes, to: wsi, as: kind) else { return false }
+        // Only a message lws may deflate over several passes needs a buffer nobody else writes to.
+        let own = connection.usesOwnWriteBuffer && PermessageDeflate.mayTakeSeveralPasses(bytes.count)
+        guard (own ? connection.ownWriteBuffer : writeBuffer).write(bytes, to: wsi, as: kind) else { return false }
         server.metrics.withLock { metrics in
             metrics.messagesSent += 1
             metrics.bytesSent += bytes.count

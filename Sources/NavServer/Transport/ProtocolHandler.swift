@@ -24,6 +24,8 @@ final class ProtocolHandler {
     /// Handshakes that hold a slot of the port (`SharedPort.admit`) and are not established yet,
     /// with their peer.
     var admitted: [OpaquePointer: String] = [:]
+    /// Upgrades whose answer told the client to start each message afresh, until established.
+    var answeredClientReset: Set<OpaquePointer> = []
     /// The clients that trusted balancers' connections stand for, named in their PROXY headers.
     var proxiedClients: [OpaquePointer: String] = [:]
     /// The same for connections being adopted, by descriptor: lws reads the first bytes handed
@@ -103,6 +105,10 @@ final class ProtocolHandler {
             return confirmUpgrade(wsi, to: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) })
         case LWS_CALLBACK_CONFIRM_EXTENSION_OKAY:
             return confirmExtension(wsi)
+        case LWS_CALLBACK_ADD_HEADERS:
+            if let args = input?.assumingMemoryBound(to: lws_process_html_args.self), PermessageDeflate.answerClientReset(args) {
+                answeredClientReset.insert(wsi)
+            }
         case LWS_CALLBACK_ESTABLISHED:
             opened(wsi)
         case LWS_CALLBACK_RECEIVE:

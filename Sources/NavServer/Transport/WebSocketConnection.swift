@@ -53,9 +53,24 @@ public final class WebSocketConnection {
     var receivingCompressed: Bool?
     /// With `permessage-deflate`, this connection's own scratch memory for `lws_write`: lws
     /// compresses a large message over several passes of its loop, reading the written buffer
-    /// until the last one, so it must not be the buffer shared by every connection. Nil for an
-    /// uncompressed connection (lws copies whatever the socket does not take at once).
+    /// until the last one, so it must not be the buffer shared by every connection. Nil until
+    /// such a message, and again once the connection is idle (lws copies whatever the socket
+    /// does not take at once of anything else).
     var writeBuffer: WriteBuffer?
+    /// True once the message that ended a run of activity was written: the next writeable
+    /// callback, which comes when lws has read all of it, lets the write buffer go.
+    var letsGoOfWriteBuffer = false
+
+    /// True while text may go compressed: every message then goes from the connection's own buffer.
+    var usesOwnWriteBuffer: Bool { isCompressed && deflatesText }
+
+    /// The connection's own write buffer, made when a message needs it.
+    var ownWriteBuffer: WriteBuffer {
+        if let writeBuffer { return writeBuffer }
+        let made = WriteBuffer(capacity: 4 * 1024)
+        writeBuffer = made
+        return made
+    }
     /// Server time (`WebSocketServer.now`) the handshake finished.
     var openedAt = 0.0
     /// Server time the peer was last heard from: a chunk of a message, or a pong.

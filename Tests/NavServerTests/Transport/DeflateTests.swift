@@ -30,7 +30,7 @@ import Testing
         let harness = try TestServer()
         defer { harness.stop() }
         let client = try DeflateClient.connect(port: harness.port)
-        #expect(client.acceptedExtensions == "permessage-deflate")
+        #expect(client.acceptedExtensions == "permessage-deflate; client_no_context_takeover")
         #expect(harness.server.configuration.permessageDeflate)
         #expect(waitUntil { harness.delegate.record.withLock { $0.opened.count } == 1 })
         #expect(Self.firstConnectionIsCompressed(harness) == true)
@@ -200,6 +200,24 @@ import Testing
         }
     }
 
+    @Test func tellsTheClientToStartEachMessageAfreshAndForgetsBetweenThem() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        // Python websockets' and browsers' offer: the answer adds client_no_context_takeover, and
+        // the server lets its inflater go after each message, so an idle connection holds none.
+        let client = try DeflateClient.connect(port: harness.port)
+        #expect(client.acceptedExtensions == "permessage-deflate; client_no_context_takeover")
+        let message = Self.json(3000)
+        try client.send(message)
+        #expect(client.receive() == .text(message, compressed: true))
+        // A client that leaned on the first message anyway refers to a window the server has
+        // dropped: the same text again is then a back-reference it cannot resolve.
+        client.clientResetsContext = false
+        try client.send(message)
+        let reply = client.receive()
+        #expect(reply != .text(message, compressed: true))
+    }
+
     @Test func declinesOffersItCannotHonour() throws {
         let harness = try TestServer()
         defer { harness.stop() }
@@ -210,7 +228,7 @@ import Testing
         #expect(client.receive() == .text("uncompressed", compressed: false))
         // Browsers' offer is accepted as is.
         let browser = try DeflateClient.connect(port: harness.port, offer: "permessage-deflate; client_max_window_bits")
-        #expect(browser.acceptedExtensions == "permessage-deflate")
+        #expect(browser.acceptedExtensions == "permessage-deflate; client_no_context_takeover")
         // An unknown extension is ignored.
         let other = try DeflateClient.connect(port: harness.port, offer: "x-webkit-deflate-frame")
         #expect(other.acceptedExtensions == nil)
@@ -224,7 +242,7 @@ import Testing
         try declined.send("plain", compressed: false)
         #expect(declined.receive() == .text("plain", compressed: false))
         let other = try DeflateClient.connect(port: harness.port, path: "/ws?deflate=1")
-        #expect(other.acceptedExtensions == "permessage-deflate")
+        #expect(other.acceptedExtensions == "permessage-deflate; client_no_context_takeover")
     }
 
     @Test func turnedOffDeclinesEveryOffer() throws {
@@ -334,7 +352,7 @@ import Testing
             "-c", script, certificate.certificatePath, "wss://127.0.0.1:\(harness.port)/ws",
         ])
         #expect(python.status == 0, "\(python.standardError)")
-        #expect(python.standardOutput == "permessage-deflate\nTrue\nTrue\nTrue\n")
+        #expect(python.standardOutput == "permessage-deflate; client_no_context_takeover\nTrue\nTrue\nTrue\n")
         #expect(harness.logs.contains { $0.hasPrefix("WebSocket opened") && $0.contains(#""deflate": true"#) })
     }
 
@@ -381,7 +399,10 @@ final class DeflateClient {
     static func connect(
         port: Int, path: String = "/ws", offer: String? = "permessage-deflate; client_max_window_bits", receiveBufferBytes: Int? = nil
     ) throws -> DeflateClient {
-        DeflateClient(client: try WebSocketClient.connect(port: port, path: path, extensions: offer, receiveBufferBytes: receiveBufferBytes))
+        let client = DeflateClient(client: try WebSocketClient.connect(port: port, path: path, extensions: offer, receiveBufferBytes: receiveBufferBytes))
+        // As RFC 7692 asks of a client: an answer's `client_no_context_takeover` binds it, asked or not.
+        client.clientResetsContext = client.acceptedExtensions?.contains("client_no_context_takeover") == true
+        return client
     }
 
     /// Sends one text message, compressed unless told otherwise, cut into `fragments` frames.
