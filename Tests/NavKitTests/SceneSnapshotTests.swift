@@ -335,6 +335,24 @@ import NavApps
         }
     }
 
+    @Test func aSnapshotThatNamesNoneOfTheNodesWaitingForAPresentationStillRestores() throws {
+        // As one written before the presentation's dim was walked: its last node is the dim.
+        let h = try phone()
+        try tapRow(h, "Playlists")
+        var snapshot = try h.scene.snapshot()
+        #expect(h.scene.nodeWalk().waiting == 1)
+        let last = snapshot.nodes.count - 1
+        if snapshot.nodes[last].count > 1 { snapshot.nodes[last].count -= 1 } else { snapshot.nodes.removeLast() }
+        let dim = h.scene.snapshotNodes().count - 1
+        #expect(snapshot.placements.last?.index == dim)
+        snapshot.placements.removeAll { $0.index == dim }
+        let copy = try restored(snapshot, app: phoneApp)
+        #expect(SnapshotCheck.difference(between: h.scene, and: copy, kinds: [.list, .tree]) == nil)
+        // One node fewer than that is no snapshot of this scene.
+        snapshot.nodes[0].count -= 1
+        #expect(throws: SceneSnapshotError.self) { _ = try restored(snapshot, app: phoneApp) }
+    }
+
     @Test func theCheckFindsAScrollOffsetTheSnapshotGotWrong() throws {
         let h = try phone()
         try tapRow(h, "Playlists")

@@ -212,7 +212,7 @@ extension Scene {
 
     /// Every node's id, and how motions left the nodes they move whole.
     private func restoreNodes(_ snapshot: SceneSnapshot) throws(SceneSnapshotError) {
-        let nodes = snapshotNodes()
+        let (walked, waiting) = nodeWalk()
         // Counted before the ids are spelled out: a damaged count must not make a huge array, nor
         // an id past the last one given.
         let (named, overflow) = snapshot.nodes.reduce((0, false)) { total, run in
@@ -221,8 +221,11 @@ extension Scene {
             let beyond = run.first != 0 && (last.overflow || last.partialValue - 1 > snapshot.nodeIDs)
             return (sum.partialValue, total.1 || sum.overflow || run.count < 0 || run.first < 0 || beyond)
         }
+        // A checkpoint written before the presentation's dim and panels' masks were walked names
+        // none of them: they stay as a fresh scene has them, as they did then.
+        let nodes = named == walked.count - waiting ? Array(walked.dropLast(waiting)) : walked
         guard !overflow, named == nodes.count else {
-            throw .doesNotFit("the scene keeps \(nodes.count) nodes, the snapshot names \(overflow ? "ids out of range" : String(named))")
+            throw .doesNotFit("the scene keeps \(walked.count) nodes, the snapshot names \(overflow ? "ids out of range" : String(named))")
         }
         for (node, id) in zip(nodes, NodeIDRun.ids(of: snapshot.nodes)) { node.id = id }
         for saved in snapshot.placements {

@@ -235,7 +235,11 @@ extension Scene {
     /// Every node the scene keeps, each once, in a fixed order: the scene's tree depth first,
     /// then each controller's view and kept nodes not in it (pages under the top of a stack,
     /// another tab's stack, a transition's dim), controllers from the root down.
-    func snapshotNodes() -> [Node] {
+    func snapshotNodes() -> [Node] { nodeWalk().nodes }
+
+    /// `snapshotNodes()`, and how many of them, at the end, are what the presentation container
+    /// keeps waiting out of the tree (`waitingNodes`) and its walk did not reach otherwise.
+    func nodeWalk() -> (nodes: [Node], waiting: Int) {
         var seen = Set<ObjectIdentifier>()
         var nodes: [Node] = []
         func walk(_ node: Node) {
@@ -250,7 +254,10 @@ extension Scene {
         }
         walk(rootNode)
         if let presentationController { visit(presentationController) }
-        return nodes
+        // Last, so that a checkpoint written before they were kept names all the others in order.
+        let walked = nodes.count
+        for node in presentationController?.waitingNodes ?? [] { walk(node) }
+        return (nodes, nodes.count - walked)
     }
 }
 

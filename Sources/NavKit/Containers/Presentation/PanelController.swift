@@ -119,9 +119,6 @@ final class PanelController: Controller {
         return reached != detent
     }
 
-    /// The mask lies in the scene, out of it while the panel moves.
-    override var keptNodes: [Node] { [mask] }
-
     /// The mask lies in the scene, not in this view: it goes with the panel.
     override func didRelease() {
         mask.removeFromParent()

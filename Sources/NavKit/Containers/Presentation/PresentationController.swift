@@ -267,8 +267,11 @@ public final class PresentationController: Controller {
         panel.mask.alpha = alpha
     }
 
-    /// The dim waits here between presentations, keeping its id.
-    override var keptNodes: [Node] { [runner.dim] }
+    /// The nodes it keeps out of the scene's tree while nothing is presented or moves: the dim,
+    /// and each panel's mask. They keep their ids while they wait.
+    var waitingNodes: [Node] {
+        [runner.dim] + presented.compactMap { ($0 as? PanelController)?.mask }
+    }
 
     /// The dim and the black behind sheets belong to this container, whose view is the scene's
     /// root node: one replaced by a `setRoot` takes them along.
