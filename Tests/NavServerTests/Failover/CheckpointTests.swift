@@ -244,4 +244,20 @@ import Testing
         first.settle()
         try restAndTakeOver(token, from: first, a, to: b, keeping: #""split""#)
     }
+    /// A phone session's state file as the first server that made checkpoints wrote it (header
+    /// and restore line; it walked no node for the presentation's dim).
+    private static let firstCheckpoint = #"""
+{"stackcast":"recording","version":1,"name":"7b529794bcfa8fcc5c94affb5c7024ca88dd4307-s1-a0e4f515","app":"phone","viewport":{"width":390,"height":844,"scale":3,"safeArea":{"top":0,"left":0,"bottom":0,"right":0}},"kinds":["list"],"limits":{"maxStackDepth":300,"maxQueuedCommands":100,"maxQueuedBytes":1048576,"memoryBudget":2097152},"started":"2026-12-04T20:20:08Z","session":"7b529794bcfa8fcc5c94affb5c7024ca88dd4307"}
+{"t":2.0215760000000955,"restore":{"time":2.0215760000000955,"viewport":{"width":390,"height":844,"scale":3,"safeArea":{"top":0,"left":0,"bottom":0,"right":0}},"settings":{"busy":"queue","slowMotion":1,"popGesture":true,"transition":"slide"},"ids":[23,85],"stacks":[{"pages":[{"id":"vc1","arrival":"slide","loaded":true}],"attached":[0]},{"pages":[{"id":"vc2","arrival":"slide"}],"attached":[]},{"pages":[{"id":"vc3","arrival":"slide"}],"attached":[]}],"tab":0,"badges":[{},{"text":"3"},{}],"nodes":[0,3,1,2,0,1,3,2,0,1,5,64,0,1,69,2,0,1,71,2,0,3,73,6,0,1,79,7,0,12],"placed":[[3,0,0,390,844,1,1,0,false,false,true],[103,0,0,390,844,0,1,0,false,false,true],[104,0,0,390,844,1,1,0,true,false,true],[105,0,0,0,0,0,1,0,false,false,true],[106,0,0,390,844,1,1,0,true,false,true],[107,0,0,0,0,0,1,0,false,false,true]]},"seq":190,"shown":1.938202999999703,"kinds":["list"],"viewers":1}
+"""#
+
+    @Test func aCheckpointOfTheFirstFormatStillRestores() throws {
+        // A rolling upgrade takes drained sessions over from the store: an older checkpoint must
+        // still give the session.
+        let replay = try Replay(try Recording(parsing: Self.firstCheckpoint + "\n"))
+        try replay.run()
+        #expect(replay.latestFrame?.seq == 190)
+        let snapshot = try replay.scene.snapshot()
+        #expect(snapshot.stacks.map { $0.pages.map(\.id) } == [["vc1"], ["vc2"], ["vc3"]])
+    }
 }
