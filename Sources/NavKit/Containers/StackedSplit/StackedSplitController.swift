@@ -141,20 +141,21 @@ public final class StackedSplitController: Controller, StackCommandTarget {
     /// `layoutSubviews` (SV.m:313-377) then the showing visibility pass (SV.m:376). `animated`
     /// is what appearance callbacks report: false for a jump without animation.
     func layoutPages(hiding: Bool = false, animated: Bool = true) {
-        var frames = placePages()
+        let model = layoutModel
+        var frames = placePages(model)
         // A split out of the node tree (a tab not shown) loads no page: its pages become visible
         // when it is put back and laid out, before it appears. Pages that leave in the pass take
         // their place in the layout with them: the rest are laid out again without them (UIKit
         // lays a scroll view out again when a subview leaves), or a page a popped one covered
         // would stay dimmed.
-        if view.parent != nil, updateVisibility(layoutModel, hiding: hiding, animated: animated) { frames = placePages() }
+        if view.parent != nil, updateVisibility(model, hiding: hiding, animated: animated) { frames = placePages(layoutModel) }
         markOccluded(frames)
         scene?.setNeedsDisplay()
     }
 
-    /// Places every container and dim where the layout puts them at the drawn offset.
-    private func placePages() -> [StackedSplitLayout.PageFrame] {
-        let frames = layoutModel.frames(at: scroll.actual, animating: scroll.isRunning)
+    /// Places every container and dim where `model` puts them at the drawn offset.
+    private func placePages(_ model: StackedSplitLayout) -> [StackedSplitLayout.PageFrame] {
+        let frames = model.frames(at: scroll.actual, animating: scroll.isRunning)
         for (entry, frame) in zip(entries, frames) { place(entry, frame) }
         return frames
     }
