@@ -14,6 +14,9 @@ enum SessionCheckpoint {
     /// snapshot does not describe, or the check found a difference).
     struct Refusal: Error, Equatable, CustomStringConvertible {
         let description: String
+
+        /// The store could not give back what it holds of the session (`SessionStore.storedLines`).
+        static let unreadable = Refusal(description: "the store's lines of the session could not be read back")
     }
 
     /// The header and `restore` line that rebuild the scene `lines` (a whole stored recording,

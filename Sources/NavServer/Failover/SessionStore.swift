@@ -29,6 +29,14 @@ public protocol SessionStore: AnyObject, Sendable {
     /// for a write) or no longer keeps.
     func rebase(_ name: String, through line: Int, with base: [String])
 
+    /// What the store holds of session `name` up to and including line `line` (a number
+    /// `lines.append(_:to:)` returned for it, already written: `RecordingSink.whenWritten`), as
+    /// lines: a checkpoint's lines and those after it. Nil when this process no longer owns the
+    /// session or the store cannot be read. For a checkpoint of a session that keeps no copy of
+    /// what it wrote (`SessionRecorder.maxStoredCopyBytes`). Waits for the store: never on a
+    /// service thread.
+    func storedLines(of name: String, through line: Int) -> [String]?
+
     /// Calls `handler` with the recording name of each session another process took from this
     /// one, on a thread of the store's.
     func setLostHandler(_ handler: @escaping @Sendable (String) -> Void)

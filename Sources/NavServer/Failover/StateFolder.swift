@@ -64,6 +64,8 @@ public final class StateFolder: SessionStore {
 
     public func rebase(_ name: String, through line: Int, with base: [String]) { store.rebase(name, through: line, with: base) }
 
+    public func storedLines(of name: String, through line: Int) -> [String]? { store.storedLines(of: name, through: line) }
+
     /// The recording name of `token`'s session while this process owns it.
     func name(for token: String) -> String {
         "\(SessionToken.stateKey(token))-\(owner)"

@@ -393,6 +393,20 @@ public final class RecordingStore: RecordingSink, @unchecked Sendable {
         lostHandler.withLock { $0 }?(name)
     }
 
+    /// The lines of state recording `name`'s file up to and including this process's line `line`,
+    /// which is written: the file less the lines written after it (`SessionStore.storedLines`).
+    /// Nil when the file cannot be read (another process took it). Waits for a batch being
+    /// written: never on a service thread.
+    func storedLines(of name: String, through line: Int) -> [String]? {
+        writing.withLock {
+            let later = written[name, default: 0] - line
+            guard later >= 0, let data = FileManager.default.contents(atPath: path(of: name)) else { return nil }
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            guard lines.count > later else { return nil }
+            return lines.dropLast(later).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
     /// Does checkpoint `rebase` of state recording `name`, whose lines through its due line are
     /// written: `base` and the lines written after `rebase.through` go to a file beside it, which
     /// is swapped in. False when the file was gone (another process took it); a disk that

@@ -35,17 +35,32 @@ final class SessionRecorder {
     private var reachedBudget = false
     /// The number of the last line handed to the store (`RecordingSink.whenWritten` waits for one).
     private(set) var lastLine = 0
-    /// What a session store holds of the session, header first, for its next checkpoint
-    /// (`SessionCheckpoint`); nil for a record folder's recording, and for good once it passes
-    /// `maxStoredCopyBytes` (a session that never rests) or a line was deferred.
+    /// Whether a session store keeps the session's lines, so that checkpoints can replace them.
+    private let isCheckpointed: Bool
+    /// What the store holds of the session, header first, for its next checkpoint
+    /// (`SessionCheckpoint`); nil for a record folder's recording, and while the store holds more
+    /// than `maxStoredCopyBytes` (a session that has not rested for minutes): the checkpoint then
+    /// reads the store back (`SessionStore.storedLines`), and keeps a copy again from its own lines.
     private(set) var storedCopy: [String]?
-    private var storedCopyBytes = 0
-    /// The bytes of `storedCopy` that came after its last checkpoint, or its last refusal.
-    private(set) var bytesSinceCheckpoint = 0
-    /// After a refusal, how many such bytes the next try waits for: half the copy, so that a
-    /// session that keeps refusing is replayed a few times as its input doubles, not at every
+    /// About how many bytes the store holds of the session, copy or not.
+    private var storedBytes = 0
+    /// Bytes of lines written ever: where a checkpoint starts is a mark on it.
+    private var writtenBytes = 0
+    /// `writtenBytes` at the last checkpoint, or the last refusal.
+    private var checkpointMark = 0
+    /// After a refusal, how many bytes the next try waits for: half what the store holds, so that
+    /// a session that keeps refusing is replayed a few times as its input doubles, not at every
     /// few kilobytes.
     private var refusedWait = 0
+    /// While a checkpoint reads the store back: the lines written since, which follow its lines
+    /// in the copy it leaves; nil past `maxStoredCopyBytes`.
+    private var readBackTail: Tail?
+    private struct Tail {
+        /// The last line the checkpoint reads.
+        let after: Int
+        var lines: [String] = []
+        var bytes = 0
+    }
     /// The most bytes `storedCopy` keeps: minutes of a drag that never rests.
     static let maxStoredCopyBytes = 2 << 20
 
@@ -60,10 +75,11 @@ final class SessionRecorder {
         self.store = store
         nextViewer = viewersBefore + 1
         if holding { held = [] }
-        if store.keepsLiveSessions, let stored {
+        isCheckpointed = store.keepsLiveSessions
+        if isCheckpointed {
             storedCopy = stored
-            storedCopyBytes = stored.reduce(0) { $0 + $1.utf8.count + 1 }
-            bytesSinceCheckpoint = storedCopyBytes
+            storedBytes = stored.map(Self.bytes(of:)) ?? Self.maxStoredCopyBytes
+            writtenBytes = storedBytes
         }
         if let header { write(.text(JSONWriter.write(header.json))) }
     }
@@ -181,7 +197,7 @@ final class SessionRecorder {
 
     private func write(_ line: RecordingLine) {
         recordedBytes += line.bufferedBytes
-        if storedCopy != nil { copy(line) }
+        if isCheckpointed { copy(line) }
         guard held != nil else {
             lastLine = store.append(line, to: name)
             return
@@ -198,34 +214,67 @@ final class SessionRecorder {
     // MARK: Checkpoints
 
     private func copy(_ line: RecordingLine) {
-        guard case .text(let text) = line, storedCopyBytes + text.utf8.count < Self.maxStoredCopyBytes else {
-            storedCopy = nil
-            return
+        // A state store's lines are all text (its frames go unhashed).
+        guard case .text(let text) = line else { return }
+        let bytes = text.utf8.count + 1
+        writtenBytes += bytes
+        storedBytes += bytes
+        if storedCopy != nil {
+            if storedBytes < Self.maxStoredCopyBytes { storedCopy!.append(text) } else { storedCopy = nil }
         }
-        storedCopy!.append(text)
-        storedCopyBytes += text.utf8.count + 1
-        bytesSinceCheckpoint += text.utf8.count + 1
+        // Read by its count alone: a bound copy would make each append copy the lines.
+        if let tailBytes = readBackTail?.bytes {
+            if tailBytes + bytes < Self.maxStoredCopyBytes {
+                readBackTail?.lines.append(text)
+                readBackTail?.bytes += bytes
+            } else {
+                readBackTail = nil
+            }
+        }
+    }
+
+    private static func bytes(of lines: [String]) -> Int {
+        lines.reduce(0) { $0 + $1.utf8.count + 1 }
+    }
+
+    /// What a checkpoint through the newest line starts from: the copy of what the store holds,
+    /// or nil when it is to read the store back, keeping the lines that come meanwhile.
+    func checkpointLines() -> [String]? {
+        if let storedCopy { return storedCopy }
+        readBackTail = Tail(after: lastLine)
+        return nil
     }
 
     /// The store now holds `base` in place of its lines up to this recorder's line `line`.
     func checkpointed(through line: Int, base: [String]) {
-        guard let copy = storedCopy, line <= lastLine else { return }
-        let kept = Array(copy.suffix(lastLine - line))
-        storedCopy = base + kept
-        storedCopyBytes = storedCopy!.reduce(0) { $0 + $1.utf8.count + 1 }
-        bytesSinceCheckpoint = kept.reduce(0) { $0 + $1.utf8.count + 1 }
+        guard line <= lastLine else { return }
+        let kept: [String]?
+        if let copy = storedCopy {
+            kept = Array(copy.suffix(lastLine - line))
+        } else if let tail = readBackTail, tail.after == line {
+            kept = tail.lines
+        } else {
+            kept = nil
+        }
+        readBackTail = nil
+        let keptBytes = kept.map(Self.bytes(of:)) ?? Self.maxStoredCopyBytes
+        storedBytes = Self.bytes(of: base) + keptBytes
+        storedCopy = kept.map { base + $0 }
+        if storedBytes >= Self.maxStoredCopyBytes { storedCopy = nil }
+        checkpointMark = writtenBytes - keptBytes
         refusedWait = 0
     }
 
     /// Whether enough has been written since the last checkpoint (at least `bytes`) for another.
     func wantsCheckpoint(after bytes: Int) -> Bool {
-        storedCopy != nil && bytesSinceCheckpoint >= max(bytes, refusedWait)
+        isCheckpointed && writtenBytes - checkpointMark >= max(bytes, refusedWait)
     }
 
-    /// A checkpoint was refused: the next waits for half as much again as the copy holds.
+    /// A checkpoint was refused: the next waits for half as much again as the store holds.
     func checkpointRefused() {
-        bytesSinceCheckpoint = 0
-        refusedWait = storedCopyBytes / 2
+        readBackTail = nil
+        checkpointMark = writtenBytes
+        refusedWait = storedBytes / 2
     }
 }
 

@@ -102,6 +102,54 @@ import Testing
         }
     }
 
+    /// A session that writes more than a copy keeps (`SessionRecorder.maxStoredCopyBytes`) before
+    /// it first rests: its checkpoint reads the state file back once its lines are written, and
+    /// the session keeps a copy again from there, so the next checkpoint needs no reading.
+    @Test func aSessionThatWroteMoreThanACopyKeepsRestsInACheckpointReadBackFromItsFile() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller()
+        let recorder = try #require(first.shard.sessions[token]?.stateRecorder)
+        // One drag that never lets go, up and down the list, until the copy is dropped and 200
+        // moves after.
+        var time = 1000.0, moves = 0, movesAfter = 0
+        first.send(#"{"type":"pointer","phase":"down","id":1,"x":200,"y":650,"t":\#(time)}"#, on: viewer)
+        while movesAfter < 200 {
+            moves += 1
+            if recorder.storedCopy == nil { movesAfter += 1 }
+            time += 8
+            first.advance(by: 0.008)
+            let phase = Double(moves % 200) / 100
+            let y = 650 - 300 * (phase <= 1 ? phase : 2 - phase)
+            first.send(#"{"type":"pointer","phase":"move","id":1,"samples":[[200,\#(y),\#(time)]]}"#, on: viewer)
+        }
+        first.send(#"{"type":"pointer","phase":"up","id":1,"x":200,"y":650,"t":\#(time + 8)}"#, on: viewer)
+        first.settle()
+
+        // At rest a second later, the checkpoint waits for the lines to be in the file, then
+        // reads them back off the service thread.
+        first.advance(by: 2)
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (0, 0))
+        // A push meanwhile: its lines, in the file before it is read, follow the checkpoint.
+        let through = recorder.lastLine
+        first.command("p", "push", #""screen":{"name":"After"}"#, on: viewer)
+        first.settle()
+        a.store.flush()
+        first.serviceWrites()
+        a.store.flush()
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (1, 0))
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 + recorder.lastLine - through && kept[1].contains(#""restore""#))
+        #expect(kept.dropFirst(2).contains { $0.contains("After") })
+        #expect(recorder.storedCopy == kept)
+
+        // The next checkpoint is made from the copy; the other process takes it over from there.
+        drag(first, on: viewer, drags: 2, moves: 40)
+        try restAndTakeOver(token, from: first, a, to: b, keeping: #""restore""#)
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (2, 0))
+    }
+
     @Test func aPageChangedByUpdatesComesBackFromTheCheckpointWithTheUpdates() throws {
         let folder = SharedStateFolder()
         let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))

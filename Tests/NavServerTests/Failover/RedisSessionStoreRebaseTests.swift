@@ -134,6 +134,32 @@ struct RedisSessionStoreRebaseTests {
         #expect(try stored(redis, token) == (written, 5, 0))
     }
 
+    /// What a checkpoint reads back of a session that kept no copy: the list through a line of
+    /// this process's numbering, whatever a checkpoint or another owner left before it, and
+    /// nothing once another process took the session.
+    @Test func theStoredLinesAreReadBackThroughALineAndNotByAProcessThatLostTheSession() throws {
+        let redis = try RedisServer()
+        let (a, b) = (try store(redis, node: "s1"), try store(redis, node: "s2"))
+        let (name, token) = session(a, [L.header] + (1...5).map(L.clock))
+        a.flush()
+        #expect(a.storedLines(of: name, through: 6) == [L.header] + (1...5).map(L.clock))
+        #expect(a.storedLines(of: name, through: 3) == [L.header, L.clock(1), L.clock(2)])
+        a.rebase(name, through: 4, with: L.base(at: 3))
+        a.append(.text(L.clock(6)), to: name)
+        a.flush()
+        #expect(a.storedLines(of: name, through: 5) == L.base(at: 3) + [L.clock(4)])
+        #expect(a.storedLines(of: name, through: 4) == L.base(at: 3))
+        // Lines a checkpoint replaced are no longer there to read.
+        #expect(a.storedLines(of: name, through: 3) == nil)
+
+        let second = try b.takeOver(token).name
+        #expect(a.storedLines(of: name, through: 7) == nil)
+        b.append(.text(L.clock(7)), to: second)
+        b.append(.text(L.clock(8)), to: second)
+        b.flush()
+        #expect(b.storedLines(of: second, through: 1) == L.base(at: 3) + (4...7).map(L.clock))
+    }
+
     @Test func checkpointsAreOwnerCheckedAndChangeNothingWhenSentAgain() throws {
         let redis = try RedisServer()
         let connection = try RedisConnection(to: redis.address)

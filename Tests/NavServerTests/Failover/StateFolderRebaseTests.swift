@@ -62,6 +62,30 @@ import Testing
         #expect(folder.files == [RecordingName.fileName(b.name(for: token))])
     }
 
+    /// What a checkpoint reads back of a session that kept no copy: the file through a line of
+    /// this process's numbering, whatever a checkpoint or another owner left before it, and
+    /// nothing once another process took the session.
+    @Test func theStoredLinesAreReadBackThroughALineAndNotByAProcessThatLostTheSession() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        let (name, token) = session(a, [L.header] + (1...5).map(L.clock))
+        a.store.flush()
+        #expect(a.storedLines(of: name, through: 6) == [L.header] + (1...5).map(L.clock))
+        #expect(a.storedLines(of: name, through: 3) == [L.header, L.clock(1), L.clock(2)])
+        a.rebase(name, through: 4, with: L.base(at: 3))
+        a.lines.append(.text(L.clock(6)), to: name)
+        a.store.flush()
+        #expect(a.storedLines(of: name, through: 5) == L.base(at: 3) + [L.clock(4)])
+        #expect(a.storedLines(of: name, through: 4) == L.base(at: 3))
+
+        let second = try b.takeOver(token).name
+        #expect(a.storedLines(of: name, through: 7) == nil)
+        b.lines.append(.text(L.clock(7)), to: second)
+        b.lines.append(.text(L.clock(8)), to: second)
+        b.store.flush()
+        #expect(b.storedLines(of: second, through: 1) == L.base(at: 3) + (4...7).map(L.clock))
+    }
+
     /// A checkpoint of a session this process took over replaces the old owner's lines too.
     @Test func aCheckpointOfATakenSessionDropsTheOldOwnersLines() throws {
         let folder = SharedStateFolder()

@@ -67,6 +67,24 @@ enum RedisScripts {
         return have
         """
 
+    /// Reads a session's stored lines through line `through` if the caller owns it: the list less
+    /// the lines after that one. Run with EVAL by a checkpoint's worker, on a connection of its own.
+    ///
+    /// KEYS: session hash, input list. ARGV: owner, the last line to read (absolute, as
+    /// `append`'s). Returns the lines; errors `LOST …` as `append`'s, and `GAP …` (line `through`
+    /// is not in the store, or a checkpoint after it replaced it).
+    static let read = """
+        local owner = redis.call('HGET', KEYS[1], 'owner')
+        if not owner then return redis.error_reply('LOST the session is gone') end
+        if owner ~= ARGV[1] then return redis.error_reply('LOST taken over by ' .. owner) end
+        local fields = redis.call('HMGET', KEYS[1], 'lines', 'dropped')
+        local have, through = tonumber(fields[1]), tonumber(ARGV[2])
+        if through > have or through < tonumber(fields[2] or 0) then
+          return redis.error_reply('GAP the store holds lines ' .. (fields[2] or 0) .. ' to ' .. have)
+        end
+        return redis.call('LRANGE', KEYS[2], 0, through - have - 1)
+        """
+
     /// Makes the caller the owner of the session whose control token's key, or watch token's key,
     /// is given, tells the old owner (a list it reads), and returns the session.
     ///

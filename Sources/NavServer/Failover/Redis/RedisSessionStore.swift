@@ -196,6 +196,20 @@ public final class RedisSessionStore: SessionStore, RecordingSink, @unchecked Se
         }
     }
 
+    public func storedLines(of name: String, through line: Int) -> [String]? {
+        guard let (key, base) = entriesLock.withLock({ entries[name].map { ($0.key, $0.base) } }) else { return nil }
+        let reply: RedisReply
+        do {
+            let connection = try RedisConnection(to: address, replyTimeout: 2)
+            reply = try connection.run(["EVAL", RedisScripts.read, "2", sessionKey(key), inputKey(key), owner, String(base + line)])
+        } catch {
+            return nil
+        }
+        guard case .array(let items) = reply else { return nil }
+        let lines = items.compactMap(\.text)
+        return lines.count == items.count ? lines : nil
+    }
+
     public func finish(_ name: String) {
         entriesLock.withLock {
             unkept.remove(name)
