@@ -50,13 +50,14 @@ final class ContextCreationInfo {
         protocols[0].callback = protocolHandlerCallback
         protocols[1].name = subprotocol
         protocols[1].callback = protocolHandlerCallback
-        // lws hands received data over in chunks of at most this size (it reads at most
-        // pt_serv_buf_size at a time, and allocates this much per connection); messages are
-        // reassembled in Swift. With permessage-deflate it also caps the inflated chunks, and lws
-        // ignores what the RECEIVE callback returns from the third chunk of a read on
-        // (`PermessageDeflate.receiveBufferPowerOfTwo`): two 32 KiB chunks cover the default
-        // 64 KiB limit.
-        protocols[1].rx_buffer_size = configuration.permessageDeflate ? 32 * 1024 : 16 * 1024
+        // lws hands received data over in chunks of at most this size, reads at most this much
+        // at a time from a WebSocket, and allocates it for each connection (kept for its life);
+        // messages are reassembled in Swift. With 4 KiB, two things break in lws 4.1.6: a client
+        // sending a message over the limit often gets no 1009 close frame before the socket
+        // closes (`WebSocketMessagingTests.closesWith1009AboveTheSizeLimit`), and over TLS a
+        // compressed connection that sends a message of tens of KB is dropped
+        // (`DeflateTests.compressesOverTLS`).
+        protocols[1].rx_buffer_size = 16 * 1024
         // Without this a write is cut into rx_buffer_size pieces; let the kernel take it whole.
         protocols[1].tx_packet_size = 1 << 20
         info.protocols = UnsafePointer(protocols)

@@ -30,7 +30,7 @@ import Foundation
 ///   uncompressed): RFC 7692 requires the answer to repeat the parameter, which lws never does,
 ///   and clients that check (Python's `websockets`) would fail the handshake.
 /// - The context-takeover settings are swapped back once the connection is open, and the
-///   buffers enlarged (`sendBufferPowerOfTwo`, `receiveBufferPowerOfTwo`).
+///   buffers sized (`sendBufferPowerOfTwo`, `receiveBufferPowerOfTwo`).
 /// - Binary messages skip the deflater and go out uncompressed (RSV1 clear), which RFC 7692
 ///   allows message by message: protocol v2's binary frames are compact already. So do the
 ///   text messages of a connection that asked for the binary wire
@@ -54,18 +54,20 @@ public enum PermessageDeflate {
     /// connection's deflate state from about 256 KiB to 144 KiB for a slightly worse ratio, and
     /// the peer cannot tell (memLevel is not negotiated).
     public static let memoryLevel: Int32 = 5
-    /// The deflater's output buffer, as a power of two: lws' default is 2^10, which cuts every
-    /// message that compresses to more than 1 KiB into fragments, each written on its own pass
-    /// of the service loop. 2^14 (16 KiB per compressed connection, allocated on its first
-    /// message) sends nearly every message as one frame.
-    static let sendBufferPowerOfTwo = 14
-    /// The inflater's output buffer (bytes per RECEIVE callback), as a power of two; lws' default
-    /// is 2^10 and it caps it at the protocol's `rx_buffer_size`. lws delivers the first two
-    /// chunks of what one read inflates to from code that acts on the callback's answer (close
-    /// for 1009, bad UTF-8 for 1007) and the rest from a loop that ignores it, so 2^15 keeps
-    /// every message within the 64 KiB limit on the checked path. `ProtocolHandler` copes with
-    /// the unchecked one: see `received` and `closeNow`.
-    static let receiveBufferPowerOfTwo = 15
+    /// The deflater's output buffer, as a power of two. lws allocates it on a connection's first
+    /// compressed message and keeps it, resident as far as messages have filled it. A message
+    /// that compresses to more goes out as several fragments, one per pass of the service loop:
+    /// 2^12 sends every delta of a drag or a slide as one frame and costs a first frame of 10 KB
+    /// one more pass, where lws' default 2^10 would cut many deltas and 2^14 keeps 12 KiB more
+    /// resident on every idle JSON connection.
+    static let sendBufferPowerOfTwo = 12
+    /// The inflater's output buffer (bytes per RECEIVE callback), as a power of two: lws' default,
+    /// allocated on the first compressed message and kept. Clients send small messages (hello,
+    /// acks, pointer moves), so larger only costs an idle connection memory. lws delivers the
+    /// first two chunks of what one read inflates to from code that acts on the callback's
+    /// answer (close for 1009, bad UTF-8 for 1007) and the rest from a loop that ignores it;
+    /// `ProtocolHandler` copes with that one: see `received` and `closeNow`.
+    static let receiveBufferPowerOfTwo = 10
 
     /// The parameters of a client's offers that matter to lws, read from `Sec-WebSocket-Extensions`.
     struct Offer: Equatable {
