@@ -43,6 +43,15 @@ open class ViewController: Controller {
     public private(set) var contentBottomInset = 0.0
     /// The subpages inside this page (NavigationRoute), if any.
     public private(set) var subpageController: SubpageController?
+    /// The spec a page of an app's own kind was made from (`Scene.makeController(_:)`): what a
+    /// snapshot names it by. Kept in an array, empty for every other page: a controller holds
+    /// one pointer for it, not a whole spec.
+    private var pageKindSpecStorage: [ScreenSpec] = []
+    /// The spec this page of an app's own kind was made from; nil for any other page.
+    public internal(set) var pageKindSpec: ScreenSpec? {
+        get { pageKindSpecStorage.first }
+        set { pageKindSpecStorage = newValue.map { [$0] } ?? [] }
+    }
 
     public init(name: String, title: String? = nil, options: PageOptions = PageOptions(), bar: BarSpec = BarSpec(), background: Color = .white) {
         self.title = title ?? name

@@ -42,7 +42,11 @@ extension Scene {
     /// Builds the page for a screen description: a page of the kind it names, or a row list.
     /// A kind nobody registered gets a row list too; commands refuse such specs before this.
     public func makeController(_ spec: ScreenSpec) -> ViewController {
-        if let kind = spec.kind, let make = pageKinds[kind] { return make(spec) }
+        if let kind = spec.kind, let make = pageKinds[kind] {
+            let page = make(spec)
+            page.pageKindSpec = spec
+            return page
+        }
         return ScreenController(spec: spec)
     }
 

@@ -114,7 +114,7 @@ extension Scene {
     private func restoredPages(
         of stacks: [any StackCommandTarget], _ saved: [SceneSnapshot.Stack], specs: inout [String: ScreenSpec], sent: [Command], renamesRoots: Bool
     ) throws(SceneSnapshotError) -> [[ViewController]] {
-        func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ScreenController {
+        func build(_ page: SceneSnapshot.Page) throws(SceneSnapshotError) -> ViewController {
             let found: ScreenSpec? = switch page.spec {
             case .path(let path)?: specs[path.vc].flatMap(path.resolve(from:))
             case .sent(let screen)?: sent.element(at: screen.message)?.pushedScreens?.element(at: screen.index)
@@ -124,11 +124,17 @@ extension Scene {
             guard let arrival = Self.describable(page.arrival) else {
                 throw .doesNotFit("\(page.id) came in with \(page.arrival.name), neither built in nor custom")
             }
-            let controller = ScreenController(spec: spec)
+            let made = makeController(spec)
             // Named before it joins, so it takes no new id; and how it came in before it is first
             // laid out, since a page that came in as a sheet is laid out as one.
-            controller.id = page.id
-            controller.arrival = arrival
+            made.id = page.id
+            made.arrival = arrival
+            guard let controller = made as? ScreenController else {
+                // A page of the app's own kind keeps no changes.
+                guard page.edits.isEmpty else { throw .doesNotFit("\(page.id) is not a page of rows, and the snapshot changes its rows") }
+                specs[page.id] = spec
+                return made
+            }
             // A screen that came in a command counts what its rows keep, as it did then.
             if case .sent? = page.spec { controller.keptCost = ContentCost.kept(in: spec) }
             for edit in page.edits {
@@ -150,12 +156,13 @@ extension Scene {
                 roots.append(try build(first))
                 continue
             }
-            guard let root = stack.viewControllers[0] as? ScreenController, root === stack.builtRoot, root.id == first.id || renamesRoots else {
+            let root = stack.viewControllers[0]
+            guard root === stack.builtRoot, root.id == first.id || renamesRoots else {
                 throw .doesNotFit("stack \(stack.identifier)'s root page is not \(first.id)")
             }
             root.id = first.id
             if root.isViewLoaded { root.view.controllerID = first.id }
-            specs[root.id] = root.spec
+            if let spec = (root as? ScreenController)?.spec ?? root.pageKindSpec { specs[root.id] = spec }
             roots.append(root)
         }
         var pages: [[ViewController]] = []
@@ -185,11 +192,17 @@ extension Scene {
     private func restorePageStates(in stack: any StackCommandTarget, _ saved: SceneSnapshot.Stack) throws(SceneSnapshotError) {
         let navigation = stack as? NavigationController
         for (controller, page) in zip(stack.viewControllers, saved.pages) {
-            guard let list = controller as? ScreenController else { throw .doesNotFit("\(page.id) is not a page of rows") }
             controller.arrival = page.arrival
             if page.loaded, !controller.isViewLoaded {
                 _ = controller.view
                 stack.layoutPage(controller)
+            }
+            guard let list = controller as? ScreenController else {
+                guard page.scrollOffset == 0, page.selectedRow == nil, page.subpages == nil, !page.madeDeleteButton else {
+                    throw .doesNotFit("\(page.id) is not a page of rows")
+                }
+                if let navigation, controller === navigation.topViewController { try restoreAttached(in: navigation, saved.attached) }
+                continue
             }
             if page.madeDeleteButton { _ = list.deleteButton }
             if let subpages = page.subpages {

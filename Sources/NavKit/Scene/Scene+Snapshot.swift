@@ -10,8 +10,12 @@ extension Scene {
     /// up in `sent`, the commands clients sent; the snapshot names those it keeps by their place
     /// in `sent.kept`.
     ///
+    /// A page of an app's own kind is named by the spec it was made from, and a root the app made
+    /// by the app making it again; `SnapshotCheck` refuses one that holds what those do not give.
+    ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe: a page that is not a list of rows, a spec neither a page's rows nor
+    ///   does not describe: a page the app's code made that no spec made (but for its containers'
+    ///   roots), a page of an app's own kind holding a page stack or scrolled, a spec neither a page's rows nor
     ///   `sent` hold, a page changed more often than it keeps a record of, a root page its
     ///   container made that was changed, a transition neither built in nor a protocol's
     ///   `custom` one.
@@ -67,44 +71,56 @@ extension Scene {
     private func findSpecs(
         of stacks: [any StackCommandTarget], known: inout [(id: String, spec: ScreenSpec)], sources: inout [ObjectIdentifier: PageSource], sent: SentCommands
     ) throws(SceneSnapshotError) {
-        func find(_ page: ScreenController) throws(SceneSnapshotError) {
-            let made = page.madeSpec ?? page.spec
+        func find(_ page: ViewController) throws(SceneSnapshotError) {
+            let (made, spec) = try Self.specs(of: page)
             guard let source = Self.path(to: made, among: known.reversed()).map(PageSource.path) ?? sent.screen(made).map(PageSource.sent) else {
                 throw .unsupported("neither a page's rows nor a command sent hold the spec of \(page.id) (\(page.name))")
             }
             sources[ObjectIdentifier(page)] = source
+            known.append((page.id, spec))
         }
         for stack in stacks {
-            let root = try Self.listPage(stack.viewControllers[0])
+            let root = stack.viewControllers[0]
             if root !== stack.builtRoot {
                 try find(root)
-            } else if root.madeSpec != nil {
-                throw .unsupported("\(root.id) (\(root.name)), a root its container was made with, was changed since")
+            } else {
+                // The app makes this root again, whatever its class; a page of rows must not have
+                // changed since.
+                if let list = root as? ScreenController, list.madeSpec != nil {
+                    throw .unsupported("\(root.id) (\(root.name)), a root its container was made with, was changed since")
+                }
+                if let spec = (root as? ScreenController)?.spec ?? root.pageKindSpec { known.append((root.id, spec)) }
             }
-            known.append((root.id, root.spec))
             if let stack = stack as? NavigationController { try Self.checkDim(of: stack) }
         }
         for stack in stacks {
-            for controller in stack.viewControllers.dropFirst() {
-                let page = try Self.listPage(controller)
-                try find(page)
-                known.append((page.id, page.spec))
-            }
+            for controller in stack.viewControllers.dropFirst() { try find(controller) }
         }
     }
 
     /// One stack's or split's pages, with where their specs are (`sources`).
     private static func snapshot(of stack: any StackCommandTarget, _ sources: [ObjectIdentifier: PageSource], sent: SentCommands) throws(SceneSnapshotError) -> SceneSnapshot.Stack {
         var pages: [SceneSnapshot.Page] = []
-        for controller in stack.viewControllers {
-            let page = try listPage(controller)
+        for page in stack.viewControllers {
             guard let arrival = describable(page.arrival) else {
                 throw .unsupported("\(page.id) came in with \(page.arrival.name), neither built in nor a custom transition a client sent")
             }
+            guard let list = page as? ScreenController else {
+                // A page of the app's own: what a fresh one made from its spec shows, or the
+                // check after the restore refuses it.
+                if page.subpageController != nil || page.scrollOffset != 0 {
+                    throw .unsupported("\(page.id) (\(page.name)), a page of kind \(type(of: page)), holds a page stack or is scrolled")
+                }
+                pages.append(SceneSnapshot.Page(
+                    id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival, loaded: page.isViewLoaded, scrollOffset: 0, selectedRow: nil,
+                    subpages: nil, edits: [], madeDeleteButton: false))
+                continue
+            }
+            if list.swipedRow != nil { throw .notAtRest("a row of \(list.id) is swiped open") }
             pages.append(SceneSnapshot.Page(
-                id: page.id, spec: sources[ObjectIdentifier(page)], arrival: arrival, loaded: page.isViewLoaded, scrollOffset: page.scrollOffset,
-                selectedRow: page.selectedRow.flatMap(page.rowPath(of:)), subpages: try page.subpageController?.snapshotSubpages(of: page),
-                edits: try edits(of: page, sent: sent), madeDeleteButton: page.madeDeleteButton != nil))
+                id: list.id, spec: sources[ObjectIdentifier(list)], arrival: arrival, loaded: list.isViewLoaded, scrollOffset: list.scrollOffset,
+                selectedRow: list.selectedRow.flatMap(list.rowPath(of:)), subpages: try list.subpageController?.snapshotSubpages(of: list),
+                edits: try edits(of: list, sent: sent), madeDeleteButton: list.madeDeleteButton != nil))
         }
         if let split = stack as? StackedSplitController {
             return SceneSnapshot.Stack(pages: pages, attached: [], split: try split.snapshotSplit())
@@ -211,13 +227,13 @@ extension Scene {
         throw .unsupported("stack \(stack.identifier) keeps a sheet's dim out of sight")
     }
 
-    /// `controller` as a page of rows whose state a snapshot holds all of.
-    private static func listPage(_ controller: ViewController) throws(SceneSnapshotError) -> ScreenController {
-        guard type(of: controller) == ScreenController.self, let page = controller as? ScreenController else {
-            throw .unsupported("\(controller.id) (\(controller.name)) is a page of kind \(type(of: controller))")
-        }
-        if page.swipedRow != nil { throw .notAtRest("a row of \(page.id) is swiped open") }
-        return page
+    /// The spec a restore makes `page` from, and the spec it shows now (with its changes): a page
+    /// of rows', or the spec a page of an app's own kind was made from. Any other page came from
+    /// the app's own code, which a snapshot cannot name.
+    private static func specs(of page: ViewController) throws(SceneSnapshotError) -> (made: ScreenSpec, now: ScreenSpec) {
+        if type(of: page) == ScreenController.self, let list = page as? ScreenController { return (list.madeSpec ?? list.spec, list.spec) }
+        if let spec = page.pageKindSpec { return (spec, spec) }
+        throw .unsupported("\(page.id) (\(page.name)) is a page of class \(type(of: page)) that no spec made")
     }
 
     /// The shortest path to `spec` from the first of `pages` whose rows hold it.

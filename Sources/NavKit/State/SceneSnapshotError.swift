@@ -3,8 +3,8 @@ public enum SceneSnapshotError: Error, Equatable, Sendable, CustomStringConverti
     /// Something moves, a gesture or command is under way, or a change is not drawn yet: a
     /// snapshot is taken at rest.
     case notAtRest(String)
-    /// The scene holds something a snapshot does not describe (a presentation, a page of an app's
-    /// own kind, a spec sent by a client).
+    /// The scene holds something a snapshot does not describe (a page the app's code made that
+    /// no spec describes, a spec neither a page's rows nor a command sent hold).
     case unsupported(String)
     /// The snapshot does not fit the scene it is restored into (another app, another version).
     case doesNotFit(String)

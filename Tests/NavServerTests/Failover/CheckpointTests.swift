@@ -1,4 +1,5 @@
 import Foundation
+import NavKit
 import NavWire
 import Testing
 @testable import NavServer
@@ -148,6 +149,44 @@ import Testing
         drag(first, on: viewer, drags: 2, moves: 40)
         try restAndTakeOver(token, from: first, a, to: b, keeping: #""restore""#)
         #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (2, 0))
+    }
+
+    /// An app of its own: its root, a page its code made, comes back as the app makes it again,
+    /// and pages of its own kind from the specs that made them.
+    @Test func anAppsOwnPagesComeBackFromTheCheckpoint() throws {
+        let folder = SharedStateFolder()
+        let (a, b) = (folder.store(node: "s1"), folder.store(node: "s2"))
+        func process(_ node: String, _ store: StateFolder) -> ShardHarness {
+            ShardHarness(state: store) {
+                $0.nodeID = node
+                $0.apps = try! AppCatalog([OwnAppTests.ProgressApp()])
+                $0.defaultApp = "progress"
+            }
+        }
+        let first = process("s1", a)
+        let (viewer, token, _) = first.controller(#""protocol":2"#)
+        for index in 0..<12 {
+            first.command("p\(index)", "push", #""screen":{"name":"Step","title":"0.\#(index % 10)","kind":"progress"}"#, on: viewer)
+            first.settle()
+            first.command("q\(index)", "pop", on: viewer)
+            first.settle()
+        }
+        first.command("last", "push", #""screen":{"name":"Half","title":"0.5","kind":"progress"}"#, on: viewer)
+        first.settle()
+        first.advance(by: 2)
+        a.store.flush()
+        let kept = try lines(of: a, token)
+        #expect(kept.count == 2 && kept[1].contains(#""restore""#))
+        #expect(first.shard.metrics.withLock { ($0.checkpointsMade, $0.checkpointsRefused) } == (1, 0))
+
+        let state = try #require(first.shard.sessions[token]?.scene.state?.json)
+        let second = process("s2", b)
+        let resumed = second.connect(urlSession: token)
+        second.hello(#""protocol":2"#, on: resumed)
+        #expect(resumed.take(frames: false) == ["welcome control resumed=true migrated"])
+        let session = try #require(second.shard.sessions[token])
+        #expect(session.scene.state?.json == state)
+        #expect(session.scene.currentPicture(kinds: [.tree]) == first.shard.sessions[token]?.scene.currentPicture(kinds: [.tree]))
     }
 
     @Test func aPageChangedByUpdatesComesBackFromTheCheckpointWithTheUpdates() throws {
