@@ -252,11 +252,14 @@ public final class Scene {
     }
 
     private func append(_ event: SceneEvent) {
-        if events.count >= max(settings.eventLogLimit, 1) {
-            // Drop the older half at once so appending stays O(1) amortised.
-            events.removeFirst(events.count - max(settings.eventLogLimit, 1) / 2)
+        let limit = settings.eventLogLimit
+        if limit > 0 {
+            if events.count >= limit {
+                // Drop the older half at once so appending stays O(1) amortised.
+                events.removeFirst(events.count - limit / 2)
+            }
+            events.append(event)
         }
-        events.append(event)
         onEvent?(event)
     }
 }

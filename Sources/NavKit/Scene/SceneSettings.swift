@@ -10,7 +10,9 @@ public struct SceneSettings: Sendable {
     public var popGestureRange: Double?
     /// The transition a push uses when it names none.
     public var defaultTransition: any Transition = ParametricTransition.slide
-    /// How many events `Scene.events` keeps (the oldest go first).
+    /// How many events `Scene.events` keeps (the oldest go first); 0 keeps none, and `onEvent`
+    /// still hears each. A server keeps none: an event is 152 bytes, and 10,000 of them would
+    /// outweigh the session.
     public var eventLogLimit = 10_000
     /// The most pages a stack, stacked split or page stack may hold: a command that would put more
     /// on one fails. Nil: no limit (a server sets one for every session).

@@ -119,6 +119,8 @@ public struct SceneLimits: Equatable, Sendable {
         scene.settings.maxQueuedCommands = maxQueuedCommands
         scene.settings.maxQueuedBytes = maxQueuedBytes
         scene.settings.memoryBudget = memoryBudget
+        // Events go to subscribers as they happen; nothing on a server reads a log of them.
+        scene.settings.eventLogLimit = 0
         scene.setRoot(try app.makeRoot(in: scene))
         return scene
     }

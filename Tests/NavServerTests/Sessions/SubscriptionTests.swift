@@ -33,6 +33,22 @@ import Testing
         ])
     }
 
+    /// A session's events go to its subscribers as they happen and are kept nowhere else: a log
+    /// of them (152 bytes each, 14 a push and pop) would outweigh a long-lived session.
+    @Test func aSessionKeepsNoLogOfItsEvents() throws {
+        let h = ShardHarness()
+        let (c, token, _) = h.controller()
+        h.command("s", "subscribe", #""events":["transition","lifecycle"]"#, on: c)
+        for index in 0..<5 {
+            h.command("p\(index)", "push", #""screen":{"name":"Detail"}"#, on: c)
+            h.settle()
+            h.command("q\(index)", "pop", on: c)
+            h.settle()
+        }
+        #expect(c.messages.filter { $0["type"] == "event" }.count == 5 * 14)
+        #expect(try #require(h.shard.sessions[token]).scene.events.isEmpty)
+    }
+
     @Test func unsubscribedGroupsAreNotSent() {
         let h = ShardHarness()
         let (c, _, _) = h.controller()
