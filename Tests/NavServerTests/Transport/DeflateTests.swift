@@ -327,7 +327,8 @@ import Testing
         #expect(replies.allSatisfy { expected.contains($0) }, "the healthy reader is still served")
     }
 
-    @Test func compressesOverTLS() throws {
+    @Test(.enabled(if: PythonWebsockets.isInstalled, PythonWebsockets.reason))
+    func compressesOverTLS() throws {
         let certificate = try TLSTests.Certificate()
         let harness = try TestServer {
             $0.tlsCertificatePath = certificate.certificatePath
@@ -337,7 +338,8 @@ import Testing
         try Self.echoLargeMessages(harness, url: "wss://127.0.0.1:\(harness.port)/ws", certificate: certificate.certificatePath)
     }
 
-    @Test func inflatesLargeMessagesReadInPieces() throws {
+    @Test(.enabled(if: PythonWebsockets.isInstalled, PythonWebsockets.reason))
+    func inflatesLargeMessagesReadInPieces() throws {
         let harness = try TestServer()
         defer { harness.stop() }
         try Self.echoLargeMessages(harness, url: "ws://127.0.0.1:\(harness.port)/ws", certificate: nil)

@@ -55,7 +55,8 @@ import Testing
         #expect(curl.standardOutput == "<h1>secure viewer</h1>\n200 1.1")
     }
 
-    @Test func exchangesMessagesOverWSS() throws {
+    @Test(.enabled(if: PythonWebsockets.isInstalled, PythonWebsockets.reason))
+    func exchangesMessagesOverWSS() throws {
         let certificate = try Certificate()
         let harness = try startServer(certificate)
         defer { harness.stop() }
