@@ -14,11 +14,11 @@ extension Scene {
     /// by the app making it again; `SnapshotCheck` refuses one that holds what those do not give.
     ///
     /// - Throws: `notAtRest` while anything moves or waits; `unsupported` for what a snapshot
-    ///   does not describe: a page the app's code made that no spec made (but for its containers'
-    ///   roots), a page of an app's own kind holding a page stack or scrolled, a spec neither a page's rows nor
-    ///   `sent` hold, a page changed more often than it keeps a record of, a root page its
-    ///   container made that was changed, a transition neither built in nor a protocol's
-    ///   `custom` one.
+    ///   does not describe: a page the app's code made that no spec made (but for its
+    ///   containers' roots), a page of an app's own kind holding a page stack or scrolled, a spec
+    ///   neither a page's rows nor `sent` hold, a page changed more often than it keeps a record
+    ///   of, a root page its container made that was changed, a transition neither built in nor
+    ///   a protocol's `custom` one.
     public func snapshot(sent: SentCommands = SentCommands([])) throws(SceneSnapshotError) -> SceneSnapshot {
         if animator.isAnimating { throw .notAtRest("an animation runs") }
         if needsDisplay { throw .notAtRest("a change is not drawn yet") }
@@ -232,7 +232,7 @@ extension Scene {
     /// the app's own code, which a snapshot cannot name.
     private static func specs(of page: ViewController) throws(SceneSnapshotError) -> (made: ScreenSpec, now: ScreenSpec) {
         if type(of: page) == ScreenController.self, let list = page as? ScreenController { return (list.madeSpec ?? list.spec, list.spec) }
-        if let spec = page.pageKindSpec { return (spec, spec) }
+        if let spec = page.pageKindSpec { return (spec, (page as? ScreenController)?.spec ?? spec) }
         throw .unsupported("\(page.id) (\(page.name)) is a page of class \(type(of: page)) that no spec made")
     }
 
