@@ -35,6 +35,8 @@ struct CapacityBenchmarks {
             scene = Scene(viewport: BuiltInApps.defaultViewport(for: "phone"))
             scene.styles = styles
             scene.layerPrecision = .wire
+            // As a server's scenes: events go to subscribers, none is kept.
+            scene.settings.eventLogLimit = 0
             // The built-in app is valid by construction.
             scene.setRoot(try! BuiltInApps.root(named: "phone")!.makeController(scene))
         }
