@@ -76,7 +76,7 @@ public final class Node {
         @exclusivity(unchecked) weak var owner: Controller?
         /// See `Node.movedSinceLayers`.
         @exclusivity(unchecked) var movedSinceLayers: [Unmanaged<Node>]?
-        /// See `Node.strippedDisplayStyle`.
+        /// See `Node.strippedDisplayStyle(sharedIn:)`.
         @exclusivity(unchecked) var strippedStyle: DisplayStyle.Storage?
     }
 
@@ -240,10 +240,13 @@ public final class Node {
     }
 
     /// The style of a layer kept only to place this node's children (see `DisplayStyle.stripped`),
-    /// made when first asked for after a change of style.
-    var strippedDisplayStyle: DisplayStyle.Storage {
+    /// made when first asked for after a change of style, and shared through `table` when there
+    /// is one: such styles hold only a name and a controller id, which many sessions' nodes have
+    /// alike.
+    func strippedDisplayStyle(sharedIn table: StyleTable?) -> DisplayStyle.Storage {
         if let stripped = rare?.strippedStyle { return stripped }
-        let storage = DisplayStyle.Storage(displayStyle.style.stripped)
+        var storage = DisplayStyle.Storage(displayStyle.style.stripped)
+        if let table { storage = table.shared(storage) }
         rareState.strippedStyle = storage
         return storage
     }

@@ -564,7 +564,7 @@ public struct LayerTree: Equatable, Sendable {
             if keepsChild {
                 // Kept only to place its children: v1 does not draw it, so a v2 viewer must not
                 // either, and the viewer never has to decide what is on screen itself.
-                layers[index].storage = node.strippedDisplayStyle
+                layers[index].storage = node.strippedDisplayStyle(sharedIn: styles)
                 return (true, slack)
             }
             // Culled children have already removed themselves, so only this node is left to undo.
