@@ -39,6 +39,17 @@ static inline int cws_inflate_init(z_streamp stream, int windowBits) {
     return inflateInit2(stream, windowBits);
 }
 
+// The leading fields of lws' per-connection permessage-deflate state, the `user` pointer its
+// extension callback gets (struct lws_ext_pm_deflate_priv in
+// lib/roles/ws/ext/extension-permessage-deflate.h, laid out so from lws 3.2 to 4.3): the server
+// gives the deflater pages of its own and lets the output buffer go while a connection is idle.
+typedef struct cws_pmd_state {
+    z_stream inflater;
+    z_stream deflater;
+    unsigned char *inflated;
+    unsigned char *deflated;
+} cws_pmd_state_t;
+
 // A non-blocking monotonic timerfd (`PreciseTimer`); <sys/timerfd.h> is not in Swift's Glibc.
 static inline int cws_timerfd_create(void) {
     return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -39,6 +39,10 @@ import Foundation
 ///   the connection's own buffer (`WebSocketConnection.writeBuffer`), so it is never overwritten
 ///   by a write to another connection while it is still being compressed. An idle connection
 ///   lets that buffer go.
+/// - The deflater is reset after the message that ends a run of activity, and its memory, its
+///   output buffer and the connection's own write buffer are pages of their own, given back
+///   then (`PermessageDeflate+Memory`): freed heap blocks would stay resident under the next
+///   connection's objects.
 /// - The answer tells the client to start each of its messages afresh
 ///   (`client_no_context_takeover`, which RFC 7692 lets a server answer unasked), and lws frees
 ///   its inflater after each message it reads: an idle connection holds no inflater. Clients send
@@ -167,25 +171,34 @@ public enum PermessageDeflate {
 }
 
 /// The extension callback lws calls for `permessage-deflate`: lws' own, except that a binary
-/// message is left alone. Returning 0 from `PAYLOAD_TX` without touching the buffers is how an
-/// extension passes a write through; the deflater then never sees the message, so its state
-/// stays in step with the peer's inflater, and the frame goes out with RSV1 clear.
+/// message is left alone, and the deflater and its output buffer live in pages of their own
+/// (`PermessageDeflate+Memory`). Returning 0 from `PAYLOAD_TX` without touching the buffers is
+/// how an extension passes a write through; the deflater then never sees the message, so its
+/// state stays in step with the peer's inflater, and the frame goes out with RSV1 clear.
 func permessageDeflateCallback(
     _ context: OpaquePointer?, _ ext: UnsafePointer<lws_extension>?, _ wsi: OpaquePointer?,
     _ reason: lws_extension_callback_reasons, _ user: UnsafeMutableRawPointer?,
     _ input: UnsafeMutableRawPointer?, _ length: Int
 ) -> Int32 {
     // For PAYLOAD_TX, `length` is the write's lws_write_protocol (with flags in the high bits).
-    if reason == LWS_EXT_CB_PAYLOAD_TX, length & 0xF == Int(LWS_WRITE_BINARY.rawValue) || !deflatesText(on: wsi) {
-        return 0
+    if reason == LWS_EXT_CB_PAYLOAD_TX {
+        if length & 0xF == Int(LWS_WRITE_BINARY.rawValue) { return 0 }
+        let connection = connection(of: wsi)
+        if connection?.deflatesText == false { return 0 }
+        if let user {
+            let state = user.assumingMemoryBound(to: cws_pmd_state_t.self)
+            guard PermessageDeflate.prepareToDeflate(state) else { return -1 }
+            connection?.deflateState = state
+        }
+    }
+    if reason == LWS_EXT_CB_DESTROY, let user {
+        PermessageDeflate.freeOutputBuffer(user.assumingMemoryBound(to: cws_pmd_state_t.self))
     }
     return lws_extension_callback_pm_deflate(context, ext, wsi, reason, user, input, length)
 }
 
-/// Whether the connection `wsi` still compresses its text messages
-/// (`WebSocketConnection.deflatesText`); on its server's service thread, where lws calls the
-/// extension.
-private func deflatesText(on wsi: OpaquePointer?) -> Bool {
-    guard let wsi, let owner = lws_context_user(lws_get_context(wsi)) else { return true }
-    return Unmanaged<ProtocolHandler>.fromOpaque(owner).takeUnretainedValue().connections[wsi]?.deflatesText ?? true
+/// The connection of `wsi`; on its server's service thread, where lws calls the extension.
+private func connection(of wsi: OpaquePointer?) -> WebSocketConnection? {
+    guard let wsi, let owner = lws_context_user(lws_get_context(wsi)) else { return nil }
+    return Unmanaged<ProtocolHandler>.fromOpaque(owner).takeUnretainedValue().connections[wsi]
 }

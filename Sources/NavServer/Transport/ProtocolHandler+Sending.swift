@@ -20,6 +20,7 @@ extension ProtocolHandler {
         if connection.letsGoOfWriteBuffer {
             connection.letsGoOfWriteBuffer = false
             connection.writeBuffer = nil
+            if let state = connection.deflateState { PermessageDeflate.letGoOfOutputBuffer(state) }
         }
         // The ping and the queued messages first, while the socket takes them.
         while connection.pingDue || connection.hasQueuedMessages {
@@ -39,7 +40,7 @@ extension ProtocolHandler {
             guard write(payload.bytes, connection, wsi, as: payload.isBinary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, atOnce: atOnce)
             else { return -1 }
             server.delegate?.webSocketServer(server, didSendLatestOn: connection)
-            // An idle compressed connection keeps no buffer: it goes once lws has read all of this.
+            // An idle compressed connection keeps no buffers: they go once lws has read all of this.
             if connection.usesOwnWriteBuffer, payload.endsActivity {
                 connection.letsGoOfWriteBuffer = true
                 lws_callback_on_writable(wsi)

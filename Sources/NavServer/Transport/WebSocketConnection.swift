@@ -67,7 +67,7 @@ public final class WebSocketConnection {
     /// The connection's own write buffer, made when a message needs it.
     var ownWriteBuffer: WriteBuffer {
         if let writeBuffer { return writeBuffer }
-        let made = WriteBuffer(capacity: 4 * 1024)
+        let made = WriteBuffer(capacity: 4 * 1024, inPagesOfItsOwn: true)
         writeBuffer = made
         return made
     }
@@ -91,6 +91,9 @@ public final class WebSocketConnection {
     /// written. Set for the message that ends a run of activity (`WebSocketPayload.endsActivity`),
     /// so an idle connection holds no deflater; cleared when activity resumes.
     var deflaterResetsAfterMessage = false
+    /// With `permessage-deflate`: lws' state for it, known once a text message went through the
+    /// extension. lws frees it with the connection, after the last callback for it.
+    var deflateState: UnsafeMutablePointer<cws_pmd_state_t>?
     /// True when the heartbeat has pinged the peer and not heard from it since.
     var isPinged = false
     /// A heartbeat ping waits for the next writeable callback.

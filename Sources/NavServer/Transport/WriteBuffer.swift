@@ -11,24 +11,38 @@ import Darwin
 final class WriteBuffer {
     private var storage: UnsafeMutableRawPointer
     private var capacity: Int
+    /// In `PageMemory` rather than the heap: for a connection's own buffer, let go when it idles.
+    private let inPagesOfItsOwn: Bool
 
-    init(capacity: Int = 16 * 1024) {
+    init(capacity: Int = 16 * 1024, inPagesOfItsOwn: Bool = false) {
         self.capacity = capacity
-        storage = .allocate(byteCount: Int(CWS_PRE) + capacity, alignment: 16)
+        self.inPagesOfItsOwn = inPagesOfItsOwn
+        storage = Self.allocate(Int(CWS_PRE) + capacity, inPagesOfItsOwn: inPagesOfItsOwn)
     }
 
     deinit {
-        storage.deallocate()
+        deallocate()
     }
 
     /// Room for `count` bytes with the lws headroom in front.
     func payload(count: Int) -> UnsafeMutablePointer<UInt8> {
         if count > capacity {
-            storage.deallocate()
+            deallocate()
             capacity = max(count, capacity * 2)
-            storage = .allocate(byteCount: Int(CWS_PRE) + capacity, alignment: 16)
+            storage = Self.allocate(Int(CWS_PRE) + capacity, inPagesOfItsOwn: inPagesOfItsOwn)
         }
         return (storage + Int(CWS_PRE)).assumingMemoryBound(to: UInt8.self)
+    }
+
+    private static func allocate(_ byteCount: Int, inPagesOfItsOwn: Bool) -> UnsafeMutableRawPointer {
+        guard inPagesOfItsOwn else { return .allocate(byteCount: byteCount, alignment: 16) }
+        // As the heap does, treat running out of memory as fatal.
+        guard let block = PageMemory.allocate(byteCount: byteCount) else { fatalError("out of memory for a \(byteCount)-byte write buffer") }
+        return block
+    }
+
+    private func deallocate() {
+        if inPagesOfItsOwn { PageMemory.deallocate(storage) } else { storage.deallocate() }
     }
 
     /// Copies `bytes` behind the headroom and writes them with one `lws_write`.

@@ -163,6 +163,31 @@ import Testing
         #expect(sizes[3] == sizes[0], "\(sizes)")
     }
 
+    /// What a compressed connection holds to deflate: lws' deflater, its output buffer and the
+    /// connection's own write buffer (a message over 4 KiB), kept through a run of activity, all
+    /// let go once the frame that ends it is written, and made again by the next message.
+    @Test func anIdleConnectionHoldsNothingToDeflateWith() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let text = Self.json(8000)
+        var turn = 0
+        harness.delegate.onText = { _, connection, _ in
+            turn += 1
+            connection.replaceLatest(WebSocketPayload(bytes: Array(text.utf8), isBinary: false, endsActivity: turn == 2))
+        }
+        let client = try DeflateClient.connect(port: harness.port)
+        let delegate = harness.delegate
+        let holds = { harness.onServiceThread { _ in delegate.connections.values.first.map(DeflateHoldings.init) } }
+        let everything = DeflateHoldings(deflater: true, outputBuffer: true, writeBuffer: true)
+        let nothing = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false)
+        for expected in [everything, nothing, everything] {
+            try client.send("next")
+            #expect(client.receive() == .text(text, compressed: true))
+            // The buffers go on the writeable callback after the frame that ends activity.
+            #expect(waitUntil(timeout: 30) { holds() == expected }, "\(String(describing: holds()))")
+        }
+    }
+
     @Test func keepsEachConnectionsLargeMessagesIntact() throws {
         // A message that compresses to more than the deflater's output buffer goes out over
         // several passes of the service loop while lws keeps reading the written bytes; writes to
@@ -377,6 +402,24 @@ import Testing
     private static func firstConnectionIsCompressed(_ harness: TestServer) -> Bool? {
         let delegate = harness.delegate
         return harness.onServiceThread { _ in delegate.connections.values.first?.isCompressed ?? false }
+    }
+}
+
+/// What a compressed connection holds to deflate with, read on its service thread.
+struct DeflateHoldings: Equatable, Sendable {
+    var deflater: Bool
+    var outputBuffer: Bool
+    var writeBuffer: Bool
+
+    init(deflater: Bool, outputBuffer: Bool, writeBuffer: Bool) {
+        (self.deflater, self.outputBuffer, self.writeBuffer) = (deflater, outputBuffer, writeBuffer)
+    }
+
+    init(_ connection: WebSocketConnection) {
+        let state = connection.deflateState?.pointee
+        deflater = state?.deflater.state != nil
+        outputBuffer = state?.deflated != nil
+        writeBuffer = connection.writeBuffer != nil
     }
 }
 
