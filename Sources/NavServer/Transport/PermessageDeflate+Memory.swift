@@ -3,8 +3,7 @@ import CWebSockets
 /// What an idle compressed connection keeps of lws' permessage-deflate state: its deflater is
 /// reset after the message that ends a run of activity (`ProtocolHandler.writeable`), and the
 /// deflater's memory and its output buffer are pages of their own (`PageMemory`), given back
-/// then. What stays is lws' small state and its inflater's output buffer, which a message being
-/// received may still be read from.
+/// then, with the inflater's output buffer. What stays is lws' small state.
 ///
 /// The output buffer is the server's, not lws': made before lws would make it, let go between
 /// messages, and freed before lws frees its state (`LWS_EXT_CB_DESTROY`), so lws never frees it.
@@ -29,11 +28,19 @@ extension PermessageDeflate {
         return true
     }
 
-    /// Between messages, with no deflater: lets the output buffer go. lws has written all it
-    /// deflated into it by then (its writes copy what the socket does not take).
-    static func letGoOfOutputBuffer(_ state: UnsafeMutablePointer<cws_pmd_state_t>) {
-        guard state.pointee.deflater.state == nil else { return }
-        freeOutputBuffer(state)
+    /// Once the connection is idle: lets the output buffer go unless a deflater is still
+    /// needed, and the inflater's unless a message is being read. lws has written all it
+    /// deflated by then (its writes copy what the socket does not take). It makes an inflater
+    /// for each message it reads and frees it after (`client_no_context_takeover`), once the
+    /// message's last chunk is inflated, which it hands to the protocol callback before it
+    /// returns; with no inflater, nothing is left to read in the buffer, and lws makes the buffer
+    /// again with the next inflater.
+    static func letGoOfBuffers(_ state: UnsafeMutablePointer<cws_pmd_state_t>) {
+        if state.pointee.deflater.state == nil { freeOutputBuffer(state) }
+        if state.pointee.inflater.state == nil, let buffer = state.pointee.inflated {
+            _ = lws_realloc(buffer, 0, "pmd rx inflate buf")
+            state.pointee.inflated = nil
+        }
     }
 
     /// Frees the output buffer, if any: between messages, or as lws frees its state.

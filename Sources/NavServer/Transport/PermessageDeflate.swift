@@ -58,16 +58,15 @@ public enum PermessageDeflate {
     /// connection's deflate state from about 256 KiB to 144 KiB for a slightly worse ratio, and
     /// the peer cannot tell (memLevel is not negotiated).
     public static let memoryLevel: Int32 = 5
-    /// The deflater's output buffer, as a power of two. lws allocates it on a connection's first
-    /// compressed message and keeps it, resident as far as messages have filled it. A message
-    /// that compresses to more goes out as several fragments, one per pass of the service loop:
-    /// 2^12 sends every delta of a drag or a slide as one frame and costs a first frame of 10 KB
-    /// one more pass, where lws' default 2^10 would cut many deltas and 2^14 keeps 12 KiB more
-    /// resident on every idle JSON connection.
+    /// The deflater's output buffer, as a power of two: made for a run of activity and let go
+    /// when it ends (`PermessageDeflate+Memory`). A message that compresses to more goes out as
+    /// several fragments, one per pass of the service loop: 2^12 sends every delta of a drag or a
+    /// slide as one frame and costs a first frame of 10 KB one more pass, where lws' default 2^10
+    /// would cut many deltas.
     static let sendBufferPowerOfTwo = 12
     /// The inflater's output buffer (bytes per RECEIVE callback), as a power of two: lws' default,
-    /// allocated on the first compressed message and kept. Clients send small messages (hello,
-    /// acks, pointer moves), so larger only costs an idle connection memory. lws delivers the
+    /// allocated with a message's inflater and let go when the connection idles. Clients send
+    /// small messages (hello, acks, pointer moves), so larger only costs memory. lws delivers the
     /// first two chunks of what one read inflates to from code that acts on the callback's
     /// answer (close for 1009, bad UTF-8 for 1007) and the rest from a loop that ignores it;
     /// `ProtocolHandler` copes with that one: see `received` and `closeNow`.
@@ -189,6 +188,13 @@ func permessageDeflateCallback(
             let state = user.assumingMemoryBound(to: cws_pmd_state_t.self)
             guard PermessageDeflate.prepareToDeflate(state) else { return -1 }
             connection?.deflateState = state
+        }
+    }
+    // A message starts: its connection learns where lws keeps the inflater's buffer.
+    if reason == LWS_EXT_CB_PAYLOAD_RX, let user {
+        let state = user.assumingMemoryBound(to: cws_pmd_state_t.self)
+        if state.pointee.inflater.state == nil, let connection = connection(of: wsi), connection.deflateState == nil {
+            connection.deflateState = state
         }
     }
     if reason == LWS_EXT_CB_DESTROY, let user {

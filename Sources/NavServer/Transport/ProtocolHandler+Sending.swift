@@ -17,10 +17,10 @@ extension ProtocolHandler {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
-        if connection.letsGoOfWriteBuffer {
-            connection.letsGoOfWriteBuffer = false
+        if connection.letsGoOfBuffers {
+            connection.letsGoOfBuffers = false
             connection.writeBuffer = nil
-            if let state = connection.deflateState { PermessageDeflate.letGoOfOutputBuffer(state) }
+            if let state = connection.deflateState { PermessageDeflate.letGoOfBuffers(state) }
         }
         // The ping and the queued messages first, while the socket takes them.
         while connection.pingDue || connection.hasQueuedMessages {
@@ -41,8 +41,8 @@ extension ProtocolHandler {
             else { return -1 }
             server.delegate?.webSocketServer(server, didSendLatestOn: connection)
             // An idle compressed connection keeps no buffers: they go once lws has read all of this.
-            if connection.usesOwnWriteBuffer, payload.endsActivity {
-                connection.letsGoOfWriteBuffer = true
+            if connection.isCompressed, payload.endsActivity {
+                connection.letsGoOfBuffers = true
                 lws_callback_on_writable(wsi)
             }
             // One payload a turn: one the delegate puts (or a message it queues) when it hears of

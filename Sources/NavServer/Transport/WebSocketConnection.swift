@@ -57,9 +57,10 @@ public final class WebSocketConnection {
     /// such a message, and again once the connection is idle (lws copies whatever the socket
     /// does not take at once of anything else).
     var writeBuffer: WriteBuffer?
-    /// True once the message that ended a run of activity was written: the next writeable
-    /// callback, which comes when lws has read all of it, lets the write buffer go.
-    var letsGoOfWriteBuffer = false
+    /// True once the message that ended a run of activity was written on a compressed
+    /// connection: the next writeable callback, which comes when lws has read all of it, lets the
+    /// write buffer and lws' deflate buffers go (`PermessageDeflate.letGoOfBuffers`).
+    var letsGoOfBuffers = false
 
     /// True while text may go compressed: every message then goes from the connection's own buffer.
     var usesOwnWriteBuffer: Bool { isCompressed && deflatesText }
@@ -91,7 +92,7 @@ public final class WebSocketConnection {
     /// written. Set for the message that ends a run of activity (`WebSocketPayload.endsActivity`),
     /// so an idle connection holds no deflater; cleared when activity resumes.
     var deflaterResetsAfterMessage = false
-    /// With `permessage-deflate`: lws' state for it, known once a text message went through the
+    /// With `permessage-deflate`: lws' state for it, known once a message went through the
     /// extension. lws frees it with the connection, after the last callback for it.
     var deflateState: UnsafeMutablePointer<cws_pmd_state_t>?
     /// True when the heartbeat has pinged the peer and not heard from it since.

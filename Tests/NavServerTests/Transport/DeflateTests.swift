@@ -163,9 +163,10 @@ import Testing
         #expect(sizes[3] == sizes[0], "\(sizes)")
     }
 
-    /// What a compressed connection holds to deflate: lws' deflater, its output buffer and the
-    /// connection's own write buffer (a message over 4 KiB), kept through a run of activity, all
-    /// let go once the frame that ends it is written, and made again by the next message.
+    /// What a compressed connection holds to deflate and inflate: lws' deflater, its output
+    /// buffer, the connection's own write buffer (a message over 4 KiB) and the inflater's
+    /// output buffer, kept through a run of activity, all let go once the frame that ends it is
+    /// written, and made again by the next message.
     @Test func anIdleConnectionHoldsNothingToDeflateWith() throws {
         let harness = try TestServer()
         defer { harness.stop() }
@@ -178,13 +179,36 @@ import Testing
         let client = try DeflateClient.connect(port: harness.port)
         let delegate = harness.delegate
         let holds = { harness.onServiceThread { _ in delegate.connections.values.first.map(DeflateHoldings.init) } }
-        let everything = DeflateHoldings(deflater: true, outputBuffer: true, writeBuffer: true)
-        let nothing = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false)
+        let everything = DeflateHoldings(deflater: true, outputBuffer: true, writeBuffer: true, inflatedBuffer: true)
+        let nothing = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false, inflatedBuffer: false)
         for expected in [everything, nothing, everything] {
             try client.send("next")
             #expect(client.receive() == .text(text, compressed: true))
             // The buffers go on the writeable callback after the frame that ends activity.
             #expect(waitUntil(timeout: 30) { holds() == expected }, "\(String(describing: holds()))")
+        }
+    }
+
+    /// A connection that sends binary frames never deflates, but inflates what the client
+    /// compresses: it too lets the inflater's buffer go when a frame ends activity.
+    @Test func anIdleBinaryConnectionHoldsNoInflaterBuffer() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        var turn = 0
+        harness.delegate.onText = { _, connection, _ in
+            turn += 1
+            connection.sendsTextUncompressed()
+            connection.replaceLatest(WebSocketPayload(bytes: [1, 2, 3], isBinary: true, endsActivity: turn == 2))
+        }
+        let client = try DeflateClient.connect(port: harness.port)
+        let delegate = harness.delegate
+        let inflatedBuffer = {
+            harness.onServiceThread { _ in delegate.connections.values.first?.deflateState.map { $0.pointee.inflated != nil } }
+        }
+        for expected in [true, false, true] {
+            try client.send("next")
+            #expect(client.receive() == .binary([1, 2, 3], compressed: false))
+            #expect(waitUntil(timeout: 30) { inflatedBuffer() == expected }, "\(String(describing: inflatedBuffer()))")
         }
     }
 
@@ -410,9 +434,10 @@ struct DeflateHoldings: Equatable, Sendable {
     var deflater: Bool
     var outputBuffer: Bool
     var writeBuffer: Bool
+    var inflatedBuffer: Bool
 
-    init(deflater: Bool, outputBuffer: Bool, writeBuffer: Bool) {
-        (self.deflater, self.outputBuffer, self.writeBuffer) = (deflater, outputBuffer, writeBuffer)
+    init(deflater: Bool, outputBuffer: Bool, writeBuffer: Bool, inflatedBuffer: Bool) {
+        (self.deflater, self.outputBuffer, self.writeBuffer, self.inflatedBuffer) = (deflater, outputBuffer, writeBuffer, inflatedBuffer)
     }
 
     init(_ connection: WebSocketConnection) {
@@ -420,6 +445,7 @@ struct DeflateHoldings: Equatable, Sendable {
         deflater = state?.deflater.state != nil
         outputBuffer = state?.deflated != nil
         writeBuffer = connection.writeBuffer != nil
+        inflatedBuffer = state?.inflated != nil
     }
 }
 
