@@ -72,6 +72,55 @@ import NavKit
         #expect(inserted?["order"] == [1, 4, 3, 2])
     }
 
+    /// A scene numbers nodes in the order it first draws them, so after pages come and go the
+    /// paint order is not the ids' order. Applying each delta as a viewer does (`set`, then
+    /// `remove`, new ids at the end, then `order`) must give every list of a random run.
+    @Test func deltasRebuildEveryListWhateverTheOrderOfItsIds() throws {
+        var random = TreeDiffWindowTests.SeededGenerator(state: 42)
+        var encoder = WireEncoder(.v1)
+        var ids = Set<Int>()
+        while ids.count < 40 { ids.insert(Int.random(in: 1...10_000, using: &random)) }
+        var current: [DisplayItem] = ids.shuffled(using: &random).map { item($0, x: 0) }
+        var order: [Int] = []
+        var xs: [Int: Double] = [:]
+        for seq in 1...150 {
+            // No bytes: nothing changed, and the viewer keeps what it has.
+            let bytes = encoder.encode(DisplayList(items: current, viewport: Size(width: 100, height: 100)), seq: seq, time: Double(seq))
+            let frame = try bytes.map { try JSONValue.parse(String(decoding: $0, as: UTF8.self)) } ?? .object(JSONObject())
+            for node in frame["nodes"]?.arrayValue ?? [] {
+                let id = Int(try #require(node["id"]?.numberValue))
+                order.append(id)
+                xs[id] = node["frame"]?.arrayValue?.first?.numberValue
+            }
+            for node in frame["set"]?.arrayValue ?? [] {
+                let id = Int(try #require(node["id"]?.numberValue))
+                if xs[id] == nil { order.append(id) }
+                if let x = node["frame"]?.arrayValue?.first?.numberValue { xs[id] = x }
+            }
+            let removed = Set((frame["remove"]?.arrayValue ?? []).compactMap { (value: JSONValue) in value.numberValue.map { Int($0) } })
+            order.removeAll { removed.contains($0) }
+            for id in removed { xs[id] = nil }
+            if let sent = frame["order"]?.arrayValue { order = sent.compactMap { (value: JSONValue) in value.numberValue.map { Int($0) } } }
+            #expect(order == current.map { $0.id }, "frame \(seq)")
+            #expect(order.map { xs[$0] } == current.map { $0.frame.x }, "frame \(seq)")
+            // The next list: a few moved, removed, added (at any place) and swapped.
+            for index in current.indices where Int.random(in: 0..<4, using: &random) == 0 {
+                current[index] = item(current[index].id, x: Double(Int.random(in: 0...99, using: &random)))
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) where !current.isEmpty {
+                current.remove(at: Int.random(in: current.indices, using: &random))
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                let id = Int.random(in: 1...10_000, using: &random)
+                guard !current.contains(where: { $0.id == id }) else { continue }
+                current.insert(item(id, x: 1), at: Int.random(in: 0...current.count, using: &random))
+            }
+            if Int.random(in: 0..<3, using: &random) == 0, current.count > 1 {
+                current.swapAt(Int.random(in: current.indices, using: &random), Int.random(in: current.indices, using: &random))
+            }
+        }
+    }
+
     @Test func nothingChangedMeansNoFrame() {
         var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1)), seq: 1, time: 0)

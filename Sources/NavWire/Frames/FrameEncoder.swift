@@ -37,8 +37,13 @@ public enum FrameEncoder {
         var changed = false
         var patches = 0
         var seen = 0
-        for item in new.items {
-            let previous = old.index[item.id].map { old.items[$0] }
+        // Items keep their order from frame to frame: each is looked for first where the one
+        // before it was found, shifted by one.
+        var shift = 0
+        for (index, item) in new.items.enumerated() {
+            let found = old.position(of: item.id, guess: index + shift)
+            if let found { shift = found - index }
+            let previous = found.map { old.items[$0] }
             if previous != nil { seen += 1 }
             if let previous, previous == item { continue }
             out.append(contentsOf: patches == 0 ? #","set":["#.utf8 : ",".utf8)
@@ -51,7 +56,12 @@ public enum FrameEncoder {
         }
         if seen < old.items.count {
             var removed = 0
-            for item in old.items where new.index[item.id] == nil {
+            var shift = 0
+            for (index, item) in old.items.enumerated() {
+                if let found = new.position(of: item.id, guess: index + shift) {
+                    shift = found - index
+                    continue
+                }
                 out.append(contentsOf: removed == 0 ? #","remove":["#.utf8 : ",".utf8)
                 JSONWriter.appendNumber(Double(item.id), into: &out)
                 removed += 1
@@ -76,10 +86,10 @@ public enum FrameEncoder {
     /// the order a viewer gets by applying `set` and `remove` alone, so `order` can be left out.
     private static func isAppendOnly(_ new: DisplayListSnapshot, _ old: DisplayListSnapshot) -> Bool {
         var position = 0
-        for item in old.items where new.index[item.id] != nil {
+        for item in old.items where new.contains(item.id, guess: position) {
             guard position < new.items.count, new.items[position].id == item.id else { return false }
             position += 1
         }
-        return new.items[position...].allSatisfy { old.index[$0.id] == nil }
+        return new.items[position...].allSatisfy { !old.contains($0.id, guess: old.items.count - 1) }
     }
 }
