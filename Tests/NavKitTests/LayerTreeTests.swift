@@ -176,11 +176,11 @@ import Testing
         #expect(tree.layers[0].clips && !tree.layers[1].clips)
     }
 
-    /// A layer keeps no clip (a display item's `clip` and `clipRadius`): it is 80 bytes, where
+    /// A layer keeps no clip (a display item's `clip` and `clipRadius`): it is 72 bytes, where
     /// one holding a whole item was 128. A layer made from an item with a clip drops it, and its
     /// item reads back without one.
     @Test func aLayerIsItsItemWithoutTheClip() {
-        #expect(MemoryLayout<Layer>.stride <= 80)
+        #expect(MemoryLayout<Layer>.stride <= 72)
         let item = DisplayItem(
             id: 7, kind: .text, frame: Rect(x: 1, y: 2, width: 3, height: 4), alpha: 0.5, clip: Rect(x: 0, y: 0, width: 9, height: 9),
             clipRadius: 4, scale: 2, text: "Hi")
@@ -192,6 +192,29 @@ import Testing
         renamed.name = "title"
         #expect(renamed.name == "title" && layer.name == nil && !renamed.sharesStyle(with: layer) && renamed != layer)
         #expect(!renamed.sameFields(as: layer) && Layer(parent: 3, clips: true, item: item) == layer)
+    }
+
+    /// The parent and the two flags share one word: each reads back what was set, whatever the
+    /// others hold, and each counts in equality.
+    @Test func aLayersParentAndFlagsAreIndependent() {
+        var layer = Layer(item: DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 1, height: 1)))
+        #expect(layer.parent == nil && !layer.clips && !layer.standby)
+        for parent in [nil, 0, 7, -3, 1 << 59, -(1 << 60)] as [Int?] {
+            for clips in [false, true] {
+                for standby in [false, true] {
+                    layer.clips = clips
+                    layer.parent = parent
+                    layer.standby = standby
+                    #expect(layer.parent == parent && layer.clips == clips && layer.standby == standby)
+                }
+            }
+        }
+        var other = layer
+        other.standby.toggle()
+        #expect(other != layer && !other.sameFields(as: layer))
+        other = layer
+        other.parent = 8
+        #expect(other != layer && other.sameFields(as: layer))
     }
 
     @Test func idsAreHandedOutInPreOrderAndSharedWithTheDisplayList() {

@@ -7,9 +7,10 @@
 /// node's look with one type.
 ///
 /// A layer keeps the item's fields itself, without the item's `clip` and `clipRadius` (a layer
-/// clips by `clips`): 80 bytes instead of 128. A server makes, compares and keeps a hundred of
-/// them per session frame, and with many sessions animating, their bytes, which no cache holds,
-/// are what a frame waits for.
+/// clips by `clips`), and its parent and two flags in one word: 72 bytes instead of 128. A
+/// server makes, compares and keeps a hundred of them per session frame, and with many sessions
+/// animating, their bytes, which no cache holds, are what a frame waits for; every idle session
+/// keeps its latest tree's.
 @dynamicMemberLookup
 public struct Layer: Equatable, Sendable {
     public var id: Int
@@ -20,13 +21,39 @@ public struct Layer: Equatable, Sendable {
     /// The layer's own scale.
     public var scale: Double
     @usableFromInline var storage: DisplayStyle.Storage
+    /// `parent`, `clips` and `standby`: bit 0 clips, bit 1 standby, bit 2 set when there is a
+    /// parent, whose id is the rest (ids are counters, far within the 61 bits left).
+    @usableFromInline var links: Int
+
     /// The parent layer's id; nil for the root.
-    public var parent: Int?
+    @inlinable public var parent: Int? {
+        get { links & Self.hasParent == 0 ? nil : links >> Self.parentShift }
+        set {
+            let flags = links & (Self.clipsBit | Self.standbyBit)
+            guard let newValue else { links = flags; return }
+            assert(newValue >> (Int.bitWidth - 1 - Self.parentShift) == newValue >> (Int.bitWidth - 1), "layer id \(newValue) out of range")
+            links = newValue << Self.parentShift | Self.hasParent | flags
+        }
+    }
+
     /// Children are clipped to this layer's frame.
-    public var clips: Bool
+    @inlinable public var clips: Bool {
+        get { links & Self.clipsBit != 0 }
+        set { links = newValue ? links | Self.clipsBit : links & ~Self.clipsBit }
+    }
+
     /// Kept on the wire but not drawn, with its subtree: a page on standby (`Node.isOnStandby`),
     /// so that uncovering it is one patch.
-    public var standby: Bool
+    @inlinable public var standby: Bool {
+        get { links & Self.standbyBit != 0 }
+        set { links = newValue ? links | Self.standbyBit : links & ~Self.standbyBit }
+    }
+
+    // Computed, so that other modules' inlined code folds them.
+    @inlinable static var clipsBit: Int { 1 }
+    @inlinable static var standbyBit: Int { 2 }
+    @inlinable static var hasParent: Int { 4 }
+    @inlinable static var parentShift: Int { 3 }
 
     /// A layer with `item`'s id, frame, alpha, scale and style; the item's `clip` and
     /// `clipRadius` are not kept.
@@ -41,9 +68,9 @@ public struct Layer: Equatable, Sendable {
         self.alpha = alpha
         self.scale = scale
         self.storage = storage
+        links = 0
         self.parent = parent
         self.clips = clips
-        self.standby = false
     }
 
     /// The layer as a display item (its frame relative, its alpha and scale its own, no clip).
@@ -93,12 +120,12 @@ public struct Layer: Equatable, Sendable {
     /// way: passing layers by value would copy each to the stack first.
     @inlinable public static func sameFields(_ a: UnsafePointer<Layer>, _ b: UnsafePointer<Layer>) -> Bool {
         a.pointee.frame == b.pointee.frame && a.pointee.alpha == b.pointee.alpha && a.pointee.scale == b.pointee.scale
-            && a.pointee.clips == b.pointee.clips && a.pointee.standby == b.pointee.standby
+            && a.pointee.links & (clipsBit | standbyBit) == b.pointee.links & (clipsBit | standbyBit)
             && (a.pointee.storage === b.pointee.storage || a.pointee.storage.style == b.pointee.storage.style)
     }
 
     public static func == (lhs: Layer, rhs: Layer) -> Bool {
-        lhs.id == rhs.id && lhs.parent == rhs.parent && lhs.sameFields(as: rhs)
+        lhs.id == rhs.id && lhs.links == rhs.links && lhs.sameFields(as: rhs)
     }
 
     /// Rounds every number to `precision`, in place, as `DisplayItem.round(to:)` does.
