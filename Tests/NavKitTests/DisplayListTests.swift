@@ -21,6 +21,19 @@ import Testing
         #expect(item.clip == Rect(x: 10, y: 20, width: 50, height: 50))
     }
 
+    /// An item keeps "no clip" as a sentinel, not an optional: every clip, empty or at negative
+    /// coordinates, reads back as set, and none as none, also in equality.
+    @Test func anItemsClipReadsBackAsSet() {
+        var item = DisplayItem(id: 1, kind: .rect, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+        #expect(item.clip == nil)
+        let unclipped = item
+        for clip in [Rect(x: 0, y: 0, width: 0, height: 0), Rect(x: -5, y: -6, width: 7, height: 8), nil] as [Rect?] {
+            item.clip = clip
+            #expect(item.clip == clip)
+            #expect((item == unclipped) == (clip == nil))
+        }
+    }
+
     @Test func aClipThatNarrowsNothingIsLeftImplicit() {
         let root = Node(frame: Rect(x: 0, y: 0, width: 100, height: 100))
         root.clipsToBounds = true

@@ -15,7 +15,13 @@ public struct DisplayItem: Equatable, Sendable {
     /// Effective alpha: the product of the node's and its ancestors' alphas.
     public var alpha: Double
     /// The absolute rectangle the node is clipped to, if an ancestor clips.
-    public var clip: Rect?
+    @inlinable public var clip: Rect? {
+        get { clipBounds.x.isNaN ? nil : clipBounds }
+        set { clipBounds = newValue ?? Self.noClip }
+    }
+    /// `clip`, with a NaN origin for none: eight bytes less than an optional rectangle, in every
+    /// item of every display list a v1 session keeps.
+    @usableFromInline var clipBounds: Rect
     /// The corner radius of `clip` (already scaled): set when the clipping ancestor has rounded
     /// corners (a sheet's card), 0 for a plain rectangle.
     public var clipRadius: Double
@@ -42,13 +48,15 @@ public struct DisplayItem: Equatable, Sendable {
         self.id = id
         self.frame = frame
         self.alpha = alpha
-        self.clip = clip
+        clipBounds = clip ?? Self.noClip
         self.clipRadius = clipRadius
         self.scale = scale
         self.storage = storage
     }
 
     /// The node's style; setting it gives this item storage of its own.
+    @inlinable static var noClip: Rect { Rect(x: .nan, y: 0, width: 0, height: 0) }
+
     @inlinable public var style: DisplayStyle {
         get { storage.style }
         set { storage = DisplayStyle.Storage(newValue) }
