@@ -97,7 +97,7 @@ extension SessionShard {
             return
         }
         if let waiting = viewer.waiting, waiting.frame.seq >= session.latest.seq { return }
-        guard var (payload, outgoing) = makeFrame(for: viewer, in: session) else {
+        guard case (var payload, let outgoing)? = makeFrame(for: viewer, in: session) else {
             // The newest shows on the wire what the viewer holds already: what waits is older.
             if viewer.waiting != nil { dropWaitingFrame(of: viewer) }
             return
