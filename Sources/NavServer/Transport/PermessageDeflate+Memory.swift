@@ -5,8 +5,9 @@ import CWebSockets
 /// deflater's memory and its output buffer are pages of their own (`PageMemory`), given back
 /// then, with the inflater's output buffer. What stays is lws' small state.
 ///
-/// The output buffer is the server's, not lws': made before lws would make it, let go between
-/// messages, and freed before lws frees its state (`LWS_EXT_CB_DESTROY`), so lws never frees it.
+/// The output buffer is the server's, not lws': made before lws would make it, let go when the
+/// connection idles, and freed before lws frees its state (`LWS_EXT_CB_DESTROY`), so lws never
+/// frees it.
 extension PermessageDeflate {
     /// The bytes lws writes into the deflater's output buffer at most: its headroom, a frame
     /// header and 2^`sendBufferPowerOfTwo` of deflated data.
