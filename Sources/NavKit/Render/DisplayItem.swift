@@ -54,9 +54,10 @@ public struct DisplayItem: Equatable, Sendable {
         self.storage = storage
     }
 
-    /// The node's style; setting it gives this item storage of its own.
+    /// `clipBounds` for no clip.
     @inlinable static var noClip: Rect { Rect(x: .nan, y: 0, width: 0, height: 0) }
 
+    /// The node's style; setting it gives this item storage of its own.
     @inlinable public var style: DisplayStyle {
         get { storage.style }
         set { storage = DisplayStyle.Storage(newValue) }

@@ -27,12 +27,12 @@ public struct Layer: Equatable, Sendable {
 
     /// The parent layer's id; nil for the root.
     @inlinable public var parent: Int? {
-        get { links & Self.hasParent == 0 ? nil : links >> Self.parentShift }
+        get { links & Self.parentBit == 0 ? nil : links >> Self.parentShift }
         set {
             let flags = links & (Self.clipsBit | Self.standbyBit)
             guard let newValue else { links = flags; return }
             assert(newValue >> (Int.bitWidth - 1 - Self.parentShift) == newValue >> (Int.bitWidth - 1), "layer id \(newValue) out of range")
-            links = newValue << Self.parentShift | Self.hasParent | flags
+            links = newValue << Self.parentShift | Self.parentBit | flags
         }
     }
 
@@ -52,7 +52,7 @@ public struct Layer: Equatable, Sendable {
     // Computed, so that other modules' inlined code folds them.
     @inlinable static var clipsBit: Int { 1 }
     @inlinable static var standbyBit: Int { 2 }
-    @inlinable static var hasParent: Int { 4 }
+    @inlinable static var parentBit: Int { 4 }
     @inlinable static var parentShift: Int { 3 }
 
     /// A layer with `item`'s id, frame, alpha, scale and style; the item's `clip` and

@@ -44,7 +44,7 @@ extension PermessageDeflate {
         }
     }
 
-    /// Frees the output buffer, if any: between messages, or as lws frees its state.
+    /// Frees the output buffer, if any: when the connection idles, or as lws frees its state.
     static func freeOutputBuffer(_ state: UnsafeMutablePointer<cws_pmd_state_t>) {
         guard let buffer = state.pointee.deflated else { return }
         PageMemory.deallocate(buffer)

@@ -190,10 +190,12 @@ func permessageDeflateCallback(
             connection?.deflateState = state
         }
     }
-    // A message starts: its connection learns where lws keeps the inflater's buffer.
+    // lws is about to make the inflater's buffer (a connection's first compressed message, or its
+    // first since the buffer went at idle): the connection learns where lws keeps it. Not looked
+    // up for every message.
     if reason == LWS_EXT_CB_PAYLOAD_RX, let user {
         let state = user.assumingMemoryBound(to: cws_pmd_state_t.self)
-        if state.pointee.inflater.state == nil, let connection = connection(of: wsi), connection.deflateState == nil {
+        if state.pointee.inflated == nil, state.pointee.inflater.state == nil, let connection = connection(of: wsi) {
             connection.deflateState = state
         }
     }

@@ -25,8 +25,8 @@ public struct DisplayListSnapshot: Sendable {
 
     /// Where the item with `id` is in `items`; nil when the list has none. `guess` (a position
     /// the item often has, such as its place in the other list of a diff) is checked first.
-    func position(of id: Int, guess: Int) -> Int? {
-        if guess >= 0, guess < items.count, items[guess].id == id { return guess }
+    func position(of id: Int, guess: Int? = nil) -> Int? {
+        if let guess, guess >= 0, guess < items.count, items[guess].id == id { return guess }
         var low = 0
         var high = positionsByID.count
         while low < high {
@@ -40,7 +40,7 @@ public struct DisplayListSnapshot: Sendable {
     }
 
     /// True when the list has an item with `id`.
-    func contains(_ id: Int, guess: Int) -> Bool {
+    func contains(_ id: Int, guess: Int? = nil) -> Bool {
         position(of: id, guess: guess) != nil
     }
 }

@@ -90,6 +90,6 @@ public enum FrameEncoder {
             guard position < new.items.count, new.items[position].id == item.id else { return false }
             position += 1
         }
-        return new.items[position...].allSatisfy { !old.contains($0.id, guess: old.items.count - 1) }
+        return new.items[position...].allSatisfy { !old.contains($0.id) }
     }
 }

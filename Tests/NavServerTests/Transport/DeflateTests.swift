@@ -166,49 +166,30 @@ import Testing
     /// What a compressed connection holds to deflate and inflate: lws' deflater, its output
     /// buffer, the connection's own write buffer (a message over 4 KiB) and the inflater's
     /// output buffer, kept through a run of activity, all let go once the frame that ends it is
-    /// written, and made again by the next message.
-    @Test func anIdleConnectionHoldsNothingToDeflateWith() throws {
+    /// written, and made again by the next message. A connection that sends binary frames
+    /// never deflates, but inflates what the client compresses, and lets that buffer go too.
+    @Test(arguments: [false, true]) func anIdleConnectionHoldsNothingToDeflateWith(binary: Bool) throws {
         let harness = try TestServer()
         defer { harness.stop() }
-        let text = Self.json(8000)
+        let payload = binary ? [1, 2, 3] : Array(Self.json(8000).utf8)
         var turn = 0
         harness.delegate.onText = { _, connection, _ in
             turn += 1
-            connection.replaceLatest(WebSocketPayload(bytes: Array(text.utf8), isBinary: false, endsActivity: turn == 2))
+            if binary { connection.sendsTextUncompressed() }
+            connection.replaceLatest(WebSocketPayload(bytes: payload, isBinary: binary, endsActivity: turn == 2))
         }
         let client = try DeflateClient.connect(port: harness.port)
         let delegate = harness.delegate
         let holds = { harness.onServiceThread { _ in delegate.connections.values.first.map(DeflateHoldings.init) } }
-        let everything = DeflateHoldings(deflater: true, outputBuffer: true, writeBuffer: true, inflatedBuffer: true)
-        let nothing = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false, inflatedBuffer: false)
-        for expected in [everything, nothing, everything] {
+        let active = DeflateHoldings(deflater: !binary, outputBuffer: !binary, writeBuffer: !binary, inflatedBuffer: true)
+        let idle = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false, inflatedBuffer: false)
+        let received: DeflateClient.Event =
+            binary ? .binary(payload, compressed: false) : .text(String(decoding: payload, as: UTF8.self), compressed: true)
+        for expected in [active, idle, active] {
             try client.send("next")
-            #expect(client.receive() == .text(text, compressed: true))
+            #expect(client.receive() == received)
             // The buffers go on the writeable callback after the frame that ends activity.
             #expect(waitUntil(timeout: 30) { holds() == expected }, "\(String(describing: holds()))")
-        }
-    }
-
-    /// A connection that sends binary frames never deflates, but inflates what the client
-    /// compresses: it too lets the inflater's buffer go when a frame ends activity.
-    @Test func anIdleBinaryConnectionHoldsNoInflaterBuffer() throws {
-        let harness = try TestServer()
-        defer { harness.stop() }
-        var turn = 0
-        harness.delegate.onText = { _, connection, _ in
-            turn += 1
-            connection.sendsTextUncompressed()
-            connection.replaceLatest(WebSocketPayload(bytes: [1, 2, 3], isBinary: true, endsActivity: turn == 2))
-        }
-        let client = try DeflateClient.connect(port: harness.port)
-        let delegate = harness.delegate
-        let inflatedBuffer = {
-            harness.onServiceThread { _ in delegate.connections.values.first?.deflateState.map { $0.pointee.inflated != nil } }
-        }
-        for expected in [true, false, true] {
-            try client.send("next")
-            #expect(client.receive() == .binary([1, 2, 3], compressed: false))
-            #expect(waitUntil(timeout: 30) { inflatedBuffer() == expected }, "\(String(describing: inflatedBuffer()))")
         }
     }
 
