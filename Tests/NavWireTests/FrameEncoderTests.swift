@@ -121,6 +121,19 @@ import NavKit
         }
     }
 
+    /// A list with a number too large to pack is kept whole; deltas to and from it carry the
+    /// same fields as between packed lists.
+    @Test func deltasBetweenPackedAndWholeListsCarryOnlyWhatChanged() {
+        var encoder = WireEncoder(.v1)
+        _ = encoder.encode(list(item(1), item(2, x: 5)), seq: 1, time: 0)
+        let far = encode(&encoder, list(item(1), item(2, x: 5), item(3, x: 3e7)), seq: 2)
+        #expect(far?["set"] == [["id": 3, "kind": "rect", "frame": [3e7, 0, 10, 10], "alpha": 1, "fill": "#FFFFFF"]])
+        #expect(encoder.encode(list(item(1), item(2, x: 5), item(3, x: 3e7)), seq: 3, time: 1) == nil)
+        let back = encode(&encoder, list(item(1), item(2, x: 6.004)), seq: 4)
+        #expect(back?["set"] == [["id": 2, "frame": [6, 0, 10, 10]]])
+        #expect(back?["remove"] == [3])
+    }
+
     @Test func nothingChangedMeansNoFrame() {
         var encoder = WireEncoder(.v1)
         _ = encoder.encode(list(item(1)), seq: 1, time: 0)

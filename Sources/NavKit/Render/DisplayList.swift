@@ -3,14 +3,93 @@
 ///
 /// Hidden and fully transparent subtrees, nodes outside the viewport and nodes that draw nothing
 /// and have no role are left out, so its size follows what is on screen, not the size of the tree.
+///
+/// A list built at a precision keeps its items packed (`PackedDisplayItem`, about half the
+/// bytes): servers keep every session's latest list for as long as the session lives.
 public struct DisplayList: Equatable, Sendable {
-    public var items: [DisplayItem]
+    enum Storage: Sendable {
+        case whole([DisplayItem])
+        /// Items at `precision`, none of them with a number too large to pack.
+        case packed([PackedDisplayItem], precision: LayerPrecision)
+    }
+
+    var storage: Storage
     /// The viewport the list was made for.
     public var viewport: Size
 
     public init(items: [DisplayItem], viewport: Size) {
-        self.items = items
+        storage = .whole(items)
         self.viewport = viewport
+    }
+
+    init(storage: Storage, viewport: Size) {
+        self.storage = storage
+        self.viewport = viewport
+    }
+
+    /// The items in paint order (unpacked, when the list is packed).
+    public var items: [DisplayItem] {
+        get {
+            switch storage {
+            case .whole(let items): items
+            case .packed(let packed, let precision): packed.map { $0.unpacked(at: precision) }
+            }
+        }
+        set { storage = .whole(newValue) }
+    }
+
+    /// The precision the items are packed at; nil when they are kept whole.
+    public var packedPrecision: LayerPrecision? {
+        if case .packed(_, let precision) = storage { precision } else { nil }
+    }
+
+    /// Rounds the items to `precision` and packs them, in place; a list already packed at it is
+    /// left as it is.
+    public mutating func pack(at precision: LayerPrecision) {
+        guard packedPrecision != precision else { return }
+        var packer = DisplayItemPacker(precision: precision, capacity: count)
+        for position in 0..<count { packer.append(item(at: position)) }
+        storage = packer.storage
+    }
+
+    /// The number of items.
+    public var count: Int {
+        switch storage {
+        case .whole(let items): items.count
+        case .packed(let packed, _): packed.count
+        }
+    }
+
+    /// The item at `position` in paint order.
+    public func item(at position: Int) -> DisplayItem {
+        switch storage {
+        case .whole(let items): items[position]
+        case .packed(let packed, let precision): packed[position].unpacked(at: precision)
+        }
+    }
+
+    /// The id of the item at `position` in paint order.
+    public func id(at position: Int) -> Int {
+        switch storage {
+        case .whole(let items): items[position].id
+        case .packed(let packed, _): packed[position].id
+        }
+    }
+
+    /// True when the item at `position` equals `other`'s at `otherPosition`, id included.
+    public func holdsTheSame(at position: Int, as other: DisplayList, at otherPosition: Int) -> Bool {
+        if case .packed(let mine, let precision) = storage, case .packed(let theirs, let otherPrecision) = other.storage,
+            precision == otherPrecision
+        {
+            return mine[position] == theirs[otherPosition]
+        }
+        return item(at: position) == other.item(at: otherPosition)
+    }
+
+    /// Same viewport, same items in the same order.
+    public static func == (lhs: DisplayList, rhs: DisplayList) -> Bool {
+        lhs.viewport == rhs.viewport && lhs.count == rhs.count
+            && (0..<lhs.count).allSatisfy { lhs.holdsTheSame(at: $0, as: rhs, at: $0) }
     }
 
     /// The first item with `role` (and `name`, when given), in paint order.
@@ -32,17 +111,25 @@ public struct DisplayList: Equatable, Sendable {
     ///   - capacity: the expected number of items (the previous frame's), so the array is
     ///     allocated once instead of growing and copying its large items as it goes.
     ///   - styles: where drawn nodes keep their styles, shared with other scenes (`StyleTable`).
-    public static func build(root: Node, viewport: Size, ids: inout Int, capacity: Int = 64, styles: StyleTable? = nil) -> DisplayList {
+    ///   - precision: when given, the items are rounded to it and kept packed.
+    public static func build(
+        root: Node, viewport: Size, ids: inout Int, capacity: Int = 64, styles: StyleTable? = nil, precision: LayerPrecision? = nil
+    ) -> DisplayList {
+        let bounds = Rect(origin: .zero, size: viewport)
+        if let precision {
+            var packer = DisplayItemPacker(precision: precision, capacity: capacity)
+            append(root, offset: .zero, alpha: 1, scale: 1, clip: bounds, clipRadius: 0, clipped: false, into: &packer, ids: &ids, styles: styles)
+            return DisplayList(storage: packer.storage, viewport: viewport)
+        }
         var items: [DisplayItem] = []
         items.reserveCapacity(capacity)
-        let bounds = Rect(origin: .zero, size: viewport)
         append(root, offset: .zero, alpha: 1, scale: 1, clip: bounds, clipRadius: 0, clipped: false, into: &items, ids: &ids, styles: styles)
         return DisplayList(items: items, viewport: viewport)
     }
 
-    private static func append(
+    private static func append<Sink: DisplayItemSink>(
         _ node: Node, offset: Point, alpha parentAlpha: Double, scale parentScale: Double, clip: Rect, clipRadius: Double,
-        clipped: Bool, into items: inout [DisplayItem], ids: inout Int, styles: StyleTable?
+        clipped: Bool, into items: inout Sink, ids: inout Int, styles: StyleTable?
     ) {
         if node.isHidden || node.isOnStandby { return }
         let alpha = parentAlpha * node.alpha

@@ -45,11 +45,15 @@ public final class Scene {
     /// How many layers the last layer tree had: the next one reserves a little more room
     /// (`spareLayers`), so its walk's arrays are not regrown part way through.
     @exclusivity(unchecked) var lastLayerCount = 0
+    /// How many items the last picture's list had: the next one reserves that much and a little
+    /// more, so that a packed list is not regrown part way through.
+    @exclusivity(unchecked) var lastListCount = 0
     /// What the last layer tree left for the next to copy unchanged subtrees from; kept while
     /// the scene animates and after, until `dropLayerCache()` (see `layerTree()`).
     @exclusivity(unchecked) var layerCache: LayerTree.Cache?
-    /// What `layerTree()` rounds its layers to (nil: exact). A server sets the wire's, so a
-    /// frame takes the scene's layers as they are instead of rounding a copy of them.
+    /// What `layerTree()` rounds its layers to (nil: exact), and what the lists of pictures are
+    /// rounded and packed at. A server sets the wire's, so a frame takes the scene's layers and
+    /// items as they are instead of rounding a copy of them.
     @exclusivity(unchecked) public var layerPrecision: LayerPrecision? {
         didSet { if layerPrecision != oldValue { layerCache = nil } }
     }
@@ -137,7 +141,10 @@ public final class Scene {
         updateChromeTintAtRest()
         var picture = ScenePicture()
         if kinds.contains(.list) {
-            picture.list = DisplayList.build(root: rootNode, viewport: viewport.size, ids: &nodeIDs, styles: styles)
+            let list = DisplayList.build(
+                root: rootNode, viewport: viewport.size, ids: &nodeIDs, capacity: max(64, lastListCount + 16), styles: styles, precision: layerPrecision)
+            lastListCount = list.count
+            picture.list = list
         }
         if kinds.contains(.tree) { picture.tree = layerTree() }
         return picture

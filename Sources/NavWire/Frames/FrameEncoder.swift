@@ -13,15 +13,15 @@ public enum FrameEncoder {
     public static func encode(_ frame: WireFrame, from base: WireFrame?) -> [UInt8]? {
         guard let list = frame.list else { preconditionFailure("a v1 frame needs the picture as a list") }
         var out: [UInt8] = []
-        out.reserveCapacity(base == nil ? 256 + list.items.count * 160 : 256)
+        out.reserveCapacity(base == nil ? 256 + list.count * 160 : 256)
         JSONWriter.appendFrameHeader(seq: frame.seq, time: frame.time, into: &out)
         if let base, let old = base.list {
             guard appendDelta(from: old, to: list, base: base.seq, into: &out) else { return nil }
         } else {
             out.append(contentsOf: #","full":true,"nodes":["#.utf8)
-            for (index, item) in list.items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                appendItem(item, changedFrom: nil, into: &out)
+            for position in 0..<list.count {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                appendItem(list.item(at: position), changedFrom: nil, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -40,40 +40,42 @@ public enum FrameEncoder {
         // Items keep their order from frame to frame: each is looked for first where the one
         // before it was found, shifted by one.
         var shift = 0
-        for (index, item) in new.items.enumerated() {
-            let found = old.position(of: item.id, guess: index + shift)
-            if let found { shift = found - index }
-            let previous = found.map { old.items[$0] }
-            if previous != nil { seen += 1 }
-            if let previous, previous == item { continue }
+        for index in 0..<new.count {
+            let found = old.position(of: new.id(at: index), guess: index + shift)
+            if let found {
+                shift = found - index
+                seen += 1
+                if old.holdsTheSame(at: found, as: new, at: index) { continue }
+            }
             out.append(contentsOf: patches == 0 ? #","set":["#.utf8 : ",".utf8)
-            appendItem(item, changedFrom: previous, into: &out)
+            appendItem(new.item(at: index), changedFrom: found.map(old.item(at:)), into: &out)
             patches += 1
         }
         if patches > 0 {
             out.append(UInt8(ascii: "]"))
             changed = true
         }
-        if seen < old.items.count {
+        if seen < old.count {
             var removed = 0
             var shift = 0
-            for (index, item) in old.items.enumerated() {
-                if let found = new.position(of: item.id, guess: index + shift) {
+            for index in 0..<old.count {
+                let id = old.id(at: index)
+                if let found = new.position(of: id, guess: index + shift) {
                     shift = found - index
                     continue
                 }
                 out.append(contentsOf: removed == 0 ? #","remove":["#.utf8 : ",".utf8)
-                JSONWriter.appendNumber(Double(item.id), into: &out)
+                JSONWriter.appendNumber(Double(id), into: &out)
                 removed += 1
             }
             out.append(UInt8(ascii: "]"))
             changed = true
         }
-        if !new.items.elementsEqual(old.items, by: { $0.id == $1.id }) && !isAppendOnly(new, old) {
+        if !haveTheSameOrder(new, old) && !isAppendOnly(new, old) {
             out.append(contentsOf: #","order":["#.utf8)
-            for (index, item) in new.items.enumerated() {
+            for index in 0..<new.count {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendNumber(Double(item.id), into: &out)
+                JSONWriter.appendNumber(Double(new.id(at: index)), into: &out)
             }
             out.append(UInt8(ascii: "]"))
             changed = true
@@ -82,14 +84,21 @@ public enum FrameEncoder {
         return changed
     }
 
+    /// True when both lists paint the same ids in the same order.
+    private static func haveTheSameOrder(_ new: DisplayListSnapshot, _ old: DisplayListSnapshot) -> Bool {
+        new.count == old.count && (0..<new.count).allSatisfy { new.id(at: $0) == old.id(at: $0) }
+    }
+
     /// True when the new paint order is the old one, minus removed ids, plus new ids at the end:
     /// the order a viewer gets by applying `set` and `remove` alone, so `order` can be left out.
     private static func isAppendOnly(_ new: DisplayListSnapshot, _ old: DisplayListSnapshot) -> Bool {
         var position = 0
-        for item in old.items where new.contains(item.id, guess: position) {
-            guard position < new.items.count, new.items[position].id == item.id else { return false }
+        for index in 0..<old.count {
+            let id = old.id(at: index)
+            guard new.contains(id, guess: position) else { continue }
+            guard position < new.count, new.id(at: position) == id else { return false }
             position += 1
         }
-        return new.items[position...].allSatisfy { !old.contains($0.id) }
+        return (position..<new.count).allSatisfy { !old.contains(new.id(at: $0)) }
     }
 }

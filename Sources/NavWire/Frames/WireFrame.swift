@@ -51,7 +51,7 @@ public final class WireFrame {
     /// True when both frames have the same forms and show the same picture at wire precision.
     /// (For trees this is the diff the encoders will ask for next, so it is kept.)
     public func showsTheSame(as other: WireFrame) -> Bool {
-        guard kinds == other.kinds, list?.items == other.list?.items else { return false }
+        guard kinds == other.kinds, list == other.list else { return false }
         guard tree != nil else { return true }
         return tree?.rootID == other.tree?.rootID && treeDiff(from: other)?.isEmpty == true
     }
