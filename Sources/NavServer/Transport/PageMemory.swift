@@ -16,7 +16,7 @@ import Darwin
 /// activity, not per message. Any thread.
 enum PageMemory {
     /// Bytes in front of each block: its mapped length, with the block kept 16-byte aligned.
-    private static let header = 16
+    static let header = 16
 
     /// A block of at least `byteCount` bytes, 16-byte aligned; nil when the kernel refuses.
     static func allocate(byteCount: Int) -> UnsafeMutableRawPointer? {

@@ -144,6 +144,7 @@ public final class WebSocketServer: @unchecked Sendable {
         }
 
         LibWebSocketsLog.install()
+        LibWebSocketsMemory.install()
         let info = ContextCreationInfo(
             configuration: configuration, user: Unmanaged.passUnretained(handler).toOpaque())
         var creation = info.info
