@@ -15,6 +15,20 @@ import Testing
         #expect(h.scene.appearanceViolations.isEmpty)
     }
 
+    /// A stack makes its dim with its first transition and keeps it for the next, off the
+    /// picture at rest; one that never moved has none (an idle session keeps every stack).
+    @Test func aStackMakesItsDimWithItsFirstTransition() throws {
+        let h = SceneHarness()
+        #expect(h.stack.runner.madeDim == nil)
+        h.run(.push(screen("Detail")))
+        let dim = try #require(h.stack.runner.madeDim)
+        #expect(dim.parent == nil)
+        h.run(.pop())
+        #expect(h.stack.runner.madeDim === dim)
+        #expect(dim.parent == nil)
+        #expect(h.scene.displayList().all(role: .dim).isEmpty)
+    }
+
     @Test func transitionEventsFrameTheCallbacks() {
         let h = SceneHarness()
         h.clearEvents()

@@ -5,8 +5,18 @@
 ///
 /// Not thread-safe: belongs to one scene, used from one thread.
 final class TransitionRunner {
-    /// The black node dimming the covered page (role `dim`).
-    let dim = Node(role: .dim, name: "dim", fill: .black)
+    /// The black node dimming the covered page (role `dim`): made when first asked for, as most
+    /// of a scene's containers never run a transition and every idle session keeps its runners.
+    /// A snapshot's walk asks for it, so snapshots name the same nodes whenever it was made.
+    var dim: Node {
+        if let madeDim { return madeDim }
+        let made = Node(role: .dim, name: "dim", fill: .black)
+        made.alpha = 0
+        madeDim = made
+        return made
+    }
+    /// The dim, if anything has asked for it yet.
+    private(set) var madeDim: Node?
     /// The transition running now, if any.
     private(set) var running: RunningTransition?
     /// The container's size: what relative offsets are fractions of.
@@ -14,9 +24,7 @@ final class TransitionRunner {
     /// The container's safe area (where a sheet's card starts).
     var safeArea = EdgeInsets.zero
 
-    init() {
-        dim.alpha = 0
-    }
+    init() {}
 
     var isRunning: Bool { running != nil }
 
@@ -73,7 +81,7 @@ final class TransitionRunner {
         running = nil
         transition.pair(dim: dim, bounds: bounds, safeArea: safeArea).reset()
         transition.bars?.detach(upperPage: transition.upper.view, lowerPage: transition.lower?.view ?? transition.upper.view)
-        dim.removeFromParent()
+        madeDim?.removeFromParent()
     }
 
     /// Lays the running transition out again (after a resize).

@@ -221,7 +221,7 @@ extension Scene {
     /// or nowhere: a sheet at rest in a tab not shown, or a dim a sheet left on a page after
     /// something replaced it, is not described.
     private static func checkDim(of stack: NavigationController) throws(SceneSnapshotError) {
-        guard let parent = stack.runner.dim.parent else { return }
+        guard let parent = stack.runner.madeDim?.parent else { return }
         let top = stack.topViewController
         if stack.isShowing, top.isSheet, let below = stack.page(below: top), below.isViewLoaded, parent === below.view { return }
         throw .unsupported("stack \(stack.identifier) keeps a sheet's dim out of sight")

@@ -137,7 +137,7 @@ extension NavigationController {
         below.isOnStandby = true
         // A page a sheet lay over keeps what the sheet did to it (scaled back, dimmed, taking no
         // touches) when something else replaced the sheet: it waits at rest, as a pop shows it.
-        if runner.dim.parent === below { runner.dim.removeFromParent() }
+        if let dim = runner.madeDim, dim.parent === below { dim.removeFromParent() }
         below.rest(at: restOrigin(of: viewControllers[index - 1]))
     }
 

@@ -176,7 +176,7 @@ public final class NavigationController: Controller, StackCommandTarget {
     /// The dim over the page below a resting sheet is the stack's (`rest(sheet:over:)`): a stack
     /// that leaves the app (a `setRoot`) takes it back, so no released page keeps it.
     override func didRelease() {
-        runner.dim.removeFromParent()
+        runner.madeDim?.removeFromParent()
     }
 
     // MARK: Responder chain and state

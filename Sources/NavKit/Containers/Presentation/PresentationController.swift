@@ -230,7 +230,7 @@ public final class PresentationController: Controller {
     /// off the picture. Only the topmost controller takes touches.
     func rest() {
         view.fill = presentations.contains { $0.style == .sheet } ? .black : nil
-        runner.dim.removeFromParent()
+        runner.madeDim?.removeFromParent()
         for case let panel as PanelController in presented { panel.mask.removeFromParent() }
         base.view.rest(at: .zero)
         base.view.isOnStandby = false
@@ -276,7 +276,7 @@ public final class PresentationController: Controller {
     /// The dim and the black behind sheets belong to this container, whose view is the scene's
     /// root node: one replaced by a `setRoot` takes them along.
     override func didRelease() {
-        runner.dim.removeFromParent()
+        runner.madeDim?.removeFromParent()
         view.fill = nil
     }
 
