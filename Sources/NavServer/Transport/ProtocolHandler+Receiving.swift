@@ -47,6 +47,8 @@ extension ProtocolHandler {
             metrics.messagesReceived += 1
             metrics.bytesReceived += text.utf8.count
         }
+        // A message to an idle compressed connection (a viewer's ack) made lws' inflating buffer.
+        if connection.isCompressed, connection.isAtRest { letGoOfBuffersAfterThisTurn(connection, wsi) }
         server.delegate?.webSocketServer(server, connection: connection, didReceiveText: text)
         return 0
     }

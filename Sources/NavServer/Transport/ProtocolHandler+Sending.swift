@@ -17,12 +17,16 @@ extension ProtocolHandler {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
+        // Unless activity starts again with the payload waiting now: its buffers would be made again.
         if connection.letsGoOfBuffers {
             connection.letsGoOfBuffers = false
-            connection.writeBuffer = nil
-            if let state = connection.deflateState { PermessageDeflate.letGoOfBuffers(state) }
+            if connection.latest?.endsActivity != false {
+                connection.writeBuffer = nil
+                if let state = connection.deflateState { PermessageDeflate.letGoOfBuffers(state) }
+            }
         }
         // The ping and the queued messages first, while the socket takes them.
+        if connection.isCompressed, connection.isAtRest, connection.hasQueuedMessages { letGoOfBuffersAfterThisTurn(connection, wsi) }
         while connection.pingDue || connection.hasQueuedMessages {
             if connection.pingDue {
                 connection.pingDue = false
@@ -41,15 +45,21 @@ extension ProtocolHandler {
             else { return -1 }
             server.delegate?.webSocketServer(server, didSendLatestOn: connection)
             // An idle compressed connection keeps no buffers: they go once lws has read all of this.
-            if connection.isCompressed, payload.endsActivity {
-                connection.letsGoOfBuffers = true
-                lws_callback_on_writable(wsi)
-            }
+            connection.isAtRest = payload.endsActivity
+            if connection.isCompressed, payload.endsActivity { letGoOfBuffersAfterThisTurn(connection, wsi) }
             // One payload a turn: one the delegate puts (or a message it queues) when it hears of
             // this write goes on the next callback, so no turn runs on without end.
             if connection.hasOutputWaiting { lws_callback_on_writable(wsi) }
         }
         return 0
+    }
+
+    /// Lets the write buffer and lws' deflate buffers go on the next writeable callback, which
+    /// comes once lws has read all that this turn wrote, and has freed the inflater of a message
+    /// it was reading.
+    func letGoOfBuffersAfterThisTurn(_ connection: WebSocketConnection, _ wsi: OpaquePointer) {
+        connection.letsGoOfBuffers = true
+        lws_callback_on_writable(wsi)
     }
 
     /// Before a text frame on a compressed connection: lws resets its deflater after the frame

@@ -61,6 +61,10 @@ public final class WebSocketConnection {
     /// connection: the next writeable callback, which comes when lws has read all of it, lets the
     /// write buffer and lws' deflate buffers go (`PermessageDeflate.letGoOfBuffers`).
     var letsGoOfBuffers = false
+    /// True from the written payload that ended a run of activity until one that does not: a
+    /// message in or out meanwhile (a viewer's ack, a ping and its answer) makes buffers again,
+    /// and they go after it.
+    var isAtRest = false
 
     /// True while text may go compressed: every message then goes from the connection's own buffer.
     var usesOwnWriteBuffer: Bool { isCompressed && deflatesText }

@@ -193,6 +193,36 @@ import Testing
         }
     }
 
+    /// Messages to and from a connection at rest (a viewer's ack after the frame that ended
+    /// activity, a ping and its answer) make buffers again, and they go after each.
+    @Test func anIdleConnectionLetsGoAgainAfterAMessageInOrOut() throws {
+        let harness = try TestServer()
+        defer { harness.stop() }
+        let heard = Locked(0)
+        harness.delegate.onText = { _, connection, text in
+            heard.withLock { $0 += 1 }
+            switch text {
+            case "frame": connection.replaceLatest(WebSocketPayload(bytes: Array(Self.json(8000).utf8), isBinary: false, endsActivity: true))
+            case "ping": connection.send(Self.json(100))
+            default: break
+            }
+        }
+        let client = try DeflateClient.connect(port: harness.port)
+        let delegate = harness.delegate
+        let holds = { harness.onServiceThread { _ in delegate.connections.values.first.map(DeflateHoldings.init) } }
+        let idle = DeflateHoldings(deflater: false, outputBuffer: false, writeBuffer: false, inflatedBuffer: false)
+        // Idle once the server has heard `messages` (so not merely before it read the last).
+        let idleAfter = { (messages: Int) in heard.withLock { $0 } == messages && holds() == idle }
+        try client.send("frame")
+        #expect(client.receive() == .text(Self.json(8000), compressed: true))
+        #expect(waitUntil(timeout: 30) { idleAfter(1) }, "\(String(describing: holds()))")
+        try client.send("ack")
+        #expect(waitUntil(timeout: 30) { idleAfter(2) }, "after an ack: \(String(describing: holds()))")
+        try client.send("ping")
+        #expect(client.receive() == .text(Self.json(100), compressed: true))
+        #expect(waitUntil(timeout: 30) { idleAfter(3) }, "after an answer: \(String(describing: holds()))")
+    }
+
     @Test func keepsEachConnectionsLargeMessagesIntact() throws {
         // A message that compresses to more than the deflater's output buffer goes out over
         // several passes of the service loop while lws keeps reading the written bytes; writes to
