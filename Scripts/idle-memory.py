@@ -6,10 +6,11 @@ divided by N. Prints one JSON object. (`stackcast bench` measures sessions kept 
 no viewer, `server.idle_session_kib`; freed memory stays resident, so that figure cannot come
 from closing these connections.)
 
-    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone] [--deflate] [--wire binary|json|v1]
+    Scripts/idle-memory.py BINARY [--sessions 1000] [--app phone] [--deflate] [--wire binary|json|v1] [--ack]
 
 With --deflate the connections offer permessage-deflate as the `websockets` library does by default
-(and as browsers do); without it they offer none.
+(and as browsers do); without it they offer none. With --ack each connection acks its first frame,
+as the viewer does once it has drawn one.
 
 The server gets a log file of its own (a full stdout pipe would stop its service threads), the
 peer limits it needs for N connections from one address, and a warm-up session before the
@@ -59,7 +60,20 @@ HELLOS = {
 }
 
 
-async def open_session(url, app, deflate, wire):
+def frame_seq(frame):
+    """The seq of a frame: a JSON one's `seq`, or the varint after a binary one's type byte."""
+    if not isinstance(frame, bytes):
+        return json.loads(frame)["seq"]
+    seq, shift = 0, 0
+    for byte in frame[1:]:
+        seq |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return seq
+    raise RuntimeError("a binary frame that ends inside its seq")
+
+
+async def open_session(url, app, deflate, wire, ack=False):
     connection = await websockets.connect(
         url, subprotocols=["stackcast.v1"], compression="deflate" if deflate else None, ping_interval=None)
     await connection.send(json.dumps({"type": "hello", "app": app, **HELLOS[wire]}))
@@ -69,10 +83,12 @@ async def open_session(url, app, deflate, wire):
     frame = await connection.recv()
     if isinstance(frame, bytes) != (wire == "binary"):
         raise RuntimeError(f"expected a {wire} frame after welcome")
+    if ack:
+        await connection.send(json.dumps({"type": "ack", "seq": frame_seq(frame)}))
     return connection
 
 
-async def measure(binary, sessions, app, deflate, wire):
+async def measure(binary, sessions, app, deflate, wire, ack):
     with tempfile.NamedTemporaryFile("w", suffix=".log") as log:
         server, url = start_server(binary, sessions, log)
         try:
@@ -82,7 +98,7 @@ async def measure(binary, sessions, app, deflate, wire):
             before = resident_kib(server.pid)
             connections = []
             for _ in range(sessions):
-                connections.append(await open_session(url, app, deflate, wire))
+                connections.append(await open_session(url, app, deflate, wire, ack))
             await asyncio.sleep(1.0)
             connected = resident_kib(server.pid)
             for connection in connections:
@@ -91,7 +107,7 @@ async def measure(binary, sessions, app, deflate, wire):
             server.terminate()
             server.wait(timeout=30)
     return {
-        "app": app, "sessions": sessions, "deflate": deflate, "wire": wire, "rss_before_kib": before, "rss_connected_kib": connected,
+        "app": app, "sessions": sessions, "deflate": deflate, "wire": wire, "ack": ack, "rss_before_kib": before, "rss_connected_kib": connected,
         "connected_session_kib": round((connected - before) / sessions, 1),
     }
 
@@ -103,10 +119,11 @@ def main():
     parser.add_argument("--app", default="phone")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate, as websockets does by default")
     parser.add_argument("--wire", choices=sorted(HELLOS), default="binary", help="the frames the sessions ask for")
+    parser.add_argument("--ack", action="store_true", help="ack the first frame, as the viewer does")
     arguments = parser.parse_args()
     if arguments.sessions < 1:
         parser.error("--sessions must be at least 1")
-    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app, arguments.deflate, arguments.wire))))
+    print(json.dumps(asyncio.run(measure(arguments.binary, arguments.sessions, arguments.app, arguments.deflate, arguments.wire, arguments.ack))))
 
 
 if __name__ == "__main__":
