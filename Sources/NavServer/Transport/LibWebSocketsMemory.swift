@@ -11,9 +11,9 @@ import CWebSockets
 /// a session's. From the heap, the buffer would often land on blocks that other objects wrote
 /// and freed, and count as resident whole; in pages of its own, only what was written is.
 ///
-/// lws has one allocator for the process, a plain C function. Every block it hands out has
-/// `PageMemory`'s header in front: the mapped length for pages, minus the block's size for the
-/// heap.
+/// lws has one allocator for the process, a plain C function, called from every service thread.
+/// Every block it hands out has `PageMemory`'s header in front: the mapped length for pages,
+/// minus the block's size for the heap.
 enum LibWebSocketsMemory {
     /// Blocks this large and larger are pages of their own.
     static let pagesFrom = 8 * 1024

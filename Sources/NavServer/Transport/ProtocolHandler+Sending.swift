@@ -17,9 +17,9 @@ extension ProtocolHandler {
         // A close decided while lws was inflating a message, which it may have ignored (`closeNow`).
         if connection.isHangingUp { return -1 }
         guard connection.ending == nil else { return 0 }
-        // Unless activity starts again with the payload waiting now: its buffers would be made again.
         if connection.letsGoOfBuffers {
             connection.letsGoOfBuffers = false
+            // Not when the payload waiting now starts activity again: it would make them again.
             if connection.latest?.endsActivity != false {
                 connection.writeBuffer = nil
                 if let state = connection.deflateState { PermessageDeflate.letGoOfBuffers(state) }

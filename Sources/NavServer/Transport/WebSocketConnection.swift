@@ -58,8 +58,9 @@ public final class WebSocketConnection {
     /// does not take at once of anything else).
     var writeBuffer: WriteBuffer?
     /// True once the message that ended a run of activity was written on a compressed
-    /// connection: the next writeable callback, which comes when lws has read all of it, lets the
-    /// write buffer and lws' deflate buffers go (`PermessageDeflate.letGoOfBuffers`).
+    /// connection, or a message went in or out while it rests: the next writeable callback, which
+    /// comes when lws has read all of it, lets the write buffer and lws' deflate buffers go
+    /// (`PermessageDeflate.letGoOfBuffers`).
     var letsGoOfBuffers = false
     /// True from the written payload that ended a run of activity until one that does not: a
     /// message in or out meanwhile (a viewer's ack, a ping and its answer) makes buffers again,
