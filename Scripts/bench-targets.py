@@ -161,8 +161,9 @@ def main():
     target("idle session, connected (1,000 connections)", idle.get("connected_session_kib"), idle_limit, "KiB")
     target("idle session kept for a resume (no viewer)", bench.get("server.idle_session_kib"), idle_limit, "KiB")
     # With the permessage-deflate Python websockets offers by default (200 connections); on the
-    # viewer's wire, acking the first frame as the viewer does.
-    for wire, name in [("binary", "binary v2, acked as by the viewer"), ("v1", "JSON v1")]:
+    # binary wire, acking the first frame as a browser's program would (the viewer itself asks
+    # for no compression there).
+    for wire, name in [("binary", "binary v2, first frame acked"), ("v1", "JSON v1")]:
         target(f"idle session, connected with permessage-deflate, {name} (200 connections)",
                deflated.get(wire, {}).get("connected_session_kib"), idle_limit, "KiB")
     target("stalled reader's queued bytes (window 16)", bench.get("server.stalled_reader_window_16_queued_bytes"), 65536, "B")

@@ -10,7 +10,7 @@ from closing these connections.)
 
 With --deflate the connections offer permessage-deflate as the `websockets` library does by default
 (and as browsers do); without it they offer none. With --ack each connection acks its first frame,
-as the viewer does once it has drawn one.
+as the viewer does once it has drawn one (an ack is a message the server inflates).
 
 The server gets a log file of its own (a full stdout pipe would stop its service threads), the
 peer limits it needs for N connections from one address, and a warm-up session before the
@@ -119,7 +119,7 @@ def main():
     parser.add_argument("--app", default="phone")
     parser.add_argument("--deflate", action="store_true", help="offer permessage-deflate, as websockets does by default")
     parser.add_argument("--wire", choices=sorted(HELLOS), default="binary", help="the frames the sessions ask for")
-    parser.add_argument("--ack", action="store_true", help="ack the first frame, as the viewer does")
+    parser.add_argument("--ack", action="store_true", help="ack the first frame, as a viewer does")
     arguments = parser.parse_args()
     if arguments.sessions < 1:
         parser.error("--sessions must be at least 1")
