@@ -31,12 +31,12 @@ struct DisplayItemPacker: DisplayItemSink {
         whole?.append(item)
     }
 
-    /// The list's storage: packed, unless an item could not be. The packed items are copied
-    /// into an array of their own size when the reserved one has much room to spare, as it may
-    /// be kept for as long as a session lives.
-    var storage: DisplayList.Storage {
-        if let whole { return .whole(whole) }
-        guard packed.capacity > packed.count + packed.count / 8 + 4 else { return .packed(packed, precision: precision) }
-        return .packed(packed.withUnsafeBufferPointer { Array($0) }, precision: precision)
+    /// The list: packed, unless an item could not be. The packed items are copied into an array
+    /// of their own size when the reserved one has much room to spare, as the list may be kept
+    /// for as long as a session lives.
+    func list(viewport: Size) -> DisplayList {
+        let spare = packed.capacity > packed.count + packed.count / 8 + 4
+        let items = spare ? packed.withUnsafeBufferPointer { Array($0) } : packed
+        return DisplayList(packed: items, at: precision, orWhole: whole, viewport: viewport)
     }
 }

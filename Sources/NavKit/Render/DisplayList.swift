@@ -7,40 +7,45 @@
 /// A list built at a precision keeps its items packed (`PackedDisplayItem`, about half the
 /// bytes): servers keep every session's latest list for as long as the session lives.
 public struct DisplayList: Equatable, Sendable {
-    enum Storage: Sendable {
-        case whole([DisplayItem])
-        /// Items at `precision`, none of them with a number too large to pack.
-        case packed([PackedDisplayItem], precision: LayerPrecision)
-    }
-
-    var storage: Storage
+    // Two arrays, one of them empty, rather than an enum of the two: an enum keeps its case in
+    // the array reference's spare bits, where LeakSanitizer cannot see the reference.
+    /// The items kept whole; empty when they are packed.
+    private var wholeItems: [DisplayItem]
+    /// The items packed at `packedPrecision`; empty when they are kept whole.
+    private var packedItems: [PackedDisplayItem] = []
+    /// The precision the items are packed at; nil when they are kept whole.
+    public private(set) var packedPrecision: LayerPrecision?
     /// The viewport the list was made for.
     public var viewport: Size
 
     public init(items: [DisplayItem], viewport: Size) {
-        storage = .whole(items)
+        wholeItems = items
         self.viewport = viewport
     }
 
-    init(storage: Storage, viewport: Size) {
-        self.storage = storage
+    /// A list of `packed` items at `precision`, or of `whole` ones when an item could not be packed.
+    init(packed: [PackedDisplayItem], at precision: LayerPrecision, orWhole whole: [DisplayItem]?, viewport: Size) {
+        if let whole {
+            wholeItems = whole
+        } else {
+            wholeItems = []
+            packedItems = packed
+            packedPrecision = precision
+        }
         self.viewport = viewport
     }
 
     /// The items in paint order (unpacked, when the list is packed).
     public var items: [DisplayItem] {
         get {
-            switch storage {
-            case .whole(let items): items
-            case .packed(let packed, let precision): packed.map { $0.unpacked(at: precision) }
-            }
+            guard let packedPrecision else { return wholeItems }
+            return packedItems.map { $0.unpacked(at: packedPrecision) }
         }
-        set { storage = .whole(newValue) }
-    }
-
-    /// The precision the items are packed at; nil when they are kept whole.
-    public var packedPrecision: LayerPrecision? {
-        if case .packed(_, let precision) = storage { precision } else { nil }
+        set {
+            wholeItems = newValue
+            packedItems = []
+            packedPrecision = nil
+        }
     }
 
     /// Rounds the items to `precision` and packs them, in place; a list already packed at it is
@@ -49,39 +54,29 @@ public struct DisplayList: Equatable, Sendable {
         guard packedPrecision != precision else { return }
         var packer = DisplayItemPacker(precision: precision, capacity: count)
         for position in 0..<count { packer.append(item(at: position)) }
-        storage = packer.storage
+        self = packer.list(viewport: viewport)
     }
 
     /// The number of items.
     public var count: Int {
-        switch storage {
-        case .whole(let items): items.count
-        case .packed(let packed, _): packed.count
-        }
+        packedPrecision == nil ? wholeItems.count : packedItems.count
     }
 
     /// The item at `position` in paint order.
     public func item(at position: Int) -> DisplayItem {
-        switch storage {
-        case .whole(let items): items[position]
-        case .packed(let packed, let precision): packed[position].unpacked(at: precision)
-        }
+        guard let packedPrecision else { return wholeItems[position] }
+        return packedItems[position].unpacked(at: packedPrecision)
     }
 
     /// The id of the item at `position` in paint order.
     public func id(at position: Int) -> Int {
-        switch storage {
-        case .whole(let items): items[position].id
-        case .packed(let packed, _): packed[position].id
-        }
+        packedPrecision == nil ? wholeItems[position].id : packedItems[position].id
     }
 
     /// True when the item at `position` equals `other`'s at `otherPosition`, id included.
     public func holdsTheSame(at position: Int, as other: DisplayList, at otherPosition: Int) -> Bool {
-        if case .packed(let mine, let precision) = storage, case .packed(let theirs, let otherPrecision) = other.storage,
-            precision == otherPrecision
-        {
-            return mine[position] == theirs[otherPosition]
+        if let packedPrecision, packedPrecision == other.packedPrecision {
+            return packedItems[position] == other.packedItems[otherPosition]
         }
         return item(at: position) == other.item(at: otherPosition)
     }
@@ -119,7 +114,7 @@ public struct DisplayList: Equatable, Sendable {
         if let precision {
             var packer = DisplayItemPacker(precision: precision, capacity: capacity)
             append(root, offset: .zero, alpha: 1, scale: 1, clip: bounds, clipRadius: 0, clipped: false, into: &packer, ids: &ids, styles: styles)
-            return DisplayList(storage: packer.storage, viewport: viewport)
+            return packer.list(viewport: viewport)
         }
         var items: [DisplayItem] = []
         items.reserveCapacity(capacity)
