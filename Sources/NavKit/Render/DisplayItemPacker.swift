@@ -19,7 +19,7 @@ struct DisplayItemPacker: DisplayItemSink {
 
     mutating func append(_ item: DisplayItem) {
         var item = item
-        item.round(to: precision)
+        item.roundStyle(to: precision)
         if whole == nil, let small = PackedDisplayItem(item, at: precision) {
             packed.append(small)
             return
@@ -28,6 +28,7 @@ struct DisplayItemPacker: DisplayItemSink {
             whole = packed.map { $0.unpacked(at: precision) }
             packed = []
         }
+        item.round(to: precision)
         whole?.append(item)
     }
 

@@ -41,6 +41,14 @@ extension DisplayItem {
         if clipRadius != 0 { clipRadius = LayerPrecision.round(clipRadius, to: geometry) }
         if alpha != 1 { alpha = LayerPrecision.round(alpha, to: precision.alpha) }
         if scale != 1 { scale = LayerPrecision.round(scale, to: precision.scale) }
+        roundStyle(to: precision)
+    }
+
+    /// Rounds the style's numbers (corner radius, shadow, border) to `precision`: the part of
+    /// `round(to:)` that packing (`PackedDisplayItem`), which rounds the item's own numbers
+    /// itself, leaves to be done.
+    mutating func roundStyle(to precision: LayerPrecision) {
+        let geometry = precision.geometry
         let radius = self.radius == 0 ? 0 : LayerPrecision.round(self.radius, to: geometry)
         var shadow = self.shadow
         if var rounded = shadow {

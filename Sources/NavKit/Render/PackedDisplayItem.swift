@@ -21,7 +21,8 @@ public struct PackedDisplayItem: Equatable, Sendable {
     @usableFromInline let storage: DisplayStyle.Storage
 
     /// `item` at `precision`; nil when one of its numbers (or its id) does not fit: not finite,
-    /// or more than 2³¹ divisions from zero. `item`'s style must already be at `precision`.
+    /// or more than 2³¹ divisions from zero. `item`'s style must already be at `precision`
+    /// (`DisplayItem.roundStyle(to:)`).
     public init?(_ item: DisplayItem, at precision: LayerPrecision) {
         guard let id = Int32(exactly: item.id),
             let x = Self.count(item.frame.x, precision.geometry), let y = Self.count(item.frame.y, precision.geometry),
