@@ -42,9 +42,6 @@ extension NavigationBar {
     /// to the standard look (`standardProgress`).
     func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) {
         isShared = true
-        // Only the title and the back label leave their places at rest (`rest`).
-        titleNode.frame.x = rest.titleX
-        backLabel.frame.x = rest.backLabelX
         setHeight(height)
         if let largeTitle {
             let area = max(height - laidOut.safeTop - barHeight, 0)
@@ -52,6 +49,8 @@ extension NavigationBar {
             largeTitle.label.frame.origin.y = area - NavigationBar.largeTitleLine.bottom - NavigationBar.largeTitleLine.height
             largeTitle.label.alpha = upper ? 1 : 1 - q
         }
+        // Only the title and the back label leave their places at rest (`rest`). Each is placed
+        // once: a node's move walks up to the root and is recorded for the next layer tree.
         if upper {
             // Everything still to come sits one step to the right and fades in together: the
             // bar's own alpha carries the fade (one layer patched per frame, not three), as its
@@ -59,8 +58,8 @@ extension NavigationBar {
             node.fill = nil
             node.alpha = q * spec.alpha
             hairline.isHidden = true
-            titleNode.frame.x += (1 - q) * laidOut.width / 2
-            backLabel.frame.x += (1 - q) * travel
+            titleNode.frame.x = rest.titleX + (1 - q) * laidOut.width / 2
+            backLabel.frame.x = rest.backLabelX + (1 - q) * travel
             // The lower bar's chevron stays in its place when it has one.
             backIcon.alpha = lowerHasBack ? 0 : 1
             titleNode.alpha = standardProgress
@@ -68,9 +67,9 @@ extension NavigationBar {
             if spec.style != .transparent { node.fill = (spec.fill ?? Color.barBackground).withAlpha(standard) }
             hairline.isHidden = spec.style != .default || standard == 0
             hairline.alpha = standard
-            titleNode.frame.x -= q * travel
+            titleNode.frame.x = rest.titleX - q * travel
             titleNode.alpha = (1 - q) * standardProgress
-            backLabel.frame.x -= q * travel
+            backLabel.frame.x = rest.backLabelX - q * travel
             backLabel.alpha = 1 - q
         }
     }
