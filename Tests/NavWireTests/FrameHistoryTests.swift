@@ -15,18 +15,21 @@ import NavKit
         var tables = BinaryTables()
         private var now = 0.0
 
-        init(kinds: ScenePicture.Kinds = .tree) throws {
+        /// `settles`: the history settles after each frame is encoded, as a server's does.
+        init(kinds: ScenePicture.Kinds = .tree, settles: Bool = false) throws {
             scene.layerPrecision = .wire
             scene.setRoot(try TreeEncoderTests.stack.makeController(scene))
             self.kinds = kinds
+            self.settles = settles
             tick()
         }
 
         private let kinds: ScenePicture.Kinds
+        private let settles: Bool
 
-        func run(_ command: Command) {
+        func run(_ command: Command, ticks: Int = 60) {
             scene.handle(command) { _ in }
-            for _ in 0..<60 { tick() }
+            for _ in 0..<ticks { tick() }
         }
 
         private func tick() {
@@ -37,6 +40,7 @@ import NavKit
             _ = WireEncoder.encode(frame, from: frames.last, as: .v2Binary, tables: &tables)
             frames.append(frame)
             history.append(frame)
+            if settles { history.settle() }
         }
     }
 
@@ -72,6 +76,51 @@ import NavKit
             #expect(fromBack == fromMade, "delta from frame \(made.seq)")
             #expect(fromBack.map { $0.count < 1000 } == true, "a delta, not a full frame")
         }
+    }
+
+    @Test func settlingKeepsTheFrameBeforeTheNewestAsAReversal() throws {
+        let settled = try Run(settles: true), unsettled = try Run()
+        // Mid-slide: every frame of it keeps the shape.
+        let push = Command.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")]))
+        settled.run(push, ticks: 10)
+        unsettled.run(push, ticks: 10)
+        let last = settled.frames[settled.frames.count - 1], before = settled.frames[settled.frames.count - 2]
+        #expect(settled.history.reversedFrames == unsettled.history.reversedFrames + 1)
+        #expect(settled.history.frame(last.seq) === last)
+        let back = try #require(settled.history.frame(before.seq))
+        #expect(back !== before, "rebuilt from the newest")
+        #expect(back.tree?.layers == before.tree?.layers && back.tables == before.tables)
+
+        // The newest remade (a viewer asking for another form): the frame before it comes back
+        // as it was, whatever the remade frame holds (here another screen altogether).
+        unsettled.run(.pop())
+        let remade = WireFrame(seq: last.seq, time: last.time, picture: unsettled.scene.currentPicture(kinds: [.list, .tree]))
+        #expect(remade.tree?.layers.count != last.tree?.layers.count)
+        settled.history.replaceLatest(with: remade)
+        #expect(settled.history.frame(before.seq)?.tree?.layers == before.tree?.layers)
+        #expect(settled.history.frame(before.seq - 1)?.tree?.layers == settled.frames[settled.frames.count - 3].tree?.layers)
+
+        settled.run(.pop())
+        for made in settled.frames.suffix(FrameHistory.sessionCapacity) where made.seq != last.seq {
+            let back = try #require(settled.history.frame(made.seq))
+            #expect(back.seq == made.seq && back.time == made.time)
+            #expect(back.tree?.layers == made.tree?.layers, "frame \(made.seq)")
+            #expect(back.tables == made.tables && back.tables != nil)
+        }
+    }
+
+    @Test func aDeltaFromTheFrameBeforeTheNewestIsTheSameAfterSettling() throws {
+        let run = try Run()
+        run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")])), ticks: 10)
+        let latest = run.history.latest, before = run.frames[run.frames.count - 2]
+        var a = run.tables, b = run.tables
+        let unsettled = WireEncoder.encode(latest, from: before, as: .v2Binary, tables: &a)
+        run.history.settle()
+        // A viewer that still holds the older frame: the newest let go of its diff, made again.
+        let settled = WireEncoder.encode(latest, from: before, as: .v2Binary, tables: &b)
+        #expect(settled == unsettled)
+        #expect(settled.map { $0.count < 100 } == true, "a slide's delta")
+        #expect(run.history.frame(before.seq) !== before)
     }
 
     @Test func framesWithADisplayListAreKeptWhole() throws {

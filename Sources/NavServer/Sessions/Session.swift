@@ -464,6 +464,12 @@ final class Session {
         encoded.removeAll(keepingCapacity: true)
     }
 
+    /// The newest frame has gone to the viewers that had room for it: the history keeps the one
+    /// before it as a reversal now, while both are in the cache (`FrameHistory.settle()`).
+    func settleHistory() {
+        history.settle()
+    }
+
     private func record(_ picture: ScenePicture) {
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         frame.input = lastInput

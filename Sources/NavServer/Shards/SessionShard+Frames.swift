@@ -9,7 +9,10 @@ import NavWire
 extension SessionShard {
     /// Ticks `session` to `now`; when its picture changed, its viewers' slots get the new frame.
     func render(_ session: Session, now: Double) {
-        if session.tick(now: now) { fillSlots(of: session) }
+        if session.tick(now: now) {
+            fillSlots(of: session)
+            session.settleHistory()
+        }
         scheduleCheckpoint(session, now: now)
         if !session.scene.needsTick, session.scene.keepsLayerCache {
             // On a whole second: the scenes that stop within one second share one wake-up.

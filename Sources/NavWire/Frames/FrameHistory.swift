@@ -1,12 +1,11 @@
 /// A session's last frames, for resumes: a viewer that comes back with the seq of a frame still
 /// here gets a delta from it (protocol §2, step 5).
 ///
-/// The newest two frames are kept whole: the newest is the one encoded, and the one before it is
-/// what the next frame is compared with. Older ones are kept as `FrameReversal`s where the shape
+/// The newest frame is kept whole: it is the one encoded, and the one the next frame is compared
+/// with. The frame before it stays whole until the newest has been encoded as a delta from it
+/// (`settle()`, or the next `append`). Older ones are kept as `FrameReversal`s where the shape
 /// held, and rebuilt only when a resume asks for one. A whole frame owns the chunks its changed
-/// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte. It saves
-/// memory, not time: making a reversal and freeing the oldest entry cost about what freeing the
-/// whole frames would.
+/// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte.
 ///
 /// A value owned by one session: its shard's service thread only.
 public struct FrameHistory {
@@ -62,8 +61,28 @@ public struct FrameHistory {
         }
     }
 
-    /// Puts `frame` in the newest frame's place (the same picture remade in other forms).
+    /// Keeps the frame before the newest as its differences from the newest, and has the newest
+    /// let go of the diff that held the older frame's layers. Called once the newest has been
+    /// encoded for the viewers, while both frames are still in the CPU's cache: by the next
+    /// `append`, on a loaded thread, the other sessions' frames have taken it. A viewer still
+    /// holding the older frame holds it whole itself, and a delta from it makes its diff again.
+    public mutating func settle() {
+        guard entries.count >= 2, let newest = entries[entries.count - 1].whole else { return }
+        let previous = entries.count - 2
+        if let old = entries[previous].whole {
+            guard let reversal = FrameReversal(old, before: newest) else { return }
+            entries[previous] = Entry(reversal: reversal)
+        }
+        newest.forgetDiff()
+    }
+
+    /// Puts `frame` in the newest frame's place (the same picture remade in other forms). A frame
+    /// before it settled as its differences from the one replaced is made whole again first: it
+    /// must not depend on the remade frame's layers being those of the one it replaces.
     public mutating func replaceLatest(with frame: WireFrame) {
+        if entries.count >= 2, let reversal = entries[entries.count - 2].reversal, let replaced = entries[entries.count - 1].whole {
+            entries[entries.count - 2] = Entry(whole: reversal.frame(before: replaced))
+        }
         entries[entries.count - 1] = Entry(whole: frame)
     }
 

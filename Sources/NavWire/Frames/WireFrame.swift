@@ -65,6 +65,12 @@ public final class WireFrame {
         return made
     }
 
+    /// Lets go of the kept diff, and with it the layers of the frame it was made from; a later
+    /// `treeDiff(from:)` makes it again.
+    func forgetDiff() {
+        diff = nil
+    }
+
     /// The forms this frame has.
     public var kinds: ScenePicture.Kinds {
         var kinds: ScenePicture.Kinds = []
