@@ -36,8 +36,9 @@ struct DisplayItemPacker: DisplayItemSink {
     /// of their own size when the reserved one has much room to spare, as the list may be kept
     /// for as long as a session lives.
     func list(viewport: Size) -> DisplayList {
+        guard whole == nil else { return DisplayList(packed: [], at: precision, orWhole: whole, viewport: viewport) }
         let spare = packed.capacity > packed.count + packed.count / 8 + 4
         let items = spare ? packed.withUnsafeBufferPointer { Array($0) } : packed
-        return DisplayList(packed: items, at: precision, orWhole: whole, viewport: viewport)
+        return DisplayList(packed: items, at: precision, orWhole: nil, viewport: viewport)
     }
 }

@@ -53,12 +53,20 @@ public struct FrameHistory {
         let previous = entries.count - 2
         guard let newer = entries[previous].whole else { return }
         // The reversal reads the diff the previous frame keeps (made when it was compared with
-        // its own predecessor). Each frame keeps its own diff for as long as it lives: the frames
-        // of a timeline are all added before any is encoded, and encoding each takes the diff
-        // from the one before; a frame the history lets go of takes its diff with it.
-        if previous >= 1, let old = entries[previous - 1].whole, let reversal = FrameReversal(old, before: newer) {
-            entries[previous - 1] = Entry(reversal: reversal)
-        }
+        // its own predecessor). A frame keeps its diff until it is settled as the newest: the
+        // frames of a timeline are all added before any is encoded, and encoding each takes the
+        // diff from the one before.
+        if previous >= 1 { keepAsReversal(previous - 1, before: newer) }
+    }
+
+    /// Keeps the frame at `index`, when whole, as its differences from `newer`, the frame right
+    /// after it; true when it is a reversal now (false: the shape changed, or it has a list).
+    @discardableResult
+    private mutating func keepAsReversal(_ index: Int, before newer: WireFrame) -> Bool {
+        guard let old = entries[index].whole else { return true }
+        guard let reversal = FrameReversal(old, before: newer) else { return false }
+        entries[index] = Entry(reversal: reversal)
+        return true
     }
 
     /// Keeps the frame before the newest as its differences from the newest, and has the newest
@@ -68,12 +76,7 @@ public struct FrameHistory {
     /// holding the older frame holds it whole itself, and a delta from it makes its diff again.
     public mutating func settle() {
         guard entries.count >= 2, let newest = entries[entries.count - 1].whole else { return }
-        let previous = entries.count - 2
-        if let old = entries[previous].whole {
-            guard let reversal = FrameReversal(old, before: newest) else { return }
-            entries[previous] = Entry(reversal: reversal)
-        }
-        newest.forgetDiff()
+        if keepAsReversal(entries.count - 2, before: newest) { newest.forgetDiff() }
     }
 
     /// Puts `frame` in the newest frame's place (the same picture remade in other forms). A frame
