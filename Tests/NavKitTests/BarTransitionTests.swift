@@ -130,6 +130,21 @@ import Testing
         expectClose(bars.backLabel("Detail")?.frame.x, Self.labelX + (1 - q) * travel, "incoming back label x")
     }
 
+    /// The transition sets the bars' still parts (fill, hairline, chevron) only when they change;
+    /// a bar restyled part way through gets them back on the next frame.
+    @Test func aBarRestyledDuringTheTransitionKeepsTheSharedLook() throws {
+        let h = SceneHarness()
+        h.tick(at: 1)
+        h.send(.push(screen("Detail")))
+        _ = try #require(h.tick(at: 1 + 0.34 * 0.25))
+        let detail = h.stack.topViewController
+        // Its own look again: a fill of its own, the hairline, the chevron.
+        detail.navigationBar.spec = detail.navigationBar.spec
+        #expect(detail.navigationBar.node.fill != nil)
+        let list = try #require(h.tick(at: 1 + 0.34 * 0.5))
+        expectSharedBar(list, q: ParametricTransition.slide.curve.value(at: 0.5))
+    }
+
     @Test func theBarsGoBackIntoTheirPagesAtTheEnd() throws {
         let h = SceneHarness()
         h.run(.push(screen("Detail")))

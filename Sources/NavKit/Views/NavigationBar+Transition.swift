@@ -42,7 +42,14 @@ extension NavigationBar {
     /// to the standard look (`standardProgress`).
     func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) {
         isShared = true
-        setHeight(height)
+        // The fill, the hairline, the chevron and the height change only with the bar's look,
+        // not with the progress: set again only when that changes. Every frame of every session
+        // runs this, and each node read for a value it already has is memory no cache holds.
+        let look = SharedLook(upper: upper, lowerHasBack: lowerHasBack, height: height, standard: standard)
+        if look != sharedLook {
+            applySharedLook(look)
+            sharedLook = look
+        }
         if let largeTitle {
             let area = max(height - laidOut.safeTop - barHeight, 0)
             largeTitle.area.frame.size.height = area
@@ -55,18 +62,11 @@ extension NavigationBar {
             // Everything still to come sits one step to the right and fades in together: the
             // bar's own alpha carries the fade (one layer patched per frame, not three), as its
             // background and hairline are not drawn meanwhile.
-            node.fill = nil
             node.alpha = q * spec.alpha
-            hairline.isHidden = true
             titleNode.frame.x = rest.titleX + (1 - q) * laidOut.width / 2
             backLabel.frame.x = rest.backLabelX + (1 - q) * travel
-            // The lower bar's chevron stays in its place when it has one.
-            backIcon.alpha = lowerHasBack ? 0 : 1
             titleNode.alpha = standardProgress
         } else {
-            if spec.style != .transparent { node.fill = (spec.fill ?? Color.barBackground).withAlpha(standard) }
-            hairline.isHidden = spec.style != .default || standard == 0
-            hairline.alpha = standard
             titleNode.frame.x = rest.titleX - q * travel
             titleNode.alpha = (1 - q) * standardProgress
             backLabel.frame.x = rest.backLabelX - q * travel
@@ -74,9 +74,32 @@ extension NavigationBar {
         }
     }
 
+    /// What a shared-bar transition sets of the nodes that stay still while the pages move.
+    struct SharedLook: Equatable {
+        var upper: Bool
+        var lowerHasBack: Bool
+        var height: Double
+        var standard: Double
+    }
+
+    private func applySharedLook(_ look: SharedLook) {
+        setHeight(look.height)
+        if look.upper {
+            node.fill = nil
+            hairline.isHidden = true
+            // The lower bar's chevron stays in its place when it has one.
+            backIcon.alpha = look.lowerHasBack ? 0 : 1
+        } else {
+            if spec.style != .transparent { node.fill = (spec.fill ?? Color.barBackground).withAlpha(look.standard) }
+            hairline.isHidden = spec.style != .default || look.standard == 0
+            hairline.alpha = look.standard
+        }
+    }
+
     /// Puts the bar back at rest after a shared-bar transition.
     func endShared() {
         isShared = false
+        sharedLook = nil
         titleNode.alpha = 1
         backLabel.alpha = 1
         backIcon.alpha = 1

@@ -56,6 +56,9 @@ public final class NavigationBar {
     }
     /// True while a shared-bar transition lays the bar out (`NavigationBar+Transition`).
     var isShared = false
+    /// What the transition's last frame set of the nodes that stay still while the pages move;
+    /// nil once anything else has laid the bar out or restyled it.
+    var sharedLook: SharedLook?
 
     public var spec: BarSpec { didSet { applyStyle() } }
     public var title: String {
@@ -125,6 +128,7 @@ public final class NavigationBar {
     }
 
     func layout(width: Double, safeTop: Double) {
+        sharedLook = nil
         laidOut = (width, safeTop)
         let height = barHeight
         node.frame = Rect(x: 0, y: 0, width: width, height: safeTop + height)
@@ -158,6 +162,7 @@ public final class NavigationBar {
     /// look in as the title collapses. Measures no text: it runs as the list scrolls.
     private func placeLargeTitle() {
         guard let largeTitle else { return }
+        sharedLook = nil
         let area = largeTitleAreaHeight, top = laidOut.safeTop + barHeight
         setHeight(top + area)
         largeTitle.area.frame = Rect(x: 0, y: top, width: laidOut.width, height: area)
@@ -200,6 +205,7 @@ public final class NavigationBar {
     }
 
     func applyStyle() {
+        sharedLook = nil
         node.isHidden = spec.style == .hidden
         node.alpha = spec.alpha
         node.fill = spec.style == .transparent ? nil : (spec.fill ?? Color.barBackground)
