@@ -24,6 +24,9 @@ final class RunningTransition {
     /// The current presentation progress q (see `Transition`).
     var progress: Double
     var animation: Animator.Handle?
+    /// The two pages' root nodes, kept here: every frame moves them, and going through the
+    /// controllers read two more objects that, with many sessions, no cache holds.
+    private lazy var views = (upper: upper.view, lower: lower?.view)
 
     init(op: String, upper: Controller, lower: Controller?, transition: any Transition, presenting: Bool, removed: [Controller], interactive: Bool = false, dims: Bool = true, lowerInFront: Bool = false) {
         self.op = op
@@ -44,6 +47,6 @@ final class RunningTransition {
     var disappearing: Controller? { presenting ? lower : upper }
 
     func pair(dim: Node, bounds: Size, safeArea: EdgeInsets) -> TransitionPair {
-        TransitionPair(upper: upper.view, lower: lower?.view, dim: dim, bounds: bounds, safeArea: safeArea, upperRest: upperRest, lowerRest: lowerRest)
+        TransitionPair(upper: views.upper, lower: views.lower, dim: dim, bounds: bounds, safeArea: safeArea, upperRest: upperRest, lowerRest: lowerRest)
     }
 }

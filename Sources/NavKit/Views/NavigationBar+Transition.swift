@@ -39,14 +39,16 @@ extension NavigationBar {
     /// upper bar's `titleTravel`, the one line both bars' titles and labels move along. Only the
     /// upper bar's contents are drawn over the lower bar, whose background and chevron stay.
     /// Both bars are `height` tall, and the lower one's fill and hairline `standard` of the way
-    /// to the standard look (`standardProgress`).
-    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) {
+    /// to the standard look (`standardProgress`). True when the bar's look (size, fill,
+    /// hairline, chevron) was set again.
+    func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) -> Bool {
         isShared = true
         // The fill, the hairline, the chevron and the height change only with the bar's look,
         // not with the progress: set again only when that changes. Every frame of every session
         // runs this, and each node read for a value it already has is memory no cache holds.
         let look = SharedLook(upper: upper, lowerHasBack: lowerHasBack, height: height, standard: standard)
-        if look != sharedLook {
+        let restyled = look != sharedLook
+        if restyled {
             applySharedLook(look)
             sharedLook = look
         }
@@ -72,6 +74,7 @@ extension NavigationBar {
             backLabel.frame.x = rest.backLabelX - q * travel
             backLabel.alpha = 1 - q
         }
+        return restyled
     }
 
     /// What a shared-bar transition sets of the nodes that stay still while the pages move.
