@@ -52,25 +52,33 @@ class Cluster:
     """`Scripts/cluster N` until `stop()`: its port, nodes (name -> (pid, port)) and Redis's port."""
 
     def __init__(self, binary, nodes, folder, *extra):
-        self.port = free_port()
-        self.nodes = {}
-        self.redis_port = None
         env = {**os.environ, "STACKCAST_BIN": str(binary), "PATH": os.environ.get("PATH", "") + ":/usr/sbin"}
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(folder),
-             "--app", "stack", "--no-restart", "--lift-peer-limits", "--shed-below-fps", "0", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
-        for line in self.process.stdout:
-            match = NODE_LINE.search(line)
-            if match:
-                self.nodes[match.group(1)] = (int(match.group(2)), int(match.group(3)))
-            match = REDIS_LINE.search(line)
-            if match:
-                self.redis_port = int(match.group(2))
-            if line.startswith("Open "):
-                break
-        else:
-            raise SystemExit("cluster-bench: Scripts/cluster did not start")
+        # A port found free can be taken before HAProxy binds it (free ports and the ports of
+        # outgoing connections come from one range); then HAProxy cannot start, Scripts/cluster
+        # says so and exits, and the cluster is started again on another port.
+        for attempt in range(3):
+            self.port = free_port()
+            self.nodes = {}
+            self.redis_port = None
+            self.process = subprocess.Popen(
+                [sys.executable, str(ROOT / "Scripts/cluster"), str(nodes), "--port", str(self.port), "--dir", str(folder),
+                 "--app", "stack", "--no-restart", "--lift-peer-limits", "--shed-below-fps", "0", *extra],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+            for line in self.process.stdout:
+                match = NODE_LINE.search(line)
+                if match:
+                    self.nodes[match.group(1)] = (int(match.group(2)), int(match.group(3)))
+                match = REDIS_LINE.search(line)
+                if match:
+                    self.redis_port = int(match.group(2))
+                if line.startswith("Open "):
+                    break
+            else:
+                self.process.wait(30)
+                if attempt < 2:
+                    continue
+                raise SystemExit("cluster-bench: Scripts/cluster did not start")
+            break
         time.sleep(1.5)  # HAProxy's first health checks (rise 2, every 500 ms)
 
     def stop(self):
