@@ -88,7 +88,17 @@ import Testing
         let (h, _) = settings()
         h.send(.push(Self.detail))
         var heights: [Double] = []
-        for _ in 0..<40 { if h.advance(by: 1.0 / 60) != nil { heights.append(h.scene.displayList().all(role: .navbar).map(\.frame.height).max() ?? 0) } }
+        var holderSizes: [Size] = []
+        let upperBar = h.stack.topViewController.navigationBar
+        for _ in 0..<40 where h.advance(by: 1.0 / 60) != nil {
+            heights.append(h.scene.displayList().all(role: .navbar).map(\.frame.height).max() ?? 0)
+            // The node holding both bars while they are shared keeps the upper bar's size.
+            if let holder = h.scene.rootNode.first(where: { $0.name == "bars" }) {
+                #expect(holder.frame.size == upperBar.node.frame.size)
+                holderSizes.append(holder.frame.size)
+            }
+        }
+        #expect(Set(holderSizes.map(\.height)).count > 2)
         #expect(heights.contains { $0 > Self.barRow + 5 && $0 < Self.expanded - 5 })
         #expect(zip(heights, heights.dropFirst()).allSatisfy { $0 >= $1 })
         #expect(try bar(h).frame.height == Self.barRow)

@@ -41,6 +41,7 @@ extension NavigationBar {
     /// Both bars are `height` tall, and the lower one's fill and hairline `standard` of the way
     /// to the standard look (`standardProgress`). True when the bar's look (size, fill,
     /// hairline, chevron) was set again.
+    @discardableResult
     func layoutShared(upper: Bool, progress q: Double, lowerHasBack: Bool, travel: Double, height: Double, standard: Double) -> Bool {
         isShared = true
         // The fill, the hairline, the chevron and the height change only with the bar's look,

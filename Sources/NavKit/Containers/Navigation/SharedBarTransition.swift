@@ -37,10 +37,11 @@ final class SharedBarTransition {
         // One bar between the two pages' heights and looks (they differ when a large title comes or goes).
         let height = lower.restHeight + (upper.restHeight - lower.restHeight) * q
         let standard = lower.standardProgress + (upper.standardProgress - lower.standardProgress) * q
-        let lowerRestyled = lower.layoutShared(upper: false, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard)
-        let upperRestyled = upper.layoutShared(upper: true, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard)
+        lower.layoutShared(upper: false, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard)
         // The holder is the upper bar's size, which changes only with its look.
-        if upperRestyled || lowerRestyled { node.frame = Rect(origin: .zero, size: upper.node.frame.size) }
+        if upper.layoutShared(upper: true, progress: q, lowerHasBack: lowerHasBack, travel: travel, height: height, standard: standard) {
+            node.frame = Rect(origin: .zero, size: upper.node.frame.size)
+        }
     }
 
     /// Puts each bar back where it was in its page, at rest.
