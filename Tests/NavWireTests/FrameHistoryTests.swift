@@ -10,13 +10,14 @@ import NavKit
     /// session does (which is what sets a frame's tables mark); every frame made, in order.
     private final class Run {
         let scene = Scene(viewport: TreeEncoderTests.phone)
-        var history = FrameHistory()
+        var history: FrameHistory
         var frames: [WireFrame] = []
         var tables = BinaryTables()
         private var now = 0.0
 
         /// `settles`: the history settles after each frame is encoded, as a server's does.
-        init(kinds: ScenePicture.Kinds = .tree, settles: Bool = false) throws {
+        init(kinds: ScenePicture.Kinds = .tree, settles: Bool = false, capacity: Int = FrameHistory.sessionCapacity) throws {
+            history = FrameHistory(capacity: capacity)
             scene.layerPrecision = .wire
             scene.setRoot(try TreeEncoderTests.stack.makeController(scene))
             self.kinds = kinds
@@ -61,6 +62,24 @@ import NavKit
         }
         #expect(run.history.frame(kept.first!.seq - 1) == nil, "older than the last 32: gone")
         #expect(run.history.latest === run.frames.last)
+    }
+
+    /// The history is a ring: frames keep coming back in order through many turns of it, at the
+    /// smallest capacity and one that does not divide the run's frame count.
+    @Test(arguments: [2, 3, 7]) func aSmallHistoryKeepsExactlyTheLastFramesThroughManyTurns(capacity: Int) throws {
+        let run = try Run(settles: true, capacity: capacity)
+        run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")])), ticks: 23)
+        for made in run.frames.suffix(capacity) {
+            let back = try #require(run.history.frame(made.seq), "frame \(made.seq) of the last \(capacity)")
+            #expect(back.seq == made.seq && back.tree?.layers == made.tree?.layers, "frame \(made.seq)")
+        }
+        try #require(run.frames.count > capacity + 1)
+        #expect(run.history.frame(run.frames[run.frames.count - capacity - 1].seq) == nil, "one older than the last \(capacity): gone")
+        #expect(run.history.latest === run.frames.last)
+        let remade = WireFrame(seq: run.history.latest.seq, time: run.history.latest.time, picture: run.scene.currentPicture(kinds: .tree))
+        run.history.replaceLatest(with: remade)
+        #expect(run.history.latest === remade)
+        #expect(run.history.frame(run.frames[run.frames.count - 2].seq)?.tree?.layers == run.frames[run.frames.count - 2].tree?.layers)
     }
 
     @Test func aResumeFromARebuiltFrameGetsTheSameDelta() throws {

@@ -11,7 +11,10 @@
 public struct FrameHistory {
     /// How many frames are kept.
     public let capacity: Int
-    private var entries: [Entry] = []
+    /// The kept frames as a ring, oldest at `oldest`: a new frame takes the oldest one's place
+    /// rather than moving the other 31 down, which on a loaded server is memory no cache holds.
+    private var ring: [Entry] = []
+    private var oldest = 0
 
     /// One kept frame: whole or as a reversal, exactly one of the two. Not an enum: Swift keeps
     /// an enum's case in spare bits of its payload's pointers, which LeakSanitizer does not take
@@ -31,27 +34,45 @@ public struct FrameHistory {
         self.capacity = capacity
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { ring.isEmpty }
+
+    /// How many frames are kept.
+    private var count: Int { ring.count }
+
+    /// The kept frame `age` places from the oldest (0: the oldest, `count - 1`: the newest).
+    private subscript(age: Int) -> Entry {
+        get { ring[ringIndex(age)] }
+        set { ring[ringIndex(age)] = newValue }
+    }
+
+    private func ringIndex(_ age: Int) -> Int {
+        let index = oldest + age
+        return index >= ring.count ? index - ring.count : index
+    }
 
     /// How many of the kept frames are reversals (for tests and measurements).
     var reversedFrames: Int {
-        entries.count { $0.reversal != nil }
+        ring.count { $0.reversal != nil }
     }
 
     /// The newest frame. The history must not be empty.
     public var latest: WireFrame {
-        guard let frame = entries[entries.count - 1].whole else { preconditionFailure("the newest frame is kept whole") }
+        guard let frame = self[count - 1].whole else { preconditionFailure("the newest frame is kept whole") }
         return frame
     }
 
     /// Adds `frame` as the newest, lets go of the oldest beyond `capacity`, and keeps the frame
     /// that drops out of the newest two as its differences from the next.
     public mutating func append(_ frame: WireFrame) {
-        entries.append(Entry(whole: frame))
-        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
-        guard entries.count >= 2 else { return }
-        let previous = entries.count - 2
-        guard let newer = entries[previous].whole else { return }
+        if ring.count < capacity {
+            ring.append(Entry(whole: frame))
+        } else {
+            ring[oldest] = Entry(whole: frame)
+            oldest = oldest + 1 == capacity ? 0 : oldest + 1
+        }
+        guard count >= 2 else { return }
+        let previous = count - 2
+        guard let newer = self[previous].whole else { return }
         // The reversal reads the diff the previous frame keeps (made when it was compared with
         // its own predecessor). A frame keeps its diff until it is settled as the newest: the
         // frames of a timeline are all added before any is encoded, and encoding each takes the
@@ -63,9 +84,9 @@ public struct FrameHistory {
     /// after it; true when it is a reversal now (false: the shape changed, or it has a list).
     @discardableResult
     private mutating func keepAsReversal(_ index: Int, before newer: WireFrame) -> Bool {
-        guard let old = entries[index].whole else { return true }
+        guard let old = self[index].whole else { return true }
         guard let reversal = FrameReversal(old, before: newer) else { return false }
-        entries[index] = Entry(reversal: reversal)
+        self[index] = Entry(reversal: reversal)
         return true
     }
 
@@ -75,30 +96,30 @@ public struct FrameHistory {
     /// `append`, on a loaded thread, the other sessions' frames have taken it. A viewer still
     /// holding the older frame holds it whole itself, and a delta from it makes its diff again.
     public mutating func settle() {
-        guard entries.count >= 2, let newest = entries[entries.count - 1].whole else { return }
-        if keepAsReversal(entries.count - 2, before: newest) { newest.forgetDiff() }
+        guard count >= 2, let newest = self[count - 1].whole else { return }
+        if keepAsReversal(count - 2, before: newest) { newest.forgetDiff() }
     }
 
     /// Puts `frame` in the newest frame's place (the same picture remade in other forms). A frame
     /// before it settled as its differences from the one replaced is made whole again first: it
     /// must not depend on the remade frame's layers being those of the one it replaces.
     public mutating func replaceLatest(with frame: WireFrame) {
-        if entries.count >= 2, let reversal = entries[entries.count - 2].reversal, let replaced = entries[entries.count - 1].whole {
-            entries[entries.count - 2] = Entry(whole: reversal.frame(before: replaced))
+        if count >= 2, let reversal = self[count - 2].reversal, let replaced = self[count - 1].whole {
+            self[count - 2] = Entry(whole: reversal.frame(before: replaced))
         }
-        entries[entries.count - 1] = Entry(whole: frame)
+        self[count - 1] = Entry(whole: frame)
     }
 
     /// The frame with seq `seq`, if still kept: rebuilt from the nearest newer whole frame when it
     /// is kept as a reversal.
     public func frame(_ seq: Int) -> WireFrame? {
-        guard let wanted = entries.lastIndex(where: { $0.seq == seq }) else { return nil }
+        guard let wanted = (0..<count).last(where: { self[$0].seq == seq }) else { return nil }
         var position = wanted
-        while entries[position].whole == nil { position += 1 }
-        var frame = entries[position].whole!
+        while self[position].whole == nil { position += 1 }
+        var frame = self[position].whole!
         while position > wanted {
             position -= 1
-            guard let reversal = entries[position].reversal else { preconditionFailure("only reversals lie before the nearest whole frame") }
+            guard let reversal = self[position].reversal else { preconditionFailure("only reversals lie before the nearest whole frame") }
             frame = reversal.frame(before: frame)
         }
         return frame
