@@ -40,9 +40,11 @@ final class Viewer {
     var subscriptions: Set<String> = []
     /// The connection's own message bucket.
     var limiter: RateLimiter
-    /// The session this connection started, while it is in it: a new `hello` ends it at once
-    /// when nobody else is in it.
-    weak var started: Session?
+    /// The token of the session this connection started: a new `hello` ends that session at
+    /// once when nobody else is in it. A token, not a weak reference: a weak reference gives
+    /// the session a side table, through which every later retain of it goes, a frame's
+    /// included.
+    var startedToken: String?
     /// Bytes of events this viewer may be sent (`ServerConfiguration.eventBytesPerSecond`).
     var eventBudget: RateLimiter
     /// Events dropped since the budget last had room; the first drop of a run is reported.

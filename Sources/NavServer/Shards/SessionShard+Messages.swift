@@ -100,8 +100,10 @@ extension SessionShard {
             record(session, on, id: id, viewer: viewer)
         case .command(let id, .navigation(.query)):
             session.advance(now: now)
-            session.scene.handle(.query) { [weak self, weak viewer] result in
-                guard let self, let viewer else { return }
+            // The viewer is held, not weakly referenced (which would give it a side table, and its
+            // every retain a detour): at worst it outlives its connection until the answer.
+            session.scene.handle(.query) { [weak self] result in
+                guard let self, viewer.connection.isOpen else { return }
                 answer(result, id: id, op: "query", to: viewer)
             }
         default:
@@ -111,11 +113,12 @@ extension SessionShard {
             // the traffic, skip the before-and-after comparison.
             let before = changesSessionState(message) ? (session.scene.viewport, session.scene.settingsState) : nil
             let line = stateLineOfNextInput(in: session)
-            session.apply(message, text: text, from: viewer, now: now) { [weak self, weak viewer, weak session] result in
-                guard let self, let session else { return }
+            // Unowned: the session's own scene runs this. The viewer is held (see the query above).
+            session.apply(message, text: text, from: viewer, now: now) { [weak self, unowned session] result in
+                guard let self else { return }
                 // A failure changed nothing: whoever replays the input fails it the same way.
-                afterStateWrite(of: session, line: (try? result.get()) == nil ? nil : line) { [weak self, weak viewer] in
-                    guard let self, let viewer, viewer.connection.isOpen else { return }
+                afterStateWrite(of: session, line: (try? result.get()) == nil ? nil : line) { [weak self] in
+                    guard let self, viewer.connection.isOpen else { return }
                     answer(result, id: id, op: op, to: viewer)
                 }
             }
@@ -237,7 +240,7 @@ extension SessionShard {
             }
             // The session this connection started and is alone in ends once this one starts, so
             // it does not count against the limits.
-            let replacing = viewer.started.map { $0 === viewer.session && $0.viewers.count == 1 } ?? false
+            let replacing = viewer.session.map { $0.token == viewer.startedToken && $0.viewers.count == 1 } ?? false
             let peer = viewer.connection.peer
             guard peers.startSession(for: peer, extra: replacing ? 1 : 0) else {
                 return send(WireError(.busy, "\(peer) already holds \(configuration.maxSessionsPerPeer) sessions, the most one address may hold; end one (say hello again on its connection) or let one expire (\(Int(configuration.sessionTTL)) s after its last viewer leaves)"), to: viewer)
@@ -283,7 +286,7 @@ extension SessionShard {
     func join(_ session: Session, as role: Hello.Role, for hello: Hello, from viewer: Viewer, migrated: Bool, now: Double) {
         if hello.session != nil { metrics.withLock { $0.sessionsResumed += 1 } }
         leave(viewer, forHelloTo: session, now: now)
-        if hello.session == nil { viewer.started = session }
+        if hello.session == nil { viewer.startedToken = session.token }
         viewer.role = role
         if role == .control, let previous = session.controller {
             // One controller at a time: the newest hello takes over (a reconnect after a drop).
@@ -357,8 +360,8 @@ extension SessionShard {
     /// event budget: past it events are dropped, and the first of a run of drops is reported with
     /// `too_large` (a burst such as the `released` events of a long `popToRoot` stays bounded).
     private func eventForwarder(for session: Session) -> (SceneEvent) -> Void {
-        { [weak self, weak session] event in
-            guard let self, let session else { return }
+        // Unowned, as `onNeedsTick`: the session's own scene calls it.
+        { [unowned self, unowned session] event in
             let group = event.name.group
             var text: String?
             let now = transport.now
@@ -394,8 +397,8 @@ extension SessionShard {
     func leave(_ viewer: Viewer, forHelloTo next: Session?, now: Double) {
         guard let session = viewer.session else { return }
         leave(viewer, now: now)
-        guard session !== next, viewer.started === session else { return }
-        viewer.started = nil
+        guard session !== next, viewer.startedToken == session.token else { return }
+        viewer.startedToken = nil
         guard session.viewers.isEmpty else { return }
         end(session, now: now, reason: "replaced")
         logger.info("session ended", metadata: ["session": "\(SessionToken.logName(session.token))", "reason": "its connection started another"])

@@ -199,7 +199,9 @@ final class SessionShard: @unchecked Sendable {
     func end(_ session: Session, now: Double, reason: String) {
         session.endRecorders(reason)
         session.needsRender = false
+        // Both hold the session unowned: nothing may call them once it can go.
         session.scene.onNeedsTick = nil
+        session.scene.onEvent = nil
         if session.isTicking {
             session.isTicking = false
             // A tick going through the list drops it itself.
