@@ -33,6 +33,19 @@ import Testing
         #expect(layers != list(16))
     }
 
+    /// A layer is found by id from any hint, past the end and before the hint's chunk too;
+    /// an id no layer has is not.
+    @Test func aLayerIsFoundByIDFromAnyHint() {
+        let layers = LayerList((0..<21).map { layer(100 + $0) })
+        for hint in [-3, 0, 5, 8, 15, 20, 21, 400] {
+            for index in layers.indices {
+                #expect(layers.index(ofID: 100 + index, near: hint) == index, "id \(100 + index) from \(hint)")
+            }
+            #expect(layers.index(ofID: 99, near: hint) == nil)
+        }
+        #expect(LayerList().index(ofID: 1, near: 0) == nil)
+    }
+
     @Test func changingALayerCopiesOnlyItsChunk() {
         let old = list(20)
         var new = old

@@ -173,10 +173,13 @@ extension LayerList {
         return try withExtendedLifetime(self) { try body(bases[index &>> Self.chunkShift] + (index & (Self.chunkSize - 1))) }
     }
 
-    /// The index of the layer with `id`, looked for from the start with the layers read in
-    /// place; nil when none has it.
-    public func index(ofID id: Int) -> Int? {
-        for chunk in 0..<chunkCount {
+    /// The index of the layer with `id`, looked for from the chunk of `hint` to the end and then
+    /// from the start, with the layers read in place; nil when none has it. A good hint (where
+    /// the layer was, or just before) reads one chunk, not the whole list.
+    public func index(ofID id: Int, near hint: Int = 0) -> Int? {
+        let first = hint >= 0 && hint < count ? hint &>> Self.chunkShift : 0
+        for step in 0..<chunkCount {
+            let chunk = first + step < chunkCount ? first + step : first + step - chunkCount
             let found = withUnsafeLayers(inChunk: chunk) { layers in layers.indices.first { layers[$0].id == id } }
             if let found { return Self.firstIndex(ofChunk: chunk) + found }
         }

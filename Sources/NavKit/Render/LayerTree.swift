@@ -334,7 +334,7 @@ public struct LayerTree: Equatable, Sendable {
             let id = node.id, hint = node.layerIndex
             guard id != 0 else { return nil }
             if layers.indices.contains(hint) && layers.withUnsafeLayer(at: hint, { $0.pointee.id }) == id { return hint }
-            return layers.index(ofID: id)
+            return layers.index(ofID: id, near: hint)
         }
 
         /// How `node`'s subtree is culled now against the last walk, which placed it at `placement`.

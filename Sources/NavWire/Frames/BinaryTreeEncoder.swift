@@ -82,8 +82,11 @@ public enum BinaryTreeEncoder {
             return nil
         }
         // What a delta removes, as the client held it, may come back (a page pushed again).
+        // Where the first of them is in the base: the entries are looked for from there.
+        var firstRemoved = 0
         if templates, first, let diff, let old = delta?.old, !diff.removed.isEmpty {
             tables.templates.addRemoved(from: old.layers, held: diff.heldOld)
+            firstRemoved = diff.heldOld.firstIndex(of: false) ?? 0
         }
         // How many entries the client holds once it has read this frame.
         let templatesEnd = frame.tables?.templates ?? tables.templates.count
@@ -124,7 +127,8 @@ public enum BinaryTreeEncoder {
         } else if templates, case let range = (delta?.mark.templates ?? 0)..<templatesEnd, !range.isEmpty {
             var written = BinaryWriter(capacity: 8 + range.count * 4)
             let table = tables.templates
-            writeEntries(range, of: table, base: delta?.old, strings: &tables.strings, scratch: &scratch, into: &written)
+            writeEntries(
+                range, of: table, base: delta?.old, near: firstRemoved, strings: &tables.strings, scratch: &scratch, into: &written)
             entries = written
         }
         if first { frame.tables = tables.mark }
@@ -180,11 +184,14 @@ public enum BinaryTreeEncoder {
     /// usual entry is a layer the delta removes: `from` and an empty mask. An entry below the
     /// table's floor, which no frame names again, goes as an empty one (`from` 0, no fields).
     private static func writeEntries(
-        _ range: Range<Int>, of table: TemplateTable, base old: LayerTreeSnapshot?, strings: inout StringTable,
+        _ range: Range<Int>, of table: TemplateTable, base old: LayerTreeSnapshot?, near first: Int, strings: inout StringTable,
         scratch: inout BinaryWriter, into out: inout BinaryWriter
     ) {
         out.varint(range.lowerBound)
         out.varint(range.count)
+        // Entries are made from the base's removed layers in its order: each is looked for from
+        // where the one before it was (the first from `first`), not from the start.
+        var near = first
         for index in range {
             guard let entry = table[index] else {
                 out.varint(0)
@@ -192,7 +199,10 @@ public enum BinaryTreeEncoder {
                 continue
             }
             var candidates: [Model] = []
-            if let old, let held = old.layers.index(ofID: entry.id) { candidates.append(.held(old.layers[held])) }
+            if let old, let held = old.layers.index(ofID: entry.id, near: near) {
+                candidates.append(.held(old.layers[held]))
+                near = held
+            }
             if let previous = table.previous(before: index), let model = table[previous] { candidates.append(.template(index: previous, model)) }
             out.append(shortest(like: candidates) { model in
                 var written = BinaryWriter(capacity: 32)
