@@ -104,13 +104,13 @@ public struct LayerTree: Equatable, Sendable {
             if !builder.visit(unmanagedRoot, parent: -1, offset: .zero, alpha: 1, scale: 1, clip: bounds, before: rootBefore).kept {
                 // Even with nothing on screen the root stays: it is what a viewer's tree hangs from.
                 builder.append(unmanagedRoot, parent: -1, offset: .zero, scale: 1, clip: bounds, origin: root.frame.origin)
-                builder.placements[0].end = 1
+                builder.ends[0] = 1
             }
             builder.finish(ids: &ids, rootParent: nil, precision: precision)
             if leavesCache {
                 cache = Cache(
-                    root: ObjectIdentifier(root), layers: builder.layers, placements: builder.placements, viewport: viewport, precision: precision,
-                    copiedLayers: builder.copiedLayers)
+                    root: ObjectIdentifier(root), layers: builder.layers, placements: builder.placements, ends: builder.ends, viewport: viewport,
+                    precision: precision, copiedLayers: builder.copiedLayers)
                 // Moves from here on are the next tree's.
                 root.movedSinceLayers = []
             }
@@ -150,6 +150,10 @@ public struct LayerTree: Equatable, Sendable {
         /// The newest tree's layers: the walk's, patched since.
         fileprivate private(set) var layers: LayerList
         fileprivate private(set) var placements: [Placement]
+        /// One past the last layer of each layer's subtree. Apart from the placements: a subtree
+        /// walked again for a patch shifts the ends of every layer after it and of its ancestors,
+        /// and reading them out of the placements read a line for each.
+        fileprivate private(set) var ends: [Int]
         fileprivate let viewport: Size
         fileprivate let precision: LayerPrecision?
         /// The tree's root node, which the cache was left by.
@@ -167,11 +171,13 @@ public struct LayerTree: Equatable, Sendable {
         private var patchedNodes: [Unmanaged<Node>] = []
 
         fileprivate init(
-            root: ObjectIdentifier, layers: LayerList, placements: [Placement], viewport: Size, precision: LayerPrecision?, copiedLayers: Int
+            root: ObjectIdentifier, layers: LayerList, placements: [Placement], ends: [Int], viewport: Size, precision: LayerPrecision?,
+            copiedLayers: Int
         ) {
             self.root = root
             self.layers = layers
             self.placements = placements
+            self.ends = ends
             self.viewport = viewport
             self.precision = precision
             self.copiedLayers = copiedLayers
@@ -269,16 +275,16 @@ public struct LayerTree: Equatable, Sendable {
             let patchedIndices = patchedNodes.map { node in node._withUnsafeGuaranteedRef { Self.index(of: $0, in: layers) ?? -1 } }
             var outermost: [Subtree] = []
             for subtree in subtrees.sorted(by: { $0.start < $1.start }) {
-                if let last = outermost.last, subtree.start < placements[last.start].end { continue }
+                if let last = outermost.last, subtree.start < ends[last.start] { continue }
                 outermost.append(subtree)
             }
             // Walked and given ids in pre-order, as a walk of the whole tree would give them. When
             // one is culled whole the tree is walked afresh and the subtrees before it keep the
             // ids they got: new nodes show only inside these subtrees, so the order is the same.
-            var walked: [(start: Int, end: Int, layers: LayerList, placements: [Placement])] = []
+            var walked: [(start: Int, end: Int, layers: LayerList, placements: [Placement], ends: [Int])] = []
             for subtree in outermost {
-                let placement = placements[subtree.start]
-                var builder = Builder(styles: styles, capacity: placement.end - subtree.start + 4, previous: self, leavesCache: true, baseIndex: subtree.start)
+                let placement = placements[subtree.start], end = ends[subtree.start]
+                var builder = Builder(styles: styles, capacity: end - subtree.start + 4, previous: self, leavesCache: true, baseIndex: subtree.start)
                 let parent = subtree.node._withUnsafeGuaranteedRef { $0.parentLink! }
                 // The clip is the walk's: a clipping node's subtree moves only in a walk (its slack is none).
                 let kept = builder.visit(
@@ -287,16 +293,17 @@ public struct LayerTree: Equatable, Sendable {
                 ).kept
                 guard kept else { return false }
                 builder.finish(ids: &ids, rootParent: self.layers[subtree.start].parent, precision: precision)
-                walked.append((subtree.start, placement.end, builder.layers, builder.placements))
+                walked.append((subtree.start, end, builder.layers, builder.placements, builder.ends))
             }
             // From the last subtree to the first, so that each is put where the walk had it.
             // (The builders, which held this cache, are gone: the arrays change in place.)
             for span in walked.reversed() {
                 let grown = span.layers.count - (span.end - span.start)
                 self.layers.replaceSubrange(span.start..<span.end, with: span.layers)
-                placements.replaceSubrange(span.start..<span.end, with: span.placements.lazy.map { $0.shifted(by: span.start) })
-                for index in placements.indices where index < span.start ? placements[index].end > span.start : index >= span.start + span.layers.count {
-                    placements[index].end += grown
+                placements.replaceSubrange(span.start..<span.end, with: span.placements)
+                ends.replaceSubrange(span.start..<span.end, with: span.ends.lazy.map { $0 + span.start })
+                for index in ends.indices where index < span.start ? ends[index] > span.start : index >= span.start + span.layers.count {
+                    ends[index] += grown
                 }
             }
             // Where a layer of the walk is now: after a subtree, it moved by the subtree's growth.
@@ -383,8 +390,6 @@ public struct LayerTree: Equatable, Sendable {
 
     /// How a layer's node was placed in a build.
     fileprivate struct Placement: Sendable {
-        /// One past the last layer of its subtree.
-        var end: Int
         /// Its parent's absolute origin and scale, and the clip it was culled against.
         var offset: Point
         var scale: Double
@@ -394,13 +399,6 @@ public struct LayerTree: Equatable, Sendable {
         /// The moves of the whole subtree (its offset changing, the clip staying) that keep or
         /// cull every node in it as this build did.
         var slack: Slack
-
-        /// The placement of the same layer `count` places further along in its list.
-        func shifted(by count: Int) -> Placement {
-            var placement = self
-            placement.end += count
-            return placement
-        }
     }
 
     /// A set of moves (dx, dy) in absolute points: the open box between the bounds.
@@ -468,12 +466,15 @@ public struct LayerTree: Equatable, Sendable {
         /// parent node, and a node keeps its id).
         var parents: [Int] = []
         var placements: [Placement] = []
+        /// One past the last layer of each layer's subtree (`Cache.ends`).
+        var ends: [Int] = []
         let styles: StyleTable?
         /// The layers and placements of the cache copied from (empty when there is none). Kept
         /// apart, not as the optional `Cache`: binding that copied it, a retain and a release of
         /// each of its arrays, for every node visited.
         private let previousLayers: LayerList
         private let previousPlacements: [Placement]
+        private let previousEnds: [Int]
         private(set) var copiedLayers = 0
         /// The build leaves a cache: it clears the marks of the nodes it walks.
         let leavesCache: Bool
@@ -487,9 +488,11 @@ public struct LayerTree: Equatable, Sendable {
             if leavesCache, let previous {
                 previousLayers = previous.layers
                 previousPlacements = previous.placements
+                previousEnds = previous.ends
             } else {
                 previousLayers = LayerList()
                 previousPlacements = []
+                previousEnds = []
             }
             self.leavesCache = leavesCache
             self.baseIndex = baseIndex
@@ -497,6 +500,7 @@ public struct LayerTree: Equatable, Sendable {
             nodes.reserveCapacity(capacity)
             parents.reserveCapacity(capacity)
             placements.reserveCapacity(capacity)
+            ends.reserveCapacity(capacity)
         }
 
         mutating func append(_ node: Unmanaged<Node>, parent: Int, offset: Point, scale: Double, clip: Rect, origin: Point) {
@@ -507,7 +511,8 @@ public struct LayerTree: Equatable, Sendable {
             }
             nodes.append(node)
             parents.append(parent)
-            placements.append(Placement(end: 0, offset: offset, scale: scale, clip: clip, origin: origin, slack: .none))
+            placements.append(Placement(offset: offset, scale: scale, clip: clip, origin: origin, slack: .none))
+            ends.append(0)
         }
 
         /// Appends `node` and its kept descendants; `kept` false (and nothing appended) when the
@@ -542,7 +547,7 @@ public struct LayerTree: Equatable, Sendable {
                 let childClip = node.clipsToBounds ? clip.intersection(frame) : clip
                 // The previous build's children of this node, in order, to find each child's.
                 var next = before.map { $0 + 1 }
-                let end = before.map { previousPlacements[$0].end } ?? 0
+                let end = before.map { previousEnds[$0] } ?? 0
                 node.children.withUnsafeBufferPointer { children in
                     for position in children.indices {
                         let child = Unmanaged.passUnretained(children[position])
@@ -554,7 +559,7 @@ public struct LayerTree: Equatable, Sendable {
                 }
             }
             placements[index].slack = slack
-            placements[index].end = layers.count
+            ends[index] = layers.count
             if node.isOnStandby {
                 // On the wire but not drawn: the whole subtree as it is laid out.
                 layers[index].standby = true
@@ -572,6 +577,7 @@ public struct LayerTree: Equatable, Sendable {
             nodes.removeLast()
             parents.removeLast()
             placements.removeLast()
+            ends.removeLast()
             return (false, slack)
         }
 
@@ -613,7 +619,7 @@ public struct LayerTree: Equatable, Sendable {
             let id = child._withUnsafeGuaranteedRef { $0.id }
             guard id != 0 else { return nil }
             while index < end {
-                let following = previousPlacements[index].end
+                let following = previousEnds[index]
                 if previousLayers.withUnsafeLayer(at: index, { $0.pointee.id }) == id {
                     next = following
                     return index
@@ -633,15 +639,15 @@ public struct LayerTree: Equatable, Sendable {
             guard !moved || placement.slack.allows(dx: dx, dy: dy) else { return nil }
             let start = layers.count
             node._withUnsafeGuaranteedRef { $0.layerIndex = baseIndex + start }
-            let range = before..<placement.end
+            let range = before..<previousEnds[before]
             layers.append(contentsOf: previousLayers, range)
             nodes.append(contentsOf: repeatElement(node, count: range.count))
             parents.append(contentsOf: repeatElement(Self.copied, count: range.count))
             let shift = start - before
             copiedLayers += range.count
+            ends.append(contentsOf: previousEnds[range].lazy.map { $0 + shift })
             for index in range {
                 var copy = previousPlacements[index]
-                copy.end += shift
                 if moved {
                     copy.offset.x += dx
                     copy.offset.y += dy
