@@ -150,9 +150,9 @@ public struct LayerTree: Equatable, Sendable {
         /// The newest tree's layers: the walk's, patched since.
         fileprivate private(set) var layers: LayerList
         fileprivate private(set) var placements: [Placement]
-        /// One past the last layer of each layer's subtree. Apart from the placements: a subtree
-        /// walked again for a patch shifts the ends of every layer after it and of its ancestors,
-        /// and reading them out of the placements read a line for each.
+        /// One past the last layer of each layer's subtree, kept apart from the placements: a
+        /// subtree walked again for a patch shifts the ends of its ancestors and of every layer
+        /// after it, a few cache lines in this array and a line a layer among the placements.
         fileprivate private(set) var ends: [Int]
         fileprivate let viewport: Size
         fileprivate let precision: LayerPrecision?
