@@ -3,8 +3,9 @@
 ///
 /// The newest frame is kept whole: it is the one encoded, and the one the next frame is compared
 /// with. The frame before it stays whole until the newest has been encoded as a delta from it
-/// (`settle()`, or the next `append`). Older ones are kept as `FrameReversal`s where the shape
-/// held, and rebuilt only when a resume asks for one. A whole frame owns the chunks its changed
+/// (`settle()`, or the next `append`). Older ones are kept as `FrameReversal`s (whole only with a
+/// display list, or a restyle the reversal cannot hold), and rebuilt only when a resume asks for
+/// one. A whole frame owns the chunks its changed
 /// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte.
 ///
 /// A value owned by one session: its shard's service thread only.
@@ -81,7 +82,7 @@ public struct FrameHistory {
     }
 
     /// Keeps the frame at `index`, when whole, as its differences from `newer`, the frame right
-    /// after it; true when it is a reversal now (false: the shape changed, or it has a list).
+    /// after it; true when it is a reversal now (false: it has a list, or a layer was restyled).
     @discardableResult
     private mutating func keepAsReversal(_ index: Int, before newer: WireFrame) -> Bool {
         guard let old = self[index].whole else { return true }

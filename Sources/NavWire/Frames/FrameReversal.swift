@@ -1,12 +1,12 @@
 import NavKit
 
 /// An older frame kept as what turns the next newer frame back into it: the layers whose fields
-/// differ, as they were. Made only when the two trees have the same shape (the same layers under
-/// the same parents in the same order), which is most frames of a slide, a drag or a scroll.
+/// differ, as they were, and, when the shape changed between them (a row came on screen, a page
+/// was pushed), the older frame's layers between the two frames' common start and end.
 ///
 /// A whole frame owns the chunks its changed layers are in, about 3 KB for a phone's slide; a
 /// reversal owns just those layers. Made while both frames are still in the CPU's cache, so
-/// the chunks it lets go of are freed warm.
+/// the chunks it lets go of are freed warm: a frame kept whole is freed 32 frames on, cold.
 ///
 /// Service thread only, as `WireFrame`.
 struct FrameReversal {
@@ -17,6 +17,9 @@ struct FrameReversal {
     /// frame's. Plain values: letting go of them, 32 frames on and cold, is one free, with no
     /// styles to release.
     private let changes: [Change]
+    /// When the shape changed: the older frame's layers that replace the newer frame's layers
+    /// `range` (the diff's window), whole. Indices in `changes` are then the older frame's.
+    private let window: (range: Range<Int>, layers: [Layer])?
 
     private struct Change {
         /// Index in both frames' layers.
@@ -29,22 +32,26 @@ struct FrameReversal {
     }
 
     /// `frame` kept as its differences from `newer`, the frame that came right after it; nil when
-    /// it cannot be: either frame has a display list (v1), the shape changed between them, or a
-    /// layer was restyled (rare; a slide only moves and fades).
+    /// it cannot be: either frame has a display list (v1), or a layer outside the changed window
+    /// was restyled (rare; a slide only moves and fades).
     init?(_ frame: WireFrame, before newer: WireFrame) {
         guard frame.list == nil, newer.list == nil, let old = frame.tree, let now = newer.tree,
-            let diff = newer.treeDiff(from: frame), diff.keepsShape,
-            let changes = Self.changes(diff.patched, from: old.layers, to: now.layers)
+            let diff = newer.treeDiff(from: frame)
         else { return nil }
+        // Layers in the window come back whole; the rest by their places.
+        let reshaped = !diff.keepsShape, oldWindow = diff.oldWindow
+        let outside = reshaped ? diff.patched.filter { !oldWindow.contains($0.old) } : diff.patched
+        guard let changes = Self.changes(outside, from: old.layers, to: now.layers, atOld: reshaped) else { return nil }
         seq = frame.seq
         time = frame.time
         tables = frame.tables
         self.changes = changes
+        window = reshaped ? (diff.newWindow, oldWindow.map { index in old.layers[index] }) : nil
     }
 
-    /// The places of the `patched` layers in `old`; nil when one of them has another style in
-    /// `new`.
-    private static func changes(_ patched: [(new: Int, old: Int)], from old: LayerList, to new: LayerList) -> [Change]? {
+    /// The places of the `patched` layers in `old`, at their indices in `new` (in `old` when
+    /// `atOld`); nil when one of them has another style in `new`.
+    private static func changes(_ patched: [(new: Int, old: Int)], from old: LayerList, to new: LayerList, atOld: Bool) -> [Change]? {
         var changes: [Change] = []
         changes.reserveCapacity(patched.count)
         for pair in patched {
@@ -52,7 +59,7 @@ struct FrameReversal {
                 new.withUnsafeLayer(at: pair.new) { now in was.pointee.sharesStyle(with: now.pointee) } ? was.pointee : nil
             }
             guard let was else { return nil }
-            changes.append(Change(index: pair.new, frame: was.frame, alpha: was.alpha, scale: was.scale, clips: was.clips, standby: was.standby))
+            changes.append(Change(index: atOld ? pair.old : pair.new, frame: was.frame, alpha: was.alpha, scale: was.scale, clips: was.clips, standby: was.standby))
         }
         return changes
     }
@@ -60,6 +67,7 @@ struct FrameReversal {
     /// The frame as it was, given the frame that came right after it.
     func frame(before newer: WireFrame) -> WireFrame {
         var layers = newer.tree!.layers
+        if let window { layers.replaceSubrange(window.range, with: LayerList(window.layers)) }
         for change in changes {
             layers[change.index].frame = change.frame
             layers[change.index].alpha = change.alpha

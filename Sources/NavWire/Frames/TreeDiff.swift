@@ -31,6 +31,10 @@ struct TreeDiff {
     /// True when both trees hold the same layers under the same parents in the same order: then
     /// `patched` pairs equal indices, and only fields changed.
     private(set) var keepsShape = false
+    /// When the shape changed: the layers between the trees' common start and common end, in
+    /// each (outside them every layer is held in place, under the same parent). Empty when the
+    /// shape held.
+    private(set) var oldWindow = 0..<0, newWindow = 0..<0
 
     var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && patched.isEmpty && reordered.isEmpty }
 
@@ -48,7 +52,8 @@ struct TreeDiff {
             return
         }
         let suffix = Self.commonSuffixCount(o, n, after: prefix)
-        let oldWindow = prefix..<o.count - suffix, newWindow = prefix..<n.count - suffix
+        oldWindow = prefix..<o.count - suffix
+        newWindow = prefix..<n.count - suffix
         let oldIDs = Self.ids(of: o, in: oldWindow), newIDs = Self.ids(of: n, in: newWindow)
         // Where each window layer is in the other tree's window; outside the windows every
         // layer is held in place.
