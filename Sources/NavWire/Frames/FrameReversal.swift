@@ -22,7 +22,7 @@ struct FrameReversal {
     private let window: (range: Range<Int>, layers: [Layer])?
 
     private struct Change {
-        /// Index in both frames' layers.
+        /// Index in the older frame's layers: in both frames' when the shape held.
         let index: Int
         let frame: Rect
         let alpha: Double
