@@ -5,8 +5,8 @@
 /// with. The frame before it stays whole until the newest has been encoded as a delta from it
 /// (`settle()`, or the next `append`). Older ones are kept as `FrameReversal`s (whole only with a
 /// display list, or a restyle the reversal cannot hold), and rebuilt only when a resume asks for
-/// one. A whole frame owns the chunks its changed
-/// layers are in (about 5 KB during a phone's slide), a reversal about half a kilobyte.
+/// one. A whole frame owns the chunks its changed layers are in (about 5 KB during a phone's
+/// slide), a reversal about half a kilobyte.
 ///
 /// A value owned by one session: its shard's service thread only.
 public struct FrameHistory {

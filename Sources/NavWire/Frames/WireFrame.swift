@@ -59,7 +59,8 @@ public final class WireFrame {
     /// What changed in the tree since `base`'s; nil unless both frames have a tree.
     func treeDiff(from base: WireFrame) -> TreeDiff? {
         guard let old = base.tree, let new = tree else { return nil }
-        if let diff, diff.baseLayers.isIdentical(to: old.layers) { return diff.diff }
+        // Checked in place: binding the kept pair copied it, and the diff in it, before the copy returned.
+        if diff?.baseLayers.isIdentical(to: old.layers) == true { return diff!.diff }
         let made = TreeDiff(from: old, to: new)
         diff = (old.layers, made)
         return made
