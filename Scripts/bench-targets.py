@@ -238,6 +238,12 @@ def main():
     # take turns (its memory cold) against one, and the frames a loaded server sends against what
     # its two service threads could make with every frame in cache.
     target("per-frame cost, 1,000 sessions ÷ 1 session", many / one if one and many else None, 1.5, "×")
+    # The cold frame's extra time counted in reads that miss every cache, one after another: how
+    # many such waits a frame makes, whatever the machine's memory costs.
+    read = bench.get("capacity.memory_read_ns")
+    figure("memory read missing every cache (each address from the read before)", "capacity.memory_read_ns", "ns")
+    if one and many and read:
+        figures.append(("per-frame cost, 1,000 sessions − 1 session, in such reads", f"{(many - one) / read:.1f}"))
     ceiling = bench.get("capacity.frames_per_second_per_core_1_sessions")
     if ceiling and 1000 in median:
         figures.append(("frames/s at 1,000 sessions ÷ two threads' ceiling (1 session, in process)",

@@ -11,7 +11,8 @@ import NavWire
 /// the history (the frame before it kept as a reversal), as a session's is once its viewers have
 /// it. With one session everything stays in the CPU's caches; with a thousand taking turns, each
 /// frame finds its session's nodes cold, as a loaded server does. One core's ceiling in frames a
-/// second is 10⁹ / the time per frame.
+/// second is 10⁹ / the time per frame. Beside them, the time of one read that misses every cache
+/// (`MemoryLatency`): what the cold frames wait for, read after read.
 struct CapacityBenchmarks {
     let rounds: Int
 
@@ -23,6 +24,8 @@ struct CapacityBenchmarks {
             report.add("capacity.frame_\(count)_sessions_ns", perFrame, "ns/frame")
             report.add("capacity.frames_per_second_per_core_\(count)_sessions", 1e9 / perFrame, "frames/s")
         }
+        // What the 1,000 sessions' extra time per frame is made of: reads that miss every cache.
+        report.add("capacity.memory_read_ns", MemoryLatency.nanosecondsPerRead(), "ns")
     }
 
     /// One session: its scene, its viewer's encoder and the frames it keeps.
