@@ -149,10 +149,42 @@ test('binary frames go through the decoder into the tree; the byte count is the 
   assert.equal(model.seq, 1);
   assert.deepEqual(model.layer(2).frame, [0, 0, 390, 844]);
   assert.deepEqual(connection.decoder.strings, ['page']);
-  // Flow control: hello asked for a window, and each applied frame is acknowledged, spelled as
+  // Flow control: hello asked for a window, and a full frame is acknowledged at once, spelled as
   // the server's scan expects.
-  assert.equal(socket().hello().window, 16);
+  assert.equal(socket().hello().window, 20);
   assert.equal(socket().sent.at(-1), '{"type":"ack","seq":1}');
+  connection.stop('done');
+});
+
+test('frames are acknowledged every fourth message, a full one at once, and a last few soon after', async () => {
+  const { connection, socket } = connect('v1');
+  socket().open();
+  socket().receive({ ...WELCOME, protocol: 1 });
+  const acks = () => socket().sent.filter((text) => JSON.parse(text).type === 'ack');
+  socket().receive({ type: 'frame', seq: 1, time: 0, full: true, nodes: [{ id: 1, kind: 'rect', frame: [0, 0, 10, 10], alpha: 1 }] });
+  assert.deepEqual(acks(), ['{"type":"ack","seq":1}'], 'a full frame at once');
+  for (let seq = 2; seq <= 5; seq += 1) socket().receive({ type: 'frame', seq, base: seq - 1, time: seq });
+  assert.deepEqual(acks(), ['{"type":"ack","seq":1}', '{"type":"ack","seq":5}'], 'four deltas, one ack for them all');
+  socket().receive({ type: 'frame', seq: 6, base: 5, time: 6 });
+  assert.equal(acks().length, 2, 'one delta waits for more');
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.equal(acks().at(-1), '{"type":"ack","seq":6}', 'and is acknowledged when none come');
+  assert.equal(acks().length, 3);
+  connection.stop('done');
+});
+
+test('an ack waiting when the socket is replaced never goes on the new one', async () => {
+  const { connection, socket } = connect('v1');
+  const first = socket();
+  first.open();
+  first.receive({ ...WELCOME, protocol: 1 });
+  first.receive({ type: 'frame', seq: 1, time: 0, full: true, nodes: [{ id: 1, kind: 'rect', frame: [0, 0, 10, 10], alpha: 1 }] });
+  first.receive({ type: 'frame', seq: 2, base: 1, time: 1 });
+  connection.start();
+  const second = socket();
+  assert.notEqual(second, first);
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.deepEqual(second.sent.filter((text) => JSON.parse(text).type === 'ack'), []);
   connection.stop('done');
 });
 

@@ -482,7 +482,7 @@ test('a JSON timeline\'s frames after its first are the frames after it: "frame"
   }
 });
 
-test('a JSON timeline is applied frame by frame and acknowledged once, with the seq of its last frame', () => {
+test('a JSON timeline is applied frame by frame and acknowledged once, with the seq of its last frame', async () => {
   const player = quiet();
   const { connection, socket, frames } = connect('json', player);
   socket.receive(full(1, 0));
@@ -497,6 +497,8 @@ test('a JSON timeline is applied frame by frame and acknowledged once, with the 
   socket.receive(slide(5, 1010, 15, 2));
   assert.equal(player.received.seq, 5);
   assert.deepEqual(player.layer(2).frame, [15, 0, 390, 844]);
+  // A lone delta is acknowledged once no more come (connection.js, ACK_DELAY_MS).
+  await new Promise((resolve) => setTimeout(resolve, 120));
   assert.equal(socket.acks().at(-1), '{"type":"ack","seq":5}');
   socket.receive(slide(6, 1020, 16, 3));
   assert.equal(socket.closedWith, 4000, 'out of step: a full frame is asked for');
@@ -521,13 +523,14 @@ test('a binary timeline is decoded and acknowledged once; the frames\' sizes are
   connection.stop('done');
 });
 
-test('without a playout (v1, or a bare tree) frames are drawn as they come, as before', () => {
+test('without a playout (v1, or a bare tree) frames are drawn as they come, as before', async () => {
   const tree = new LayerTree();
   const { connection, socket } = connect('json', tree);
   socket.receive(full(1, 0));
   socket.receive(slide(2, 1000, 10));
   assert.equal(tree.seq, 2);
   assert.deepEqual(tree.layer(2).frame, [10, 0, 390, 844]);
+  await new Promise((resolve) => setTimeout(resolve, 120));
   assert.deepEqual(socket.acks(), ['{"type":"ack","seq":1}', '{"type":"ack","seq":2}']);
   connection.stop('done');
 });

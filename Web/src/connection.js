@@ -31,11 +31,23 @@ const CLOSE_NO_PONG = 4001;
 const RESYNC_STREAK_MS = 5000;
 
 /**
- * Frames the server may send before we acknowledge them (`hello.window`, PROTOCOL §2 ack): a
- * quarter second at 60 fps, above any round trip we expect. A tab that stops reading (hidden,
- * busy) then holds a few frames, and gets one delta to the present when it reads again.
+ * How often frames are acknowledged (PROTOCOL §2 ack, which is cumulative): after every
+ * `ACK_EVERY` frame messages, once `ACK_BYTES` have come since the last ack (a quarter of what the
+ * server sends unacknowledged, so large frames never fill its window first), at once for a full
+ * frame, and otherwise `ACK_DELAY_MS` after a frame when no more come. Each ack is a message the
+ * server must read: sent one per frame, acks would take about a fifth of a loaded server's work.
  */
-const FLOW_WINDOW = 16;
+const ACK_EVERY = 4;
+const ACK_BYTES = 12 * 1024;
+const ACK_DELAY_MS = 50;
+
+/**
+ * Frames the server may send before we acknowledge them (`hello.window`): a quarter second at
+ * 60 fps in flight, above any round trip we expect, and the frames not yet acknowledged. A tab
+ * that stops reading (hidden, busy) then holds a few frames, and gets one delta to the present
+ * when it reads again.
+ */
+const FLOW_WINDOW = 16 + ACK_EVERY;
 
 /** Close codes that reconnecting cannot cure: the same hello would be refused again. */
 const FATAL_CLOSE_CODES = new Set([1003, 1007, 1008, 1009]);
@@ -179,6 +191,8 @@ export class Connection extends EventTarget {
     this.numbersInput = false;
     /** The number of the last input message sent on this connection (0 before any). */
     this.inputNumber = 0;
+    /** Frame messages and bytes applied since the last ack on this socket (`acknowledgeLater`). */
+    this.unacked = { messages: 0, bytes: 0, full: false, timer: null };
   }
 
   /**
@@ -220,6 +234,7 @@ export class Connection extends EventTarget {
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     this.opened = false;
+    this.forgetUnacked();
     socket.onopen = () => {
       this.opened = true;
       this.sendHello();
@@ -353,19 +368,21 @@ export class Connection extends EventTarget {
     if (this.wire !== 'binary') return this.report({ code: 'bad_message', message: 'binary data from the server' });
     const frames = this.decoder.read(data, (id) => this.held.layer(id), (seq) => this.model.picture?.(seq));
     const arrival = performance.now();
+    let inTimeline = false;
     try {
       for (const { frame, bytes, timeline } of frames) {
         if (!this.take(frame, bytes, timeline, arrival)) return undefined;
+        inTimeline ||= Boolean(timeline);
       }
     } catch (error) {
       // Cut short, unknown fields or strings, a string table out of step: the spec's answer is
       // the same as for a wrong base.
       return this.resync(`undecodable binary frame: ${error.message}`);
     }
-    return this.acknowledge();
+    return this.acknowledgeLater(data.byteLength, inTimeline);
   }
 
-  /** A JSON timeline (§3.7): its frames in order, then one ack for them all. */
+  /** A JSON timeline (§3.7): its frames in order, then one ack for them all, at once. */
   timeline(message, bytes) {
     const frames = wholeFrames(message.frames);
     if (!frames) return this.resync('a timeline without frames');
@@ -377,9 +394,9 @@ export class Connection extends EventTarget {
     return this.acknowledge();
   }
 
-  /** A JSON frame of `bytes` bytes (as it travelled), then its ack. */
+  /** A JSON frame of `bytes` bytes (as it travelled), then its ack when one is due. */
   frame(message, bytes) {
-    if (this.take(message, bytes, null, performance.now())) this.acknowledge();
+    if (this.take(message, bytes, null, performance.now())) this.acknowledgeLater(bytes);
   }
 
   /**
@@ -393,17 +410,41 @@ export class Connection extends EventTarget {
       this.resync(result.reason);
       return false;
     }
-    if (result.full) this.resumeFromLastSeq = true;
+    if (result.full) {
+      this.resumeFromLastSeq = true;
+      this.unacked.full = true;
+    }
     this.emit('frame', { frame: message, result, bytes, timeline });
     return true;
   }
 
   /**
-   * Flow control: the newest frame decoded, once per message (a timeline counts as one frame).
-   * Spelled exactly so, the server reads it with a scan instead of a JSON parse.
+   * Flow control: a frame message of `bytes` bytes was applied. Acks it with those before it
+   * when one is due (`ACK_EVERY`; `atOnce` for a timeline, a whole transition in one message),
+   * else soon after unless more come.
+   */
+  acknowledgeLater(bytes, atOnce = false) {
+    const unacked = this.unacked;
+    unacked.messages += 1;
+    unacked.bytes += bytes;
+    if (atOnce || unacked.full || unacked.messages >= ACK_EVERY || unacked.bytes >= ACK_BYTES) return this.acknowledge();
+    if (unacked.timer === null) unacked.timer = setTimeout(() => this.acknowledge(), ACK_DELAY_MS);
+    return undefined;
+  }
+
+  /**
+   * Acknowledges the newest frame decoded, and every one before it. Spelled exactly so, the
+   * server reads it with a scan instead of a JSON parse.
    */
   acknowledge() {
+    this.forgetUnacked();
     this.socket?.send(`{"type":"ack","seq":${this.held.seq}}`);
+  }
+
+  /** Nothing is waiting to be acknowledged (an ack went, or the socket is another). */
+  forgetUnacked() {
+    clearTimeout(this.unacked.timer);
+    this.unacked = { messages: 0, bytes: 0, full: false, timer: null };
   }
 
   /**

@@ -17,9 +17,10 @@ struct LoadCommand: ParsableCommand {
             never stop. With --mode pushpop it pushes a page, waits for the result, pops it, waits, \
             and again.
 
-            Sessions ask for flow control with --window (16 by default, as the browser viewer does) and \
-            acknowledge every frame message they receive, so the server's work for acks counts; \
-            --window 0 asks for none and sends no acks. With --timelines (protocol 2 only) sessions ask \
+            Sessions ask for flow control with --window (20 by default, as the browser viewer does) and \
+            acknowledge their frames as the viewer does, so the server's work for acks counts: every \
+            fourth frame message (or 12 KiB), a timeline or the first full frame at once, and otherwise \
+            50 ms after a frame when no more come; --window 0 asks for none and sends no acks. With --timelines (protocol 2 only) sessions ask \
             for the feature timelines: the pictures of a motion come at once in one message, each due \
             at its time, and a cut voids those after its base that were not due yet.
 
@@ -57,7 +58,7 @@ struct LoadCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Flow control: frames the server may send each session before its ack (0: no window, no acks).",
-        discussion: "Every frame message is acknowledged with the seq of its last frame, as the browser viewer does with its window of 16.",
+        discussion: "Frames are acknowledged as the browser viewer does with its window of 20: every fourth frame message, or sooner (see above).",
         valueName: "frames"
     ))
     var window = LoadPlan.defaultWindow

@@ -31,6 +31,7 @@ struct LoadPlan {
     /// From this many sessions on, the loop coalesces its reads by default.
     static let coalescingSessions = 100
 
-    /// The window sessions ask for unless told otherwise: the browser viewer's.
-    static let defaultWindow = 16
+    /// The window sessions ask for unless told otherwise: the browser viewer's (16 frames in
+    /// flight and the ones not yet acknowledged, `AckSchedule`).
+    static let defaultWindow = 16 + AckSchedule.everyMessages
 }

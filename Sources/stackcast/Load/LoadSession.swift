@@ -62,6 +62,9 @@ final class LoadSession {
 
     private var sawFullFrame = false
     private var lastFrameAt: UInt64 = 0
+    /// When the frames read are acknowledged, and the seq of the newest read.
+    private var acks = AckSchedule()
+    private var newestSeq = 0
     /// Send times of inputs no frame has followed yet.
     private var pendingInputs: [UInt64] = []
 
@@ -362,8 +365,8 @@ final class LoadSession {
         if unknownTimes > 0 { fail(.badFrame("a delta based on a frame this session never received"), fatal: false) }
         presented(playout.present(at: now, measuring: measuring))
         if plan.window > 0, frames > 0, stage != .closed {
-            writer.appendText(ClientMessages.ack(seq: lastSeq), to: &outbox)
-            statistics.ackSent()
+            newestSeq = lastSeq
+            if acks.received(bytes: payload.count, atOnce: timeline || !sawFullFrame, now: now) { acknowledge() }
         }
         // The full frame that follows welcome shows the app, not an input.
         guard sawFullFrame else {
@@ -377,6 +380,13 @@ final class LoadSession {
         }
         for sent in pendingInputs { statistics.latencyMeasured(nanoseconds: now > sent ? now - sent : 0) }
         pendingInputs.removeAll(keepingCapacity: true)
+    }
+
+    /// Acknowledges the newest frame read, and with it every one before.
+    private func acknowledge() {
+        acks.acknowledged()
+        writer.appendText(ClientMessages.ack(seq: newestSeq), to: &outbox)
+        statistics.ackSent()
     }
 
     /// Counts the pictures the playout presented inside the window.
@@ -400,6 +410,10 @@ final class LoadSession {
     /// Runs the session's part of one 60 Hz tick, scheduled for `scheduled` (`now` or a little before).
     func tick(scheduled: UInt64, now: UInt64) {
         guard stage == .running else { return }
+        if acks.isOverdue(now: now) {
+            acknowledge()
+            if !watchingWrites { flush() }
+        }
         presented(playout.present(at: now, measuring: statistics.measuring))
         if scriptStartedAt == nil { scriptStartedAt = now }
         if let step = dragStep {
