@@ -7,8 +7,8 @@
 enum MemoryLatency {
     /// The median over `samples` chases of the nanoseconds per read.
     static func nanosecondsPerRead(megabytes: Int = 64, reads: Int = 1 << 20, samples: Int = 5) -> Double {
-        let intsPerLine = 64 / MemoryLayout<Int>.stride
-        let lines = megabytes << 20 / 64
+        let intsPerLine = lineBytes / MemoryLayout<Int>.stride
+        let lines = (megabytes << 20) / lineBytes
         // Sattolo's shuffle: one cycle through every line, so a chase never settles in a small loop.
         var order = Array(0..<lines)
         var random = SystemRandomNumberGenerator()
@@ -30,4 +30,7 @@ enum MemoryLatency {
         precondition(at >= 0)
         return Stats(times).median
     }
+
+    /// Bytes per cache line on the CPUs a server runs on: one read per line.
+    private static let lineBytes = 64
 }
