@@ -31,10 +31,11 @@ def run_load(*args):
 
 
 def assert_acknowledged_together(report):
-    """Every frame message acknowledged, by acks that each cover up to four: fewer acks than
-    frames, and at least a quarter as many (a session's last three frames may go unacknowledged
-    when the run ends, hence the slack)."""
-    assert 0 < report["acks_sent"] < report["frames_total"], report
+    """Every frame message acknowledged, by acks that each cover one to four of them (one each
+    when frames come further apart than the ack delay, as from a sanitizer's server), besides
+    each session's first full frame; a session's last three frames may go unacknowledged when
+    the run ends, hence the slack."""
+    assert 0 < report["acks_sent"] <= report["frames_total"] + report["sessions"], report
     assert report["acks_sent"] * 4 >= report["frames_total"] - 3 * report["sessions"], report
 
 
