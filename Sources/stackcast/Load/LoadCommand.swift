@@ -19,8 +19,9 @@ struct LoadCommand: ParsableCommand {
 
             Sessions ask for flow control with --window (20 by default, as the browser viewer does) and \
             acknowledge their frames as the viewer does, so the server's work for acks counts: every \
-            fourth frame message (or 12 KiB), a timeline or the first full frame at once, and otherwise \
-            50 ms after a frame when no more come; --window 0 asks for none and sends no acks. With --timelines (protocol 2 only) sessions ask \
+            fourth frame message (or 12 KiB; every half window for a smaller one), a timeline or the \
+            first full frame at once, and otherwise 50 ms after a frame when no more come; --window 0 \
+            asks for none and sends no acks. With --timelines (protocol 2 only) sessions ask \
             for the feature timelines: the pictures of a motion come at once in one message, each due \
             at its time, and a cut voids those after its base that were not due yet.
 

@@ -63,7 +63,7 @@ final class LoadSession {
     private var sawFullFrame = false
     private var lastFrameAt: UInt64 = 0
     /// When the frames read are acknowledged, and the seq of the newest read.
-    private var acks = AckSchedule()
+    private var acks: AckSchedule
     private var newestSeq = 0
     /// Send times of inputs no frame has followed yet.
     private var pendingInputs: [UInt64] = []
@@ -88,6 +88,7 @@ final class LoadSession {
     init(index: Int, plan: LoadPlan, loop: EventLoop, statistics: LoadStatistics, origin: UInt64, seed: UInt64) {
         self.index = index
         self.plan = plan
+        acks = AckSchedule(window: plan.window)
         self.loop = loop
         self.statistics = statistics
         self.origin = origin
