@@ -22,15 +22,17 @@ public final class Node {
     @exclusivity(unchecked) public var alignment: TextAlignment? { didSet { restyle { _ in } } }
     /// `layerIndex`, in 32 bits.
     @exclusivity(unchecked) private var layerIndexHint: Int32 = -1
-    // The id, alpha, children and flags come first, in the object's first 64 bytes: a layer
-    // tree reads them for every child of every node it walks, and with many sessions each node
-    // it reads is a cache miss; one line instead of three.
-    @exclusivity(unchecked) public var frame: Rect {
-        didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
-    }
+    /// The parent, unretained (see `parent`).
+    @exclusivity(unchecked) private(set) var parentLink: Unmanaged<Node>?
     /// The node and its subtree are drawn this many times their size, about the frame's top-left
     /// corner (a page scaled back under a sheet). Frames inside stay in unscaled coordinates.
     @exclusivity(unchecked) public var scale: Double = 1 { didSet { if scale != oldValue { invalidateLayers() } } }
+    @exclusivity(unchecked) public var frame: Rect {
+        didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
+    }
+    // With many sessions every node a frame reads is a cache miss, so what each reader needs sits
+    // together: a walk reads the id, alpha, children and flags of every child; a move climbs to
+    // the root through each ancestor's flags and link; a patch climbs through link, scale and frame.
 
     /// The node's style, kept only here and shared with the display items and layers drawn from
     /// it: changed in place while nothing else holds it, copied once when something does. Nodes
@@ -46,7 +48,6 @@ public final class Node {
     /// is safe because a parent clears it in its children when it goes (`deinit`) and a child
     /// clears it when it leaves.
     public var parent: Node? { parentLink?.takeUnretainedValue() }
-    @exclusivity(unchecked) private(set) var parentLink: Unmanaged<Node>?
     /// What only a few nodes have (an owner, a root's list of moves, a stripped style); nil
     /// until one of them is set.
     @exclusivity(unchecked) private var rare: RareState?
