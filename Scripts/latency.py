@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Move -> frame latency against the ping floor from an outside Python client (the `websockets`
-package), as the latency target measures it: on one connection, N pings, then N pointer moves of
-a drag, each waiting for its answer. Prints one JSON object.
+package), as the latency target measures it: on one connection, during a drag, N pairs of a ping
+and a pointer move, each waiting for its answer. Taken in turns, so that both medians see the same
+machine: a busy moment slows a ping and the move after it alike. Prints one JSON object.
 
     Scripts/latency.py ws://127.0.0.1:PORT/ws [--samples 300] [--deflate] [--wire binary|json|v1]
 
@@ -78,16 +79,6 @@ def main():
         ws.send(json.dumps({"type": "hello", "app": "stack", **HELLOS[args.wire]}))
         next_frame(ws)
         pace = Pace()
-        pings = []
-        for index in range(args.samples):
-            pace.wait()
-            start = time.perf_counter()
-            ws.send(json.dumps({"type": "ping", "id": index, "t": 0}))
-            while True:
-                message = ws.recv(timeout=5)
-                if isinstance(message, str) and '"pong"' in message:
-                    break
-            pings.append((time.perf_counter() - start) * 1e6)
         ws.send(json.dumps({"type": "command", "id": "p", "op": "push", "screen": {"name": "Drag"}}))
         while True:
             message = ws.recv(timeout=5)
@@ -99,8 +90,16 @@ def main():
         x, t = 40, 1016
         ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 400, "t": t}))
         drain(ws)
-        moves = []
-        for _ in range(args.samples):
+        pings, moves = [], []
+        for index in range(args.samples):
+            pace.wait()
+            start = time.perf_counter()
+            ws.send(json.dumps({"type": "ping", "id": index, "t": 0}))
+            while True:
+                message = ws.recv(timeout=5)
+                if isinstance(message, str) and '"pong"' in message:
+                    break
+            pings.append((time.perf_counter() - start) * 1e6)
             x = 40 if x >= 300 else x + 2
             t += 16
             pace.wait()
