@@ -209,7 +209,11 @@ public struct LayerTree: Equatable, Sendable {
                         return node.isUnderHiddenNode ? .none : .walk
                     }
                     guard node.alpha > 0 else { return .walk }
-                    switch Self.culling(of: node, placement: walk.placements[index]) {
+                    let culling = walk.placements.withUnsafeBufferPointer { placements in
+                        precondition(placements.indices.contains(index), "a layer without a placement")
+                        return Self.culling(of: node, placement: placements.baseAddress! + index)
+                    }
+                    switch culling {
                     case .asBefore: break
                     case .changed: return node.parentLink == nil ? .walk : .rewalk(index)
                     case .rescaled: return .walk
@@ -355,12 +359,14 @@ public struct LayerTree: Equatable, Sendable {
             case rescaled
         }
 
-        private static func culling(of node: Node, placement: Placement) -> Culling {
+        /// Reads the placement in place: a copy would read all of it, two cache lines where the
+        /// fields this needs are mostly in one.
+        private static func culling(of node: Node, placement: UnsafePointer<Placement>) -> Culling {
             let (offset, scale) = node.parentLink.map(Self.placement(of:)) ?? (.zero, 1)
-            guard scale == placement.scale else { return .rescaled }
+            guard scale == placement.pointee.scale else { return .rescaled }
             let origin = node.frame.placed(at: offset, parentScale: scale, scale: node.scale).origin
-            let dx = origin.x - placement.origin.x, dy = origin.y - placement.origin.y
-            return (dx == 0 && dy == 0) || placement.slack.allows(dx: dx, dy: dy) ? .asBefore : .changed
+            let dx = origin.x - placement.pointee.origin.x, dy = origin.y - placement.pointee.origin.y
+            return (dx == 0 && dy == 0) || placement.pointee.slack.allows(dx: dx, dy: dy) ? .asBefore : .changed
         }
 
         /// `node`'s alpha times its ancestors', as a walk multiplies them down to it.

@@ -32,12 +32,12 @@ public final class NavigationBar {
     /// The last points of the collapse, over which the standard look fades in.
     static let largeTitleFade = 12.0
 
+    // What a shared-bar transition reads every frame comes first, together (its nodes, the
+    // layout it offsets from, the large title, the look it last set, `closes`, then the spec's
+    // alpha): with many sessions each line of the bar it touches is a cache miss.
     public let node = Node(role: .navbar, name: "navbar")
-    public let backButton = Node(role: .back, name: "Back")
     public let titleNode = Node(role: .title)
-    let backIcon = Node()
     let backLabel = Node()
-    let hairline = Node(role: .separator, fill: .separator)
     /// The width and safe-area top of the last layout, which transitions offset from.
     private(set) var laidOut = (width: 0.0, safeTop: 0.0)
     /// Where the last layout put the title and the back label, and the title's travel between
@@ -47,8 +47,6 @@ public final class NavigationBar {
     /// The large title's clipping area and its text, made when the spec first asks for one (a
     /// bar without never has the nodes, so its node ids are as they always were).
     private(set) var largeTitle: (area: Node, label: Node)?
-    /// The large title's leading inset: the page's layout margin (16 pt, 20 on an iPad).
-    var largeTitleInset = 16.0
     /// How far the page's content has scrolled under a large title, in points (negative: pulled
     /// down); the page sets it as its list scrolls.
     public var contentOffset = 0.0 {
@@ -56,11 +54,24 @@ public final class NavigationBar {
     }
     /// True while a shared-bar transition lays the bar out (`NavigationBar+Transition`).
     var isShared = false
+    /// True on a sheet's bar: the leading button reads "Close" (role `close`), with no chevron,
+    /// whatever `backTitle` says.
+    public var closes = false {
+        didSet {
+            applyBackTitle()
+            layout(width: laidOut.width, safeTop: laidOut.safeTop)
+        }
+    }
     /// What the transition's last frame set of the nodes that stay still while the pages move;
     /// nil once anything else has laid the bar out or restyled it.
     var sharedLook: SharedLook?
 
     public var spec: BarSpec { didSet { applyStyle() } }
+    public let backButton = Node(role: .back, name: "Back")
+    let backIcon = Node()
+    let hairline = Node(role: .separator, fill: .separator)
+    /// The large title's leading inset: the page's layout margin (16 pt, 20 on an iPad).
+    var largeTitleInset = 16.0
     public var title: String {
         didSet {
             titleNode.name = title
@@ -69,14 +80,6 @@ public final class NavigationBar {
     }
     /// The back button's label; nil hides the back button (the root page).
     public var backTitle: String? {
-        didSet {
-            applyBackTitle()
-            layout(width: laidOut.width, safeTop: laidOut.safeTop)
-        }
-    }
-    /// True on a sheet's bar: the leading button reads "Close" (role `close`), with no chevron,
-    /// whatever `backTitle` says.
-    public var closes = false {
         didSet {
             applyBackTitle()
             layout(width: laidOut.width, safeTop: laidOut.safeTop)
