@@ -2,7 +2,8 @@
 """Prints where the performance targets stand, from the JSON lines one Scripts/bench run wrote.
 
 Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--timelines SWEEP_JSONL]
-                        [--overload OVERLOAD_JSON] [--cluster CLUSTER_JSON] [--markdown FILE]
+                        [--overload OVERLOAD_JSON] [--cluster CLUSTER_JSON] [--cache-sim CACHE_SIM_JSON]
+                        [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -13,7 +14,7 @@ first without permessage-deflate), SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
 lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, OVERLOAD_JSON
 Scripts/overload-bench.py's output (its last line), CLUSTER_JSON Scripts/cluster-bench.py's (its
-last line: failover with Redis), WAN_JSON Scripts/wan's
+last line: failover with Redis), CACHE_SIM_JSON Scripts/cache-sim.py's, WAN_JSON Scripts/wan's
 report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
 says so instead of passing.
@@ -118,6 +119,8 @@ def main():
     overload = load_last_json(overload_path) if overload_path else {}
     cluster_path = take_option(args, "--cluster")
     cluster = load_last_json(cluster_path) if cluster_path else {}
+    cache_sim_path = take_option(args, "--cache-sim")
+    cache_sim = load_last_json(cache_sim_path) if cache_sim_path else {}
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
@@ -244,6 +247,14 @@ def main():
     figure("memory read missing every cache (each address from the read before)", "capacity.memory_read_ns", "ns")
     if one and many and read:
         figures.append(("per-frame cost, 1,000 sessions − 1 session, in such reads", f"{(many - one) / read:.1f}"))
+    # The same frames in a simulated cache (Scripts/cache-sim.py): lines read from memory, which
+    # unlike the times above do not move with what else the machine is doing.
+    for count, label in ((1, "1 session"), (1000, "1,000 sessions")):
+        reads = cache_sim.get(f"cache_sim.memory_reads_per_frame_{count}_sessions")
+        misses = cache_sim.get(f"cache_sim.l1_read_misses_per_frame_{count}_sessions")
+        if reads is not None and misses is not None:
+            figures.append((f"lines a frame reads from memory, {label} (simulated 4 MiB cache; L1 misses)",
+                            f"{reads:,.0f} ({misses:,.0f})"))
     ceiling = bench.get("capacity.frames_per_second_per_core_1_sessions")
     if ceiling and 1000 in median:
         figures.append(("frames/s at 1,000 sessions ÷ two threads' ceiling (1 session, in process)",
