@@ -38,6 +38,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     binary = sys.argv[1]
+    if not os.access(binary, os.X_OK):
+        sys.exit(f"cache-sim: {binary} is not an executable file")
     for tool in ("valgrind", "strip", "nm"):
         if shutil.which(tool) is None:
             sys.exit(f"cache-sim: {tool} is not installed")
