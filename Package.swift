@@ -17,10 +17,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
+        // The CPU's prefetch hint, which Swift cannot spell (`MemoryFootprint`).
+        .target(name: "CPrefetch"),
         // The engine: pure, deterministic, no I/O, no threads, no wall clock.
         // libm is named here: a consumer package links NavKit's rounding (rint, floor, ceil, trunc)
         // whether or not its own code imports Foundation.
-        .target(name: "NavKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(name: "NavKit", dependencies: ["CPrefetch"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // Protocol v1: JSON, message decoding with precise errors, frame diffs.
         .target(name: "NavWire", dependencies: ["NavKit"]),
         // A small blocking WebSocket client over raw sockets, for benchmarks and tests.

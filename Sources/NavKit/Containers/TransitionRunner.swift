@@ -101,9 +101,22 @@ final class TransitionRunner {
             layout(transition)
             return done()
         }
-        transition.animation = scene.animator.animate(duration: duration, curve: curve, update: { [self] p in
+        transition.animation = scene.animator.animate(duration: duration, curve: curve, reads: self, update: { [self] p in
             transition.progress = start + (target - start) * p
             layout(transition)
         }, completion: done)
+    }
+}
+
+extension TransitionRunner: FootprintSource {
+    /// Notes the runner, the running transition with its pages' controllers, and its shared bars:
+    /// what each step of the animation reads before it reaches the nodes it moves.
+    func addFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(self, bytes: MemoryFootprint.lineSize)
+        guard let running else { return }
+        footprint.add(running, bytes: 2 * MemoryFootprint.lineSize)
+        footprint.add(running.upper, bytes: MemoryFootprint.lineSize)
+        if let lower = running.lower { footprint.add(lower, bytes: MemoryFootprint.lineSize) }
+        running.bars?.addFootprint(to: &footprint)
     }
 }

@@ -18,6 +18,8 @@ public final class Animator {
         let curve: Curve
         let update: (Double) -> Void
         let completion: () -> Void
+        /// What `update` reads, for the footprint.
+        let reads: FootprintSource?
     }
 
     // Read on every frame of every animating scene: they opt out of the runtime's exclusivity
@@ -40,6 +42,15 @@ public final class Animator {
 
     public init() {}
 
+    /// Notes the animator and its running animations in `footprint`: every frame reads them.
+    func addFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(self, bytes: 2 * MemoryFootprint.lineSize)
+        footprint.add(storageOf: animations)
+        footprint.add(storageOf: links)
+        // By index: a copy of each animation would retain and release its closures.
+        for index in animations.indices { animations[index].reads?.addFootprint(to: &footprint) }
+    }
+
     /// True while at least one animation or display link runs.
     public var isAnimating: Bool { !animations.isEmpty || !links.isEmpty }
 
@@ -57,14 +68,16 @@ public final class Animator {
 
     /// Starts an animation; `update` gets the curve's progress (0 to 1) at each advance, and
     /// `completion` runs once after the final update. A zero duration completes at the next advance.
+    /// `reads`, when given, notes what `update` reads in the scene's footprint.
     @discardableResult
     public func animate(
-        duration: Double, curve: Curve, update: @escaping (Double) -> Void, completion: @escaping () -> Void
+        duration: Double, curve: Curve, reads: FootprintSource? = nil, update: @escaping (Double) -> Void, completion: @escaping () -> Void
     ) -> Handle {
         nextHandle += 1
         let handle = Handle(value: nextHandle)
         let wasIdle = !isAnimating
-        animations.append(Animation(handle: handle, start: now, duration: max(duration, 0), curve: curve, update: update, completion: completion))
+        animations.append(
+            Animation(handle: handle, start: now, duration: max(duration, 0), curve: curve, update: update, completion: completion, reads: reads))
         if wasIdle { onStart?() }
         update(curve.value(at: 0))
         return handle

@@ -30,6 +30,10 @@ public final class Node {
     @exclusivity(unchecked) public var frame: Rect {
         didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
     }
+    /// Bytes from a node's start that hold what a move and a patch read of it (the fields above
+    /// this line): two cache lines, noted in a session's `MemoryFootprint`.
+    static let hotBytes = 128
+
     // With many sessions every node a frame reads is a cache miss, so what each reader needs sits
     // together: a walk reads the id, alpha, children and flags of every child; a move climbs to
     // the root through each ancestor's flags and link; a patch climbs through link, scale and frame.

@@ -168,7 +168,7 @@ public struct LayerTree: Equatable, Sendable {
         /// tree would have been walked. Each patch checks them all again, since a node that moves
         /// now (a page) moves the subtrees patched before it (its list, scrolled) further from
         /// where the walk culled them.
-        private var patchedNodes: [Unmanaged<Node>] = []
+        private(set) var patchedNodes: [Unmanaged<Node>] = []
 
         fileprivate init(
             root: ObjectIdentifier, layers: LayerList, placements: [Placement], ends: [Int], viewport: Size, precision: LayerPrecision?,
@@ -339,6 +339,43 @@ public struct LayerTree: Equatable, Sendable {
             /// The tree must be walked.
             case walk
         }
+
+        /// Notes in `footprint` what the next patch reads, as the last one did: the moved nodes
+        /// with their ancestors (the patch climbs to the root from each), their placements and
+        /// the chunks holding their layers (the ones it copies), and the spine.
+        func addFootprint(to footprint: inout MemoryFootprint) {
+            footprint.add(storageOf: patchedNodes)
+            layers.addFootprint(to: &footprint)
+            footprint.add(storageOf: placements, limit: 0)
+            footprint.add(storageOf: ends, limit: 0)
+            // Each ancestor once (the moved nodes of a page or a bar share all of theirs), each
+            // chunk once (as far as the bits go: a phone screen's tree is a dozen chunks).
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: Self.ancestorsNoted) { ancestors in
+                var ancestorCount = 0
+                var notedChunks: UInt64 = 0
+                for moved in patchedNodes {
+                    var next: Unmanaged<Node>? = moved
+                    while let node = next, !ancestors[..<ancestorCount].contains(node.toOpaque()) {
+                        if node.toOpaque() != moved.toOpaque(), ancestorCount < Self.ancestorsNoted {
+                            ancestors[ancestorCount] = node.toOpaque()
+                            ancestorCount += 1
+                        }
+                        footprint.add(node.toOpaque(), bytes: Node.hotBytes)
+                        next = node._withUnsafeGuaranteedRef { $0.parentLink }
+                    }
+                    guard let index = moved._withUnsafeGuaranteedRef({ Self.index(of: $0, in: layers) }), index < placements.count else { continue }
+                    placements.withUnsafeBufferPointer { footprint.add($0.baseAddress! + index, bytes: MemoryLayout<Placement>.stride) }
+                    let chunk = index &>> LayerList.chunkShift
+                    let bit: UInt64 = chunk < UInt64.bitWidth ? 1 &<< UInt64(chunk) : 0
+                    guard notedChunks & bit == 0 || bit == 0 else { continue }
+                    notedChunks |= bit
+                    layers.addFootprint(ofChunkHolding: index, to: &footprint)
+                }
+            }
+        }
+
+        /// Ancestors a footprint remembers having noted: more than a screen's tree is deep.
+        private static let ancestorsNoted = 32
 
         /// Where `node`'s layer is in `layers`, the newest tree's.
         private static func index(of node: Node, in layers: LayerList) -> Int? {

@@ -470,6 +470,27 @@ final class Session {
         history.settle()
     }
 
+    /// What this session's next frame reads, noted after each frame while its shard ticks so
+    /// many sessions that their memory leaves the CPU's caches between two frames
+    /// (`SessionShard.tick`); empty while it is still.
+    var footprint = MemoryFootprint()
+
+    /// Notes what the next frame reads in `footprint`, as the one just made did: the session,
+    /// its scene, kept frames, tables and viewers. Called right after a frame, while all of it
+    /// is in the cache.
+    func recordFootprint() {
+        footprint.removeAll(keepingCapacity: true)
+        footprint.add(self, bytes: Self.hotBytes)
+        scene.addFootprint(to: &footprint)
+        history.addFootprint(to: &footprint)
+        tables.addFootprint(to: &footprint)
+        footprint.add(storageOf: viewers)
+        for viewer in viewers { footprint.add(viewer, bytes: Viewer.hotBytes) }
+    }
+
+    /// Bytes from a session's start that a frame reads: its stored properties, spread over them.
+    static let hotBytes = 8 * MemoryFootprint.lineSize
+
     private func record(_ picture: ScenePicture) {
         let frame = WireFrame(seq: seq + 1, time: scene.now, picture: picture)
         frame.input = lastInput

@@ -7,6 +7,9 @@ import NavWire
 /// Service thread only: that of the shard holding its connection, or for a viewer serving a
 /// `RemoteLink`, that of the shard holding the session.
 final class Viewer {
+    /// Bytes from a viewer's start that sending it a frame reads (`Session.recordFootprint()`).
+    static let hotBytes = 4 * MemoryFootprint.lineSize
+
     let connection: ViewerConnection
     /// Set while this (local) viewer's connection is served by a session on another shard: its
     /// messages go there and its frames come from there.

@@ -139,18 +139,24 @@ final class SessionShard: @unchecked Sendable {
         let started = transport.now
         startedDuringTick = []
         // Renders and drops the still ones in one pass, while each session is in the cache.
+        let prefetches = ticking.count >= MemoryFootprint.sessionsWorthPrefetching
         var kept = 0
         for index in ticking.indices {
             let session = ticking[index]
+            if prefetches { prefetchAhead(of: index) }
             // One that ended meanwhile (`end`) is only dropped. Moves read since the last turn
             // are in the picture.
             applyPendingMove(of: session, now: now)
-            if session.isTicking, session.scene.needsTick { render(session, now: now) }
+            if session.isTicking, session.scene.needsTick {
+                render(session, now: now)
+                if prefetches { session.recordFootprint() }
+            }
             if session.isTicking, session.scene.needsTick {
                 ticking[kept] = session
                 kept += 1
             } else {
                 session.isTicking = false
+                session.footprint.removeAll()
             }
         }
         ticking.removeLast(ticking.count - kept)
@@ -159,6 +165,16 @@ final class SessionShard: @unchecked Sendable {
         let seconds = transport.now - started
         metrics.withLock { $0.recordTick(seconds: seconds) }
         if ticking.isEmpty { transport.stopTicking() }
+    }
+
+    /// Before the session at `index` of `ticking` renders, asks the CPU for what the next ones'
+    /// frames read, in steps that never wait on memory: the footprint of the next session (whose
+    /// runs were asked for a step before), the runs of the one after (whose session was), and
+    /// the session after that.
+    private func prefetchAhead(of index: Int) {
+        if index + 1 < ticking.count { ticking[index + 1].footprint.prefetch() }
+        if index + 2 < ticking.count { ticking[index + 2].footprint.prefetchRuns() }
+        if index + 3 < ticking.count { MemoryFootprint.prefetch(objectAt: index + 3, of: ticking, bytes: Session.hotBytes) }
     }
 
     /// How long (at least; at most a second more) a scene that has stopped animating keeps its

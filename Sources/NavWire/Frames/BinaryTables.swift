@@ -1,3 +1,5 @@
+import NavKit
+
 /// The tables of one session's binary v2 stream (docs/protocol.md §3.6): its strings and, for
 /// viewers that asked for the feature `templates`, its layer templates.
 ///
@@ -20,6 +22,12 @@ public struct BinaryTables {
     private(set) var generation = 0
 
     public init() {}
+
+    /// Notes the tables' storage in `footprint`: every frame looks its strings and templates up.
+    public func addFootprint(to footprint: inout MemoryFootprint) {
+        strings.addFootprint(to: &footprint)
+        templates.addFootprint(to: &footprint)
+    }
 
     var mark: Mark { Mark(generation: generation, strings: strings.count, templates: templates.count) }
 

@@ -1,3 +1,5 @@
+import NavKit
+
 /// A session's last frames, for resumes: a viewer that comes back with the seq of a frame still
 /// here gets a delta from it (protocol §2, step 5).
 ///
@@ -49,6 +51,22 @@ public struct FrameHistory {
     private func ringIndex(_ age: Int) -> Int {
         let index = oldest + age
         return index >= ring.count ? index - ring.count : index
+    }
+
+    /// Notes in `footprint` what the next frame's `append` and `settle` read: the entries of the
+    /// newest two frames and of the oldest (the next frame takes its place), and the newest frame
+    /// with its layers' spine, which the next frame is compared with.
+    public func addFootprint(to footprint: inout MemoryFootprint) {
+        guard !ring.isEmpty else { return }
+        footprint.add(storageOf: ring, limit: 0)
+        ring.withUnsafeBufferPointer { entries in
+            for age in [count - 1, count - 2, 0] where age >= 0 {
+                footprint.add(entries.baseAddress! + ringIndex(age), bytes: MemoryLayout<Entry>.stride)
+            }
+        }
+        guard let newest = self[count - 1].whole else { return }
+        footprint.add(newest, bytes: WireFrame.hotBytes)
+        newest.tree?.layers.addFootprint(to: &footprint)
     }
 
     /// How many of the kept frames are reversals (for tests and measurements).

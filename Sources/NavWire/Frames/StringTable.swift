@@ -1,3 +1,5 @@
+import NavKit
+
 /// The strings of one session's binary v2 stream (texts, names, roles, icons, vc ids): each is
 /// sent once and then named by its index (docs/protocol.md §3.6). Part of the session's
 /// `BinaryTables`, which says how viewers keep in step with it.
@@ -17,6 +19,13 @@ struct StringTable {
     /// Where each string is: a slot holds its index in `strings` plus one, or 0 when empty. A
     /// power of two long, at most half full, probed linearly from the string's hash.
     private var slots: [UInt32] = []
+
+    /// Notes the headers of the table's arrays in `footprint`: every frame reads their counts
+    /// (where a lookup goes in them depends on the string, which no footprint can tell).
+    func addFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(storageOf: strings, limit: 0)
+        footprint.add(storageOf: slots, limit: 0)
+    }
 
     var count: Int { strings.count }
 

@@ -55,6 +55,11 @@ struct TemplateTable {
     /// Entries made so far (the next one's index).
     var count: Int { floor + live.count }
 
+    /// Notes the header of the table's entries in `footprint`: every frame reads their count.
+    func addFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(storageOf: live, limit: 0)
+    }
+
     /// Entry `index`; nil below the floor (it will never be named again).
     subscript(index: Int) -> Layer? {
         index >= floor ? live[index - floor] : nil

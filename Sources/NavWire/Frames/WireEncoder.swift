@@ -24,6 +24,11 @@ public struct WireEncoder {
     /// The seq of the frame the viewer holds (the next delta's `base`).
     public var baseSeq: Int? { base?.seq }
 
+    /// Notes the tables' storage in `footprint`: encoding looks strings and templates up in them.
+    public func addFootprint(to footprint: inout MemoryFootprint) {
+        tables.addFootprint(to: &footprint)
+    }
+
     /// The forms of the picture this format needs.
     public var kinds: ScenePicture.Kinds { format.usesLayerTree ? .tree : .list }
 

@@ -9,6 +9,10 @@ import NavKit
 ///
 /// Service thread only.
 public final class WireFrame {
+    /// Bytes from a frame's start that the next frame's comparison, delta and reversal read: all
+    /// of its stored properties (`MemoryFootprint`).
+    static let hotBytes = 4 * MemoryFootprint.lineSize
+
     public let seq: Int
     /// Session time in seconds.
     public let time: Double

@@ -10,7 +10,9 @@ import NavWire
 /// frame is made, compared with the last, encoded for one binary v2 viewer, and then settled in
 /// the history (the frame before it kept as a reversal), as a session's is once its viewers have
 /// it. With one session everything stays in the CPU's caches; with a thousand taking turns, each
-/// frame finds its session's nodes cold, as a loaded server does. One core's ceiling in frames a
+/// frame finds its session's nodes cold, as a loaded server does, and as the server's thread does
+/// then, it asks the CPU for what the next sessions' frames read while one session makes its frame
+/// (`MemoryFootprint`). One core's ceiling in frames a
 /// second is 10⁹ / the time per frame. Beside them, the time of one read that misses every cache
 /// (`MemoryLatency`): what the cold frames wait for, read after read.
 struct CapacityBenchmarks {
@@ -35,6 +37,7 @@ struct CapacityBenchmarks {
         var history = FrameHistory()
         var seq = 0
         var pushes = true
+        var footprint = MemoryFootprint()
 
         init(styles: StyleTable) {
             scene = Scene(viewport: BuiltInApps.defaultViewport(for: "phone"))
@@ -61,6 +64,15 @@ struct CapacityBenchmarks {
             _ = encoder.encode(frame)
             history.settle()
         }
+
+        /// Notes what the next frame reads, as `NavServer`'s session does.
+        func recordFootprint() {
+            footprint.removeAll(keepingCapacity: true)
+            footprint.add(self, bytes: MemoryFootprint.lineSize)
+            scene.addFootprint(to: &footprint)
+            history.addFootprint(to: &footprint)
+            encoder.addFootprint(to: &footprint)
+        }
     }
 
     /// The median over rounds of the time per session frame, each round one frame of every session.
@@ -71,7 +83,10 @@ struct CapacityBenchmarks {
         var now = 0.0
         // Warm up until every session keeps a full history: until then each frame is new memory,
         // faulted in (and zeroed) by the kernel, which a server animating for long does not pay.
-        for _ in 0..<(FrameHistory.sessionCapacity + 4) { now += step; sessions.forEach { $0.frame(at: now) } }
+        for _ in 0..<(FrameHistory.sessionCapacity + 4) {
+            now += step
+            Self.round(sessions, at: now)
+        }
         var times: [Double] = []
         let frames = max(rounds / max(count / 10, 1), 20)
         for _ in 0..<frames {
@@ -86,6 +101,20 @@ struct CapacityBenchmarks {
     /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRound*'`.
     @inline(never)
     private static func measuredRound(_ sessions: [Session], at now: Double) {
-        for session in sessions { session.frame(at: now) }
+        round(sessions, at: now)
+    }
+
+    /// One frame of every session, in turn, as a server thread ticks them (`SessionShard.tick`).
+    private static func round(_ sessions: [Session], at now: Double) {
+        let prefetches = sessions.count >= MemoryFootprint.sessionsWorthPrefetching
+        for index in sessions.indices {
+            if prefetches {
+                if index + 1 < sessions.count { sessions[index + 1].footprint.prefetch() }
+                if index + 2 < sessions.count { sessions[index + 2].footprint.prefetchRuns() }
+                if index + 3 < sessions.count { MemoryFootprint.prefetch(objectAt: index + 3, of: sessions, bytes: MemoryFootprint.lineSize) }
+            }
+            sessions[index].frame(at: now)
+            if prefetches { sessions[index].recordFootprint() }
+        }
     }
 }

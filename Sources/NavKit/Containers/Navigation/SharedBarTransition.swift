@@ -44,6 +44,13 @@ final class SharedBarTransition {
         }
     }
 
+    /// Notes this and both bars in `footprint`: each step of the transition lays both out.
+    func addFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(self, bytes: MemoryFootprint.lineSize)
+        upper.addFootprint(to: &footprint)
+        lower.addFootprint(to: &footprint)
+    }
+
     /// Puts each bar back where it was in its page, at rest.
     func detach(upperPage: Node, lowerPage: Node) {
         node.removeFromParent()

@@ -1,0 +1,120 @@
+import CPrefetch
+
+/// The memory one session's last frame read, as runs of cache lines, kept so that a thread that
+/// serves many sessions can ask the CPU for it while it makes the frame of the session before.
+///
+/// With a thousand sessions animating, each frame finds its session's memory cold, and most of
+/// what it reads it reaches one pointer after another (scene, animator, nodes, layer chunks, kept
+/// frames), each read waiting for the one before. The next frame reads nearly what the last one
+/// did, so the addresses noted after a frame, asked for ahead of the next, arrive together while
+/// another session's frame runs.
+///
+/// Addresses only: nothing here reads the memory they point to, and a prefetch of memory freed
+/// since is harmless (it never faults), so a footprint may outlive what it notes. Noncopyable: it
+/// owns its buffer, freed by `removeAll()` or with it.
+///
+/// Not thread-safe: belongs to one session, used from the thread that serves it.
+public struct MemoryFootprint: ~Copyable {
+    /// Runs noted at most; later ones are dropped, so the callers note what matters most first.
+    /// A phone screen's slide frame notes about a hundred.
+    public static let capacity = 192
+    /// Bytes in a cache line, the unit a prefetch brings.
+    public static let lineSize = 64
+    /// Lines in one run at most: what the low bits of a line's address can count.
+    static let longestRun = lineSize
+
+    /// Each run as the address of its first line, with its number of lines less one in the low
+    /// bits (zero in a line's address).
+    private var runs: UnsafeMutablePointer<UInt>?
+    /// How many runs are noted.
+    public private(set) var count = 0
+
+    public init() {}
+
+    deinit { runs?.deallocate() }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Notes the `bytes` from `address` (at most `longestRun` lines of them).
+    public mutating func add(_ address: UnsafeRawPointer, bytes: Int) {
+        guard bytes > 0, count < Self.capacity else { return }
+        if runs == nil { runs = .allocate(capacity: Self.capacity) }
+        let start = UInt(bitPattern: address)
+        let first = start & ~UInt(Self.lineSize - 1)
+        let lines = min((Int(start - first) + bytes + Self.lineSize - 1) / Self.lineSize, Self.longestRun)
+        runs![count] = first | UInt(lines - 1)
+        count += 1
+    }
+
+    /// Notes the first `bytes` of `object`.
+    public mutating func add(_ object: AnyObject, bytes: Int) {
+        add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), bytes: bytes)
+    }
+
+    /// Notes the storage of `array`, its header (with the count every access reads) and its
+    /// elements, up to `limit` bytes of them.
+    public mutating func add<Element>(storageOf array: [Element], limit: Int = .max) {
+        array.withUnsafeBufferPointer { buffer in
+            // An empty array's storage is one shared by all of them.
+            guard let elements = buffer.baseAddress, !buffer.isEmpty else { return }
+            let bytes = min(buffer.count * MemoryLayout<Element>.stride, limit)
+            add(UnsafeRawPointer(elements) - Self.arrayHeaderSize, bytes: Self.arrayHeaderSize + bytes)
+        }
+    }
+
+    /// Where an array's elements start in its storage object: after the object's header (isa and
+    /// reference counts) and the count and capacity, on a 64-bit platform.
+    private static let arrayHeaderSize = 32
+
+    /// Asks the CPU for every noted line.
+    public func prefetch() {
+        guard let runs else { return }
+        for index in 0..<count {
+            let run = runs[index]
+            let first = UnsafeRawPointer(bitPattern: run & ~UInt(Self.lineSize - 1))!
+            for line in 0...Int(run & UInt(Self.lineSize - 1)) { stackcast_prefetch(first + line * Self.lineSize) }
+        }
+    }
+
+    /// Asks the CPU for the runs themselves, a step before `prefetch()` reads them.
+    public func prefetchRuns() {
+        guard let runs else { return }
+        let bytes = count * MemoryLayout<UInt>.stride
+        for offset in stride(from: 0, to: bytes, by: Self.lineSize) { stackcast_prefetch(UnsafeRawPointer(runs) + offset) }
+    }
+
+    /// Forgets every run; frees the buffer unless `keepingCapacity` (for the next frame's runs):
+    /// a session that stops animating keeps none.
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        count = 0
+        guard !keepingCapacity else { return }
+        runs?.deallocate()
+        runs = nil
+    }
+
+    /// The addresses of the noted runs, each from its first line's start to its last line's
+    /// end, in the order noted (for tests and tools: a value, where the footprint is not).
+    public var noted: [Range<UInt>] {
+        guard let runs else { return [] }
+        return (0..<count).map { index in
+            let first = runs[index] & ~UInt(Self.lineSize - 1), lines = runs[index] & UInt(Self.lineSize - 1) + 1
+            return first..<first + lines * UInt(Self.lineSize)
+        }
+    }
+
+    /// Asks the CPU for the first `bytes` of the object at `index` in `objects`: a step ahead of
+    /// reading the footprint it holds. Its address is read from the array as a plain value, not
+    /// as a reference, whose retain would wait for the object's line.
+    public static func prefetch<Object: AnyObject>(objectAt index: Int, of objects: [Object], bytes: Int) {
+        objects.withUnsafeBufferPointer { buffer in
+            precondition(buffer.indices.contains(index), "no object at \(index) of \(buffer.count)")
+            let start = UnsafeRawPointer(buffer.baseAddress! + index).load(as: UnsafeRawPointer.self)
+            for offset in stride(from: 0, to: bytes, by: lineSize) { stackcast_prefetch(start + offset) }
+        }
+    }
+
+    /// Sessions a thread ticks in turn from which their footprints are worth keeping: fewer
+    /// stay in the CPU's caches from one frame to their next (a phone session's frame reads
+    /// some 10 KiB), and noting and asking for them would only cost.
+    public static let sessionsWorthPrefetching = 64
+}

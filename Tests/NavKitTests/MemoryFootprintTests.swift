@@ -1,0 +1,162 @@
+import Testing
+@testable import NavKit
+
+extension [Range<UInt>] {
+    /// True when a run holds the byte at `address`.
+    func covers(_ address: UnsafeRawPointer) -> Bool {
+        contains { $0.contains(UInt(bitPattern: address)) }
+    }
+}
+
+/// `MemoryFootprint`: runs of cache lines noted after a frame and asked for before the next.
+/// (`#expect` cannot take a noncopyable value: the tests read `noted`.)
+@Suite struct MemoryFootprintTests {
+    private static let line = MemoryFootprint.lineSize
+
+    /// A line-aligned buffer of `lines` lines for `body`.
+    private func withLines(_ lines: Int, _ body: (UnsafeMutableRawPointer) -> Void) {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: lines * Self.line, alignment: Self.line)
+        defer { buffer.deallocate() }
+        body(buffer)
+    }
+
+    @Test func aRunCoversTheWholeLinesItsBytesTouch() {
+        withLines(4) { start in
+            var footprint = MemoryFootprint()
+            footprint.add(start + 10, bytes: 100)
+            let noted = footprint.noted
+            #expect(noted.count == 1)
+            #expect(noted.covers(start), "the first line, from its start")
+            #expect(noted.covers(start + 109))
+            #expect(noted.covers(start + 2 * Self.line - 1), "the second line, to its end")
+            #expect(!noted.covers(start + 2 * Self.line))
+            #expect(!noted.covers(start - 1))
+        }
+    }
+
+    @Test func aRunIsAtMostItsLongestAndNothingIsNotARun() {
+        withLines(MemoryFootprint.longestRun + 2) { start in
+            var footprint = MemoryFootprint()
+            footprint.add(start, bytes: 0)
+            #expect(footprint.noted.isEmpty)
+            footprint.add(start, bytes: (MemoryFootprint.longestRun + 2) * Self.line)
+            let noted = footprint.noted
+            #expect(noted.covers(start + MemoryFootprint.longestRun * Self.line - 1))
+            #expect(!noted.covers(start + MemoryFootprint.longestRun * Self.line))
+        }
+    }
+
+    @Test func runsPastTheCapacityAreDropped() {
+        withLines(MemoryFootprint.capacity + 1) { start in
+            var footprint = MemoryFootprint()
+            for index in 0...MemoryFootprint.capacity { footprint.add(start + index * Self.line, bytes: 1) }
+            let noted = footprint.noted
+            #expect(noted.count == MemoryFootprint.capacity)
+            #expect(noted.covers(start + (MemoryFootprint.capacity - 1) * Self.line), "the first ones noted are kept")
+            #expect(!noted.covers(start + MemoryFootprint.capacity * Self.line))
+        }
+    }
+
+    @Test func removeAllForgetsTheRunsWithOrWithoutTheBuffer() {
+        withLines(1) { start in
+            var footprint = MemoryFootprint()
+            footprint.add(start, bytes: 8)
+            footprint.removeAll(keepingCapacity: true)
+            #expect(footprint.noted.isEmpty)
+            footprint.add(start, bytes: 8)
+            #expect(footprint.noted.covers(start))
+            footprint.removeAll()
+            #expect(footprint.noted.isEmpty)
+            // Nothing to ask for, and no buffer to read.
+            footprint.prefetch()
+            footprint.prefetchRuns()
+        }
+    }
+
+    /// An array's elements and the header before them (its count); only the header with a
+    /// limit of 0; nothing of an empty array, whose storage every empty array shares.
+    @Test func anArraysStorageIsNotedFromItsHeader() {
+        let numbers = Array(0..<100)
+        numbers.withUnsafeBufferPointer { elements in
+            let first = UnsafeRawPointer(elements.baseAddress!)
+            var whole = MemoryFootprint()
+            whole.add(storageOf: numbers)
+            let all = whole.noted
+            #expect(all.covers(first - 8) && all.covers(first) && all.covers(UnsafeRawPointer(elements.baseAddress! + 99)))
+            var header = MemoryFootprint()
+            header.add(storageOf: numbers, limit: 0)
+            let count = header.noted
+            #expect(count.covers(first - 8))
+            #expect(!count.covers(first + 2 * Self.line))
+        }
+        var empty = MemoryFootprint()
+        empty.add(storageOf: [Int]())
+        #expect(empty.noted.isEmpty)
+    }
+
+    /// Only addresses are kept: asking for memory freed since is harmless.
+    @Test func memoryFreedSinceIsAskedForHarmlessly() {
+        var footprint = MemoryFootprint()
+        do {
+            let node = Node(name: "gone")
+            footprint.add(node, bytes: Node.hotBytes)
+        }
+        footprint.prefetch()
+        footprint.prefetchRuns()
+        #expect(footprint.noted.count == 1)
+    }
+}
+
+/// What a scene notes after a frame is what its next frame reads: during a slide, the next
+/// patch's moved nodes, with the scene, its animator and the transition moving them.
+@Suite struct SceneFootprintTests {
+    private static let home = ScreenSpec(name: "Home", rows: (1...6).map { RowSpec(title: "Row \($0)", detail: "detail") })
+    private static let detail = ScreenSpec(name: "Detail", rows: [RowSpec(title: "One"), RowSpec(title: "Two")])
+
+    private func address(_ object: AnyObject) -> UnsafeRawPointer {
+        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    @Test func theNextSlideFramesMovedNodesAreNoted() throws {
+        let scene = Scene(viewport: .phone)
+        let navigation = NavigationController(root: scene.makeController(Self.home))
+        scene.setRoot(navigation)
+        _ = scene.picture(now: 0, kinds: .tree)
+        scene.handle(.push(Self.detail)) { _ in }
+        var now = 0.0
+        var checked = 0
+        var lastPatched = false
+        while scene.needsTick {
+            var footprint = MemoryFootprint()
+            scene.addFootprint(to: &footprint)
+            let noted = footprint.noted
+            #expect(noted.covers(address(scene)) && noted.covers(address(scene.animator)) && noted.covers(address(scene.rootNode)))
+            if let running = navigation.runner.running {
+                #expect(noted.covers(address(navigation.runner)) && noted.covers(address(running)), "what the animation's closure reaches")
+            }
+            now += 1.0 / 60
+            _ = scene.picture(now: now, kinds: .tree)
+            guard let cache = scene.layerCache, scene.animator.isAnimating else { break }
+            // After a walk the patches start their list of moved nodes afresh.
+            if cache.patched, lastPatched {
+                let missed = cache.patchedNodes.filter { !noted.covers($0.toOpaque()) }
+                #expect(missed.isEmpty, "\(missed.count) of the \(cache.patchedNodes.count) nodes the frame moved were not noted after the last")
+                checked += cache.patchedNodes.count
+            }
+            lastPatched = cache.patched
+        }
+        #expect(checked > 0, "the slide had frames that only moved nodes")
+    }
+
+    @Test func aStillSceneNotesItselfAndNothingOfACache() {
+        let scene = Scene(viewport: .phone)
+        scene.setRoot(NavigationController(root: scene.makeController(Self.home)))
+        _ = scene.picture(now: 0, kinds: .tree)
+        var footprint = MemoryFootprint()
+        scene.addFootprint(to: &footprint)
+        let noted = footprint.noted
+        #expect(noted.covers(address(scene)))
+        #expect(scene.layerCache == nil)
+        #expect(noted.count == 3, "the scene, its animator and the root: \(noted)")
+    }
+}
