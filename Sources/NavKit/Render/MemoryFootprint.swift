@@ -1,4 +1,5 @@
-import CPrefetch
+// Internal: NavKit's users need not find the C module.
+internal import CPrefetch
 
 /// The memory one session's last frame read, as runs of cache lines, kept so that a thread that
 /// serves many sessions can ask the CPU for it while it makes the frame of the session before.
