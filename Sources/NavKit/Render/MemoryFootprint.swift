@@ -17,7 +17,7 @@ internal import CPrefetch
 /// Not thread-safe: belongs to one session, used from the thread that serves it.
 public struct MemoryFootprint: ~Copyable {
     /// Runs noted at most; later ones are dropped, so the callers note what matters most first.
-    /// A phone screen's slide frame notes about a hundred.
+    /// A phone screen's slide frame notes about fifty (some 160 lines).
     public static let capacity = 192
     /// Bytes in a cache line, the unit a prefetch brings.
     public static let lineSize = 64
