@@ -7,16 +7,13 @@ extension LayerList {
         footprint.add(storageOf: bases)
     }
 
-    /// Notes the whole chunk that holds the layer at `index`: writing a layer of a shared chunk
-    /// copies all of it.
+    /// Notes the whole chunk that holds the layer at `index`, from the object's start to its last
+    /// layer: writing a layer of a shared chunk copies all of it.
     func addFootprint(ofChunkHolding index: Int, to footprint: inout MemoryFootprint) {
         let chunk = index &>> Self.chunkShift
         let layers = Swift.min(count - Self.firstIndex(ofChunk: chunk), Self.chunkSize)
-        let header = UnsafeRawPointer(bases[chunk]) - Self.chunkHeaderSize
-        footprint.add(header, bytes: Self.chunkHeaderSize + layers * MemoryLayout<Layer>.stride)
+        // Unretained: a retain would write to the chunk's header.
+        let start = chunks.withUnsafeBufferPointer { UnsafeRawPointer(Unmanaged.passUnretained($0[chunk]).toOpaque()) }
+        footprint.add(start, bytes: UnsafeRawPointer(bases[chunk] + layers) - start)
     }
-
-    /// Bytes before a chunk's first layer: the object's header (isa and reference counts) and
-    /// the chunk's count, rounded up to `Layer`'s alignment.
-    private static let chunkHeaderSize = 24
 }

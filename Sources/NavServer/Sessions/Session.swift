@@ -475,12 +475,11 @@ final class Session {
     /// (`SessionShard.tick`); empty while it is still.
     var footprint = MemoryFootprint()
 
-    /// Notes what the next frame reads in `footprint`, as the one just made did: the session,
-    /// its scene, kept frames, tables and viewers. Called right after a frame, while all of it
-    /// is in the cache.
+    /// Notes what the next frame reads in `footprint`, as the one just made did: its scene, kept
+    /// frames, tables and viewers (not the session itself, which the shard asks for a step before
+    /// it reads the footprint). Called right after a frame, while all of it is in the cache.
     func recordFootprint() {
         footprint.removeAll(keepingCapacity: true)
-        footprint.add(self, bytes: Self.hotBytes)
         scene.addFootprint(to: &footprint)
         history.addFootprint(to: &footprint)
         tables.addFootprint(to: &footprint)

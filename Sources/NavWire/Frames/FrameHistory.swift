@@ -60,9 +60,10 @@ public struct FrameHistory {
         guard !ring.isEmpty else { return }
         footprint.add(storageOf: ring, limit: 0)
         ring.withUnsafeBufferPointer { entries in
-            for age in [count - 1, count - 2, 0] where age >= 0 {
-                footprint.add(entries.baseAddress! + ringIndex(age), bytes: MemoryLayout<Entry>.stride)
-            }
+            // Each age on its own: a list of them would be an array made every frame.
+            footprint.add(entries.baseAddress! + ringIndex(count - 1), bytes: MemoryLayout<Entry>.stride)
+            if count >= 2 { footprint.add(entries.baseAddress! + ringIndex(count - 2), bytes: MemoryLayout<Entry>.stride) }
+            if count >= 3 { footprint.add(entries.baseAddress! + ringIndex(0), bytes: MemoryLayout<Entry>.stride) }
         }
         guard let newest = self[count - 1].whole else { return }
         footprint.add(newest, bytes: WireFrame.hotBytes)

@@ -65,10 +65,10 @@ struct CapacityBenchmarks {
             history.settle()
         }
 
-        /// Notes what the next frame reads, as `NavServer`'s session does.
+        /// Notes what the next frame reads, as `NavServer`'s session does (not itself: the round
+        /// asks for it a step before reading the footprint).
         func recordFootprint() {
             footprint.removeAll(keepingCapacity: true)
-            footprint.add(self, bytes: MemoryFootprint.lineSize)
             scene.addFootprint(to: &footprint)
             history.addFootprint(to: &footprint)
             encoder.addFootprint(to: &footprint)

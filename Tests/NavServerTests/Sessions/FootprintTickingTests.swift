@@ -3,7 +3,8 @@ import Testing
 @testable import NavServer
 
 /// A shard that ticks at least `MemoryFootprint.sessionsWorthPrefetching` sessions notes each
-/// one's footprint after its frame (and asks for the next ones' before each frame); a session
+/// one's footprint after its frame (and asks for the next ones' before each frame: the session
+/// object itself three steps ahead, so its footprint leaves it out); a session
 /// that stops moving lets go of it, and a shard ticking fewer notes none.
 @Suite struct FootprintTickingTests {
     private func pushAll(_ count: Int, in h: ShardHarness) -> [Session] {
@@ -27,7 +28,7 @@ import Testing
         #expect(sessions.allSatisfy { $0.footprint.noted.isEmpty }, "a command's first frame is made at the turn's end, not ticked")
 
         h.advance(by: 0.1)
-        #expect(sessions.allSatisfy { notes($0, $0) && notes($0, $0.scene) && notes($0, $0.scene.animator) })
+        #expect(sessions.allSatisfy { notes($0, $0.scene) && notes($0, $0.scene.animator) })
         h.settle()
         #expect(h.shard.ticking.isEmpty)
         #expect(sessions.allSatisfy { $0.footprint.noted.isEmpty }, "a still session keeps none")
