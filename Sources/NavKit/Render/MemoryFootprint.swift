@@ -29,6 +29,10 @@ public struct MemoryFootprint: ~Copyable {
     private var runs: UnsafeMutablePointer<UInt>?
     /// How many runs are noted.
     public private(set) var count = 0
+    /// While `renote` runs: the runs of the footprint it asks for, from the next one to ask for
+    /// up to the end (none otherwise).
+    private var carried: UnsafePointer<UInt>?
+    private var carriedEnd: UnsafePointer<UInt>?
 
     public init() {}
 
@@ -45,6 +49,10 @@ public struct MemoryFootprint: ~Copyable {
         let lines = min((Int(start - first) + bytes + Self.lineSize - 1) / Self.lineSize, Self.longestRun)
         runs![count] = first | UInt(lines - 1)
         count += 1
+        if let next = carried, next < carriedEnd! {
+            Self.prefetch(run: next.pointee)
+            carried = next + 1
+        }
     }
 
     /// Notes the first `bytes` of `object`.
@@ -70,11 +78,32 @@ public struct MemoryFootprint: ~Copyable {
     /// Asks the CPU for every noted line.
     public func prefetch() {
         guard let runs else { return }
-        for index in 0..<count {
-            let run = runs[index]
-            let first = UnsafeRawPointer(bitPattern: run & ~UInt(Self.lineSize - 1))!
-            for line in 0...Int(run & UInt(Self.lineSize - 1)) { stackcast_prefetch(first + line * Self.lineSize) }
+        for index in 0..<count { Self.prefetch(run: runs[index]) }
+    }
+
+    private static func prefetch(run: UInt) {
+        let first = UnsafeRawPointer(bitPattern: run & ~UInt(lineSize - 1))!
+        for line in 0...Int(run & UInt(lineSize - 1)) { stackcast_prefetch(first + line * lineSize) }
+    }
+
+    /// Forgets every run and notes new ones with `body`, asking the CPU meanwhile for the lines of
+    /// `other`: one of its runs with each run noted, the rest after `body`.
+    ///
+    /// A burst of prefetches stalls the thread once the CPU has as many lines in flight as it can
+    /// track; spread over the noting, whose reads hit the cache, the wait overlaps with work.
+    public mutating func renote(prefetching other: borrowing MemoryFootprint, _ body: (inout MemoryFootprint) -> Void) {
+        removeAll(keepingCapacity: true)
+        if let otherRuns = other.runs {
+            carried = UnsafePointer(otherRuns)
+            carriedEnd = UnsafePointer(otherRuns + other.count)
         }
+        body(&self)
+        while let next = carried, next < carriedEnd! {
+            Self.prefetch(run: next.pointee)
+            carried = next + 1
+        }
+        carried = nil
+        carriedEnd = nil
     }
 
     /// Asks the CPU for the runs themselves, a step before `prefetch()` reads them.

@@ -143,14 +143,12 @@ final class SessionShard: @unchecked Sendable {
         var kept = 0
         for index in ticking.indices {
             let session = ticking[index]
-            if prefetches { prefetchAhead(of: index) }
             // One that ended meanwhile (`end`) is only dropped. Moves read since the last turn
             // are in the picture.
             applyPendingMove(of: session, now: now)
-            if session.isTicking, session.scene.needsTick {
-                render(session, now: now)
-                if prefetches { session.recordFootprint() }
-            }
+            let renders = session.isTicking && session.scene.needsTick
+            if renders { render(session, now: now) }
+            if prefetches { lookAhead(from: index, noting: renders) }
             if session.isTicking, session.scene.needsTick {
                 ticking[kept] = session
                 kept += 1
@@ -167,14 +165,20 @@ final class SessionShard: @unchecked Sendable {
         if ticking.isEmpty { transport.stopTicking() }
     }
 
-    /// Before the session at `index` of `ticking` renders, asks the CPU for what the next ones'
-    /// frames read, in steps that never wait on memory: the footprint of the next session (whose
-    /// runs were asked for a step before), the runs of the one after (whose session was), and
-    /// the session after that.
-    private func prefetchAhead(of index: Int) {
-        if index + 1 < ticking.count { ticking[index + 1].footprint.prefetch() }
-        if index + 2 < ticking.count { ticking[index + 2].footprint.prefetchRuns() }
-        if index + 3 < ticking.count { MemoryFootprint.prefetch(objectAt: index + 3, of: ticking, bytes: Session.hotBytes) }
+    /// After the session at `index` of `ticking` has had its turn, asks the CPU for what the
+    /// next ones' frames read, in steps that never wait on memory: the footprint of the session
+    /// two on (whose runs were asked for a step before), spread over the noting of this one's when
+    /// it made a frame; the runs of the one after (whose session was); and the session after
+    /// that. Two on, not one, so that a whole frame passes while the lines arrive.
+    private func lookAhead(from index: Int, noting notes: Bool) {
+        let next = index + 2 < ticking.count ? ticking[index + 2] : nil
+        if notes {
+            if let next { ticking[index].recordFootprint(prefetching: next.footprint) } else { ticking[index].recordFootprint(prefetching: MemoryFootprint()) }
+        } else {
+            next?.footprint.prefetch()
+        }
+        if index + 3 < ticking.count { ticking[index + 3].footprint.prefetchRuns() }
+        if index + 4 < ticking.count { MemoryFootprint.prefetch(objectAt: index + 4, of: ticking, bytes: Session.hotBytes) }
     }
 
     /// How long (at least; at most a second more) a scene that has stopped animating keeps its

@@ -11,10 +11,10 @@ import NavWire
 /// the history (the frame before it kept as a reversal), as a session's is once its viewers have
 /// it. With one session everything stays in the CPU's caches; with a thousand taking turns, each
 /// frame finds its session's nodes cold, as a loaded server does, and as the server's thread does
-/// then, it asks the CPU for what the next sessions' frames read while one session makes its frame
-/// (`MemoryFootprint`). One core's ceiling in frames a
-/// second is 10⁹ / the time per frame. Beside them, the time of one read that misses every cache
-/// (`MemoryLatency`): what the cold frames wait for, read after read.
+/// then, it asks the CPU for what the next sessions' frames read while one session notes what its
+/// frame read (`MemoryFootprint`). One core's ceiling in frames a second is 10⁹ / the time per
+/// frame. Beside them, the time of one read that misses every cache (`MemoryLatency`): what the
+/// cold frames wait for, read after read.
 struct CapacityBenchmarks {
     let rounds: Int
 
@@ -66,12 +66,13 @@ struct CapacityBenchmarks {
         }
 
         /// Notes what the next frame reads, as `NavServer`'s session does (not itself: the round
-        /// asks for it a step before reading the footprint).
-        func recordFootprint() {
-            footprint.removeAll(keepingCapacity: true)
-            scene.addFootprint(to: &footprint)
-            history.addFootprint(to: &footprint)
-            encoder.addFootprint(to: &footprint)
+        /// asks for it a step before reading the footprint), asking meanwhile for `ahead`.
+        func recordFootprint(prefetching ahead: borrowing MemoryFootprint) {
+            footprint.renote(prefetching: ahead) { footprint in
+                scene.addFootprint(to: &footprint)
+                history.addFootprint(to: &footprint)
+                encoder.addFootprint(to: &footprint)
+            }
         }
     }
 
@@ -108,13 +109,15 @@ struct CapacityBenchmarks {
     private static func round(_ sessions: [Session], at now: Double) {
         let prefetches = sessions.count >= MemoryFootprint.sessionsWorthPrefetching
         for index in sessions.indices {
-            if prefetches {
-                if index + 1 < sessions.count { sessions[index + 1].footprint.prefetch() }
-                if index + 2 < sessions.count { sessions[index + 2].footprint.prefetchRuns() }
-                if index + 3 < sessions.count { MemoryFootprint.prefetch(objectAt: index + 3, of: sessions, bytes: MemoryFootprint.lineSize) }
-            }
             sessions[index].frame(at: now)
-            if prefetches { sessions[index].recordFootprint() }
+            guard prefetches else { continue }
+            if index + 2 < sessions.count {
+                sessions[index].recordFootprint(prefetching: sessions[index + 2].footprint)
+            } else {
+                sessions[index].recordFootprint(prefetching: MemoryFootprint())
+            }
+            if index + 3 < sessions.count { sessions[index + 3].footprint.prefetchRuns() }
+            if index + 4 < sessions.count { MemoryFootprint.prefetch(objectAt: index + 4, of: sessions, bytes: MemoryFootprint.lineSize) }
         }
     }
 }

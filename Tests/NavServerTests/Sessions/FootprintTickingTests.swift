@@ -3,8 +3,8 @@ import Testing
 @testable import NavServer
 
 /// A shard that ticks at least `MemoryFootprint.sessionsWorthPrefetching` sessions notes each
-/// one's footprint after its frame (and asks for the next ones' before each frame: the session
-/// object itself three steps ahead, so its footprint leaves it out); a session
+/// one's footprint after its frame (and asks for the next ones' meanwhile: the session object
+/// itself a step before its footprint, which leaves it out); a session
 /// that stops moving lets go of it, and a shard ticking fewer notes none.
 @Suite struct FootprintTickingTests {
     private func pushAll(_ count: Int, in h: ShardHarness) -> [Session] {
