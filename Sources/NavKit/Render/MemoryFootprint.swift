@@ -143,8 +143,9 @@ public struct MemoryFootprint: ~Copyable {
         }
     }
 
-    /// Sessions a thread ticks in turn from which their footprints are worth keeping: fewer
-    /// stay in the CPU's caches from one frame to their next (a phone session's frame reads
-    /// some 10 KiB), and noting and asking for them would only cost.
-    public static let sessionsWorthPrefetching = 64
+    /// Sessions a thread ticks in turn from which their footprints are worth keeping. A phone
+    /// session's frame reads some 10 KiB: with fewer sessions most of it is still in the CPU's
+    /// second- or last-level cache at their next frame, and noting costs more than the asking
+    /// saves.
+    public static let sessionsWorthPrefetching = 128
 }
