@@ -44,15 +44,18 @@ public struct MemoryFootprint: ~Copyable {
     public mutating func add(_ address: UnsafeRawPointer, bytes: Int) {
         guard bytes > 0, count < Self.capacity else { return }
         if runs == nil { runs = .allocate(capacity: Self.capacity) }
-        let start = UInt(bitPattern: address)
-        let first = start & ~UInt(Self.lineSize - 1)
-        let lines = min((Int(start - first) + bytes + Self.lineSize - 1) / Self.lineSize, Self.longestRun)
-        runs![count] = first | UInt(lines - 1)
+        runs![count] = Self.run(address, bytes: bytes)
         count += 1
-        if let next = carried, next < carriedEnd! {
-            Self.prefetch(run: next.pointee)
-            carried = next + 1
-        }
+        prefetchNextCarried()
+    }
+
+    /// The `bytes` from `address` as a run: its first line's address, with its number of lines
+    /// less one (at most `longestRun` lines) in the low bits.
+    private static func run(_ address: UnsafeRawPointer, bytes: Int) -> UInt {
+        let start = UInt(bitPattern: address)
+        let first = start & ~UInt(lineSize - 1)
+        let lines = min((Int(start - first) + bytes + lineSize - 1) / lineSize, longestRun)
+        return first | UInt(lines - 1)
     }
 
     /// Notes the first `bytes` of `object`.
@@ -98,19 +101,23 @@ public struct MemoryFootprint: ~Copyable {
             carriedEnd = UnsafePointer(otherRuns + other.count)
         }
         body(&self)
-        while let next = carried, next < carriedEnd! {
-            Self.prefetch(run: next.pointee)
-            carried = next + 1
-        }
+        while prefetchNextCarried() {}
         carried = nil
         carriedEnd = nil
     }
 
+    /// Asks the CPU for the next run of the footprint `renote` carries; false when none is left.
+    @discardableResult private mutating func prefetchNextCarried() -> Bool {
+        guard let next = carried, next < carriedEnd! else { return false }
+        Self.prefetch(run: next.pointee)
+        carried = next + 1
+        return true
+    }
+
     /// Asks the CPU for the runs themselves, a step before `prefetch()` reads them.
     public func prefetchRuns() {
-        guard let runs else { return }
-        let bytes = count * MemoryLayout<UInt>.stride
-        for offset in stride(from: 0, to: bytes, by: Self.lineSize) { stackcast_prefetch(UnsafeRawPointer(runs) + offset) }
+        guard let runs, count > 0 else { return }
+        Self.prefetch(run: Self.run(runs, bytes: count * MemoryLayout<UInt>.stride))
     }
 
     /// Forgets every run; frees the buffer unless `keepingCapacity` (for the next frame's runs):
@@ -139,7 +146,7 @@ public struct MemoryFootprint: ~Copyable {
         objects.withUnsafeBufferPointer { buffer in
             precondition(buffer.indices.contains(index), "no object at \(index) of \(buffer.count)")
             let start = UnsafeRawPointer(buffer.baseAddress! + index).load(as: UnsafeRawPointer.self)
-            for offset in stride(from: 0, to: bytes, by: lineSize) { stackcast_prefetch(start + offset) }
+            if bytes > 0 { prefetch(run: run(start, bytes: bytes)) }
         }
     }
 
