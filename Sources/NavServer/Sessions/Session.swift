@@ -476,8 +476,8 @@ final class Session {
     var footprint = MemoryFootprint()
 
     /// Notes what the next frame reads in `footprint`, as the one just made did: its scene, kept
-    /// frames, tables and viewers (not the session itself, which the shard asks for a step before
-    /// it reads the footprint), meanwhile asking the CPU for `ahead`, another session's footprint.
+    /// frames, tables and viewers (not the session itself, which the shard asks for before it
+    /// reads the footprint), meanwhile asking the CPU for `ahead`, another session's footprint.
     /// Called right after a frame, while all of it is in the cache.
     func recordFootprint(prefetching ahead: borrowing MemoryFootprint) {
         footprint.renote(prefetching: ahead) { footprint in

@@ -66,7 +66,7 @@ struct CapacityBenchmarks {
         }
 
         /// Notes what the next frame reads, as `NavServer`'s session does (not itself: the round
-        /// asks for it a step before reading the footprint), asking meanwhile for `ahead`.
+        /// asks for it before reading the footprint), asking meanwhile for `ahead`.
         func recordFootprint(prefetching ahead: borrowing MemoryFootprint) {
             footprint.renote(prefetching: ahead) { footprint in
                 scene.addFootprint(to: &footprint)
