@@ -51,7 +51,7 @@ public struct MemoryFootprint: ~Copyable {
 
     /// The `bytes` from `address` as a run: its first line's address, with its number of lines
     /// less one (at most `longestRun` lines) in the low bits.
-    private static func run(_ address: UnsafeRawPointer, bytes: Int) -> UInt {
+    @inline(__always) private static func run(_ address: UnsafeRawPointer, bytes: Int) -> UInt {
         let start = UInt(bitPattern: address)
         let first = start & ~UInt(lineSize - 1)
         let lines = min((Int(start - first) + bytes + lineSize - 1) / lineSize, longestRun)
@@ -84,7 +84,7 @@ public struct MemoryFootprint: ~Copyable {
         for index in 0..<count { Self.prefetch(run: runs[index]) }
     }
 
-    private static func prefetch(run: UInt) {
+    @inline(__always) private static func prefetch(run: UInt) {
         let first = UnsafeRawPointer(bitPattern: run & ~UInt(lineSize - 1))!
         for line in 0...Int(run & UInt(lineSize - 1)) { stackcast_prefetch(first + line * lineSize) }
     }
@@ -107,7 +107,7 @@ public struct MemoryFootprint: ~Copyable {
     }
 
     /// Asks the CPU for the next run of the footprint `renote` carries; false when none is left.
-    @discardableResult private mutating func prefetchNextCarried() -> Bool {
+    @inline(__always) @discardableResult private mutating func prefetchNextCarried() -> Bool {
         guard let next = carried, next < carriedEnd! else { return false }
         Self.prefetch(run: next.pointee)
         carried = next + 1
