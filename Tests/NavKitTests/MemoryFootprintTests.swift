@@ -130,6 +130,26 @@ extension [Range<UInt>] {
         #expect(empty.noted.isEmpty)
     }
 
+    /// An array emptied with its capacity kept: its storage is noted with all its room, where the
+    /// next appends write; as elements, nothing.
+    @Test func anEmptiedArraysRoomIsNoted() {
+        var numbers = Array(0..<100)
+        numbers.removeAll(keepingCapacity: true)
+        numbers.withUnsafeBufferPointer { elements in
+            let first = UnsafeRawPointer(elements.baseAddress!)
+            var room = MemoryFootprint()
+            room.add(roomOf: numbers)
+            let noted = room.noted
+            #expect(noted.covers(first - 8) && noted.covers(first + 99 * MemoryLayout<Int>.stride))
+            var storage = MemoryFootprint()
+            storage.add(storageOf: numbers)
+            #expect(storage.noted.isEmpty)
+        }
+        var empty = MemoryFootprint()
+        empty.add(roomOf: [Int]())
+        #expect(empty.noted.isEmpty)
+    }
+
     /// Only addresses are kept: asking for memory freed since is harmless.
     @Test func memoryFreedSinceIsAskedForHarmlessly() {
         var footprint = MemoryFootprint()
@@ -167,6 +187,10 @@ extension [Range<UInt>] {
             scene.addFootprint(to: &footprint)
             let noted = footprint.noted
             #expect(noted.covers(address(scene)) && noted.covers(address(scene.animator)) && noted.covers(address(scene.rootNode)))
+            if let moves = scene.rootNode.movedSinceLayers, moves.capacity > 0 {
+                let room = moves.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) }
+                #expect(noted.covers(room), "the room the frame's moves are appended to")
+            }
             if let running = navigation.runner.running {
                 #expect(noted.covers(address(navigation.runner)) && noted.covers(address(running)), "what the animation's closure reaches")
             }
@@ -193,6 +217,6 @@ extension [Range<UInt>] {
         let noted = footprint.noted
         #expect(noted.covers(address(scene)))
         #expect(scene.layerCache == nil)
-        #expect(noted.count == 3, "the scene, its animator and the root: \(noted)")
+        #expect(noted.count == 4, "the scene, its animator, the root and its list of moves: \(noted)")
     }
 }

@@ -122,11 +122,13 @@ public final class Animator {
         if animations.isEmpty { return true }
         var finished: [Animation] = []
         let running = animations
-        for animation in running {
-            let elapsed = now - animation.start
-            let t = animation.duration > 0 ? elapsed / animation.duration : 1
-            animation.update(animation.curve.value(at: t))
-            if t >= 1 { finished.append(animation) }
+        // By index: a copy of each animation retains and releases all it holds, its completion's
+        // context too, which on a loaded server is memory no cache holds.
+        for index in running.indices {
+            let elapsed = now - running[index].start
+            let t = running[index].duration > 0 ? elapsed / running[index].duration : 1
+            running[index].update(running[index].curve.value(at: t))
+            if t >= 1 { finished.append(running[index]) }
         }
         if !finished.isEmpty {
             let done = Set(finished.map(\.handle))

@@ -159,6 +159,16 @@ public final class Node {
         set { if newValue != nil || rare != nil { rareState.movedSinceLayers = newValue } }
     }
 
+    /// Notes in `footprint` what a frame reads of this node as its scene's root: its own fields,
+    /// and the list of moves since the last layer tree, which every move of a node appends to.
+    func addRootFootprint(to footprint: inout MemoryFootprint) {
+        footprint.add(self, bytes: Self.hotBytes)
+        guard let rare else { return }
+        footprint.add(rare, bytes: MemoryFootprint.lineSize)
+        // Emptied by each tree, its room kept.
+        if let moves = rare.movedSinceLayers { footprint.add(roomOf: moves) }
+    }
+
     /// Empties the root's list of moves in place, keeping its room (a layer tree took them).
     func forgetMoves() {
         rare?.movedSinceLayers?.removeAll(keepingCapacity: true)

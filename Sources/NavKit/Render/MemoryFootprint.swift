@@ -66,10 +66,21 @@ public struct MemoryFootprint: ~Copyable {
     /// Notes the storage of `array`, its header (with the count every access reads) and its
     /// elements, up to `limit` bytes of them.
     public mutating func add<Element>(storageOf array: [Element], limit: Int = .max) {
+        add(storageOf: array, elements: array.count, limit: limit)
+    }
+
+    /// Notes the storage of `array` with all its room, used or not: for an array emptied with
+    /// its capacity kept, which the next frame appends to.
+    public mutating func add<Element>(roomOf array: [Element], limit: Int = .max) {
+        add(storageOf: array, elements: array.capacity, limit: limit)
+    }
+
+    private mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int) {
+        // No room: the storage is the one all empty arrays share.
+        guard count > 0 else { return }
         array.withUnsafeBufferPointer { buffer in
-            // An empty array's storage is one shared by all of them.
-            guard let elements = buffer.baseAddress, !buffer.isEmpty else { return }
-            let bytes = min(buffer.count * MemoryLayout<Element>.stride, limit)
+            let bytes = min(count * MemoryLayout<Element>.stride, limit)
+            guard let elements = buffer.baseAddress else { return }
             add(UnsafeRawPointer(elements) - Self.arrayHeaderSize, bytes: Self.arrayHeaderSize + bytes)
         }
     }
