@@ -73,42 +73,6 @@ extension [Range<UInt>] {
         }
     }
 
-    /// Renoting replaces the runs (keeping the buffer) and leaves the footprint it asks for
-    /// along the way as it was, whether that one has more runs than are noted, or none.
-    @Test func renotingReplacesTheRunsAndLeavesTheOneAskedForAlone() {
-        withLines(8) { start in
-            var other = MemoryFootprint()
-            for index in 0..<5 { other.add(start + index * Self.line, bytes: 1) }
-            let before = other.noted
-            var footprint = MemoryFootprint()
-            footprint.add(start + 7 * Self.line, bytes: 1)
-            footprint.renote(prefetching: other) { footprint in
-                footprint.add(start, bytes: 2 * Self.line)
-            }
-            #expect(footprint.noted == [UInt(bitPattern: start)..<UInt(bitPattern: start + 2 * Self.line)])
-            #expect(other.noted == before)
-            footprint.renote(prefetching: MemoryFootprint()) { footprint in
-                for index in 0..<8 { footprint.add(start + index * Self.line, bytes: 1) }
-            }
-            #expect(footprint.noted.count == 8)
-        }
-    }
-
-    /// Once renoting is done, noting more reads nothing of the footprint it asked for, which may
-    /// be gone (AddressSanitizer, under `Scripts/sanitize`, would report the read).
-    @Test func renotingLetsGoOfTheOneAskedFor() {
-        withLines(40) { start in
-            var footprint = MemoryFootprint()
-            do {
-                var other = MemoryFootprint()
-                for index in 0..<20 { other.add(start + index * Self.line, bytes: 1) }
-                footprint.renote(prefetching: other) { footprint in footprint.add(start, bytes: 1) }
-            }
-            for index in 20..<40 { footprint.add(start + index * Self.line, bytes: 1) }
-            #expect(footprint.noted.count == 21)
-        }
-    }
-
     /// An array's elements and the header before them (its count); only the header with a
     /// limit of 0; nothing of an empty array, whose storage every empty array shares.
     @Test func anArraysStorageIsNotedFromItsHeader() {

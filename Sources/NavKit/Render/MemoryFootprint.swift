@@ -29,10 +29,6 @@ public struct MemoryFootprint: ~Copyable {
     private var runs: UnsafeMutablePointer<UInt>?
     /// How many runs are noted.
     public private(set) var count = 0
-    /// While `renote` runs: the runs of the footprint it asks for, from the next one to ask for
-    /// up to the end (none otherwise).
-    private var carried: UnsafePointer<UInt>?
-    private var carriedEnd: UnsafePointer<UInt>?
 
     public init() {}
 
@@ -46,7 +42,6 @@ public struct MemoryFootprint: ~Copyable {
         if runs == nil { runs = .allocate(capacity: Self.capacity) }
         runs![count] = Self.run(address, bytes: bytes)
         count += 1
-        prefetchNextCarried()
     }
 
     /// The `bytes` from `address` as a run: its first line's address, with its number of lines
@@ -98,31 +93,6 @@ public struct MemoryFootprint: ~Copyable {
     @inline(__always) private static func prefetch(run: UInt) {
         let first = UnsafeRawPointer(bitPattern: run & ~UInt(lineSize - 1))!
         for line in 0...Int(run & UInt(lineSize - 1)) { stackcast_prefetch(first + line * lineSize) }
-    }
-
-    /// Forgets every run and notes new ones with `body`, asking the CPU meanwhile for the lines of
-    /// `other`: one of its runs with each run noted, the rest after `body`.
-    ///
-    /// A burst of prefetches stalls the thread once the CPU has as many lines in flight as it can
-    /// track; spread over the noting, whose reads hit the cache, the wait overlaps with work.
-    public mutating func renote(prefetching other: borrowing MemoryFootprint, _ body: (inout MemoryFootprint) -> Void) {
-        removeAll(keepingCapacity: true)
-        if let otherRuns = other.runs {
-            carried = UnsafePointer(otherRuns)
-            carriedEnd = UnsafePointer(otherRuns + other.count)
-        }
-        body(&self)
-        while prefetchNextCarried() {}
-        carried = nil
-        carriedEnd = nil
-    }
-
-    /// Asks the CPU for the next run of the footprint `renote` carries; false when none is left.
-    @inline(__always) @discardableResult private mutating func prefetchNextCarried() -> Bool {
-        guard let next = carried, next < carriedEnd! else { return false }
-        Self.prefetch(run: next.pointee)
-        carried = next + 1
-        return true
     }
 
     /// Asks the CPU for the runs themselves, a step before `prefetch()` reads them.

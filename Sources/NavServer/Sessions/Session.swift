@@ -477,16 +477,14 @@ final class Session {
 
     /// Notes what the next frame reads in `footprint`, as the one just made did: its scene, kept
     /// frames, tables and viewers (not the session itself, which the shard asks for before it
-    /// reads the footprint), meanwhile asking the CPU for `ahead`, another session's footprint.
-    /// Called right after a frame, while all of it is in the cache.
-    func recordFootprint(prefetching ahead: borrowing MemoryFootprint) {
-        footprint.renote(prefetching: ahead) { footprint in
-            scene.addFootprint(to: &footprint)
-            history.addFootprint(to: &footprint)
-            tables.addFootprint(to: &footprint)
-            footprint.add(storageOf: viewers)
-            for viewer in viewers { footprint.add(viewer, bytes: Viewer.hotBytes) }
-        }
+    /// reads the footprint). Called right after a frame, while all of it is in the cache.
+    func recordFootprint() {
+        footprint.removeAll(keepingCapacity: true)
+        scene.addFootprint(to: &footprint)
+        history.addFootprint(to: &footprint)
+        tables.addFootprint(to: &footprint)
+        footprint.add(storageOf: viewers)
+        for viewer in viewers { footprint.add(viewer, bytes: Viewer.hotBytes) }
     }
 
     /// Bytes from a session's start that a frame reads: its stored properties, spread over them.

@@ -8,7 +8,7 @@ import NavWire
 /// `RemoteLink`, that of the shard holding the session.
 final class Viewer {
     /// Bytes from a viewer's start that sending it a frame reads
-    /// (`Session.recordFootprint(prefetching:)`).
+    /// (`Session.recordFootprint()`).
     static let hotBytes = 4 * MemoryFootprint.lineSize
 
     let connection: ViewerConnection

@@ -165,18 +165,14 @@ final class SessionShard: @unchecked Sendable {
         if ticking.isEmpty { transport.stopTicking() }
     }
 
-    /// After the session at `index` of `ticking` has had its turn, asks the CPU for what the
-    /// next ones' frames read, in steps that never wait on memory: the footprint of the session
-    /// two on (whose runs were asked for a step before), spread over the noting of this one's when
-    /// it made a frame; the runs of the one after (whose session was); and the session after
-    /// that. Two on, not one, so that a whole frame passes while the lines arrive.
+    /// After the session at `index` of `ticking` has had its turn (and noted its footprint, when
+    /// it made a frame), asks the CPU for what the next ones' frames read, in steps that never
+    /// wait on memory: the footprint of the session two on (whose runs were asked for a step
+    /// before), the runs of the one after (whose session was), and the session after that. Two
+    /// on, not one, so that a whole frame passes while the lines arrive.
     private func lookAhead(from index: Int, noting notes: Bool) {
-        let next = index + 2 < ticking.count ? ticking[index + 2] : nil
-        if notes {
-            if let next { ticking[index].recordFootprint(prefetching: next.footprint) } else { ticking[index].recordFootprint(prefetching: MemoryFootprint()) }
-        } else {
-            next?.footprint.prefetch()
-        }
+        if notes { ticking[index].recordFootprint() }
+        if index + 2 < ticking.count { ticking[index + 2].footprint.prefetch() }
         if index + 3 < ticking.count { ticking[index + 3].footprint.prefetchRuns() }
         if index + 4 < ticking.count { MemoryFootprint.prefetch(objectAt: index + 4, of: ticking, bytes: Session.hotBytes) }
     }

@@ -66,13 +66,12 @@ struct CapacityBenchmarks {
         }
 
         /// Notes what the next frame reads, as `NavServer`'s session does (not itself: the round
-        /// asks for it before reading the footprint), asking meanwhile for `ahead`.
-        func recordFootprint(prefetching ahead: borrowing MemoryFootprint) {
-            footprint.renote(prefetching: ahead) { footprint in
-                scene.addFootprint(to: &footprint)
-                history.addFootprint(to: &footprint)
-                encoder.addFootprint(to: &footprint)
-            }
+        /// asks for it before reading the footprint).
+        func recordFootprint() {
+            footprint.removeAll(keepingCapacity: true)
+            scene.addFootprint(to: &footprint)
+            history.addFootprint(to: &footprint)
+            encoder.addFootprint(to: &footprint)
         }
     }
 
@@ -111,11 +110,8 @@ struct CapacityBenchmarks {
         for index in sessions.indices {
             sessions[index].frame(at: now)
             guard prefetches else { continue }
-            if index + 2 < sessions.count {
-                sessions[index].recordFootprint(prefetching: sessions[index + 2].footprint)
-            } else {
-                sessions[index].recordFootprint(prefetching: MemoryFootprint())
-            }
+            sessions[index].recordFootprint()
+            if index + 2 < sessions.count { sessions[index + 2].footprint.prefetch() }
             if index + 3 < sessions.count { sessions[index + 3].footprint.prefetchRuns() }
             if index + 4 < sessions.count { MemoryFootprint.prefetch(objectAt: index + 4, of: sessions, bytes: MemoryFootprint.lineSize) }
         }
