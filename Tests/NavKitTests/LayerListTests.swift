@@ -33,6 +33,26 @@ import Testing
         #expect(layers != list(16))
     }
 
+    /// A list's footprint holds its spine and every chunk's header (a copy of the spine retains
+    /// each chunk), and no chunk's layers.
+    @Test func aListsFootprintHoldsItsSpineAndEachChunksHeader() {
+        let layers = list(21)
+        var footprint = MemoryFootprint()
+        layers.addFootprint(to: &footprint)
+        let noted = footprint.noted
+        for chunk in layers.chunks {
+            let header = UnsafeRawPointer(Unmanaged.passUnretained(chunk).toOpaque())
+            #expect(noted.contains { $0.contains(UInt(bitPattern: header + 8)) }, "the reference count a retain writes")
+        }
+        layers.withUnsafeLayer(at: 20) { last in
+            #expect(!noted.contains { $0.contains(UInt(bitPattern: last)) })
+        }
+        layers.chunks.withUnsafeBufferPointer { spine in
+            #expect(noted.contains { $0.contains(UInt(bitPattern: spine.baseAddress!)) })
+        }
+        #expect(noted.count == 2 + layers.chunkCount)
+    }
+
     /// A layer is found by id from any hint, past the end and before the hint's chunk too;
     /// an id no layer has is not.
     @Test func aLayerIsFoundByIDFromAnyHint() {

@@ -1,11 +1,20 @@
 extension LayerList {
-    /// Notes the spine (the chunks' references and the layers' addresses) in `footprint`. Not
-    /// the chunks' headers, which a copy of the spine retains: those reads do not wait on each
-    /// other, and noting them cost more than asking for them saved.
+    /// Notes the spine (the chunks' references and the layers' addresses) in `footprint`, and
+    /// each chunk's header, which a copy of the spine retains: an atomic write each, one after
+    /// another, that would each wait for memory.
     public func addFootprint(to footprint: inout MemoryFootprint) {
         footprint.add(storageOf: chunks)
         footprint.add(storageOf: bases)
+        // Read as plain addresses: a reference read out of the spine would be retained.
+        chunks.withUnsafeBytes { spine in
+            for offset in stride(from: 0, to: spine.count, by: MemoryLayout<UnsafeRawPointer>.stride) {
+                footprint.add(spine.load(fromByteOffset: offset, as: UnsafeRawPointer.self), bytes: Self.objectHeaderBytes)
+            }
+        }
     }
+
+    /// An object's type and reference count, before its stored properties.
+    private static let objectHeaderBytes = 16
 
     /// Notes the whole chunk that holds the layer at `index`, from the object's start to its last
     /// layer: writing a layer of a shared chunk copies all of it.
