@@ -3,7 +3,7 @@
 
 Usage: bench-targets.py BENCH_JSON LATENCY_JSON SWEEP_JSONL IDLE_JSON [--wan WAN_JSON] [--timelines SWEEP_JSONL]
                         [--overload OVERLOAD_JSON] [--cluster CLUSTER_JSON] [--cache-sim CACHE_SIM_JSON]
-                        [--markdown FILE]
+                        [--capacity CAPACITY_JSONL] [--markdown FILE]
 
 With --markdown, the same figures also replace what stands between the lines
 `<!-- bench:begin -->` and `<!-- bench:end -->` of FILE (docs/performance.md), under a line naming
@@ -13,7 +13,8 @@ BENCH_JSON is `stackcast bench`'s last line, LATENCY_JSON Scripts/latency.py's l
 first without permessage-deflate), SWEEP_JSONL
 one `stackcast load --json` object per line (the session sweep), IDLE_JSON Scripts/idle-memory.py's
 lines (the first without permessage-deflate, then with it per wire), --timelines the same sweep with the sessions asking for timelines, OVERLOAD_JSON
-Scripts/overload-bench.py's output (its last line), CLUSTER_JSON Scripts/cluster-bench.py's (its
+Scripts/overload-bench.py's output (its last line), CAPACITY_JSONL more `stackcast bench --only
+capacity` runs, one object per line (each capacity figure is the median of BENCH_JSON's and theirs), CLUSTER_JSON Scripts/cluster-bench.py's (its
 last line: failover with Redis), CACHE_SIM_JSON Scripts/cache-sim.py's, WAN_JSON Scripts/wan's
 report (the viewer in headless Chromium through a delay proxy). Every
 figure comes from that one run on this machine; a target that could not be measured
@@ -24,6 +25,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 
@@ -121,9 +123,15 @@ def main():
     cluster = load_last_json(cluster_path) if cluster_path else {}
     cache_sim_path = take_option(args, "--cache-sim")
     cache_sim = load_last_json(cache_sim_path) if cache_sim_path else {}
+    capacity_path = take_option(args, "--capacity")
     if len(args) != 4:
         sys.exit(__doc__)
     bench = load_last_json(args[0])
+    # One process's capacity figures move by tens of percent on a shared machine (where its heap
+    # lands, what other tenants hold in the last-level cache): each is the median over processes.
+    capacity_runs = [bench] + (json_lines(capacity_path) if capacity_path else [])
+    for key in {key for run in capacity_runs for key in run if key.startswith("capacity.")}:
+        bench[key] = statistics.median(run[key] for run in capacity_runs if key in run)
     latencies = json_lines(args[1])
     latency = next((run for run in latencies if not run.get("deflate")), {})
     latency_deflate_v1 = next((run for run in latencies if run.get("deflate") and run.get("wire") == "v1"), {})
