@@ -7,8 +7,8 @@
 /// it one.
 ///
 /// Not into the first level (locality 2, `prefetcht1`): a footprint is asked for a frame before it
-/// is read, and brought into the 32 KiB first level as well, its hundred-odd lines pushed out the
-/// lines of the frame in between, which reads as many.
+/// is read, and brought into the 32 KiB first level as well, its hundred-odd lines would push out
+/// the lines of the frame in between, which reads as many.
 static inline void stackcast_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 2);
 }

@@ -8,13 +8,10 @@ extension LayerList {
         // Read as plain addresses: a reference read out of the spine would be retained.
         chunks.withUnsafeBytes { spine in
             for offset in stride(from: 0, to: spine.count, by: MemoryLayout<UnsafeRawPointer>.stride) {
-                footprint.add(spine.load(fromByteOffset: offset, as: UnsafeRawPointer.self), bytes: Self.objectHeaderBytes)
+                footprint.add(spine.load(fromByteOffset: offset, as: UnsafeRawPointer.self), bytes: MemoryFootprint.objectHeaderBytes)
             }
         }
     }
-
-    /// An object's type and reference count, before its stored properties.
-    private static let objectHeaderBytes = 16
 
     /// Notes the whole chunk that holds the layer at `index`, from the object's start to its last
     /// layer: writing a layer of a shared chunk copies all of it.

@@ -66,8 +66,8 @@ public struct MemoryFootprint: ~Copyable {
 
     /// Notes the storage of `array` with all its room, used or not: for an array emptied with
     /// its capacity kept, which the next frame appends to.
-    public mutating func add<Element>(roomOf array: [Element], limit: Int = .max) {
-        add(storageOf: array, elements: array.capacity, limit: limit)
+    public mutating func add<Element>(roomOf array: [Element]) {
+        add(storageOf: array, elements: array.capacity, limit: .max)
     }
 
     private mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int) {
@@ -80,9 +80,13 @@ public struct MemoryFootprint: ~Copyable {
         }
     }
 
-    /// Where an array's elements start in its storage object: after the object's header (isa and
-    /// reference counts) and the count and capacity, on a 64-bit platform.
-    private static let arrayHeaderSize = 32
+    /// Where an array's elements start in its storage object: after the object's header and the
+    /// count and capacity.
+    private static let arrayHeaderSize = objectHeaderBytes + 2 * MemoryLayout<Int>.stride
+
+    /// An object's header, before its stored properties: its type and its reference counts, which
+    /// a retain writes.
+    public static let objectHeaderBytes = 2 * MemoryLayout<UnsafeRawPointer>.stride
 
     /// Asks the CPU for every noted line.
     public func prefetch() {

@@ -7,8 +7,7 @@ import NavWire
 /// Service thread only: that of the shard holding its connection, or for a viewer serving a
 /// `RemoteLink`, that of the shard holding the session.
 final class Viewer {
-    /// Bytes from a viewer's start that sending it a frame reads
-    /// (`Session.recordFootprint()`).
+    /// Bytes from a viewer's start that sending it a frame reads (`Session.recordFootprint()`).
     static let hotBytes = 4 * MemoryFootprint.lineSize
 
     let connection: ViewerConnection
