@@ -157,6 +157,10 @@ extension [Range<UInt>] {
             }
             if let running = navigation.runner.running {
                 #expect(noted.covers(address(navigation.runner)) && noted.covers(address(running)), "what the animation's closure reaches")
+                // Every layout reads the transition: all its bytes, not only the box's header.
+                let slide = try #require(running.transition as? ParametricTransition)
+                let lastByte = address(running.box) + MemoryFootprint.objectHeaderBytes + MemoryLayout.size(ofValue: slide) - 1
+                #expect(noted.covers(address(running.box)) && noted.covers(lastByte), "the transition the frame lays out")
             }
             now += 1.0 / 60
             _ = scene.picture(now: now, kinds: .tree)

@@ -1,11 +1,24 @@
 /// A transition in progress between two pages: which move, how, and what is released at the end.
 final class RunningTransition {
+    // What every frame reads comes first, inside the two lines the runner's footprint notes.
+    /// The two pages' root nodes, kept here: every frame moves them, and going through the
+    /// controllers read two more objects that, with many sessions, no cache holds.
+    private lazy var views = (upper: upper.view, lower: lower?.view)
+    /// The current presentation progress q (see `Transition`).
+    var progress: Double
+    /// The transition, where the runner's footprint can name its bytes.
+    let box: TransitionBox
+    /// The bar that stays while the pages move, when both bars look alike (a stack's slide).
+    var bars: SharedBarTransition?
+    /// Where each page rests (a sheet below the safe area, anything else at the origin).
+    var upperRest = Point.zero
+    var lowerRest = Point.zero
+    var animation: Animator.Handle?
     let op: String
     /// The page on top: the one pushed, or the one leaving.
     let upper: Controller
     /// The page underneath.
     let lower: Controller?
-    let transition: any Transition
     /// True for a push (q goes 0 → 1), false for a pop (q goes 1 → 0).
     let presenting: Bool
     /// Pages released when the transition completes, top first.
@@ -16,23 +29,12 @@ final class RunningTransition {
     let dims: Bool
     /// True when the lower page is drawn in front (the carousel draws the incoming page on top).
     let lowerInFront: Bool
-    /// Where each page rests (a sheet below the safe area, anything else at the origin).
-    var upperRest = Point.zero
-    var lowerRest = Point.zero
-    /// The bar that stays while the pages move, when both bars look alike (a stack's slide).
-    var bars: SharedBarTransition?
-    /// The current presentation progress q (see `Transition`).
-    var progress: Double
-    var animation: Animator.Handle?
-    /// The two pages' root nodes, kept here: every frame moves them, and going through the
-    /// controllers read two more objects that, with many sessions, no cache holds.
-    private lazy var views = (upper: upper.view, lower: lower?.view)
 
     init(op: String, upper: Controller, lower: Controller?, transition: any Transition, presenting: Bool, removed: [Controller], interactive: Bool = false, dims: Bool = true, lowerInFront: Bool = false) {
         self.op = op
         self.upper = upper
         self.lower = lower
-        self.transition = transition
+        box = TransitionBox.holding(transition)
         self.presenting = presenting
         self.removed = removed
         self.interactive = interactive
@@ -40,6 +42,9 @@ final class RunningTransition {
         self.lowerInFront = lowerInFront
         self.progress = presenting ? 0 : 1
     }
+
+    /// How the pages move.
+    var transition: any Transition { box.transition }
 
     /// The page that is on top when the transition completes.
     var appearing: Controller? { presenting ? upper : lower }

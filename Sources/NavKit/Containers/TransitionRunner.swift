@@ -90,7 +90,7 @@ final class TransitionRunner {
     }
 
     private func layout(_ transition: RunningTransition) {
-        transition.transition.layout(transition.pair(dim: dim, bounds: bounds, safeArea: safeArea), progress: transition.progress)
+        transition.box.layout(transition.pair(dim: dim, bounds: bounds, safeArea: safeArea), progress: transition.progress)
         transition.bars?.layout(progress: transition.progress)
     }
 
@@ -109,12 +109,14 @@ final class TransitionRunner {
 }
 
 extension TransitionRunner: FootprintSource {
-    /// Notes the runner, the running transition with its pages' controllers, and its shared bars:
+    /// Notes the runner, the running transition with its pages' controllers, the transition it
+    /// lays out, and its shared bars:
     /// what each step of the animation reads before it reaches the nodes it moves.
     func addFootprint(to footprint: inout MemoryFootprint) {
         footprint.add(self, bytes: MemoryFootprint.lineSize)
         guard let running else { return }
         footprint.add(running, bytes: 2 * MemoryFootprint.lineSize)
+        running.box.addFootprint(to: &footprint)
         footprint.add(running.upper, bytes: MemoryFootprint.lineSize)
         if let lower = running.lower { footprint.add(lower, bytes: MemoryFootprint.lineSize) }
         running.bars?.addFootprint(to: &footprint)
