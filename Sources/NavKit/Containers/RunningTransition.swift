@@ -6,6 +6,8 @@ final class RunningTransition {
     private lazy var views = (upper: upper.view, lower: lower?.view)
     /// The current presentation progress q (see `Transition`).
     var progress: Double
+    /// Where the animation moving `progress` takes it from and to.
+    var animatedRange = (from: 0.0, to: 0.0)
     /// The transition, where the runner's footprint can name its bytes.
     let box: TransitionBox
     /// The bar that stays while the pages move, when both bars look alike (a stack's slide).

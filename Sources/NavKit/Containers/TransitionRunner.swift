@@ -101,10 +101,20 @@ final class TransitionRunner {
             layout(transition)
             return done()
         }
+        transition.animatedRange = (start, target)
+        // The closure captures the runner alone, which is then its whole context: the object
+        // every update reads first is one the runner's footprint notes.
         transition.animation = scene.animator.animate(duration: duration, curve: curve, reads: self, update: { [self] p in
-            transition.progress = start + (target - start) * p
-            layout(transition)
+            step(to: p)
         }, completion: done)
+    }
+
+    /// Sets the running transition's progress for the curve's progress `p` of its animation.
+    private func step(to p: Double) {
+        guard let running else { return }
+        let range = running.animatedRange
+        running.progress = range.from + (range.to - range.from) * p
+        layout(running)
     }
 }
 
