@@ -119,16 +119,15 @@ final class TransitionRunner {
 }
 
 extension TransitionRunner: FootprintSource {
-    /// Notes the runner, the running transition with its pages' controllers, the transition it
-    /// lays out, and its shared bars:
-    /// what each step of the animation reads before it reaches the nodes it moves.
+    /// Notes the runner, the running transition, the transition it lays out, and its shared bars:
+    /// what each step of the animation reads before it reaches the nodes it moves (the pages'
+    /// root nodes are kept on the running transition, so no step reads their controllers).
     func addFootprint(to footprint: inout MemoryFootprint) {
-        footprint.add(self, bytes: MemoryFootprint.lineSize)
+        // Two lines: the safe area every layout reads ends past the first.
+        footprint.add(self, bytes: 2 * MemoryFootprint.lineSize)
         guard let running else { return }
         footprint.add(running, bytes: 2 * MemoryFootprint.lineSize)
         running.box.addFootprint(to: &footprint)
-        footprint.add(running.upper, bytes: MemoryFootprint.lineSize)
-        if let lower = running.lower { footprint.add(lower, bytes: MemoryFootprint.lineSize) }
         running.bars?.addFootprint(to: &footprint)
     }
 }
