@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import NavKit
 @testable import NavWire
@@ -23,6 +26,19 @@ import NavKit
         #expect(!back.showsTheSame(as: remade))
         #expect(back.treeDiff(from: moved)?.patched.map(\.new) == [1])
     }
+
+    #if canImport(Glibc)
+    /// The footprint notes a frame's first `hotBytes`: the object must end within them. (What
+    /// malloc hands out is the object rounded up to 16 bytes, plus 8.)
+    @Test func aFramesHotBytesHoldAllItsStoredProperties() {
+        // In malloc.h, which the Glibc module does not import.
+        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+        guard let symbol = dlsym(nil, "malloc_usable_size") else { Issue.record("no malloc_usable_size"); return }
+        let kept = frame(1, x: 0)
+        let allocated = unsafeBitCast(symbol, to: UsableSize.self)(Unmanaged.passUnretained(kept).toOpaque())
+        #expect(allocated <= WireFrame.hotBytes + 8, "a frame takes \(allocated) bytes, past the \(WireFrame.hotBytes) noted")
+    }
+    #endif
 
     @Test func framesWithDifferentFormsNeverShowTheSame() {
         let tree = frame(1, x: 0)

@@ -91,9 +91,10 @@ public enum BinaryTreeEncoder {
         // How many entries the client holds once it has read this frame.
         let templatesEnd = frame.tables?.templates ?? tables.templates.count
         if let old = delta?.old, let diff {
+            // Only inserts look at templates: a slide's delta, all patches, copies no table.
             writeDiff(
-                diff, from: old, to: tree, templates: templates ? (tables.templates, templatesEnd) : nil, strings: &tables.strings,
-                scratch: &scratch, into: &body)
+                diff, from: old, to: tree, templates: templates && !diff.inserted.isEmpty ? (tables.templates, templatesEnd) : nil,
+                strings: &tables.strings, scratch: &scratch, into: &body)
         } else {
             body.varint(tree.layers.count)
             var previousID = 0

@@ -56,7 +56,9 @@ public struct FrameHistory {
     /// Notes in `footprint` what the next frame's `append` and `settle` read: the entries of the
     /// newest two frames and of the oldest (the next frame takes its place), and the newest frame
     /// with its layers' spine, which the next frame is compared with.
-    public func addFootprint(to footprint: inout MemoryFootprint) {
+    /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
+    /// method on, retains and releases all it holds.
+    public mutating func addFootprint(to footprint: inout MemoryFootprint) {
         guard !ring.isEmpty else { return }
         footprint.add(storageOf: ring, limit: 0)
         ring.withUnsafeBufferPointer { entries in

@@ -25,7 +25,9 @@ public struct WireEncoder {
     public var baseSeq: Int? { base?.seq }
 
     /// Notes the tables' storage in `footprint`: encoding looks strings and templates up in them.
-    public func addFootprint(to footprint: inout MemoryFootprint) {
+    /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
+    /// method on, retains and releases all it holds.
+    public mutating func addFootprint(to footprint: inout MemoryFootprint) {
         tables.addFootprint(to: &footprint)
     }
 

@@ -10,8 +10,9 @@ import NavKit
 /// Service thread only.
 public final class WireFrame {
     /// Bytes from a frame's start that the next frame's comparison, delta and reversal read: all
-    /// of its stored properties (`MemoryFootprint`).
-    static let hotBytes = 4 * MemoryFootprint.lineSize
+    /// of its stored properties (`MemoryFootprint`), the kept diff at the end too, which letting
+    /// go of the frame reads.
+    static let hotBytes = 5 * MemoryFootprint.lineSize
 
     public let seq: Int
     /// Session time in seconds.
