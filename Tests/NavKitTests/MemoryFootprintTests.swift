@@ -114,6 +114,31 @@ extension [Range<UInt>] {
         #expect(empty.noted.isEmpty)
     }
 
+    /// What the next frame lets go of is noted from the allocator's word before it, which `free`
+    /// reads first: in the line before when the object or storage starts a line.
+    @Test func whatTheNextFrameFreesIsNotedFromTheWordBeforeIt() throws {
+        final class Block { var value = 0 }
+        func startsALine(_ address: UnsafeRawPointer) -> Bool { UInt(bitPattern: address) % UInt(Self.line) == 0 }
+        let blocks = (0..<64).map { _ in Block() }
+        let block = try #require(blocks.first { startsALine(UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque())) })
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(block).toOpaque())
+        var freed = MemoryFootprint(), kept = MemoryFootprint()
+        freed.add(freed: block, bytes: 16)
+        kept.add(block, bytes: 16)
+        #expect(freed.noted.covers(object - 8) && freed.noted.covers(object + 15))
+        #expect(!kept.noted.covers(object - 8))
+
+        // An array's storage starts at its header, the object before its count and capacity.
+        func storage(_ array: [Int]) -> UnsafeRawPointer { array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - 32 } }
+        let arrays = (0..<64).map { [Int](repeating: $0, count: 4) }
+        let array = try #require(arrays.first { startsALine(storage($0)) })
+        var freedStorage = MemoryFootprint(), keptStorage = MemoryFootprint()
+        freedStorage.add(freedStorageOf: array)
+        keptStorage.add(storageOf: array)
+        #expect(freedStorage.noted.covers(storage(array) - 8) && freedStorage.noted.covers(storage(array) + 32 + 31))
+        #expect(!keptStorage.noted.covers(storage(array) - 8))
+    }
+
     /// Only addresses are kept: asking for memory freed since is harmless.
     @Test func memoryFreedSinceIsAskedForHarmlessly() {
         var footprint = MemoryFootprint()

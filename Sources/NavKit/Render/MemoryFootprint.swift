@@ -58,25 +58,38 @@ public struct MemoryFootprint: ~Copyable {
         add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), bytes: bytes)
     }
 
+    /// Notes the first `bytes` of `object`, which the next frame lets go of, from the
+    /// allocator's word before it, which freeing it reads first.
+    public mutating func add(freed object: AnyObject, bytes: Int) {
+        add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) - Self.allocatorWordBytes, bytes: Self.allocatorWordBytes + bytes)
+    }
+
     /// Notes the storage of `array`, its header (with the count every access reads) and its
     /// elements, up to `limit` bytes of them.
     public mutating func add<Element>(storageOf array: [Element], limit: Int = .max) {
-        add(storageOf: array, elements: array.count, limit: limit)
+        add(storageOf: array, elements: array.count, limit: limit, before: 0)
+    }
+
+    /// Notes the storage of `array` as `add(storageOf:limit:)` does, for storage the next frame
+    /// lets go of: from the allocator's word before it, which freeing it reads first.
+    public mutating func add<Element>(freedStorageOf array: [Element], limit: Int = .max) {
+        add(storageOf: array, elements: array.count, limit: limit, before: Self.allocatorWordBytes)
     }
 
     /// Notes the storage of `array` with all its room, used or not: for an array emptied with
     /// its capacity kept, which the next frame appends to.
     public mutating func add<Element>(roomOf array: [Element]) {
-        add(storageOf: array, elements: array.capacity, limit: .max)
+        add(storageOf: array, elements: array.capacity, limit: .max, before: 0)
     }
 
-    private mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int) {
+    private mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int, before: Int) {
         // No room: the storage is the one all empty arrays share.
         guard count > 0 else { return }
         array.withUnsafeBufferPointer { buffer in
             let bytes = min(count * MemoryLayout<Element>.stride, limit)
             guard let elements = buffer.baseAddress else { return }
-            add(UnsafeRawPointer(elements) - Self.arrayHeaderSize, bytes: Self.arrayHeaderSize + bytes)
+            let start = Self.arrayHeaderSize + before
+            add(UnsafeRawPointer(elements) - start, bytes: start + bytes)
         }
     }
 
@@ -87,6 +100,10 @@ public struct MemoryFootprint: ~Copyable {
     /// An object's header, before its stored properties: its type and its reference counts, which
     /// a retain writes.
     public static let objectHeaderBytes = 2 * MemoryLayout<UnsafeRawPointer>.stride
+
+    /// The word before each heap block that `free` reads first: glibc's malloc keeps the block's
+    /// size there, in the line before the block's when the block starts a line.
+    static let allocatorWordBytes = MemoryLayout<Int>.stride
 
     /// Asks the CPU for every noted line.
     public func prefetch() {

@@ -68,7 +68,8 @@ public struct FrameHistory {
             if count >= 3 { footprint.add(entries.baseAddress! + ringIndex(0), bytes: MemoryLayout<Entry>.stride) }
         }
         guard let newest = self[count - 1].whole else { return }
-        footprint.add(newest, bytes: WireFrame.hotBytes)
+        // The next frame keeps it as a reversal, letting go of it.
+        footprint.add(freed: newest, bytes: WireFrame.hotBytes)
         newest.tree?.layers.addFootprint(to: &footprint)
     }
 
