@@ -129,6 +129,23 @@ import NavKit
         }
     }
 
+    /// A full history's footprint holds what its next frame lets go of, from the allocator's
+    /// word before each block: the newest frame (kept as a reversal then) and the storage of the
+    /// oldest frame's reversal (whose place the next frame takes).
+    @Test func aFullHistoryNotesWhatItsNextFrameLetsGoOf() throws {
+        let run = try Run(settles: true, capacity: 4)
+        run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")])), ticks: 10)
+        let oldest = try #require(run.history.oldestReversal)
+        let newest = try #require(run.frames.last)
+        var footprint = MemoryFootprint()
+        run.history.addFootprint(to: &footprint)
+        let noted = footprint.noted
+        let changes = UnsafeRawPointer(Unmanaged.passUnretained(oldest.changes).toOpaque())
+        let frame = UnsafeRawPointer(Unmanaged.passUnretained(newest).toOpaque())
+        #expect(noted.contains { $0.contains(UInt(bitPattern: changes - 8)) && $0.contains(UInt(bitPattern: changes + 16)) })
+        #expect(noted.contains { $0.contains(UInt(bitPattern: frame - 8)) })
+    }
+
     @Test func aDeltaFromTheFrameBeforeTheNewestIsTheSameAfterSettling() throws {
         let run = try Run()
         run.run(.push(ScreenSpec(name: "Detail", rows: [RowSpec(title: "One")])), ticks: 10)

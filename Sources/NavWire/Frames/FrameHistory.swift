@@ -54,23 +54,37 @@ public struct FrameHistory {
     }
 
     /// Notes in `footprint` what the next frame's `append` and `settle` read: the entries of the
-    /// newest two frames and of the oldest (the next frame takes its place), and the newest frame
-    /// with its layers' spine, which the next frame is compared with.
+    /// newest two frames and of the oldest (the next frame takes its place, letting go of it,
+    /// and the one after it the next oldest's), and the newest frame with its layers' spine,
+    /// which the next frame is compared with.
     /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
     /// method on, retains and releases all it holds.
     public mutating func addFootprint(to footprint: inout MemoryFootprint) {
         guard !ring.isEmpty else { return }
         footprint.add(storageOf: ring, limit: 0)
-        ring.withUnsafeBufferPointer { entries in
+        let count = count, full = count == capacity
+        let newest = ringIndex(count - 1), previous = ringIndex(count - 2), oldest = ringIndex(0), nextOldest = ringIndex(1)
+        ring.withUnsafeMutableBufferPointer { entries in
             // Each age on its own: a list of them would be an array made every frame.
-            footprint.add(entries.baseAddress! + ringIndex(count - 1), bytes: MemoryLayout<Entry>.stride)
-            if count >= 2 { footprint.add(entries.baseAddress! + ringIndex(count - 2), bytes: MemoryLayout<Entry>.stride) }
-            if count >= 3 { footprint.add(entries.baseAddress! + ringIndex(0), bytes: MemoryLayout<Entry>.stride) }
+            footprint.add(entries.baseAddress! + newest, bytes: MemoryLayout<Entry>.stride)
+            if count >= 2 { footprint.add(entries.baseAddress! + previous, bytes: MemoryLayout<Entry>.stride) }
+            if count >= 3 { footprint.add(entries.baseAddress! + oldest, bytes: MemoryLayout<Entry>.stride) }
+            guard full else { return }
+            // A full ring's oldest frame makes way for the next, which lets go of its storage.
+            // Read in place (a copy would retain it, memory no cache holds) from the entry noted
+            // a frame ago, as the one after the oldest.
+            entries[oldest].reversal?.addFootprint(freed: &footprint)
+            footprint.add(entries.baseAddress! + nextOldest, bytes: MemoryLayout<Entry>.stride)
         }
         guard let newest = self[count - 1].whole else { return }
         // The next frame keeps it as a reversal, letting go of it.
         footprint.add(freed: newest, bytes: WireFrame.hotBytes)
         newest.tree?.layers.addFootprint(to: &footprint)
+    }
+
+    /// The oldest kept frame as a reversal, if it is kept as one (for tests).
+    var oldestReversal: FrameReversal? {
+        isEmpty ? nil : self[0].reversal
     }
 
     /// How many of the kept frames are reversals (for tests and measurements).
