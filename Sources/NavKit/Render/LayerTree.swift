@@ -343,9 +343,7 @@ public struct LayerTree: Equatable, Sendable {
         /// Notes in `footprint` what the next patch reads, as the last one did: the moved nodes
         /// with their ancestors (the patch climbs to the root from each), their placements and
         /// the chunks holding their layers (the ones it copies), and the spine.
-        /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
-        /// method on, retains and releases all it holds.
-        mutating func addFootprint(to footprint: inout MemoryFootprint) {
+        func addFootprint(to footprint: inout MemoryFootprint) {
             footprint.add(storageOf: patchedNodes)
             layers.addFootprint(to: &footprint)
             footprint.add(storageOf: placements, limit: 0)

@@ -37,7 +37,7 @@ public struct MemoryFootprint: ~Copyable {
     public var isEmpty: Bool { count == 0 }
 
     /// Notes the `bytes` from `address` (at most `longestRun` lines of them).
-    public mutating func add(_ address: UnsafeRawPointer, bytes: Int) {
+    @inline(__always) public mutating func add(_ address: UnsafeRawPointer, bytes: Int) {
         guard bytes > 0, count < Self.capacity else { return }
         if runs == nil { runs = .allocate(capacity: Self.capacity) }
         runs![count] = Self.run(address, bytes: bytes)
@@ -54,35 +54,37 @@ public struct MemoryFootprint: ~Copyable {
     }
 
     /// Notes the first `bytes` of `object`.
-    public mutating func add(_ object: AnyObject, bytes: Int) {
+    @inlinable public mutating func add(_ object: AnyObject, bytes: Int) {
         add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()), bytes: bytes)
     }
 
     /// Notes the first `bytes` of `object`, which the next frame lets go of, from the
     /// allocator's word before it, which freeing it reads first.
-    public mutating func add(freed object: AnyObject, bytes: Int) {
+    @inlinable public mutating func add(freed object: AnyObject, bytes: Int) {
         add(UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) - Self.allocatorWordBytes, bytes: Self.allocatorWordBytes + bytes)
     }
 
     /// Notes the storage of `array`, its header (with the count every access reads) and its
     /// elements, up to `limit` bytes of them.
-    public mutating func add<Element>(storageOf array: [Element], limit: Int = .max) {
+    @inlinable public mutating func add<Element>(storageOf array: [Element], limit: Int = .max) {
         add(storageOf: array, elements: array.count, limit: limit, before: 0)
     }
 
     /// Notes the storage of `array` as `add(storageOf:limit:)` does, for storage the next frame
     /// lets go of: from the allocator's word before it, which freeing it reads first.
-    public mutating func add<Element>(freedStorageOf array: [Element], limit: Int = .max) {
+    @inlinable public mutating func add<Element>(freedStorageOf array: [Element], limit: Int = .max) {
         add(storageOf: array, elements: array.count, limit: limit, before: Self.allocatorWordBytes)
     }
 
     /// Notes the storage of `array` with all its room, used or not: for an array emptied with
     /// its capacity kept, which the next frame appends to.
-    public mutating func add<Element>(roomOf array: [Element]) {
+    @inlinable public mutating func add<Element>(roomOf array: [Element]) {
         add(storageOf: array, elements: array.capacity, limit: .max, before: 0)
     }
 
-    private mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int, before: Int) {
+    // Inlinable with its callers: another module's call of a generic that is not would not be
+    // specialized, and would cost three times the noting it does.
+    @inlinable mutating func add<Element>(storageOf array: [Element], elements count: Int, limit: Int, before: Int) {
         // No room: the storage is the one all empty arrays share.
         guard count > 0 else { return }
         array.withUnsafeBufferPointer { buffer in
@@ -95,7 +97,7 @@ public struct MemoryFootprint: ~Copyable {
 
     /// Where an array's elements start in its storage object: after the object's header and the
     /// count and capacity.
-    private static let arrayHeaderSize = objectHeaderBytes + 2 * MemoryLayout<Int>.stride
+    @usableFromInline static let arrayHeaderSize = objectHeaderBytes + 2 * MemoryLayout<Int>.stride
 
     /// An object's header, before its stored properties: its type and its reference counts, which
     /// a retain writes.
@@ -103,7 +105,7 @@ public struct MemoryFootprint: ~Copyable {
 
     /// The word before each heap block that `free` reads first: glibc's malloc keeps the block's
     /// size there, in the line before the block's when the block starts a line.
-    static let allocatorWordBytes = MemoryLayout<Int>.stride
+    @usableFromInline static let allocatorWordBytes = MemoryLayout<Int>.stride
 
     /// Asks the CPU for every noted line.
     public func prefetch() {
