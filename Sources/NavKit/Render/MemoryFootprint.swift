@@ -114,8 +114,14 @@ public struct MemoryFootprint: ~Copyable {
     }
 
     @inline(__always) private static func prefetch(run: UInt) {
-        let first = UnsafeRawPointer(bitPattern: run & ~UInt(lineSize - 1))!
-        for line in 0...Int(run & UInt(lineSize - 1)) { stackcast_prefetch(first + line * lineSize) }
+        // Plain address arithmetic: a range loop checked each step for overflow, at twice the
+        // instructions of the prefetches themselves.
+        var line = run & ~UInt(lineSize - 1)
+        let end = line &+ (run & UInt(lineSize - 1) &+ 1) &* UInt(lineSize)
+        repeat {
+            stackcast_prefetch(UnsafeRawPointer(bitPattern: line))
+            line &+= UInt(lineSize)
+        } while line < end
     }
 
     /// Asks the CPU for the runs themselves, a step before `prefetch()` reads them.
