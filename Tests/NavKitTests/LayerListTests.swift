@@ -51,6 +51,14 @@ import Testing
             #expect(noted.contains { $0.contains(UInt(bitPattern: spine.baseAddress!)) })
         }
         #expect(noted.count == 2 + layers.chunkCount)
+
+        // The same spine again (a scene's cache and its history both hold the newest layers):
+        // nothing more; another list's: its own runs.
+        let copy = layers
+        copy.addFootprint(to: &footprint)
+        #expect(footprint.count == 2 + layers.chunkCount)
+        list(9).addFootprint(to: &footprint)
+        #expect(footprint.count == 2 + layers.chunkCount + 2 + 2)
     }
 
     /// A layer is found by id from any hint, past the end and before the hint's chunk too;

@@ -4,6 +4,9 @@ extension LayerList {
     /// another, that would each wait for memory. The newest frame's spine is let go of with the
     /// frame, when the next frame keeps it as a reversal.
     public func addFootprint(to footprint: inout MemoryFootprint) {
+        let spine = chunks.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        guard spine != footprint.notedSpine else { return }
+        footprint.notedSpine = spine
         footprint.add(freedStorageOf: chunks)
         footprint.add(freedStorageOf: bases)
         // Read as plain addresses: a reference read out of the spine would be retained.

@@ -348,7 +348,7 @@ public struct LayerTree: Equatable, Sendable {
             layers.addFootprint(to: &footprint)
             footprint.add(storageOf: placements, limit: 0)
             footprint.add(storageOf: ends, limit: 0)
-            // Each ancestor once (the moved nodes of a page or a bar share all of theirs), each
+            // Each node once (the moved nodes of a page or a bar share all their ancestors), each
             // chunk once (as far as the bits go: a phone screen's tree is a dozen chunks).
             withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: Self.ancestorsNoted) { ancestors in
                 var ancestorCount = 0
@@ -356,7 +356,8 @@ public struct LayerTree: Equatable, Sendable {
                 for moved in patchedNodes {
                     var next: Unmanaged<Node>? = moved
                     while let node = next, !ancestors[..<ancestorCount].contains(node.toOpaque()) {
-                        if node.toOpaque() != moved.toOpaque(), ancestorCount < Self.ancestorsNoted {
+                        // The moved node too: it may be an ancestor of another one.
+                        if ancestorCount < Self.ancestorsNoted {
                             ancestors[ancestorCount] = node.toOpaque()
                             ancestorCount += 1
                         }
@@ -374,8 +375,9 @@ public struct LayerTree: Equatable, Sendable {
             }
         }
 
-        /// Ancestors a footprint remembers having noted: more than a screen's tree is deep.
-        private static let ancestorsNoted = 32
+        /// Nodes, moved ones and their ancestors, a footprint remembers having noted: more than
+        /// a slide moves plus a screen's tree's depth.
+        private static let ancestorsNoted = 48
 
         /// Where `node`'s layer is in `layers`, the newest tree's.
         private static func index(of node: Node, in layers: LayerList) -> Int? {

@@ -29,6 +29,9 @@ public struct MemoryFootprint: ~Copyable {
     private var runs: UnsafeMutablePointer<UInt>?
     /// How many runs are noted.
     public private(set) var count = 0
+    /// The spine `LayerList.addFootprint` noted last: a session's scene and its history both note
+    /// the newest frame's layers (the layer cache's), and once is enough.
+    var notedSpine: UnsafeRawPointer?
 
     public init() {}
 
@@ -134,6 +137,7 @@ public struct MemoryFootprint: ~Copyable {
     /// a session that stops animating keeps none.
     public mutating func removeAll(keepingCapacity: Bool = false) {
         count = 0
+        notedSpine = nil
         guard !keepingCapacity else { return }
         runs?.deallocate()
         runs = nil
