@@ -24,6 +24,7 @@ public struct BinaryTables {
     public init() {}
 
     /// Notes the tables' storage in `footprint`: every frame looks its strings and templates up.
+    ///
     /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
     /// method on, retains and releases all it holds.
     public mutating func addFootprint(to footprint: inout MemoryFootprint) {

@@ -57,6 +57,7 @@ public struct FrameHistory {
     /// newest two frames and of the oldest (the next frame takes its place, letting go of it,
     /// and the one after it the next oldest's), and the newest frame with its layers' spine,
     /// which the next frame is compared with.
+    ///
     /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
     /// method on, retains and releases all it holds.
     public mutating func addFootprint(to footprint: inout MemoryFootprint) {

@@ -42,6 +42,8 @@ struct FrameReversal {
         /// Adds `change`; the room must hold it.
         func append(_ change: Change) {
             withUnsafeMutablePointers { count, changes in
+                // Debug builds only: `capacity` asks the allocator, what this type avoids.
+                assert(count.pointee < capacity, "a reversal's changes are made with room for all")
                 (changes + count.pointee).initialize(to: change)
                 count.pointee += 1
             }

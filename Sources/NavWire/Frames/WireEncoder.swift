@@ -25,6 +25,7 @@ public struct WireEncoder {
     public var baseSeq: Int? { base?.seq }
 
     /// Notes the tables' storage in `footprint`: encoding looks strings and templates up in them.
+    ///
     /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
     /// method on, retains and releases all it holds.
     public mutating func addFootprint(to footprint: inout MemoryFootprint) {
