@@ -350,16 +350,16 @@ public struct LayerTree: Equatable, Sendable {
             footprint.add(storageOf: ends, limit: 0)
             // Each node once (the moved nodes of a page or a bar share all their ancestors), each
             // chunk once (as far as the bits go: a phone screen's tree is a dozen chunks).
-            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: Self.ancestorsNoted) { ancestors in
-                var ancestorCount = 0
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: Self.nodesRemembered) { remembered in
+                var rememberedCount = 0
                 var notedChunks: UInt64 = 0
                 for moved in patchedNodes {
                     var next: Unmanaged<Node>? = moved
-                    while let node = next, !ancestors[..<ancestorCount].contains(node.toOpaque()) {
+                    while let node = next, !remembered[..<rememberedCount].contains(node.toOpaque()) {
                         // The moved node too: it may be an ancestor of another one.
-                        if ancestorCount < Self.ancestorsNoted {
-                            ancestors[ancestorCount] = node.toOpaque()
-                            ancestorCount += 1
+                        if rememberedCount < Self.nodesRemembered {
+                            remembered[rememberedCount] = node.toOpaque()
+                            rememberedCount += 1
                         }
                         footprint.add(node.toOpaque(), bytes: Node.hotBytes)
                         next = node._withUnsafeGuaranteedRef { $0.parentLink }
@@ -377,7 +377,7 @@ public struct LayerTree: Equatable, Sendable {
 
         /// Nodes, moved ones and their ancestors, a footprint remembers having noted: more than
         /// a slide moves plus a screen's tree's depth.
-        private static let ancestorsNoted = 48
+        private static let nodesRemembered = 48
 
         /// Where `node`'s layer is in `layers`, the newest tree's.
         private static func index(of node: Node, in layers: LayerList) -> Int? {
