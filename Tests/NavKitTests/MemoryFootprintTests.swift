@@ -140,6 +140,34 @@ extension [Range<UInt>] {
     }
 
     /// Only addresses are kept: asking for memory freed since is harmless.
+    /// The fields a frame reads of a moved node lie within the `hotBytes` the footprint notes:
+    /// each is found in the object's memory by a value no other field holds.
+    @Test func aNodesNotedBytesHoldWhatAMoveAndAPatchRead() throws {
+        let parent = Node(name: "parent"), node = Node(name: "moved")
+        parent.addChild(node)
+        node.alpha = 0.125
+        node.scale = 1.75
+        node.frame = Rect(x: 1234.5, y: 2345.5, width: 3456.5, height: 4567.5)
+        let start = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
+        let searched = 2 * Node.hotBytes
+        func end<Value>(of value: Value) -> Int? {
+            withUnsafeBytes(of: value) { wanted in
+                stride(from: 0, through: searched - wanted.count, by: 8).first { offset in
+                    UnsafeRawBufferPointer(start: start + offset, count: wanted.count).elementsEqual(wanted)
+                }.map { $0 + wanted.count }
+            }
+        }
+        let ends = [
+            "alpha": end(of: node.alpha), "scale": end(of: node.scale), "frame": end(of: node.frame),
+            "parent link": end(of: Unmanaged.passUnretained(parent).toOpaque()),
+            "style": end(of: Unmanaged.passUnretained(node.displayStyle).toOpaque()),
+        ]
+        for (field, fieldEnd) in ends {
+            let fieldEnd = try #require(fieldEnd, "\(field) not found in the node's first \(searched) bytes")
+            #expect(fieldEnd <= Node.hotBytes, "\(field) ends at byte \(fieldEnd), past the \(Node.hotBytes) noted")
+        }
+    }
+
     @Test func memoryFreedSinceIsAskedForHarmlessly() {
         var footprint = MemoryFootprint()
         do {
@@ -199,6 +227,17 @@ extension [Range<UInt>] {
             lastPatched = cache.patched
         }
         #expect(checked > 0, "the slide had frames that only moved nodes")
+    }
+
+    /// The footprint notes the scene's first `hotBytes`: the fields declared before
+    /// `commandRoot`, which frames read. A field added above it moves `commandRoot` and fails this.
+    @Test func theScenesNotedBytesEndWhereItsFieldsFramesDoNotReadStart() {
+        let scene = Scene(viewport: .phone)
+        let start = address(scene)
+        let cache = withUnsafeMutablePointer(to: &scene.layerCache) { UnsafeRawPointer($0) }
+        let firstCold = withUnsafeMutablePointer(to: &scene.commandRoot) { UnsafeRawPointer($0) }
+        #expect(cache > start && cache + MemoryLayout<LayerTree.Cache?>.size <= start + Scene.hotBytes, "the layer cache every frame takes")
+        #expect(firstCold - start == Scene.hotBytes)
     }
 
     @Test func aStillSceneNotesItselfAndNothingOfACache() {

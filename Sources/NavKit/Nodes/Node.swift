@@ -30,8 +30,9 @@ public final class Node {
     @exclusivity(unchecked) public var frame: Rect {
         didSet { if frame != oldValue { invalidateLayers(frame.size == oldValue.size ? .movedOrFaded : .other) } }
     }
-    /// Bytes from a node's start that hold what a move and a patch read of it (the fields above
-    /// this line): two cache lines, noted in a session's `MemoryFootprint`.
+    /// Bytes from a node's start that a frame reads of a moved node, noted in a session's
+    /// `MemoryFootprint`: the header, the fields above this line, and the style and rare state
+    /// after them (a sliding page's shadow, the root's list of moves), rounded up to two lines.
     static let hotBytes = 128
 
     // With many sessions every node a frame reads is a cache miss, so what each reader needs sits

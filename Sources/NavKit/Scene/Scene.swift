@@ -10,19 +10,53 @@
 public final class Scene {
     /// The node every container hangs from; its frame is the viewport.
     public let rootNode = Node(name: "scene")
-    @exclusivity(unchecked) public private(set) var viewport: Viewport
-    public private(set) var root: Controller?
-    /// The spec of the root a `setRoot` command set; nil while the app's own is shown.
-    public internal(set) var commandRoot: RootSpec?
-    /// The container above the app that holds what is presented over it; its view is `rootNode`.
-    public private(set) var presentationController: PresentationController?
+    // What every frame reads comes first, up to `commandRoot`: the footprint notes these bytes
+    // only (`hotBytes`), so a field a frame reads goes above that line.
     public let animator = Animator()
-    /// The device chrome over the app (`Scene+Chrome`).
-    let statusBar = StatusBar()
-    let homeIndicator = HomeIndicator()
+    /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
+    @exclusivity(unchecked) var needsDisplay = true
+    /// Within `advance(to:)`, where changes tell `onNeedsTick` nothing.
+    @exclusivity(unchecked) var isAdvancing = false
+    @exclusivity(unchecked) var nodeIDs = 0
+    /// How many layers the last layer tree had: the next one reserves a little more room
+    /// (`spareLayers`), so its walk's arrays are not regrown part way through.
+    @exclusivity(unchecked) var lastLayerCount = 0
+    /// How many items the last picture's list had: the next one reserves that much and a little
+    /// more, so that a packed list is not regrown part way through.
+    @exclusivity(unchecked) var lastListCount = 0
     /// Where the pages this scene loads keep their styles, shared with the other scenes of its
     /// thread; nil: each node keeps its own.
     @exclusivity(unchecked) public var styles: StyleTable?
+    /// The pointer being followed, if any (one gesture, one pointer).
+    var pointer: PointerGesture?
+    /// The device chrome over the app (`Scene+Chrome`).
+    let statusBar = StatusBar()
+    let homeIndicator = HomeIndicator()
+    @exclusivity(unchecked) public private(set) var viewport: Viewport
+    /// What the last layer tree left for the next to copy unchanged subtrees from; kept while
+    /// the scene animates and after, until `dropLayerCache()` (see `layerTree()`).
+    @exclusivity(unchecked) var layerCache: LayerTree.Cache?
+    /// What `layerTree()` rounds its layers to (nil: exact), and what the lists of pictures are
+    /// rounded and packed at. A server sets the wire's, so a frame takes the scene's layers and
+    /// items as they are instead of rounding a copy of them.
+    @exclusivity(unchecked) public var layerPrecision: LayerPrecision? {
+        didSet { if layerPrecision != oldValue { layerCache = nil } }
+    }
+    private var lastList: DisplayList?
+    /// Called when `needsTick` turns true: the scene changed, or started to animate, after a
+    /// picture that left it still. A server keeps the scenes it ticks by this, so that a tick
+    /// visits only those, however many still sessions it holds. Called on the thread that
+    /// changed the scene (the scene's own).
+    public var onNeedsTick: (() -> Void)? {
+        didSet { animator.onStart = onNeedsTick == nil ? nil : { [unowned self] in if !self.needsDisplay { self.noticeNeedsTick() } } }
+    }
+    let commands = CommandQueue()
+
+    /// The spec of the root a `setRoot` command set; nil while the app's own is shown.
+    public internal(set) var commandRoot: RootSpec?
+    public private(set) var root: Controller?
+    /// The container above the app that holds what is presented over it; its view is `rootNode`.
+    public private(set) var presentationController: PresentationController?
     public var settings = SceneSettings() {
         didSet {
             commands.policy = settings.busyPolicy
@@ -37,39 +71,7 @@ public final class Scene {
     /// Appearance callbacks that were out of order and so not delivered: always empty unless a
     /// container has a bug.
     public private(set) var appearanceViolations: [String] = []
-
-    let commands = CommandQueue()
-    /// The pointer being followed, if any (one gesture, one pointer).
-    var pointer: PointerGesture?
-    @exclusivity(unchecked) var nodeIDs = 0
-    /// How many layers the last layer tree had: the next one reserves a little more room
-    /// (`spareLayers`), so its walk's arrays are not regrown part way through.
-    @exclusivity(unchecked) var lastLayerCount = 0
-    /// How many items the last picture's list had: the next one reserves that much and a little
-    /// more, so that a packed list is not regrown part way through.
-    @exclusivity(unchecked) var lastListCount = 0
-    /// What the last layer tree left for the next to copy unchanged subtrees from; kept while
-    /// the scene animates and after, until `dropLayerCache()` (see `layerTree()`).
-    @exclusivity(unchecked) var layerCache: LayerTree.Cache?
-    /// What `layerTree()` rounds its layers to (nil: exact), and what the lists of pictures are
-    /// rounded and packed at. A server sets the wire's, so a frame takes the scene's layers and
-    /// items as they are instead of rounding a copy of them.
-    @exclusivity(unchecked) public var layerPrecision: LayerPrecision? {
-        didSet { if layerPrecision != oldValue { layerCache = nil } }
-    }
     var controllerIDs = 0
-    /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
-    @exclusivity(unchecked) var needsDisplay = true
-    /// Within `advance(to:)`, where changes tell `onNeedsTick` nothing.
-    @exclusivity(unchecked) var isAdvancing = false
-    /// Called when `needsTick` turns true: the scene changed, or started to animate, after a
-    /// picture that left it still. A server keeps the scenes it ticks by this, so that a tick
-    /// visits only those, however many still sessions it holds. Called on the thread that
-    /// changed the scene (the scene's own).
-    public var onNeedsTick: (() -> Void)? {
-        didSet { animator.onStart = onNeedsTick == nil ? nil : { [unowned self] in if !self.needsDisplay { self.noticeNeedsTick() } } }
-    }
-    private var lastList: DisplayList?
     /// The page kinds an app registered, by name (`register(pageKind:_:)`).
     var pageKinds: [String: @Sendable (ScreenSpec) -> ViewController] = [:]
 
