@@ -229,6 +229,36 @@ extension [Range<UInt>] {
         #expect(checked > 0, "the slide had frames that only moved nodes")
     }
 
+    /// The patch climbs from each moved node to the root: the footprint notes every node of
+    /// those climbs, and each once, however many moved nodes share it.
+    @Test func aPatchsClimbIsNotedOnceANode() throws {
+        let scene = Scene(viewport: .phone)
+        scene.setRoot(NavigationController(root: scene.makeController(Self.home)))
+        _ = scene.picture(now: 0, kinds: .tree)
+        scene.handle(.push(Self.detail)) { _ in }
+        var now = 0.0
+        var climbs: [[UnsafeRawPointer]] = []
+        var footprint = MemoryFootprint()
+        while climbs.count < 2, scene.animator.isAnimating {
+            now += 1.0 / 60
+            _ = scene.picture(now: now, kinds: .tree)
+            var cache = try #require(scene.layerCache)
+            guard cache.patched else { continue }
+            climbs = cache.patchedNodes.map { moved in
+                sequence(first: moved.takeUnretainedValue(), next: \.parent).map { address($0) }
+            }
+            footprint.removeAll()
+            cache.addFootprint(to: &footprint)
+        }
+        let climbed = Set(climbs.joined())
+        #expect(climbs.count >= 2 && climbed.count < climbs.map(\.count).reduce(0, +), "moved nodes that share ancestors")
+        let runs = footprint.noted
+        for node in climbed {
+            let line = UInt(bitPattern: node) & ~UInt(MemoryFootprint.lineSize - 1)
+            #expect(runs.filter { $0.lowerBound == line }.count == 1, "a node's first line starts one run")
+        }
+    }
+
     /// The footprint notes the scene's first `hotBytes`: the fields declared before
     /// `commandRoot`, which frames read. A field added above it moves `commandRoot` and fails this.
     @Test func theScenesNotedBytesEndWhereItsFieldsFramesDoNotReadStart() {

@@ -343,25 +343,43 @@ public struct LayerTree: Equatable, Sendable {
         /// Notes in `footprint` what the next patch reads, as the last one did: the moved nodes
         /// with their ancestors (the patch climbs to the root from each), their placements and
         /// the chunks holding their layers (the ones it copies), and the spine.
-        func addFootprint(to footprint: inout MemoryFootprint) {
+        ///
+        /// Mutating only so that an owner that is a class passes it in place: a copy, to call a
+        /// method on, retains and releases all it holds.
+        mutating func addFootprint(to footprint: inout MemoryFootprint) {
+            // Read through a borrow: inside a mutating method, the climb's closure retained the
+            // arrays for each moved node.
+            addFootprintOfNextPatch(to: &footprint)
+        }
+
+        private func addFootprintOfNextPatch(to footprint: inout MemoryFootprint) {
             footprint.add(storageOf: patchedNodes)
             layers.addFootprint(to: &footprint)
             footprint.add(storageOf: placements, limit: 0)
             footprint.add(storageOf: ends, limit: 0)
             // Each node once (the moved nodes of a page or a bar share all their ancestors), each
             // chunk once (as far as the bits go: a phone screen's tree is a dozen chunks).
-            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer.self, capacity: Self.nodesRemembered) { remembered in
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: Self.rememberedSlots) { remembered in
+                remembered.initialize(repeating: nil)
                 var rememberedCount = 0
                 var notedChunks: UInt64 = 0
                 for moved in patchedNodes {
                     var next: Unmanaged<Node>? = moved
-                    while let node = next, !remembered[..<rememberedCount].contains(node.toOpaque()) {
-                        // The moved node too: it may be an ancestor of another one.
-                        if rememberedCount < Self.nodesRemembered {
-                            remembered[rememberedCount] = node.toOpaque()
-                            rememberedCount += 1
+                    // A node remembered was noted with all its ancestors: the climb stops there.
+                    climb: while let node = next {
+                        let address = node.toOpaque()
+                        // Open addressing: from the address's slot to its own or an empty one.
+                        var slot = Self.rememberedSlot(of: address)
+                        while let held = remembered[slot] {
+                            if held == address { break climb }
+                            slot = (slot &+ 1) & (Self.rememberedSlots - 1)
                         }
-                        footprint.add(node.toOpaque(), bytes: Node.hotBytes)
+                        // Half full at most, so that a search always meets an empty slot.
+                        if rememberedCount < Self.rememberedSlots / 2 {
+                            remembered[slot] = address
+                            rememberedCount &+= 1
+                        }
+                        footprint.add(address, bytes: Node.hotBytes)
                         next = node._withUnsafeGuaranteedRef { $0.parentLink }
                     }
                     guard let index = moved._withUnsafeGuaranteedRef({ Self.index(of: $0, in: layers) }), index < placements.count else { continue }
@@ -375,9 +393,17 @@ public struct LayerTree: Equatable, Sendable {
             }
         }
 
-        /// Nodes, moved ones and their ancestors, a footprint remembers having noted: more than
-        /// a slide moves plus a screen's tree's depth.
-        private static let nodesRemembered = 48
+        /// Slots for the nodes, moved ones and their ancestors, the footprint's climb remembers
+        /// having noted (up to half of them): a slide climbs through about a dozen.
+        private static let rememberedSlots = 64
+
+        /// The slot `node`'s address starts its search at. Nodes are 16-byte aligned, and those
+        /// made one after another are a few hundred bytes apart: the bits above the alignment
+        /// spread them.
+        @inline(__always) private static func rememberedSlot(of node: UnsafeMutableRawPointer) -> Int {
+            let bits = UInt(bitPattern: node) &>> 4
+            return Int(truncatingIfNeeded: (bits ^ (bits &>> 6)) & UInt(rememberedSlots - 1))
+        }
 
         /// Where `node`'s layer is in `layers`, the newest tree's.
         private static func index(of node: Node, in layers: LayerList) -> Int? {
