@@ -9,6 +9,10 @@ import NavWire
 /// frame from a given base is made once and shared by every viewer at that base.
 ///
 /// Service thread only.
+///
+/// The properties marked `@exclusivity(unchecked)` are changed in place on every frame; they opt
+/// out of the runtime's exclusivity checks, as the scene's do: their methods call nothing that
+/// could reach the session again, and each check costs more than the access it guards.
 final class Session {
     /// The control token: it resumes the session as its controller.
     let token: String
@@ -28,12 +32,12 @@ final class Session {
     /// The seq of the newest frame.
     private(set) var seq = 0
     /// The recent frames a resuming viewer can get a delta from (its `lastSeq`).
-    private var history = FrameHistory()
+    @exclusivity(unchecked) private var history = FrameHistory()
     /// The forms pictures are made in: what the viewers' wire formats need (kept while none is
     /// connected, so a resume finds its form).
     private var kinds: ScenePicture.Kinds
     /// The string and template tables of the binary v2 stream.
-    private var tables = BinaryTables()
+    @exclusivity(unchecked) private var tables = BinaryTables()
     /// Encodings of the newest frame by format, templates and base seq (0: a full frame); nil
     /// bytes mean "nothing changed on the wire". Emptied whenever a new frame is recorded, and
     /// once every viewer has the newest (`dropEncodingsIfEveryViewerHasLatest`). A
@@ -473,7 +477,7 @@ final class Session {
     /// What this session's next frame reads, noted after each frame while its shard ticks so
     /// many sessions that their memory leaves the CPU's caches between two frames
     /// (`SessionShard.tick`); empty while it is still.
-    var footprint = MemoryFootprint()
+    @exclusivity(unchecked) var footprint = MemoryFootprint()
 
     /// Notes what the next frame reads in `footprint`, as the one just made did: its scene, kept
     /// frames, tables and viewers (not the session itself, which the shard asks for before it

@@ -30,14 +30,15 @@ struct CapacityBenchmarks {
         report.add("capacity.memory_read_ns", MemoryLatency.nanosecondsPerRead(), "ns")
     }
 
-    /// One session: its scene, its viewer's encoder and the frames it keeps.
+    /// One session: its scene, its viewer's encoder and the frames it keeps. Its state opts out
+    /// of exclusivity checks as `NavServer`'s session does.
     private final class Session {
         let scene: Scene
-        var encoder = WireEncoder(.v2Binary, templates: true)
-        var history = FrameHistory()
-        var seq = 0
-        var pushes = true
-        var footprint = MemoryFootprint()
+        @exclusivity(unchecked) var encoder = WireEncoder(.v2Binary, templates: true)
+        @exclusivity(unchecked) var history = FrameHistory()
+        @exclusivity(unchecked) var seq = 0
+        @exclusivity(unchecked) var pushes = true
+        @exclusivity(unchecked) var footprint = MemoryFootprint()
 
         init(styles: StyleTable) {
             scene = Scene(viewport: BuiltInApps.defaultViewport(for: "phone"))
