@@ -139,10 +139,9 @@ extension [Range<UInt>] {
         #expect(!keptStorage.noted.covers(storage(array) - 8))
     }
 
-    /// Only addresses are kept: asking for memory freed since is harmless.
     /// The fields a frame reads of a moved node lie within the `hotBytes` the footprint notes:
     /// each is found in the object's memory by a value no other field holds.
-    @Test func aNodesNotedBytesHoldWhatAMoveAndAPatchRead() throws {
+    @Test func aNodesNotedBytesHoldWhatAFrameReadsOfIt() throws {
         let parent = Node(name: "parent"), node = Node(name: "moved")
         parent.addChild(node)
         node.alpha = 0.125
@@ -168,6 +167,7 @@ extension [Range<UInt>] {
         }
     }
 
+    /// Only addresses are kept: asking for memory freed since is harmless.
     @Test func memoryFreedSinceIsAskedForHarmlessly() {
         var footprint = MemoryFootprint()
         do {

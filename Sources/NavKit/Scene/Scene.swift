@@ -8,10 +8,11 @@
 /// `Node`'s, they opt out of the runtime's exclusivity checks (no access to one is held across a
 /// call that could reach it again), which cost more than the accesses themselves.
 public final class Scene {
-    /// The node every container hangs from; its frame is the viewport.
-    public let rootNode = Node(name: "scene")
     // What every frame reads comes first, up to `commandRoot`: the footprint notes these bytes
     // only (`hotBytes`), so a field a frame reads goes above that line.
+
+    /// The node every container hangs from; its frame is the viewport.
+    public let rootNode = Node(name: "scene")
     public let animator = Animator()
     /// Changed since the last picture. Set with `setNeedsDisplay()`, which tells `onNeedsTick`.
     @exclusivity(unchecked) var needsDisplay = true
