@@ -44,17 +44,22 @@ public struct MemoryFootprint: ~Copyable {
         guard bytes > 0, count < Self.capacity else { return }
         if runs == nil { runs = .allocate(capacity: Self.capacity) }
         runs![count] = Self.run(address, bytes: bytes)
-        count += 1
+        count &+= 1
     }
 
     /// The `bytes` from `address` as a run: its first line's address, with its number of lines
     /// less one (at most `longestRun` lines) in the low bits.
     @inline(__always) private static func run(_ address: UnsafeRawPointer, bytes: Int) -> UInt {
+        // Unsigned and wrapping: every note runs this, and signed division and overflow checks
+        // took as many instructions as the rest of it.
         let start = UInt(bitPattern: address)
         let first = start & ~UInt(lineSize - 1)
-        let lines = min((Int(start - first) + bytes + lineSize - 1) / lineSize, longestRun)
-        return first | UInt(lines - 1)
+        let last = (start &+ UInt(bitPattern: bytes) &- 1) & ~UInt(lineSize - 1)
+        return first | min((last &- first) &>> lineShift, UInt(longestRun - 1))
     }
+
+    /// log2 of `lineSize`.
+    private static let lineShift = lineSize.trailingZeroBitCount
 
     /// Notes the first `bytes` of `object`.
     @inlinable public mutating func add(_ object: AnyObject, bytes: Int) {
