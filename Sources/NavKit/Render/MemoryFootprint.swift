@@ -55,11 +55,8 @@ public struct MemoryFootprint: ~Copyable {
         let start = UInt(bitPattern: address)
         let first = start & ~UInt(lineSize - 1)
         let last = (start &+ UInt(bitPattern: bytes) &- 1) & ~UInt(lineSize - 1)
-        return first | min((last &- first) &>> lineShift, UInt(longestRun - 1))
+        return first | min((last &- first) / UInt(lineSize), UInt(longestRun - 1))
     }
-
-    /// log2 of `lineSize`.
-    private static let lineShift = lineSize.trailingZeroBitCount
 
     /// Notes the first `bytes` of `object`.
     @inlinable public mutating func add(_ object: AnyObject, bytes: Int) {
